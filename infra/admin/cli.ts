@@ -1,0 +1,148 @@
+/**
+ * The operator CLI: `npm run admin -- <command>`. It works on the table of the local stack that
+ * runs on PORT (default 3000; found through its run file, `--memory` stacks included), or on the
+ * AWS table with `--aws` (TABLE_NAME and AWS_REGION from the environment, credentials as usual).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { issueApiKey, revokeKey } from '../../lib/auth/api-keys.ts';
+import { createOrganization } from '../../lib/auth/organizations.ts';
+import { getOrganization } from '../../lib/data/organizations.ts';
+import { API_KEY_SCOPES, isScope, type Scope } from '../../lib/domain/scopes.ts';
+import { isEnvironment } from '../../lib/domain/tenant.ts';
+import { REPO_ROOT, runFile, type StackInfo } from '../local/stack.ts';
+
+const USAGE = `Usage: npm run admin -- <command> [options] [--json] [--aws]
+
+  org create --name NAME
+      Create an organization with one live and one test key holding every API scope.
+  key create --org ORG_ID --env live|test --scopes a,b [--name NAME]
+      Create an API key. Scopes: ${API_KEY_SCOPES.join(', ')}.
+  key revoke --org ORG_ID --key KEY_ID
+      Revoke a key; it stops working everywhere within 5 seconds.
+
+Target: the local stack on PORT (default 3000), or AWS with --aws (TABLE_NAME, AWS_REGION).`;
+
+class UsageError extends Error {}
+
+function connect(aws: boolean): string {
+  if (aws) {
+    if (!process.env.TABLE_NAME) throw new UsageError('--aws needs TABLE_NAME (and AWS_REGION) in the environment.');
+    delete process.env.DYNAMODB_ENDPOINT;
+    return `AWS table ${process.env.TABLE_NAME}`;
+  }
+  const port = Number(process.env.PORT ?? 3000);
+  const dataDir = resolve(process.env.DATA_DIR ?? join(REPO_ROOT, '.data'));
+  const file = runFile(dataDir, port);
+  const info = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as StackInfo) : undefined;
+  if (!info || !isAlive(info.pid)) {
+    throw new UsageError(
+      `No local stack is running on port ${port}. Start one with "npm start", set PORT to the port it runs on, or use --aws.`,
+    );
+  }
+  Object.assign(process.env, {
+    AWS_REGION: info.region,
+    TABLE_NAME: info.tableName,
+    DYNAMODB_ENDPOINT: info.dynamodbEndpoint,
+    RESOLVER_ORIGIN: info.resolverOrigin,
+  });
+  return `local stack on port ${port}`;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function required(value: string | undefined, flag: string): string {
+  if (!value) throw new UsageError(`Missing ${flag}.`);
+  return value;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      name: { type: 'string' },
+      org: { type: 'string' },
+      env: { type: 'string' },
+      scopes: { type: 'string' },
+      key: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      aws: { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  const command = positionals.join(' ');
+  if (values.help || !command) {
+    console.log(USAGE);
+    return values.help ? 0 : 2;
+  }
+  const out = (human: string, data: unknown) => console.log(values.json ? JSON.stringify(data, null, 2) : human);
+
+  switch (command) {
+    case 'org create': {
+      const name = required(values.name, '--name');
+      const target = connect(values.aws);
+      const { organization, keys } = await createOrganization(name);
+      out(
+        `Created ${organization.orgId} (${name}) on the ${target}\n  live key  ${keys.live.key}  (${keys.live.keyId})\n  test key  ${keys.test.key}  (${keys.test.keyId})`,
+        { ...organization, keys },
+      );
+      return 0;
+    }
+    case 'key create': {
+      const orgId = required(values.org, '--org');
+      const environment = required(values.env, '--env');
+      if (!isEnvironment(environment)) throw new UsageError('--env must be live or test.');
+      const scopes = required(values.scopes, '--scopes').split(',').map((s) => s.trim()).filter(Boolean);
+      const bad = scopes.find((s) => !isScope(s) || !API_KEY_SCOPES.includes(s));
+      if (bad !== undefined || scopes.length === 0) {
+        throw new UsageError(`Unknown or session-only scope "${bad ?? ''}". Scopes: ${API_KEY_SCOPES.join(', ')}.`);
+      }
+      connect(values.aws);
+      if (!(await getOrganization(orgId))) throw new UsageError(`No organization ${orgId}.`);
+      const { key, record } = await issueApiKey({
+        orgId,
+        environment,
+        scopes: scopes as Scope[],
+        name: values.name ?? 'CLI key',
+      });
+      out(`Created ${record.keyId}: ${key}\n  scopes: ${record.scopes.join(', ')}`, {
+        keyId: record.keyId,
+        key,
+        orgId,
+        environment,
+        scopes: record.scopes,
+        name: record.name,
+        createdAt: record.createdAt,
+      });
+      return 0;
+    }
+    case 'key revoke': {
+      const orgId = required(values.org, '--org');
+      const keyId = required(values.key, '--key');
+      connect(values.aws);
+      const revoked = await revokeKey(orgId, keyId);
+      if (!revoked) throw new UsageError(`No key ${keyId} in organization ${orgId}.`);
+      out(`Revoked ${keyId} at ${revoked.revokedAt}`, { keyId, revoked: true, revokedAt: revoked.revokedAt });
+      return 0;
+    }
+    default:
+      throw new UsageError(`Unknown command "${command}".\n\n${USAGE}`);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(`admin: ${error instanceof UsageError || error instanceof TypeError ? error.message : String(error)}`);
+    process.exit(error instanceof UsageError || error instanceof TypeError ? 2 : 1);
+  },
+);

@@ -1,0 +1,30 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { createOrganization } from '../../lib/auth/organizations.ts';
+import { getOrganization } from '../../lib/data/organizations.ts';
+
+export interface DemoCredentials {
+  orgId: string;
+  name: string;
+  keys: { live: string; test: string };
+}
+
+/**
+ * The demo organization of a local stack: created on first start, reused afterwards while its
+ * credentials file and its data both exist.
+ */
+export async function ensureDemoOrganization(file: string): Promise<{ credentials: DemoCredentials; created: boolean }> {
+  if (existsSync(file)) {
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as DemoCredentials;
+    if (await getOrganization(saved.orgId)) return { credentials: saved, created: false };
+  }
+  const { organization, keys } = await createOrganization('Demo Winery');
+  const credentials: DemoCredentials = {
+    orgId: organization.orgId,
+    name: organization.name,
+    keys: { live: keys.live.key, test: keys.test.key },
+  };
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
+  return { credentials, created: true };
+}

@@ -1,0 +1,117 @@
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { FUNCTIONS, ROUTES, type FunctionName } from '../routes.ts';
+import { ensureTable, startDynamoDbLocal } from './dynamodb.ts';
+import { startGateway, type LambdaHandler } from './gateway.ts';
+import { startQueues } from './queue.ts';
+
+export const REPO_ROOT = resolve(import.meta.dirname, '../..');
+
+export interface StackOptions {
+  /** Gateway port; 0 picks a free one. */
+  port: number;
+  /** Keep DynamoDB data in memory instead of under `dataDir`. */
+  memory: boolean;
+  dataDir: string;
+  tableName?: string;
+  region?: string;
+  resolverOrigin?: string;
+}
+
+/** What a running stack tells its clients (the admin CLI reads it from the run file). */
+export interface StackInfo {
+  pid: number;
+  port: number;
+  url: string;
+  memory: boolean;
+  region: string;
+  tableName: string;
+  dynamodbEndpoint: string;
+  sqsEndpoint: string;
+  scanQueueUrl: string;
+  scanDlqUrl: string;
+  resolverOrigin: string;
+}
+
+export interface LocalStack {
+  info: StackInfo;
+  stop(): Promise<void>;
+}
+
+export const runFile = (dataDir: string, port: number): string => join(dataDir, 'run', `stack-${port}.json`);
+
+/**
+ * The whole system on one machine: DynamoDB Local, fauxqs and the gateway calling the functions'
+ * own handlers, configured through the same environment variables Lambda gets in AWS.
+ */
+export async function startLocalStack(options: StackOptions): Promise<LocalStack> {
+  const region = options.region ?? 'eu-central-1';
+  const tableName = options.tableName ?? 'product-passport';
+  const dynamo = await startDynamoDbLocal(options.memory ? {} : { dbPath: join(options.dataDir, 'dynamodb') });
+  const stops: Array<() => Promise<void>> = [dynamo.stop];
+  try {
+    const queues = await startQueues(region);
+    stops.unshift(queues.stop);
+    await ensureTable(dynamo.endpoint, tableName, region);
+
+    const handlers = new Map<FunctionName, Promise<LambdaHandler>>();
+    let ready = false;
+    const gateway = await startGateway({
+      port: options.port,
+      routes: ROUTES,
+      loadHandler: (fn) => {
+        let loaded = handlers.get(fn);
+        if (!loaded) {
+          const url = pathToFileURL(join(REPO_ROOT, FUNCTIONS[fn].entry)).href;
+          loaded = import(url).then((mod: { handler: LambdaHandler }) => mod.handler);
+          handlers.set(fn, loaded);
+        }
+        return loaded;
+      },
+      local: (req) =>
+        req.url === '/health' && (req.method === 'GET' || req.method === 'HEAD')
+          ? { status: ready ? 200 : 503, body: { status: ready ? 'ok' : 'starting' } }
+          : undefined,
+    });
+    stops.unshift(gateway.stop);
+
+    const info: StackInfo = {
+      pid: process.pid,
+      port: gateway.port,
+      url: gateway.url,
+      memory: options.memory,
+      region,
+      tableName,
+      dynamodbEndpoint: dynamo.endpoint,
+      sqsEndpoint: queues.endpoint,
+      scanQueueUrl: queues.scanQueueUrl,
+      scanDlqUrl: queues.scanDlqUrl,
+      resolverOrigin: options.resolverOrigin ?? gateway.url,
+    };
+    // The functions read their configuration from the environment, as they do in Lambda.
+    Object.assign(process.env, {
+      AWS_REGION: region,
+      TABLE_NAME: tableName,
+      DYNAMODB_ENDPOINT: info.dynamodbEndpoint,
+      SQS_ENDPOINT: info.sqsEndpoint,
+      SCAN_QUEUE_URL: info.scanQueueUrl,
+      RESOLVER_ORIGIN: info.resolverOrigin,
+    });
+
+    const file = runFile(options.dataDir, info.port);
+    mkdirSync(join(options.dataDir, 'run'), { recursive: true });
+    writeFileSync(file, `${JSON.stringify(info, null, 2)}\n`);
+    stops.unshift(async () => rmSync(file, { force: true }));
+    ready = true;
+    return {
+      info,
+      stop: async () => {
+        for (const stop of stops) await stop();
+      },
+    };
+  } catch (error) {
+    for (const stop of stops) await stop().catch(() => undefined);
+    throw error;
+  }
+}

@@ -1,0 +1,54 @@
+import type { Scope } from '../lib/domain/scopes.ts';
+
+/**
+ * The one route table. The CDK stack creates an API Gateway route and integration for each entry,
+ * and the local gateway serves exactly these; each function's handler checks at load time that it
+ * implements exactly the routes the table gives it.
+ */
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE' | 'HEAD' | 'OPTIONS';
+
+export type FunctionName = 'products';
+
+export interface FunctionSpec {
+  /** Handler module, relative to the repository root; it exports `handler`. */
+  entry: string;
+  description: string;
+  memoryMb: number;
+  timeoutSeconds: number;
+}
+
+export const FUNCTIONS: Record<FunctionName, FunctionSpec> = {
+  products: {
+    entry: 'functions/products/handler.ts',
+    description: 'Products API: create, list, get, update, QR code',
+    memoryMb: 512,
+    timeoutSeconds: 10,
+  },
+};
+
+export type Auth = 'apiKey';
+
+export interface Route {
+  method: HttpMethod;
+  /** API Gateway path syntax: `{name}` for a segment, `{name+}` for the rest. */
+  path: string;
+  function: FunctionName;
+  auth: Auth;
+  /** Any one of these scopes authorizes the call. */
+  scopes: readonly Scope[];
+  /** Whether the operation reads a JSON body. */
+  body: boolean;
+}
+
+export const ROUTES: readonly Route[] = [
+  { method: 'POST', path: '/v1/products', function: 'products', auth: 'apiKey', scopes: ['products:write'], body: true },
+  { method: 'GET', path: '/v1/products', function: 'products', auth: 'apiKey', scopes: ['products:read'], body: false },
+  { method: 'GET', path: '/v1/products/{productId}', function: 'products', auth: 'apiKey', scopes: ['products:read'], body: false },
+  { method: 'PATCH', path: '/v1/products/{productId}', function: 'products', auth: 'apiKey', scopes: ['products:write'], body: true },
+  { method: 'GET', path: '/v1/products/{productId}/qr', function: 'products', auth: 'apiKey', scopes: ['products:read'], body: false },
+];
+
+/** API Gateway's route key, as it arrives in `event.routeKey`. */
+export const routeKey = (route: Pick<Route, 'method' | 'path'>): string => `${route.method} ${route.path}`;
+
+export const routesOf = (fn: FunctionName): Route[] => ROUTES.filter((route) => route.function === fn);

@@ -1,0 +1,49 @@
+import { config } from '../config.ts';
+import { findApiKeyByHash } from '../data/api-keys.ts';
+import { AuthenticationError, PermissionError } from '../http/errors.ts';
+import type { Scope } from '../domain/scopes.ts';
+import { API_KEY_PATTERN, hashApiKey, hashesEqual } from './api-keys.ts';
+import { TtlCache } from './key-cache.ts';
+import type { Principal } from './principal.ts';
+
+let cache: TtlCache<Principal> | undefined;
+const keyCache = (): TtlCache<Principal> => (cache ??= new TtlCache(config().keyCacheTtlMs));
+
+/** The bearer token of an `Authorization` header, or undefined when there is none. */
+export function bearerToken(header: string | undefined): string | undefined {
+  const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header ?? '');
+  return match?.[1];
+}
+
+/** Resolves an `Authorization` header to a principal, or throws 401. */
+export async function authenticateApiKey(header: string | undefined): Promise<Principal> {
+  if (!header) throw new AuthenticationError('No API key was provided.');
+  const token = bearerToken(header);
+  if (!token) throw new AuthenticationError('The Authorization header must have the form "Bearer <API key>".');
+  if (!API_KEY_PATTERN.test(token)) throw new AuthenticationError('The API key is malformed.');
+
+  const hash = hashApiKey(token);
+  const cached = keyCache().get(hash);
+  if (cached) return cached;
+
+  const record = await findApiKeyByHash(hash);
+  if (!record || !hashesEqual(record.hash, hash)) throw new AuthenticationError('The API key is not valid.');
+  if (record.revokedAt) throw new AuthenticationError('The API key has been revoked.');
+  const principal: Principal = {
+    kind: 'apiKey',
+    keyId: record.keyId,
+    tenant: { orgId: record.orgId, environment: record.environment },
+    scopes: record.scopes,
+  };
+  keyCache().set(hash, principal);
+  return principal;
+}
+
+/** Throws 403 unless the principal holds at least one of `required` (an empty list requires nothing). */
+export function requireScope(principal: Principal, required: readonly Scope[], operation: string): void {
+  if (required.length === 0 || required.some((scope) => principal.scopes.includes(scope))) return;
+  const needed = required.length === 1 ? `the scope ${required[0]}` : `one of the scopes ${required.join(', ')}`;
+  throw new PermissionError(`This API key lacks ${needed}, which ${operation} requires.`, {
+    suggestion: `Create a key with ${needed} in the dashboard, or use a key that has it.`,
+  });
+}

@@ -1,0 +1,131 @@
+import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { Scope } from '../domain/scopes.ts';
+import type { Environment } from '../domain/tenant.ts';
+import { db, tableName } from './client.ts';
+import { cancellationReasons } from './errors.ts';
+import { orgPk } from './keys.ts';
+
+/**
+ * API keys, stored as two items written together:
+ * - `APIKEY#{sha256}` / `APIKEY`: the lookup by hash that authentication makes (one GetItem);
+ * - `ORG#{orgId}` / `APIKEY#{keyId}`: the organization's listing, holding the hash for revocation.
+ * The key value itself is never stored.
+ */
+export interface ApiKeyRecord {
+  keyId: string;
+  orgId: string;
+  environment: Environment;
+  name: string;
+  scopes: Scope[];
+  hash: string;
+  /** `sk_live_` or `sk_test_`. */
+  prefix: string;
+  last4: string;
+  createdAt: string;
+  revokedAt?: string;
+}
+
+const hashPk = (hash: string): string => `APIKEY#${hash}`;
+const HASH_SK = 'APIKEY';
+const listSk = (keyId: string): string => `APIKEY#${keyId}`;
+
+function fromItem(item: Record<string, unknown>): ApiKeyRecord {
+  return {
+    keyId: String(item.keyId),
+    orgId: String(item.orgId),
+    environment: item.environment as Environment,
+    name: String(item.name),
+    scopes: (item.scopes as Scope[] | undefined) ?? [],
+    hash: String(item.hash),
+    prefix: String(item.prefix),
+    last4: String(item.last4),
+    createdAt: String(item.createdAt),
+    ...(typeof item.revokedAt === 'string' ? { revokedAt: item.revokedAt } : {}),
+  };
+}
+
+export async function insertApiKey(record: ApiKeyRecord): Promise<void> {
+  await db().send(
+    new TransactWriteCommand({
+      TransactItems: [
+        {
+          Put: {
+            TableName: tableName(),
+            Item: { PK: hashPk(record.hash), SK: HASH_SK, type: 'apiKey', ...record },
+            ConditionExpression: 'attribute_not_exists(PK)',
+          },
+        },
+        {
+          Put: {
+            TableName: tableName(),
+            Item: { PK: orgPk(record.orgId), SK: listSk(record.keyId), type: 'apiKeyListing', ...record },
+            ConditionExpression: 'attribute_not_exists(PK)',
+          },
+        },
+      ],
+    }),
+  );
+}
+
+export async function findApiKeyByHash(hash: string): Promise<ApiKeyRecord | undefined> {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: { PK: hashPk(hash), SK: HASH_SK } }));
+  return Item ? fromItem(Item) : undefined;
+}
+
+export async function getApiKey(orgId: string, keyId: string): Promise<ApiKeyRecord | undefined> {
+  const { Item } = await db().send(
+    new GetCommand({ TableName: tableName(), Key: { PK: orgPk(orgId), SK: listSk(keyId) } }),
+  );
+  return Item ? fromItem(Item) : undefined;
+}
+
+/** The organization's keys that are not revoked, oldest first. */
+export async function listActiveApiKeys(orgId: string): Promise<ApiKeyRecord[]> {
+  const keys: ApiKeyRecord[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+        FilterExpression: 'attribute_not_exists(revokedAt)',
+        ExpressionAttributeValues: { ':pk': orgPk(orgId), ':prefix': 'APIKEY#' },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const item of page.Items ?? []) keys.push(fromItem(item));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return keys.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+}
+
+/**
+ * Marks both items of the key revoked. Returns the revoked record; undefined when the
+ * organization has no such key. Revoking twice keeps the first revocation time.
+ */
+export async function revokeApiKey(orgId: string, keyId: string, now: string): Promise<ApiKeyRecord | undefined> {
+  const key = await getApiKey(orgId, keyId);
+  if (!key) return undefined;
+  if (key.revokedAt) return key;
+  const update = {
+    TableName: tableName(),
+    UpdateExpression: 'SET revokedAt = :now',
+    ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(revokedAt)',
+    ExpressionAttributeValues: { ':now': now },
+  };
+  try {
+    await db().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Update: { ...update, Key: { PK: hashPk(key.hash), SK: HASH_SK } } },
+          { Update: { ...update, Key: { PK: orgPk(orgId), SK: listSk(keyId) } } },
+        ],
+      }),
+    );
+  } catch (error) {
+    // A concurrent revocation won: the key is revoked either way.
+    if (cancellationReasons(error).some((r) => r.Code === 'ConditionalCheckFailed')) return getApiKey(orgId, keyId);
+    throw error;
+  }
+  return { ...key, revokedAt: now };
+}

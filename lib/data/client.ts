@@ -1,0 +1,35 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { config } from '../config.ts';
+
+let client: DynamoDBDocumentClient | undefined;
+let calls = 0;
+
+/** The one DynamoDB document client of this process, pointed wherever configuration says. */
+export function db(): DynamoDBDocumentClient {
+  if (client) return client;
+  const { region, dynamodbEndpoint } = config();
+  const base = new DynamoDBClient({
+    region,
+    ...(dynamodbEndpoint
+      ? { endpoint: dynamodbEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+      : {}),
+  });
+  // Count every call this process makes: the benchmarks report calls per request.
+  base.middlewareStack.add(
+    (next) => async (args) => {
+      calls++;
+      return next(args);
+    },
+    { step: 'initialize', name: 'countCalls' },
+  );
+  client = DynamoDBDocumentClient.from(base, {
+    marshallOptions: { removeUndefinedValues: true },
+  });
+  return client;
+}
+
+export const tableName = (): string => config().tableName;
+
+/** DynamoDB calls made by this process so far. */
+export const dynamoCallCount = (): number => calls;

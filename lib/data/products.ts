@@ -1,0 +1,184 @@
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { Category, Product, UpdateProductInput } from '../domain/product.ts';
+import type { Environment, Tenant } from '../domain/tenant.ts';
+import { db, tableName } from './client.ts';
+import { cancellationReasons, isConditionFailure, retryOnConflict } from './errors.ts';
+import { tenantPk } from './keys.ts';
+
+/**
+ * Products. Keys (all in the tenant's partition):
+ * - `PRODUCT#{productId}`: the product; product ids are UUID v7, so a query lists in creation order.
+ * - `GTIN#{gtin14}`: the uniqueness claim on a GTIN, pointing at the product.
+ */
+const PRODUCT = 'PRODUCT#';
+const GTIN = 'GTIN#';
+
+export const productSk = (productId: string): string => `${PRODUCT}${productId}`;
+export const gtinSk = (gtin14: string): string => `${GTIN}${gtin14}`;
+
+type Item = Record<string, unknown>;
+
+export function toItem(product: Product): Item {
+  return {
+    PK: tenantPk(product),
+    SK: productSk(product.productId),
+    type: 'product',
+    ...product,
+  };
+}
+
+export function fromItem(item: Item): Product {
+  return {
+    productId: String(item.productId),
+    orgId: String(item.orgId),
+    environment: item.environment as Environment,
+    gtin: String(item.gtin),
+    name: String(item.name),
+    category: item.category as Category,
+    ...(typeof item.brand === 'string' ? { brand: item.brand } : {}),
+    ...(typeof item.sku === 'string' ? { sku: item.sku } : {}),
+    qrCodeUrl: String(item.qrCodeUrl),
+    createdAt: String(item.createdAt),
+    updatedAt: String(item.updatedAt),
+  };
+}
+
+/**
+ * Writes the product and its GTIN claim in one transaction, so a GTIN is never claimed without
+ * its product and two concurrent creates of one GTIN cannot both succeed.
+ */
+export async function insertProduct(product: Product): Promise<'created' | 'duplicate'> {
+  try {
+    await retryOnConflict(() =>
+      db().send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: tableName(),
+                Item: { PK: tenantPk(product), SK: gtinSk(product.gtin), type: 'gtin', productId: product.productId },
+                ConditionExpression: 'attribute_not_exists(PK)',
+              },
+            },
+            {
+              Put: {
+                TableName: tableName(),
+                Item: toItem(product),
+                ConditionExpression: 'attribute_not_exists(PK)',
+              },
+            },
+          ],
+        }),
+      ),
+    );
+    return 'created';
+  } catch (error) {
+    if (cancellationReasons(error)[0]?.Code === 'ConditionalCheckFailed') return 'duplicate';
+    throw error;
+  }
+}
+
+export async function getProduct(tenant: Tenant, productId: string): Promise<Product | undefined> {
+  const { Item } = await db().send(
+    new GetCommand({ TableName: tableName(), Key: { PK: tenantPk(tenant), SK: productSk(productId) } }),
+  );
+  return Item ? fromItem(Item) : undefined;
+}
+
+/** Applies a partial update; `sku: null` removes the SKU. Undefined when the product does not exist. */
+export async function updateProduct(
+  tenant: Tenant,
+  productId: string,
+  changes: UpdateProductInput,
+  now: string,
+): Promise<Product | undefined> {
+  const names: Record<string, string> = { '#updatedAt': 'updatedAt' };
+  const values: Record<string, unknown> = { ':updatedAt': now };
+  const sets = ['#updatedAt = :updatedAt'];
+  const removes: string[] = [];
+  for (const [field, value] of Object.entries(changes)) {
+    if (value === undefined) continue;
+    names[`#${field}`] = field;
+    if (value === null) {
+      removes.push(`#${field}`);
+    } else {
+      values[`:${field}`] = value;
+      sets.push(`#${field} = :${field}`);
+    }
+  }
+  try {
+    const { Attributes } = await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: { PK: tenantPk(tenant), SK: productSk(productId) },
+        UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return Attributes ? fromItem(Attributes) : undefined;
+  } catch (error) {
+    if (isConditionFailure(error)) return undefined;
+    throw error;
+  }
+}
+
+/** Reads products in creation order until `count` are collected or the tenant has no more. */
+async function queryProducts(tenant: Tenant, count: number, startingAfter?: string): Promise<Product[]> {
+  const products: Product[] = [];
+  let exclusiveStartKey: QueryCommandInput['ExclusiveStartKey'] = startingAfter
+    ? { PK: tenantPk(tenant), SK: productSk(startingAfter) }
+    : undefined;
+  do {
+    const page = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+        ExpressionAttributeValues: { ':pk': tenantPk(tenant), ':prefix': PRODUCT },
+        ExclusiveStartKey: exclusiveStartKey,
+        Limit: count - products.length,
+      }),
+    );
+    for (const item of page.Items ?? []) products.push(fromItem(item));
+    exclusiveStartKey = page.LastEvaluatedKey;
+  } while (exclusiveStartKey && products.length < count);
+  return products;
+}
+
+export interface Page {
+  products: Product[];
+  hasMore: boolean;
+}
+
+/** Cursor form: the `limit` products after `startingAfter` (or from the first). */
+export async function listProductsAfter(tenant: Tenant, limit: number, startingAfter?: string): Promise<Page> {
+  const products = await queryProducts(tenant, limit + 1, startingAfter);
+  return { products: products.slice(0, limit), hasMore: products.length > limit };
+}
+
+/** Offset form: reads through the offset (bounded by MAX_OFFSET) and returns one page. */
+export async function listProductsAt(tenant: Tenant, limit: number, offset: number): Promise<Page> {
+  const products = await queryProducts(tenant, offset + limit + 1);
+  return { products: products.slice(offset, offset + limit), hasMore: products.length > offset + limit };
+}
+
+export async function countProducts(tenant: Tenant): Promise<number> {
+  let total = 0;
+  let exclusiveStartKey: QueryCommandInput['ExclusiveStartKey'];
+  do {
+    const page = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+        ExpressionAttributeValues: { ':pk': tenantPk(tenant), ':prefix': PRODUCT },
+        Select: 'COUNT',
+        ExclusiveStartKey: exclusiveStartKey,
+      }),
+    );
+    total += page.Count ?? 0;
+    exclusiveStartKey = page.LastEvaluatedKey;
+  } while (exclusiveStartKey);
+  return total;
+}

@@ -1,0 +1,143 @@
+import { z } from 'zod';
+import { normalizeGtin } from './gtin.ts';
+import type { Environment } from './tenant.ts';
+
+export const CATEGORIES = ['wine', 'food', 'textile', 'electronics', 'battery'] as const;
+export type Category = (typeof CATEGORIES)[number];
+
+/** A product as the domain knows it; the data layer maps it to and from items. */
+export interface Product {
+  productId: string;
+  orgId: string;
+  environment: Environment;
+  gtin: string;
+  name: string;
+  category: Category;
+  brand?: string;
+  sku?: string;
+  qrCodeUrl: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+const text = (field: string, max: number) =>
+  z
+    .string({ error: (issue) => (issue.input === undefined ? `${field} is required.` : `${field} must be a string.`) })
+    .trim()
+    .min(1, { error: `${field} must not be empty.` })
+    .max(max, { error: `${field} must be at most ${max} characters.` });
+
+const category = z.enum(CATEGORIES, {
+  error: (issue) =>
+    issue.input === undefined ? 'category is required.' : `category must be one of: ${CATEGORIES.join(', ')}.`,
+});
+
+/** GTIN-8/12/13/14 with a valid check digit, normalized to GTIN-14. */
+export const gtinSchema = z
+  .string({ error: (issue) => (issue.input === undefined ? 'gtin is required.' : 'gtin must be a string of digits.') })
+  .transform((value, ctx) => {
+    const result = normalizeGtin(value.trim());
+    if (result.ok) return result.gtin14;
+    ctx.addIssue({ code: 'custom', message: `gtin is not a valid GTIN: ${result.reason}` });
+    return z.NEVER;
+  });
+
+export const createProductSchema = z.strictObject({
+  name: text('name', 200),
+  category,
+  gtin: gtinSchema,
+  brand: text('brand', 100).optional(),
+  sku: text('sku', 64).optional(),
+});
+export type CreateProductInput = z.infer<typeof createProductSchema>;
+
+export const updateProductSchema = z.strictObject({
+  name: text('name', 200).optional(),
+  category: category.optional(),
+  brand: text('brand', 100).optional(),
+  sku: text('sku', 64).nullable().optional(),
+});
+export type UpdateProductInput = z.infer<typeof updateProductSchema>;
+
+/** Fields a PATCH may never carry, with the reason given to the caller. */
+export const IMMUTABLE_PRODUCT_FIELDS: Readonly<Record<string, string>> = {
+  gtin: 'gtin cannot be modified: it is printed in the QR code. Create a new product for a new GTIN.',
+  productId: 'productId cannot be modified.',
+  internalId: 'internalId cannot be modified.',
+  qrCodeUrl: 'qrCodeUrl cannot be modified: it is printed on packaging and never changes.',
+};
+
+const limit = (max: number, fallback: number) =>
+  z.coerce
+    .number({ error: 'limit must be an integer.' })
+    .int({ error: 'limit must be an integer.' })
+    .min(1, { error: 'limit must be at least 1.' })
+    .max(max, { error: `limit must be at most ${max}.` })
+    .default(fallback);
+
+export const MAX_OFFSET = 10_000;
+
+export const listProductsQuerySchema = z.strictObject({
+  limit: z.string().optional(),
+  offset: z.string().optional(),
+  starting_after: z.string().optional(),
+});
+
+export const offsetPageSchema = z.strictObject({
+  limit: limit(100, 20),
+  offset: z.coerce
+    .number({ error: 'offset must be an integer.' })
+    .int({ error: 'offset must be an integer.' })
+    .min(0, { error: 'offset must be 0 or more.' })
+    .max(MAX_OFFSET, { error: `offset must be at most ${MAX_OFFSET}; use starting_after to page further.` })
+    .default(0),
+});
+
+export const cursorPageSchema = z.strictObject({
+  limit: limit(100, 25),
+  starting_after: z.uuid({ error: 'starting_after must be the productId (a UUID) of the last item of the previous page.' }),
+});
+
+export interface ProductLink {
+  href: string;
+  rel: string;
+  type: string;
+}
+
+/** The read form of spec section 2.1 (plus `productId`, `environment` and `qrCodeUrl`). */
+export interface ProductView {
+  productId: string;
+  internalId: string;
+  tenantId: string;
+  environment: Environment;
+  gtin: string;
+  name: string;
+  category: Category;
+  brand: string | null;
+  sku: string | null;
+  qrCodeUrl: string;
+  links: ProductLink[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export function toProductView(product: Product): ProductView {
+  return {
+    productId: product.productId,
+    internalId: product.productId,
+    tenantId: product.orgId,
+    environment: product.environment,
+    gtin: product.gtin,
+    name: product.name,
+    category: product.category,
+    brand: product.brand ?? null,
+    sku: product.sku ?? null,
+    qrCodeUrl: product.qrCodeUrl,
+    links: [
+      { href: product.qrCodeUrl, rel: 'gs1:pip', type: 'text/html' },
+      { href: `${product.qrCodeUrl}?linkType=linkset`, rel: 'linkset', type: 'application/linkset+json' },
+    ],
+    createdAt: product.createdAt,
+    updatedAt: product.updatedAt,
+  };
+}

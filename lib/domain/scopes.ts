@@ -1,0 +1,20 @@
+/** The scope table of spec section 5. */
+export const SCOPES = [
+  'products:read',
+  'products:write',
+  'passports:read',
+  'passports:write',
+  'suppliers:read',
+  'suppliers:write',
+  'analytics:read',
+  'api_keys:manage',
+] as const;
+
+export type Scope = (typeof SCOPES)[number];
+
+/** Scopes an API key may carry: every scope except the session-only `api_keys:manage`. */
+export const API_KEY_SCOPES: readonly Scope[] = SCOPES.filter((s) => s !== 'api_keys:manage');
+
+export function isScope(value: string): value is Scope {
+  return (SCOPES as readonly string[]).includes(value);
+}

@@ -1,0 +1,147 @@
+/**
+ * Every error the API can answer with, in one place.
+ *
+ * The spec (section 7) fixes the body shape `{ error: { type, code, message, param?, suggestion? } }`
+ * with `code === type`; DESIGN section 4 names the types the spec leaves open.
+ * Handlers throw these; the error-handler middleware turns them into responses.
+ */
+export type ErrorType =
+  | 'invalid_request_error'
+  | 'authentication_error'
+  | 'permission_error'
+  | 'not_found'
+  | 'duplicate_error'
+  | 'validation_error'
+  | 'rate_limit_error'
+  | 'idempotency_error'
+  | 'api_error';
+
+export interface ErrorBody {
+  error: {
+    type: ErrorType;
+    code: ErrorType;
+    message: string;
+    param?: string;
+    suggestion?: string;
+    documentationUrl?: string;
+  };
+}
+
+export interface ApiErrorOptions {
+  param?: string;
+  suggestion?: string;
+  headers?: Record<string, string>;
+}
+
+export class ApiError extends Error {
+  readonly param?: string;
+  readonly suggestion?: string;
+  readonly headers: Record<string, string>;
+
+  constructor(
+    readonly status: number,
+    readonly type: ErrorType,
+    message: string,
+    options: ApiErrorOptions = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+    this.param = options.param;
+    this.suggestion = options.suggestion;
+    this.headers = options.headers ?? {};
+  }
+
+  toBody(): ErrorBody {
+    return {
+      error: {
+        type: this.type,
+        code: this.type,
+        message: this.message,
+        ...(this.param === undefined ? {} : { param: this.param }),
+        ...(this.suggestion === undefined ? {} : { suggestion: this.suggestion }),
+      },
+    };
+  }
+}
+
+/** 400: the request itself is malformed (bad JSON, wrong content type, unknown query parameter). */
+export class InvalidRequestError extends ApiError {
+  constructor(message: string, options?: ApiErrorOptions) {
+    super(400, 'invalid_request_error', message, options);
+  }
+}
+
+/** 401: missing, malformed, unknown or revoked credentials; bad webhook signature. */
+export class AuthenticationError extends ApiError {
+  constructor(message = 'Missing or invalid API key.', options?: ApiErrorOptions) {
+    super(401, 'authentication_error', message, {
+      suggestion: 'Send a valid key as "Authorization: Bearer sk_live_…" or "Bearer sk_test_…".',
+      ...options,
+      headers: { 'WWW-Authenticate': 'Bearer', ...options?.headers },
+    });
+  }
+}
+
+/** 403: authenticated, but the credentials do not allow this operation. */
+export class PermissionError extends ApiError {
+  constructor(message: string, options?: ApiErrorOptions) {
+    super(403, 'permission_error', message, options);
+  }
+}
+
+/** 404: no such resource for this tenant (another tenant's resource is a 404 too). */
+export class NotFoundError extends ApiError {
+  constructor(message: string, options?: ApiErrorOptions) {
+    super(404, 'not_found', message, options);
+  }
+}
+
+/** 405: the path exists but not with this method. */
+export class MethodNotAllowedError extends ApiError {
+  constructor(method: string, allowed: readonly string[]) {
+    super(405, 'invalid_request_error', `Method ${method} is not allowed on this path.`, {
+      suggestion: `Use one of: ${allowed.join(', ')}.`,
+      headers: { Allow: allowed.join(', ') },
+    });
+  }
+}
+
+/** 409: a unique value is taken. */
+export class DuplicateError extends ApiError {
+  constructor(message: string, options?: ApiErrorOptions) {
+    super(409, 'duplicate_error', message, options);
+  }
+}
+
+/** 413: the body is larger than the service accepts. */
+export class PayloadTooLargeError extends ApiError {
+  constructor(limitBytes: number) {
+    super(413, 'invalid_request_error', `The request body exceeds ${limitBytes} bytes.`, {
+      suggestion: 'Send a smaller body.',
+    });
+  }
+}
+
+/** 422: the request is well-formed but a field is invalid; `param` names it. */
+export class ValidationError extends ApiError {
+  constructor(message: string, param: string, suggestion?: string) {
+    super(422, 'validation_error', message, { param, ...(suggestion ? { suggestion } : {}) });
+  }
+}
+
+/** 429: too many requests for this API key. */
+export class RateLimitError extends ApiError {
+  constructor(retryAfterSeconds: number, headers: Record<string, string> = {}) {
+    super(429, 'rate_limit_error', 'Too many requests for this API key.', {
+      suggestion: `Retry after ${retryAfterSeconds} seconds, with exponential backoff.`,
+      headers: { 'Retry-After': String(retryAfterSeconds), ...headers },
+    });
+  }
+}
+
+/** 500: a bug. The message is fixed so that nothing internal leaks. */
+export class InternalError extends ApiError {
+  constructor(requestId: string) {
+    super(500, 'api_error', `An internal error occurred. Quote request id ${requestId} when contacting support.`);
+  }
+}

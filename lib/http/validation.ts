@@ -1,0 +1,94 @@
+import type { z } from 'zod';
+import { InvalidRequestError, ValidationError } from './errors.ts';
+
+type Issue = z.core.$ZodIssue;
+
+/** `['data', 'producers', 0, 'name']` → `data.producers[0].name`. */
+export function formatPath(path: readonly PropertyKey[]): string {
+  return path.reduce<string>((out, segment) => {
+    if (typeof segment === 'number') return `${out}[${segment}]`;
+    const name = String(segment);
+    return out === '' ? name : `${out}.${name}`;
+  }, '');
+}
+
+function suggestionFor(issue: Issue, param: string): string | undefined {
+  switch (issue.code) {
+    case 'invalid_type':
+      return `Send ${param} as ${issue.expected === 'int' ? 'an integer' : `a ${issue.expected}`}.`;
+    case 'invalid_value':
+      return `Use one of: ${issue.values.map(String).join(', ')}.`;
+    case 'too_big':
+      return `Send at most ${String(issue.maximum)}${issue.origin === 'string' ? ' characters' : ''}.`;
+    case 'too_small':
+      return issue.origin === 'string' && issue.minimum === 1
+        ? `Send a non-empty ${param}, or leave it out when it is optional.`
+        : `Send at least ${String(issue.minimum)}${issue.origin === 'string' ? ' characters' : ''}.`;
+    case 'invalid_format':
+      return `Send ${param} in ${issue.format} format.`;
+    default:
+      return undefined;
+  }
+}
+
+/** The first zod issue as a 422 whose `param` is the full path of the offending field. */
+export function toValidationError(error: z.ZodError, prefix: readonly PropertyKey[] = []): ValidationError {
+  const issue = error.issues[0];
+  if (issue === undefined) return new ValidationError('The request is invalid.', formatPath(prefix));
+  const path = [...prefix, ...issue.path];
+  if (issue.code === 'unrecognized_keys') {
+    const param = formatPath([...path, issue.keys[0] ?? '']);
+    return new ValidationError(
+      `Unknown field '${param}'.`,
+      param,
+      'Remove the field, or check its spelling and letter case against the API reference.',
+    );
+  }
+  const param = formatPath(path);
+  return new ValidationError(issue.message, param, suggestionFor(issue, param));
+}
+
+/** Parse `input` with `schema`, or throw a 422 naming the first offending field. */
+export function parseOrThrow<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+  prefix: readonly PropertyKey[] = [],
+): z.output<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  throw toValidationError(result.error, prefix);
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A JSON body must be an object before its fields are validated. */
+export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
+  if (!isPlainObject(body)) {
+    throw new InvalidRequestError('The request body must be a JSON object.', {
+      suggestion: 'Send an object such as {"name": "…"}.',
+    });
+  }
+  return parseOrThrow(schema, body);
+}
+
+/**
+ * Query parameters: an unknown name is a 400 (DESIGN section 4); an invalid value a 422 naming
+ * the parameter.
+ */
+export function parseQuery<S extends z.ZodType>(
+  schema: S,
+  query: Record<string, string | undefined> | undefined,
+  allowed: readonly string[],
+): z.output<S> {
+  const params = query ?? {};
+  for (const name of Object.keys(params)) {
+    if (!allowed.includes(name)) {
+      throw new InvalidRequestError(`Unknown query parameter '${name}'.`, {
+        param: name,
+        suggestion: allowed.length ? `Allowed query parameters: ${allowed.join(', ')}.` : 'This endpoint takes no query parameters.',
+      });
+    }
+  }
+  return parseOrThrow(schema, params);
+}
