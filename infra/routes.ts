@@ -9,13 +9,39 @@ export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE' | 'HEAD' | 
 
 export type FunctionName = 'products';
 
+/**
+ * What a function may touch. The CDK stack grants exactly this (least privilege), so a function
+ * that starts using a new AWS action must say so here.
+ */
+export interface Grants {
+  /** DynamoDB actions on the single table. */
+  table: readonly TableAction[];
+  /** SQS actions on the scan queue. */
+  scanQueue?: readonly ('sqs:SendMessage' | 'sqs:ReceiveMessage' | 'sqs:DeleteMessage' | 'sqs:GetQueueAttributes' | 'sqs:ChangeMessageVisibility')[];
+}
+
+export type TableAction =
+  | 'dynamodb:GetItem'
+  | 'dynamodb:BatchGetItem'
+  | 'dynamodb:Query'
+  | 'dynamodb:PutItem'
+  | 'dynamodb:UpdateItem'
+  | 'dynamodb:DeleteItem'
+  | 'dynamodb:BatchWriteItem'
+  | 'dynamodb:ConditionCheckItem';
+
 export interface FunctionSpec {
   /** Handler module, relative to the repository root; it exports `handler`. */
   entry: string;
   description: string;
   memoryMb: number;
   timeoutSeconds: number;
+  grants: Grants;
 }
+
+/** DynamoDB transactions are authorized per contained action (Put/Update/ConditionCheck). */
+const READ: readonly TableAction[] = ['dynamodb:GetItem', 'dynamodb:Query'];
+const WRITE: readonly TableAction[] = [...READ, 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem'];
 
 export const FUNCTIONS: Record<FunctionName, FunctionSpec> = {
   products: {
@@ -23,6 +49,7 @@ export const FUNCTIONS: Record<FunctionName, FunctionSpec> = {
     description: 'Products API: create, list, get, update, QR code',
     memoryMb: 512,
     timeoutSeconds: 10,
+    grants: { table: WRITE },
   },
 };
 

@@ -38,7 +38,11 @@ export const gtinSchema = z
   .transform((value, ctx) => {
     const result = normalizeGtin(value.trim());
     if (result.ok) return result.gtin14;
-    ctx.addIssue({ code: 'custom', message: `gtin is not a valid GTIN: ${result.reason}` });
+    ctx.addIssue({
+      code: 'custom',
+      message: `gtin is not a valid GTIN: ${result.reason}`,
+      params: { suggestion: 'Send the 8, 12, 13 or 14 digits printed under the barcode, check digit included.' },
+    });
     return z.NEVER;
   });
 

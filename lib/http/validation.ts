@@ -26,14 +26,19 @@ function suggestionFor(issue: Issue, param: string): string | undefined {
         : `Send at least ${String(issue.minimum)}${issue.origin === 'string' ? ' characters' : ''}.`;
     case 'invalid_format':
       return `Send ${param} in ${issue.format} format.`;
+    case 'custom':
+      return typeof issue.params?.suggestion === 'string' ? issue.params.suggestion : undefined;
     default:
       return undefined;
   }
 }
 
-/** The first zod issue as a 422 whose `param` is the full path of the offending field. */
+/**
+ * One zod issue as a 422 whose `param` is the full path of the offending field. An unknown field
+ * is reported first: it is usually a misspelling, which also makes the intended field look missing.
+ */
 export function toValidationError(error: z.ZodError, prefix: readonly PropertyKey[] = []): ValidationError {
-  const issue = error.issues[0];
+  const issue = error.issues.find((i) => i.code === 'unrecognized_keys') ?? error.issues[0];
   if (issue === undefined) return new ValidationError('The request is invalid.', formatPath(prefix));
   const path = [...prefix, ...issue.path];
   if (issue.code === 'unrecognized_keys') {

@@ -1,0 +1,34 @@
+/**
+ * `npm run bench`: starts a throwaway local stack, runs every benchmark against it, prints one
+ * table and writes it to bench-results/latest.json. Figures are ratios against baselines measured
+ * in the same run, so they compare across machines; absolute req/s do not.
+ * BENCH_COUNT and BENCH_CONCURRENCY tune the run (defaults 2000 and 8).
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { REPO_ROOT, startLocalStack } from '../../infra/local/stack.ts';
+import { printTable, type Row } from './measure.ts';
+import { benchProducts } from './products.ts';
+
+const count = Number(process.env.BENCH_COUNT ?? 2000);
+const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 8);
+
+process.env.POWERTOOLS_LOG_LEVEL ??= 'ERROR';
+const dataDir = mkdtempSync(join(tmpdir(), 'passport-bench-'));
+const stack = await startLocalStack({ port: 0, memory: true, dataDir });
+try {
+  const rows: Row[] = [...(await benchProducts(stack.info, count, concurrency))];
+  console.log(`\nProduct Passport benchmarks (${count} requests per figure, ${concurrency} in flight, Node ${process.version})\n`);
+  printTable(rows);
+  const outDir = join(REPO_ROOT, 'bench-results');
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(
+    join(outDir, 'latest.json'),
+    `${JSON.stringify({ at: new Date().toISOString(), node: process.version, count, concurrency, rows }, null, 2)}\n`,
+  );
+  console.log(`\nWritten to bench-results/latest.json`);
+} finally {
+  await stack.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+}

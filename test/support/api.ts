@@ -1,0 +1,77 @@
+import { inject } from 'vitest';
+import { issueApiKey, revokeKey } from '../../lib/auth/api-keys.ts';
+import { createOrganization } from '../../lib/auth/organizations.ts';
+import type { Scope } from '../../lib/domain/scopes.ts';
+import type { Environment } from '../../lib/domain/tenant.ts';
+
+export const baseUrl = (): string => inject('stack').url;
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface CallOptions {
+  key?: string;
+  body?: unknown;
+  /** Sent as-is instead of JSON-encoding `body`. */
+  rawBody?: string | Buffer;
+  headers?: Record<string, string>;
+}
+
+/** One HTTP call to the local stack's gateway. */
+export async function call<T = any>(method: string, path: string, options: CallOptions = {}): Promise<ApiResponse<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.key) headers.authorization = `Bearer ${options.key}`;
+  let body: string | Buffer | undefined = options.rawBody;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const response = await fetch(`${baseUrl()}${path}`, { method, headers, body });
+  const text = await response.text();
+  let parsed: unknown = text;
+  if ((response.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);
+  return { status: response.status, headers: response.headers, body: parsed as T, text };
+}
+
+export interface TestOrg {
+  orgId: string;
+  live: string;
+  test: string;
+  /** A key of this organization with exactly `scopes`. */
+  keyWith(scopes: Scope[], environment?: Environment): Promise<string>;
+  /** A key that is revoked before it is ever used. */
+  revokedKey(environment?: Environment): Promise<string>;
+}
+
+/** A fresh organization for one test file, so tests never see each other's data. */
+export async function newOrg(name = 'Test Org'): Promise<TestOrg> {
+  const { organization, keys } = await createOrganization(name);
+  const orgId = organization.orgId;
+  return {
+    orgId,
+    live: keys.live.key,
+    test: keys.test.key,
+    keyWith: async (scopes, environment = 'live') =>
+      (await issueApiKey({ orgId, environment, scopes, name: 'scoped' })).key,
+    revokedKey: async (environment = 'live') => {
+      const { key, record } = await issueApiKey({ orgId, environment, scopes: ['products:read'], name: 'revoked' });
+      await revokeKey(orgId, record.keyId);
+      return key;
+    },
+  };
+}
+
+/** Asserts the spec's nested error object (section 7) and returns it. */
+export function expectError(response: ApiResponse, status: number, type: string, param?: string) {
+  const error = (response.body as { error?: Record<string, unknown> })?.error;
+  const summary = `${response.status} ${response.text}`;
+  if (response.status !== status || !error || error.type !== type || error.code !== type || typeof error.message !== 'string') {
+    throw new Error(`expected ${status} ${type}${param ? ` (param ${param})` : ''}, got ${summary}`);
+  }
+  if (param !== undefined && error.param !== param) throw new Error(`expected param ${param}, got ${summary}`);
+  return error;
+}

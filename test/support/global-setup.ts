@@ -1,0 +1,28 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { startLocalStack, type StackInfo } from '../../infra/local/stack.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    stack: StackInfo;
+    dataDir: string;
+  }
+}
+
+/**
+ * Starts the real local stack (DynamoDB Local, fauxqs, gateway) on free ports in memory, so the
+ * suite runs beside a developer's `npm start`. Tests reach it over HTTP.
+ */
+export default async function setup(project: TestProject) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'passport-test-'));
+  process.env.POWERTOOLS_LOG_LEVEL ??= 'ERROR';
+  const stack = await startLocalStack({ port: 0, memory: true, dataDir });
+  project.provide('stack', stack.info);
+  project.provide('dataDir', dataDir);
+  return async () => {
+    await stack.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+}
