@@ -37,6 +37,8 @@ export interface FunctionSpec {
   memoryMb: number;
   timeoutSeconds: number;
   grants: Grants;
+  /** Set for functions the scan queue's event source mapping invokes instead of HTTP. */
+  trigger?: { kind: 'sqs'; queue: 'scan'; batchSize: number; maxBatchingWindowSeconds: number };
 }
 
 /** DynamoDB transactions are authorized per contained action (Put/Update/ConditionCheck). */
@@ -53,7 +55,11 @@ export const FUNCTIONS: Record<FunctionName, FunctionSpec> = {
   },
 };
 
-export type Auth = 'apiKey';
+/**
+ * How a route authenticates: an API key (Bearer), the dashboard session cookie, none (the public
+ * resolver), or the webhook HMAC signature.
+ */
+export type Auth = 'apiKey' | 'session' | 'none' | 'webhook';
 
 export interface Route {
   method: HttpMethod;
