@@ -7,7 +7,7 @@ import type { Scope } from '../lib/domain/scopes.ts';
  */
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE' | 'HEAD' | 'OPTIONS';
 
-export type FunctionName = 'products';
+export type FunctionName = 'products' | 'passports' | 'suppliers' | 'resolver';
 
 /**
  * What a function may touch. The CDK stack grants exactly this (least privilege), so a function
@@ -18,6 +18,8 @@ export interface Grants {
   table: readonly TableAction[];
   /** SQS actions on the scan queue. */
   scanQueue?: readonly ('sqs:SendMessage' | 'sqs:ReceiveMessage' | 'sqs:DeleteMessage' | 'sqs:GetQueueAttributes' | 'sqs:ChangeMessageVisibility')[];
+  /** `secretsmanager:GetSecretValue` on the session encryption key (always granted to `auth`). */
+  sessionSecret?: boolean;
 }
 
 export type TableAction =
@@ -53,6 +55,27 @@ export const FUNCTIONS: Record<FunctionName, FunctionSpec> = {
     timeoutSeconds: 10,
     grants: { table: WRITE },
   },
+  passports: {
+    entry: 'functions/passports/handler.ts',
+    description: 'Passports API: publish versions, read the current one and the history',
+    memoryMb: 512,
+    timeoutSeconds: 10,
+    grants: { table: WRITE },
+  },
+  suppliers: {
+    entry: 'functions/suppliers/handler.ts',
+    description: 'Suppliers API: create, list, get',
+    memoryMb: 512,
+    timeoutSeconds: 10,
+    grants: { table: WRITE },
+  },
+  resolver: {
+    entry: 'functions/resolver/handler.ts',
+    description: 'Public GS1 Digital Link resolver and e-label page; sends one scan event per GET',
+    memoryMb: 1024,
+    timeoutSeconds: 5,
+    grants: { table: ['dynamodb:GetItem'], scanQueue: ['sqs:SendMessage'] },
+  },
 };
 
 /**
@@ -79,6 +102,21 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', path: '/v1/products/{productId}', function: 'products', auth: 'apiKey', scopes: ['products:read'], body: false },
   { method: 'PATCH', path: '/v1/products/{productId}', function: 'products', auth: 'apiKey', scopes: ['products:write'], body: true },
   { method: 'GET', path: '/v1/products/{productId}/qr', function: 'products', auth: 'apiKey', scopes: ['products:read'], body: false },
+
+  { method: 'POST', path: '/v1/passports', function: 'passports', auth: 'apiKey', scopes: ['passports:write'], body: true },
+  { method: 'GET', path: '/v1/products/{productId}/passport', function: 'passports', auth: 'apiKey', scopes: ['products:read', 'passports:read'], body: false },
+  { method: 'GET', path: '/v1/products/{productId}/passports', function: 'passports', auth: 'apiKey', scopes: ['products:read', 'passports:read'], body: false },
+
+  { method: 'POST', path: '/v1/suppliers', function: 'suppliers', auth: 'apiKey', scopes: ['suppliers:write'], body: true },
+  { method: 'GET', path: '/v1/suppliers', function: 'suppliers', auth: 'apiKey', scopes: ['suppliers:read'], body: false },
+  { method: 'GET', path: '/v1/suppliers/{supplierId}', function: 'suppliers', auth: 'apiKey', scopes: ['suppliers:read'], body: false },
+
+  // The public resolver: every qrCodeUrl, with or without GS1 qualifiers after the GTIN.
+  ...(['GET', 'HEAD', 'OPTIONS'] as const).flatMap((method) => [
+    { method, path: '/{orgId}/{environment}/01/{gtin}', function: 'resolver', auth: 'none', scopes: [], body: false } as const,
+    { method, path: '/{orgId}/{environment}/01/{gtin}/{qualifiers+}', function: 'resolver', auth: 'none', scopes: [], body: false } as const,
+  ]),
+  { method: 'GET', path: '/.well-known/gs1resolver', function: 'resolver', auth: 'none', scopes: [], body: false },
 ];
 
 /** API Gateway's route key, as it arrives in `event.routeKey`. */

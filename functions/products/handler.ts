@@ -1,16 +1,6 @@
 import QRCode from 'qrcode-svg';
 import { z } from 'zod';
-import { config } from '../../lib/config.ts';
-import {
-  countProducts,
-  getProduct,
-  insertProduct,
-  listProductsAfter,
-  listProductsAt,
-  updateProduct,
-} from '../../lib/data/products.ts';
-import { digitalLinkUri } from '../../lib/domain/digital-link.ts';
-import { newProductId, UUID_PATTERN } from '../../lib/domain/ids.ts';
+import { countProducts, listProductsAfter, listProductsAt, updateProduct } from '../../lib/data/products.ts';
 import {
   createProductSchema,
   cursorPageSchema,
@@ -19,54 +9,22 @@ import {
   offsetPageSchema,
   toProductView,
   updateProductSchema,
-  type Product,
 } from '../../lib/domain/product.ts';
-import type { Tenant } from '../../lib/domain/tenant.ts';
 import { defineApiHandler, pathParam, type ApiRequest } from '../../lib/http/api-handler.ts';
-import { DuplicateError, NotFoundError, ValidationError } from '../../lib/http/errors.ts';
+import { NotFoundError, ValidationError } from '../../lib/http/errors.ts';
 import { json } from '../../lib/http/response.ts';
 import { parseBody, parseOrThrow, parseQuery } from '../../lib/http/validation.ts';
+import { createProduct, requireProduct } from '../../lib/services/products.ts';
 
-const notFound = (productId: string) =>
-  new NotFoundError(`No product with id '${productId}'.`, { param: 'productId' });
+const productInPath = (request: ApiRequest) => requireProduct(request.principal.tenant, pathParam(request, 'productId'));
 
-/** The caller's product named in the path, or 404 (also for another tenant's product). */
-async function productInPath(request: ApiRequest): Promise<{ tenant: Tenant; product: Product }> {
-  const productId = pathParam(request, 'productId');
-  const tenant = request.principal.tenant;
-  if (!UUID_PATTERN.test(productId)) throw notFound(productId);
-  const product = await getProduct(tenant, productId.toLowerCase());
-  if (!product) throw notFound(productId);
-  return { tenant, product };
-}
-
-async function createProduct(request: ApiRequest) {
+async function postProduct(request: ApiRequest) {
   const input = parseBody(createProductSchema, request.body);
-  const tenant = request.principal.tenant;
-  const now = new Date().toISOString();
-  const productId = newProductId();
-  const product: Product = {
-    productId,
-    ...tenant,
-    gtin: input.gtin,
-    name: input.name,
-    category: input.category,
-    ...(input.brand === undefined ? {} : { brand: input.brand }),
-    ...(input.sku === undefined ? {} : { sku: input.sku }),
-    qrCodeUrl: digitalLinkUri(config().resolverOrigin, tenant, input.gtin),
-    createdAt: now,
-    updatedAt: now,
-  };
-  if ((await insertProduct(product)) === 'duplicate') {
-    throw new DuplicateError(`A product with GTIN ${input.gtin} already exists.`, {
-      param: 'gtin',
-      suggestion: 'Use the existing product, or check the GTIN.',
-    });
-  }
+  const product = await createProduct(request.principal.tenant, input);
   return json(
     201,
-    { productId, qrCodeUrl: product.qrCodeUrl, createdAt: now },
-    { Location: `/v1/products/${productId}` },
+    { productId: product.productId, qrCodeUrl: product.qrCodeUrl, createdAt: product.createdAt },
+    { Location: `/v1/products/${product.productId}` },
   );
 }
 
@@ -93,8 +51,7 @@ async function listProducts(request: ApiRequest) {
 }
 
 async function readProduct(request: ApiRequest) {
-  const { product } = await productInPath(request);
-  return json(200, toProductView(product));
+  return json(200, toProductView(await productInPath(request)));
 }
 
 async function patchProduct(request: ApiRequest) {
@@ -104,9 +61,9 @@ async function patchProduct(request: ApiRequest) {
     if (immutable) throw new ValidationError(IMMUTABLE_PRODUCT_FIELDS[immutable] ?? '', immutable);
   }
   const changes = parseBody(updateProductSchema, body);
-  const { tenant, product } = await productInPath(request);
-  const updated = await updateProduct(tenant, product.productId, changes, new Date().toISOString());
-  if (!updated) throw notFound(product.productId);
+  const product = await productInPath(request);
+  const updated = await updateProduct(request.principal.tenant, product, changes, new Date().toISOString());
+  if (!updated) throw new NotFoundError(`No product with id '${product.productId}'.`, { param: 'productId' });
   return json(200, { product: toProductView(updated) });
 }
 
@@ -127,7 +84,7 @@ const qrQuerySchema = z.strictObject({
 
 async function productQr(request: ApiRequest) {
   const { size, margin } = parseQuery(qrQuerySchema, request.event.queryStringParameters, ['size', 'margin']);
-  const { product } = await productInPath(request);
+  const product = await productInPath(request);
   const svg = new QRCode({
     content: product.qrCodeUrl,
     ecl: 'M',
@@ -149,7 +106,7 @@ async function productQr(request: ApiRequest) {
 }
 
 export const handler = defineApiHandler('products', {
-  'POST /v1/products': createProduct,
+  'POST /v1/products': postProduct,
   'GET /v1/products': listProducts,
   'GET /v1/products/{productId}': readProduct,
   'PATCH /v1/products/{productId}': patchProduct,

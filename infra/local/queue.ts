@@ -8,6 +8,8 @@ export interface LocalQueues {
   endpoint: string;
   scanQueueUrl: string;
   scanDlqUrl: string;
+  /** Bodies of every message sent to the scan queue so far (newest last, up to 10,000). */
+  sentScanEvents(): unknown[];
   stop(): Promise<void>;
 }
 
@@ -16,7 +18,13 @@ export interface LocalQueues {
  * redrive policy as the CDK stack wires them.
  */
 export async function startQueues(region: string): Promise<LocalQueues> {
-  const server = await startFauxqs({ port: 0, logger: false, host: 'localhost', defaultRegion: region });
+  const server = await startFauxqs({
+    port: 0,
+    logger: false,
+    host: 'localhost',
+    defaultRegion: region,
+    messageSpies: { bufferSize: 10_000 },
+  });
   const dlq = server.createQueue(SCAN_DLQ, { region });
   const queue = server.createQueue(SCAN_QUEUE, {
     region,
@@ -29,6 +37,11 @@ export async function startQueues(region: string): Promise<LocalQueues> {
     endpoint: `http://127.0.0.1:${server.port}`,
     scanQueueUrl: queue.queueUrl,
     scanDlqUrl: dlq.queueUrl,
+    sentScanEvents: () =>
+      server.spy
+        .getAllMessages()
+        .filter((m) => m.service === 'sqs' && m.status === 'published' && m.queueName === SCAN_QUEUE)
+        .map((m) => (m.service === 'sqs' ? (JSON.parse(m.body) as unknown) : undefined)),
     stop: () => server.stop(),
   };
 }

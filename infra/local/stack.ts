@@ -69,10 +69,13 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
         }
         return loaded;
       },
-      local: (req) =>
-        req.url === '/health' && (req.method === 'GET' || req.method === 'HEAD')
-          ? { status: ready ? 200 : 503, body: { status: ready ? 'ok' : 'starting' } }
-          : undefined,
+      local: (req) => {
+        if (req.method !== 'GET' && req.method !== 'HEAD') return undefined;
+        if (req.url === '/health') return { status: ready ? 200 : 503, body: { status: ready ? 'ok' : 'starting' } };
+        // Local only, for tests and curious developers: what the resolver put on the scan queue.
+        if (req.url === '/_local/scan-events') return { status: 200, body: { data: queues.sentScanEvents() } };
+        return undefined;
+      },
     });
     stops.unshift(gateway.stop);
 

@@ -2,6 +2,7 @@ import { insertOrganization, type Organization } from '../data/organizations.ts'
 import { newPrefixedId } from '../domain/ids.ts';
 import { API_KEY_SCOPES } from '../domain/scopes.ts';
 import { ENVIRONMENTS, type Environment } from '../domain/tenant.ts';
+import { seedSandbox } from '../services/sandbox.ts';
 import { issueApiKey } from './api-keys.ts';
 
 export interface NewOrganization {
@@ -9,7 +10,10 @@ export interface NewOrganization {
   keys: Record<Environment, { keyId: string; key: string }>;
 }
 
-/** Creates an organization with one live and one test key holding every API scope. */
+/**
+ * Creates an organization with one live and one test key holding every API scope, and fills its
+ * test environment with sandbox data.
+ */
 export async function createOrganization(name: string): Promise<NewOrganization> {
   const now = new Date().toISOString();
   const organization: Organization = { orgId: newPrefixedId('org', 16), name, createdAt: now };
@@ -26,5 +30,6 @@ export async function createOrganization(name: string): Promise<NewOrganization>
       return [environment, { keyId: record.keyId, key }] as const;
     }),
   );
+  await seedSandbox(organization.orgId);
   return { organization, keys: Object.fromEntries(entries) as NewOrganization['keys'] };
 }

@@ -1,14 +1,16 @@
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Category, Product, UpdateProductInput } from '../domain/product.ts';
 import type { Environment, Tenant } from '../domain/tenant.ts';
 import { db, tableName } from './client.ts';
-import { cancellationReasons, isConditionFailure, retryOnConflict } from './errors.ts';
+import { cancellationReasons, retryOnConflict } from './errors.ts';
 import { tenantPk } from './keys.ts';
 
 /**
  * Products. Keys (all in the tenant's partition):
  * - `PRODUCT#{productId}`: the product; product ids are UUID v7, so a query lists in creation order.
- * - `GTIN#{gtin14}`: the uniqueness claim on a GTIN, pointing at the product.
+ * - `GTIN#{gtin14}`: the claim on a GTIN (its existence makes GTINs unique per tenant), which also
+ *   holds the product's public view, current passport included, so the resolver answers a scan
+ *   with one read. The passports module keeps its `passport` attribute current.
  */
 const PRODUCT = 'PRODUCT#';
 const GTIN = 'GTIN#';
@@ -19,12 +21,7 @@ export const gtinSk = (gtin14: string): string => `${GTIN}${gtin14}`;
 type Item = Record<string, unknown>;
 
 export function toItem(product: Product): Item {
-  return {
-    PK: tenantPk(product),
-    SK: productSk(product.productId),
-    type: 'product',
-    ...product,
-  };
+  return { PK: tenantPk(product), SK: productSk(product.productId), type: 'product', ...product };
 }
 
 export function fromItem(item: Item): Product {
@@ -40,8 +37,18 @@ export function fromItem(item: Item): Product {
     qrCodeUrl: String(item.qrCodeUrl),
     createdAt: String(item.createdAt),
     updatedAt: String(item.updatedAt),
+    passportVersion: typeof item.passportVersion === 'number' ? item.passportVersion : 0,
   };
 }
+
+/** The public fields the GTIN item repeats from its product. */
+const publicFields = (product: Pick<Product, 'productId' | 'name' | 'category' | 'gtin' | 'qrCodeUrl'>) => ({
+  productId: product.productId,
+  name: product.name,
+  category: product.category,
+  gtin: product.gtin,
+  qrCodeUrl: product.qrCodeUrl,
+});
 
 /**
  * Writes the product and its GTIN claim in one transaction, so a GTIN is never claimed without
@@ -56,16 +63,12 @@ export async function insertProduct(product: Product): Promise<'created' | 'dupl
             {
               Put: {
                 TableName: tableName(),
-                Item: { PK: tenantPk(product), SK: gtinSk(product.gtin), type: 'gtin', productId: product.productId },
+                Item: { PK: tenantPk(product), SK: gtinSk(product.gtin), type: 'gtin', ...publicFields(product) },
                 ConditionExpression: 'attribute_not_exists(PK)',
               },
             },
             {
-              Put: {
-                TableName: tableName(),
-                Item: toItem(product),
-                ConditionExpression: 'attribute_not_exists(PK)',
-              },
+              Put: { TableName: tableName(), Item: toItem(product), ConditionExpression: 'attribute_not_exists(PK)' },
             },
           ],
         }),
@@ -78,17 +81,24 @@ export async function insertProduct(product: Product): Promise<'created' | 'dupl
   }
 }
 
-export async function getProduct(tenant: Tenant, productId: string): Promise<Product | undefined> {
+export async function getProduct(tenant: Tenant, productId: string, consistent = false): Promise<Product | undefined> {
   const { Item } = await db().send(
-    new GetCommand({ TableName: tableName(), Key: { PK: tenantPk(tenant), SK: productSk(productId) } }),
+    new GetCommand({
+      TableName: tableName(),
+      Key: { PK: tenantPk(tenant), SK: productSk(productId) },
+      ConsistentRead: consistent,
+    }),
   );
   return Item ? fromItem(Item) : undefined;
 }
 
-/** Applies a partial update; `sku: null` removes the SKU. Undefined when the product does not exist. */
+/**
+ * Applies a partial update (`sku: null` removes the SKU) to the product and, in the same
+ * transaction, to the public view on its GTIN item. Undefined when the product does not exist.
+ */
 export async function updateProduct(
   tenant: Tenant,
-  productId: string,
+  product: Product,
   changes: UpdateProductInput,
   now: string,
 ): Promise<Product | undefined> {
@@ -106,23 +116,43 @@ export async function updateProduct(
       sets.push(`#${field} = :${field}`);
     }
   }
+  const publicChanges = (['name', 'category'] as const).filter((field) => changes[field] !== undefined);
+  const key = { PK: tenantPk(tenant) };
   try {
-    const { Attributes } = await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: { PK: tenantPk(tenant), SK: productSk(productId) },
-        UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
-        ConditionExpression: 'attribute_exists(PK)',
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-        ReturnValues: 'ALL_NEW',
+    await db().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: tableName(),
+              Key: { ...key, SK: productSk(product.productId) },
+              UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+              ConditionExpression: 'attribute_exists(PK)',
+              ExpressionAttributeNames: names,
+              ExpressionAttributeValues: values,
+            },
+          },
+          ...(publicChanges.length
+            ? [
+                {
+                  Update: {
+                    TableName: tableName(),
+                    Key: { ...key, SK: gtinSk(product.gtin) },
+                    UpdateExpression: `SET ${publicChanges.map((f) => `#${f} = :${f}`).join(', ')}`,
+                    ExpressionAttributeNames: Object.fromEntries(publicChanges.map((f) => [`#${f}`, f])),
+                    ExpressionAttributeValues: Object.fromEntries(publicChanges.map((f) => [`:${f}`, changes[f]])),
+                  },
+                },
+              ]
+            : []),
+        ],
       }),
     );
-    return Attributes ? fromItem(Attributes) : undefined;
   } catch (error) {
-    if (isConditionFailure(error)) return undefined;
+    if (cancellationReasons(error)[0]?.Code === 'ConditionalCheckFailed') return undefined;
     throw error;
   }
+  return getProduct(tenant, product.productId, true);
 }
 
 /** Reads products in creation order until `count` are collected or the tenant has no more. */

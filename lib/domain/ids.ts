@@ -24,3 +24,10 @@ export const newProductId = (): string => uuidv7();
 export const newPrefixedId = (prefix: string, length = 20): string => `${prefix}_${randomString(length, BASE36)}`;
 
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * A prefixed id that sorts by creation time (millisecond timestamp, then randomness), so a query
+ * over such ids lists oldest first: `sup_0mhx3k2a1b…`.
+ */
+export const newSortableId = (prefix: string): string =>
+  `${prefix}_${Date.now().toString(36).padStart(9, '0')}${randomString(11, BASE36)}`;

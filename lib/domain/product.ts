@@ -18,6 +18,8 @@ export interface Product {
   qrCodeUrl: string;
   createdAt: string;
   updatedAt: string;
+  /** Version of the newest passport; 0 before the first is published. */
+  passportVersion: number;
 }
 
 const text = (field: string, max: number) =>

@@ -92,8 +92,10 @@ describe('isolation', () => {
     await call('POST', '/v1/products', { key: other.live, body: { name: 'Other', category: 'food', gtin: uniqueGtin13() } });
     const otherList = await call('GET', '/v1/products?limit=100', { key: other.live });
     expect(otherList.body.pagination.total).toBe(1);
+    // The test environment holds only its sandbox products.
     const testList = await call('GET', '/v1/products', { key: org.test });
-    expect(testList.body.pagination.total).toBe(0);
+    expect(testList.body.pagination.total).toBe(3);
+    expect(testList.body.data.every((p: { environment: string }) => p.environment === 'test')).toBe(true);
     // A cursor naming another tenant's product only positions the page; it reveals nothing of theirs.
     const cursor = await call('GET', `/v1/products?starting_after=${ids[0]}`, { key: other.live });
     expect(cursor.body.data.map((p: { tenantId: string }) => p.tenantId)).toEqual([other.orgId]);

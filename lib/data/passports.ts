@@ -1,0 +1,151 @@
+import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { Passport, PassportData } from '../domain/passport.ts';
+import type { Category, Product } from '../domain/product.ts';
+import type { Tenant } from '../domain/tenant.ts';
+import { db, tableName } from './client.ts';
+import { cancellationReasons } from './errors.ts';
+import { tenantPk } from './keys.ts';
+import { gtinSk, productSk } from './products.ts';
+
+/**
+ * Passport versions. Keys (in the tenant's partition):
+ * - `PASSPORT#{productId}#{version, 6 digits}`: one published version; a query lists them in order.
+ * - `PASSPORTID#{passportId}`: finds a version by its id (for cursors).
+ * Publishing also moves the product's `passportVersion` and the public view on its GTIN item.
+ */
+const versionSk = (productId: string, version: number): string => `PASSPORT#${productId}#${String(version).padStart(6, '0')}`;
+const idSk = (passportId: string): string => `PASSPORTID#${passportId}`;
+
+function fromItem(item: Record<string, unknown>): Passport {
+  return {
+    passportId: String(item.passportId),
+    productId: String(item.productId),
+    version: Number(item.version),
+    status: 'published',
+    data: (item.data ?? {}) as PassportData,
+    createdAt: String(item.createdAt),
+  };
+}
+
+/** What the resolver reads for a scan: the GTIN item's public view. */
+export interface PublicView {
+  productId: string;
+  name: string;
+  category: Category;
+  gtin: string;
+  qrCodeUrl: string;
+  passport?: Passport;
+}
+
+/**
+ * Publishes `passport` as the product's next version in one transaction: it succeeds only while
+ * the product's `passportVersion` is still `passport.version - 1`, so two concurrent publishers
+ * can never take the same version. Returns 'conflict' when another version won the race.
+ */
+export async function insertPassportVersion(tenant: Tenant, product: Product, passport: Passport): Promise<'created' | 'conflict'> {
+  const pk = tenantPk(tenant);
+  const previous = passport.version - 1;
+  try {
+    await db().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: tableName(),
+              Key: { PK: pk, SK: productSk(product.productId) },
+              UpdateExpression: 'SET passportVersion = :version',
+              ConditionExpression:
+                previous === 0
+                  ? 'attribute_exists(PK) AND (attribute_not_exists(passportVersion) OR passportVersion = :previous)'
+                  : 'passportVersion = :previous',
+              ExpressionAttributeValues: { ':version': passport.version, ':previous': previous },
+            },
+          },
+          {
+            Put: {
+              TableName: tableName(),
+              Item: { PK: pk, SK: versionSk(product.productId, passport.version), type: 'passport', ...passport },
+              ConditionExpression: 'attribute_not_exists(PK)',
+            },
+          },
+          {
+            Put: {
+              TableName: tableName(),
+              Item: { PK: pk, SK: idSk(passport.passportId), type: 'passportId', productId: product.productId, version: passport.version },
+              ConditionExpression: 'attribute_not_exists(PK)',
+            },
+          },
+          {
+            Update: {
+              TableName: tableName(),
+              Key: { PK: pk, SK: gtinSk(product.gtin) },
+              UpdateExpression: 'SET passport = :passport',
+              ConditionExpression: 'attribute_exists(PK)',
+              ExpressionAttributeValues: { ':passport': passport },
+            },
+          },
+        ],
+      }),
+    );
+    return 'created';
+  } catch (error) {
+    const reasons = cancellationReasons(error);
+    if (reasons.some((r) => r.Code === 'ConditionalCheckFailed' || r.Code === 'TransactionConflict')) return 'conflict';
+    throw error;
+  }
+}
+
+export async function getPassportVersion(tenant: Tenant, productId: string, version: number): Promise<Passport | undefined> {
+  const { Item } = await db().send(
+    new GetCommand({ TableName: tableName(), Key: { PK: tenantPk(tenant), SK: versionSk(productId, version) } }),
+  );
+  return Item ? fromItem(Item) : undefined;
+}
+
+/** The version a passport id names, if it is a passport of `productId`. */
+export async function findPassportVersion(tenant: Tenant, productId: string, passportId: string): Promise<number | undefined> {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: { PK: tenantPk(tenant), SK: idSk(passportId) } }));
+  return Item && Item.productId === productId ? Number(Item.version) : undefined;
+}
+
+/** Versions newest first: `limit` of them below `beforeVersion` (or from the newest). */
+export async function listPassportVersions(
+  tenant: Tenant,
+  productId: string,
+  limit: number,
+  beforeVersion?: number,
+): Promise<{ passports: Passport[]; hasMore: boolean }> {
+  const pk = tenantPk(tenant);
+  const passports: Passport[] = [];
+  let startKey: Record<string, unknown> | undefined =
+    beforeVersion === undefined ? undefined : { PK: pk, SK: versionSk(productId, beforeVersion) };
+  do {
+    const page = await db().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+        ExpressionAttributeValues: { ':pk': pk, ':prefix': `PASSPORT#${productId}#` },
+        ScanIndexForward: false,
+        ExclusiveStartKey: startKey,
+        Limit: limit + 1 - passports.length,
+      }),
+    );
+    for (const item of page.Items ?? []) passports.push(fromItem(item));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey && passports.length < limit + 1);
+  return { passports: passports.slice(0, limit), hasMore: passports.length > limit };
+}
+
+/** The public view of a GTIN, in one read: the resolver's whole data access for a scan. */
+export async function getPublicView(tenant: Tenant, gtin14: string): Promise<PublicView | undefined> {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: { PK: tenantPk(tenant), SK: gtinSk(gtin14) } }));
+  if (!Item) return undefined;
+  return {
+    productId: String(Item.productId),
+    name: String(Item.name),
+    category: Item.category as Category,
+    gtin: String(Item.gtin),
+    qrCodeUrl: String(Item.qrCodeUrl),
+    ...(Item.passport ? { passport: fromItem(Item.passport as Record<string, unknown>) } : {}),
+  };
+}

@@ -1,0 +1,137 @@
+import { z } from 'zod';
+import { countrySchema } from './countries.ts';
+import { UUID_PATTERN } from './ids.ts';
+import { CATEGORIES, type Category } from './product.ts';
+
+/** Roles of an economic operator (DESIGN "Suppliers"); the spec shows `producer`. */
+export const SUPPLIER_ROLES = ['producer', 'bottler', 'importer', 'distributor', 'manufacturer', 'recycler'] as const;
+export type SupplierRole = (typeof SUPPLIER_ROLES)[number];
+
+export const WINE_COLOURS = ['red', 'white', 'rose', 'orange'] as const;
+
+const amount = (field: string) =>
+  z
+    .number({ error: `${field} must be a number.` })
+    .min(0, { error: `${field} must be 0 or more.` })
+    .max(100_000, { error: `${field} is implausibly large.` });
+
+const shortText = (field: string, max = 200) =>
+  z
+    .string({ error: (issue) => (issue.input === undefined ? `${field} is required.` : `${field} must be a string.`) })
+    .trim()
+    .min(1, { error: `${field} must not be empty.` })
+    .max(max, { error: `${field} must be at most ${max} characters.` });
+
+/** Nutrition per 100 ml (wine, drinks) or 100 g; every figure optional, none negative. */
+export const nutritionSchema = z.strictObject({
+  energyKj: amount('energyKj').optional(),
+  energyKcal: amount('energyKcal').optional(),
+  fatG: amount('fatG').optional(),
+  saturatedFatG: amount('saturatedFatG').optional(),
+  carbohydratesG: amount('carbohydratesG').optional(),
+  sugarsG: amount('sugarsG').optional(),
+  proteinG: amount('proteinG').optional(),
+  saltG: amount('saltG').optional(),
+  alcoholG: amount('alcoholG').optional(),
+});
+export type Nutrition = z.infer<typeof nutritionSchema>;
+export const NUTRITION_FIELDS = Object.keys(nutritionSchema.shape) as (keyof Nutrition)[];
+
+const flag = (field: string) => z.boolean({ error: `${field} must be true or false.` });
+
+export const allergensSchema = z.strictObject({
+  containsSulphites: flag('containsSulphites').optional(),
+  containsEgg: flag('containsEgg').optional(),
+  containsFish: flag('containsFish').optional(),
+  containsMilk: flag('containsMilk').optional(),
+});
+export type Allergens = z.infer<typeof allergensSchema>;
+
+export const originSchema = z.strictObject({
+  country: countrySchema('country').optional(),
+  region: shortText('region').optional(),
+  designation: shortText('designation').optional(),
+});
+
+export const producerSchema = z.strictObject({
+  name: shortText('name'),
+  role: z.enum(SUPPLIER_ROLES, { error: `role must be one of: ${SUPPLIER_ROLES.join(', ')}.` }).default('producer'),
+  country: countrySchema('country').optional(),
+});
+
+const maxVintage = () => new Date().getUTCFullYear() + 1;
+
+/** The passport data object (spec 2.2): known fields strictly typed, unknown fields rejected. */
+export const passportDataSchema = z.strictObject(
+  {
+    productType: z.enum(CATEGORIES, { error: `productType must be one of: ${CATEGORIES.join(', ')}.` }).optional(),
+    colour: z.enum(WINE_COLOURS, { error: `colour must be one of: ${WINE_COLOURS.join(', ')}.` }).optional(),
+    vintage: z
+      .number({ error: 'vintage must be a year.' })
+      .int({ error: 'vintage must be a whole year.' })
+      .min(1800, { error: 'vintage must be 1800 or later.' })
+      .refine((year) => year <= maxVintage(), { error: 'vintage cannot be later than next year.' })
+      .optional(),
+    ingredients: z
+      .array(shortText('ingredient'), { error: 'ingredients must be an array of strings.' })
+      .max(100, { error: 'ingredients may list at most 100 entries.' })
+      .optional(),
+    nutrition: nutritionSchema.optional(),
+    allergens: allergensSchema.optional(),
+    origin: originSchema.optional(),
+    producers: z.array(producerSchema, { error: 'producers must be an array.' }).max(20, { error: 'at most 20 producers.' }).optional(),
+  },
+  { error: (i) => (i.input === undefined ? 'data is required.' : 'data must be an object.') },
+);
+export type PassportData = z.infer<typeof passportDataSchema>;
+
+export const createPassportSchema = z.strictObject({
+  productId: z
+    .string({ error: (i) => (i.input === undefined ? 'productId is required.' : 'productId must be a string.') })
+    .regex(UUID_PATTERN, { error: 'productId must be a product id (a UUID).' }),
+  data: passportDataSchema,
+});
+
+export type PassportStatus = 'published';
+
+/** One published version of a product's passport. */
+export interface Passport {
+  passportId: string;
+  productId: string;
+  version: number;
+  status: PassportStatus;
+  data: PassportData;
+  createdAt: string;
+}
+
+/** The read form of spec section 2.2. */
+export interface PassportView {
+  productId: string;
+  passportId: string;
+  name: string;
+  category: Category;
+  gtin: string;
+  data: PassportData;
+  qrCodeUrl: string;
+  status: PassportStatus;
+  version: number;
+  lastUpdated: string;
+}
+
+export function toPassportView(
+  product: { productId: string; name: string; category: Category; gtin: string; qrCodeUrl: string },
+  passport: Passport,
+): PassportView {
+  return {
+    productId: product.productId,
+    passportId: passport.passportId,
+    name: product.name,
+    category: product.category,
+    gtin: product.gtin,
+    data: passport.data,
+    qrCodeUrl: product.qrCodeUrl,
+    status: passport.status,
+    version: passport.version,
+    lastUpdated: passport.createdAt,
+  };
+}

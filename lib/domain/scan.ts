@@ -1,0 +1,53 @@
+import Bowser from 'bowser';
+import { isCountryCode } from './countries.ts';
+import type { Environment } from './tenant.ts';
+
+export const DEVICES = ['mobile', 'tablet', 'desktop', 'bot'] as const;
+export type Device = (typeof DEVICES)[number];
+
+/**
+ * One resolved scan, as it travels through the queue. Aggregate dimensions only: no IP address,
+ * no user-agent string, no cookie, no full referrer URL.
+ */
+export interface ScanEvent {
+  v: 1;
+  orgId: string;
+  environment: Environment;
+  productId: string;
+  gtin: string;
+  /** ISO 8601 UTC. */
+  at: string;
+  /** ISO 3166-1 alpha-2 from the CDN, or `unknown`. */
+  country: string;
+  /** The referring site's host name, or `direct`. */
+  referrer: string;
+  device: Device;
+}
+
+const SCRIPTED = /bot|crawl|spider|slurp|curl|wget|python|httpclient|http-client|okhttp|java\/|go-http|node-fetch|axios|headless/i;
+
+/** Device class from a User-Agent (bowser); an empty or scripted agent is a bot. */
+export function deviceClass(userAgent: string | undefined): Device {
+  if (!userAgent?.trim()) return 'bot';
+  const type = Bowser.getParser(userAgent).getPlatformType(true);
+  if (type === 'bot' || SCRIPTED.test(userAgent)) return 'bot';
+  if (type === 'mobile' || type === 'tablet') return type;
+  return 'desktop';
+}
+
+/** Only the host name of a Referer header (lower case, no `www.`), or `direct`. */
+export function referrerDomain(referer: string | undefined): string {
+  if (!referer) return 'direct';
+  try {
+    const host = new URL(referer).hostname.toLowerCase().replace(/^www\./, '');
+    return host || 'direct';
+  } catch {
+    return 'direct';
+  }
+}
+
+/** The viewer country the CDN reports, if it is a real ISO code. */
+export function viewerCountry(header: string | undefined): string {
+  const code = header?.trim().toUpperCase() ?? '';
+  return isCountryCode(code) ? code : 'unknown';
+}

@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { countrySchema } from './countries.ts';
+import { SUPPLIER_ROLES, type SupplierRole } from './passport.ts';
+import type { Environment } from './tenant.ts';
+
+/** An economic operator (spec 2.3). */
+export interface Supplier {
+  supplierId: string;
+  orgId: string;
+  environment: Environment;
+  name: string;
+  role: SupplierRole;
+  country?: string;
+  vatNumber?: string;
+  createdAt: string;
+}
+
+/** VAT identification numbers: a two-letter country prefix and 2 to 13 letters or digits (EU VIES shape). */
+export const VAT_PATTERN = /^[A-Z]{2}[0-9A-Z]{2,13}$/;
+
+export const createSupplierSchema = z.strictObject({
+  name: z
+    .string({ error: (i) => (i.input === undefined ? 'name is required.' : 'name must be a string.') })
+    .trim()
+    .min(1, { error: 'name must not be empty.' })
+    .max(200, { error: 'name must be at most 200 characters.' }),
+  country: countrySchema('country').optional(),
+  role: z
+    .enum(SUPPLIER_ROLES, { error: `role must be one of: ${SUPPLIER_ROLES.join(', ')}.` })
+    .default('producer'),
+  vatNumber: z
+    .string({ error: 'vatNumber must be a string.' })
+    .transform((v) => v.replace(/[\s.-]/g, '').toUpperCase())
+    .refine((v) => VAT_PATTERN.test(v), {
+      error: 'vatNumber must be a VAT number: a two-letter country prefix and 2 to 13 letters or digits, such as FR40303265045.',
+      params: { suggestion: 'Send the VAT number with its country prefix, such as DE136695976.' },
+    })
+    .optional(),
+});
+export type CreateSupplierInput = z.infer<typeof createSupplierSchema>;
+
+export interface SupplierView {
+  supplierId: string;
+  name: string;
+  role: SupplierRole;
+  country: string | null;
+  vatNumber: string | null;
+  createdAt: string;
+}
+
+export const toSupplierView = (s: Supplier): SupplierView => ({
+  supplierId: s.supplierId,
+  name: s.name,
+  role: s.role,
+  country: s.country ?? null,
+  vatNumber: s.vatNumber ?? null,
+  createdAt: s.createdAt,
+});
