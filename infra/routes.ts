@@ -7,7 +7,7 @@ import type { Scope } from '../lib/domain/scopes.ts';
  */
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE' | 'HEAD' | 'OPTIONS';
 
-export type FunctionName = 'products' | 'passports' | 'suppliers' | 'resolver';
+export type FunctionName = 'products' | 'passports' | 'suppliers' | 'resolver' | 'analytics' | 'aggregator';
 
 /**
  * What a function may touch. The CDK stack grants exactly this (least privilege), so a function
@@ -76,6 +76,22 @@ export const FUNCTIONS: Record<FunctionName, FunctionSpec> = {
     timeoutSeconds: 5,
     grants: { table: ['dynamodb:GetItem'], scanQueue: ['sqs:SendMessage'] },
   },
+  analytics: {
+    entry: 'functions/analytics/handler.ts',
+    description: 'Scan analytics of a product',
+    memoryMb: 512,
+    timeoutSeconds: 10,
+    grants: { table: READ },
+  },
+  aggregator: {
+    entry: 'functions/aggregator/handler.ts',
+    description: 'Turns batches of scan events into exact per-product day rollups',
+    memoryMb: 512,
+    timeoutSeconds: 30,
+    // Transactions are authorized per contained action: ledger puts and rollup updates.
+    grants: { table: ['dynamodb:PutItem', 'dynamodb:UpdateItem'] },
+    trigger: { kind: 'sqs', queue: 'scan', batchSize: 100, maxBatchingWindowSeconds: 5 },
+  },
 };
 
 /**
@@ -117,6 +133,8 @@ export const ROUTES: readonly Route[] = [
     { method, path: '/{orgId}/{environment}/01/{gtin}/{qualifiers+}', function: 'resolver', auth: 'none', scopes: [], body: false } as const,
   ]),
   { method: 'GET', path: '/.well-known/gs1resolver', function: 'resolver', auth: 'none', scopes: [], body: false },
+
+  { method: 'GET', path: '/v1/analytics/product/{productId}', function: 'analytics', auth: 'apiKey', scopes: ['analytics:read'], body: false },
 ];
 
 /** API Gateway's route key, as it arrives in `event.routeKey`. */

@@ -4,10 +4,19 @@ export const SCAN_QUEUE = 'scan-events';
 export const SCAN_DLQ = 'scan-events-dlq';
 export const MAX_RECEIVE_COUNT = 5;
 
+export interface QueueDepth {
+  ready: number;
+  inflight: number;
+  delayed: number;
+}
+
 export interface LocalQueues {
   endpoint: string;
   scanQueueUrl: string;
+  scanQueueArn: string;
   scanDlqUrl: string;
+  /** How many messages each queue holds now, and the bodies in the DLQ. */
+  depths(): { scan: QueueDepth; dlq: QueueDepth; dlqBodies: string[] };
   /** Bodies of every message sent to the scan queue so far (newest last, up to 10,000). */
   sentScanEvents(): unknown[];
   stop(): Promise<void>;
@@ -17,7 +26,7 @@ export interface LocalQueues {
  * Starts fauxqs (an SQS emulator, in this process) with the scan queue and its DLQ, wired by a
  * redrive policy as the CDK stack wires them.
  */
-export async function startQueues(region: string): Promise<LocalQueues> {
+export async function startQueues(region: string, visibilityTimeoutSeconds = 30): Promise<LocalQueues> {
   const server = await startFauxqs({
     port: 0,
     logger: false,
@@ -29,14 +38,28 @@ export async function startQueues(region: string): Promise<LocalQueues> {
   const queue = server.createQueue(SCAN_QUEUE, {
     region,
     attributes: {
-      VisibilityTimeout: '30',
+      VisibilityTimeout: String(visibilityTimeoutSeconds),
       RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlq.queueArn, maxReceiveCount: String(MAX_RECEIVE_COUNT) }),
     },
   });
+  const depth = (name: string): QueueDepth => {
+    const state = server.inspectQueue(name);
+    return {
+      ready: state?.messages.ready.length ?? 0,
+      inflight: state?.messages.inflight.length ?? 0,
+      delayed: state?.messages.delayed.length ?? 0,
+    };
+  };
   return {
     endpoint: `http://127.0.0.1:${server.port}`,
     scanQueueUrl: queue.queueUrl,
+    scanQueueArn: queue.queueArn,
     scanDlqUrl: dlq.queueUrl,
+    depths: () => ({
+      scan: depth(SCAN_QUEUE),
+      dlq: depth(SCAN_DLQ),
+      dlqBodies: (server.inspectQueue(SCAN_DLQ)?.messages.ready ?? []).map((m) => m.body),
+    }),
     sentScanEvents: () =>
       server.spy
         .getAllMessages()

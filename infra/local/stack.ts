@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { FUNCTIONS, ROUTES, type FunctionName } from '../routes.ts';
 import { ensureTable, startDynamoDbLocal } from './dynamodb.ts';
 import { startGateway, type LambdaHandler } from './gateway.ts';
+import { startPoller, type SqsHandler } from './poller.ts';
 import { startQueues } from './queue.ts';
 
 export const REPO_ROOT = resolve(import.meta.dirname, '../..');
@@ -17,6 +18,11 @@ export interface StackOptions {
   tableName?: string;
   region?: string;
   resolverOrigin?: string;
+  /** The scan queue's visibility timeout: how soon a failed message is retried (default 30 s). */
+  queueVisibilitySeconds?: number;
+  /** The local event source mapping's batching (defaults: the aggregator's trigger in the route table). */
+  scanBatchSize?: number;
+  scanBatchWindowMs?: number;
 }
 
 /** What a running stack tells its clients (the admin CLI reads it from the run file). */
@@ -51,7 +57,7 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
   const dynamo = await startDynamoDbLocal(options.memory ? {} : { dbPath: join(options.dataDir, 'dynamodb') });
   const stops: Array<() => Promise<void>> = [dynamo.stop];
   try {
-    const queues = await startQueues(region);
+    const queues = await startQueues(region, options.queueVisibilitySeconds);
     stops.unshift(queues.stop);
     await ensureTable(dynamo.endpoint, tableName, region);
 
@@ -74,6 +80,7 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
         if (req.url === '/health') return { status: ready ? 200 : 503, body: { status: ready ? 'ok' : 'starting' } };
         // Local only, for tests and curious developers: what the resolver put on the scan queue.
         if (req.url === '/_local/scan-events') return { status: 200, body: { data: queues.sentScanEvents() } };
+        if (req.url === '/_local/queues') return { status: 200, body: queues.depths() };
         return undefined;
       },
     });
@@ -101,6 +108,23 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
       SCAN_QUEUE_URL: info.scanQueueUrl,
       RESOLVER_ORIGIN: info.resolverOrigin,
     });
+
+    // Lambda's SQS event source mapping, played locally for every function the queue triggers.
+    for (const [name, spec] of Object.entries(FUNCTIONS)) {
+      if (!spec.trigger) continue;
+      const poller = startPoller({
+        endpoint: queues.endpoint,
+        region,
+        queueUrl: queues.scanQueueUrl,
+        queueArn: queues.scanQueueArn,
+        functionName: name,
+        batchSize: options.scanBatchSize ?? spec.trigger.batchSize,
+        batchWindowMs: options.scanBatchWindowMs ?? spec.trigger.maxBatchingWindowSeconds * 1000,
+        loadHandler: async () => ((await import(pathToFileURL(join(REPO_ROOT, spec.entry)).href)) as { handler: SqsHandler }).handler,
+        onError: (error) => console.error(`[${name}]`, error),
+      });
+      stops.unshift(poller.stop);
+    }
 
     const file = runFile(options.dataDir, info.port);
     mkdirSync(join(options.dataDir, 'run'), { recursive: true });

@@ -9,16 +9,23 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT, startLocalStack } from '../../infra/local/stack.ts';
 import { printTable, type Row } from './measure.ts';
+import { benchPipeline } from './pipeline.ts';
 import { benchProducts } from './products.ts';
+import { benchResolver } from './resolver.ts';
 
 const count = Number(process.env.BENCH_COUNT ?? 2000);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 8);
 
 process.env.POWERTOOLS_LOG_LEVEL ??= 'ERROR';
 const dataDir = mkdtempSync(join(tmpdir(), 'passport-bench-'));
-const stack = await startLocalStack({ port: 0, memory: true, dataDir });
+// A 500 ms batching window (Lambda's default here is 5 s) keeps the end-to-end figure about throughput.
+const stack = await startLocalStack({ port: 0, memory: true, dataDir, scanBatchWindowMs: 500 });
 try {
   const rows: Row[] = [...(await benchProducts(stack.info, count, concurrency))];
+  const resolverRows = await benchResolver(stack.info, count, concurrency);
+  rows.push(...resolverRows);
+  const baselineScans = resolverRows.find((r) => r.figure.startsWith('baseline'))?.value ?? 1;
+  rows.push(...(await benchPipeline(stack.info, count, concurrency, baselineScans)));
   console.log(`\nProduct Passport benchmarks (${count} requests per figure, ${concurrency} in flight, Node ${process.version})\n`);
   printTable(rows);
   const outDir = join(REPO_ROOT, 'bench-results');

@@ -103,7 +103,7 @@ describe('the public resolver', () => {
     for (const suffix of ['/10/LOT-42', '/21/SN%2F0001', '/22/A1/10/B2/21/C3']) {
       const response = await get(`${path()}${suffix}`, { accept: 'application/json' });
       expect(response.status, suffix).toBe(200);
-      expect((await response.json()).productId).toBe(product.productId);
+      expect(((await response.json()) as { productId: string }).productId).toBe(product.productId);
     }
   });
 
@@ -119,7 +119,7 @@ describe('the public resolver', () => {
     ]) {
       const response = await get(bad, { accept: 'application/json' });
       expect(response.status, bad).toBe(400);
-      expect((await response.json()).error.type).toBe('invalid_request_error');
+      expect(((await response.json()) as { error: { type: string } }).error.type).toBe('invalid_request_error');
     }
     const page = await get(`${base}12345`, { accept: 'text/html' });
     expect(page.status).toBe(400);
@@ -132,7 +132,7 @@ describe('the public resolver', () => {
     for (const p of [path().replace(/\d{14}$/, '09506000134352'), new URL(unpublished.qrCodeUrl).pathname, foreign, path().replace('/live/', '/test/')]) {
       const json = await get(p, { accept: 'application/json' });
       expect(json.status, p).toBe(404);
-      expect((await json.json()).error.type).toBe('not_found');
+      expect(((await json.json()) as { error: { type: string } }).error.type).toBe('not_found');
     }
     const page = await get(foreign, { accept: 'text/html' });
     expect(page.status).toBe(404);

@@ -18,7 +18,8 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   const dataDir = mkdtempSync(join(tmpdir(), 'passport-test-'));
   process.env.POWERTOOLS_LOG_LEVEL ??= 'ERROR';
-  const stack = await startLocalStack({ port: 0, memory: true, dataDir });
+  // A short visibility timeout and batching window keep the queue tests quick.
+  const stack = await startLocalStack({ port: 0, memory: true, dataDir, queueVisibilitySeconds: 1, scanBatchWindowMs: 200 });
   project.provide('stack', stack.info);
   project.provide('dataDir', dataDir);
   return async () => {

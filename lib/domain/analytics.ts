@@ -1,0 +1,143 @@
+import { z } from 'zod';
+import { DEVICES, type Device } from './scan.ts';
+
+/**
+ * Scan analytics: day rollups (one per product and UTC day) and their aggregation into the spec's
+ * analytics object (section 2.5). Plain functions; no I/O.
+ */
+export const GRANULARITIES = ['day', 'week', 'month'] as const;
+export type Granularity = (typeof GRANULARITIES)[number];
+
+export const DEFAULT_WINDOW_DAYS = 90;
+export const MAX_WINDOW_DAYS = 366;
+export const TOP_REFERRERS = 10;
+
+/** The counts of one product on one UTC day. Bots are counted apart and never in `scans`. */
+export interface DayRollup {
+  day: string;
+  scans: number;
+  bots: number;
+  devices: Record<Exclude<Device, 'bot'>, number>;
+  countries: Record<string, number>;
+  referrers: Record<string, number>;
+}
+
+const DAY_MS = 86_400_000;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A `YYYY-MM-DD` that names a real calendar day, as epoch ms at 00:00 UTC; undefined otherwise. */
+export function parseDay(value: string): number | undefined {
+  if (!DATE.test(value)) return undefined;
+  const ms = Date.parse(`${value}T00:00:00.000Z`);
+  return Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== value ? undefined : ms;
+}
+
+export const formatDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+export const utcDay = (iso: string): string => iso.slice(0, 10);
+
+const dateParam = (name: string) =>
+  z
+    .string()
+    .refine((v) => parseDay(v) !== undefined, {
+      error: `${name} must be a date in the form YYYY-MM-DD.`,
+      params: { suggestion: `Send ${name} such as 2026-01-31 (UTC, inclusive).` },
+    })
+    .optional();
+
+export const analyticsQuerySchema = z.strictObject({
+  start: dateParam('start'),
+  end: dateParam('end'),
+  granularity: z.enum(GRANULARITIES, { error: `granularity must be one of: ${GRANULARITIES.join(', ')}.` }).default('day'),
+});
+
+export interface Window {
+  startDay: string;
+  endDay: string;
+}
+
+export type WindowResult = { ok: true; window: Window } | { ok: false; param: 'start' | 'end'; message: string };
+
+/** Resolves the window: defaults 90 days ago and today (UTC); `end` not before `start`; at most 366 days. */
+export function resolveWindow(start: string | undefined, end: string | undefined, now: Date = new Date()): WindowResult {
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  const endMs = end === undefined ? today : (parseDay(end) ?? today);
+  const startMs = start === undefined ? endMs - DEFAULT_WINDOW_DAYS * DAY_MS : (parseDay(start) ?? endMs);
+  if (endMs < startMs) return { ok: false, param: 'end', message: 'end must not be before start.' };
+  const days = (endMs - startMs) / DAY_MS + 1;
+  if (days > MAX_WINDOW_DAYS) {
+    return { ok: false, param: start === undefined ? 'end' : 'start', message: `The window may span at most ${MAX_WINDOW_DAYS} days; this one spans ${days}.` };
+  }
+  return { ok: true, window: { startDay: formatDay(startMs), endDay: formatDay(endMs) } };
+}
+
+/** The first day of the bucket holding `day`: the day itself, its ISO week's Monday, or the 1st of its month. */
+export function bucketStart(day: string, granularity: Granularity): string {
+  const ms = parseDay(day) ?? 0;
+  if (granularity === 'day') return day;
+  if (granularity === 'month') return `${day.slice(0, 7)}-01`;
+  const weekday = (new Date(ms).getUTCDay() + 6) % 7; // Monday = 0
+  return formatDay(ms - weekday * DAY_MS);
+}
+
+/** Every bucket of the window, ascending, each labelled with its first day. */
+export function buckets(window: Window, granularity: Granularity): string[] {
+  const out: string[] = [];
+  const end = parseDay(window.endDay) ?? 0;
+  for (let ms = parseDay(window.startDay) ?? 0; ms <= end; ms += DAY_MS) {
+    const label = bucketStart(formatDay(ms), granularity);
+    if (out.at(-1) !== label) out.push(label);
+  }
+  return out;
+}
+
+const add = (into: Record<string, number>, from: Record<string, number>) => {
+  for (const [k, v] of Object.entries(from)) into[k] = (into[k] ?? 0) + v;
+};
+
+export interface Analytics {
+  productId: string;
+  period: { start: string; end: string };
+  granularity: Granularity;
+  totalScans: number;
+  uniqueCountries: number;
+  locations: Record<string, number>;
+  topReferrers: { domain: string; scans: number }[];
+  devices: { mobile: number; desktop: number; tablet: number };
+  bots: number;
+  scansByDay: { date: string; scans: number }[];
+}
+
+/** Sums day rollups inside the window into the analytics object, every bucket present and zero-filled. */
+export function summarize(productId: string, window: Window, granularity: Granularity, rollups: readonly DayRollup[]): Analytics {
+  const inWindow = rollups.filter((r) => r.day >= window.startDay && r.day <= window.endDay);
+  const locations: Record<string, number> = {};
+  const referrers: Record<string, number> = {};
+  const devices = { mobile: 0, desktop: 0, tablet: 0 };
+  const perBucket = new Map(buckets(window, granularity).map((b) => [b, 0]));
+  let totalScans = 0;
+  let bots = 0;
+  for (const r of inWindow) {
+    totalScans += r.scans;
+    bots += r.bots;
+    add(locations, r.countries);
+    add(referrers, r.referrers);
+    for (const d of DEVICES) if (d !== 'bot') devices[d] += r.devices[d];
+    const bucket = bucketStart(r.day, granularity);
+    perBucket.set(bucket, (perBucket.get(bucket) ?? 0) + r.scans);
+  }
+  return {
+    productId,
+    period: { start: `${window.startDay}T00:00:00.000Z`, end: `${window.endDay}T23:59:59.999Z` },
+    granularity,
+    totalScans,
+    uniqueCountries: Object.keys(locations).filter((c) => c !== 'unknown' && (locations[c] ?? 0) > 0).length,
+    locations,
+    topReferrers: Object.entries(referrers)
+      .sort(([a, x], [b, y]) => y - x || a.localeCompare(b))
+      .slice(0, TOP_REFERRERS)
+      .map(([domain, scans]) => ({ domain, scans })),
+    devices,
+    bots,
+    scansByDay: [...perBucket].map(([date, scans]) => ({ date, scans })),
+  };
+}
