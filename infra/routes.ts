@@ -7,7 +7,7 @@ import type { Scope } from '../lib/domain/scopes.ts';
  */
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE' | 'HEAD' | 'OPTIONS';
 
-export type FunctionName = 'products' | 'passports' | 'suppliers' | 'resolver' | 'analytics' | 'aggregator';
+export type FunctionName = 'products' | 'passports' | 'suppliers' | 'resolver' | 'auth';
 
 /**
  * What a function may touch. The CDK stack grants exactly this (least privilege), so a function
@@ -76,21 +76,13 @@ export const FUNCTIONS: Record<FunctionName, FunctionSpec> = {
     timeoutSeconds: 5,
     grants: { table: ['dynamodb:GetItem'], scanQueue: ['sqs:SendMessage'] },
   },
-  analytics: {
-    entry: 'functions/analytics/handler.ts',
-    description: 'Scan analytics of a product',
+  auth: {
+    entry: 'functions/auth/handler.ts',
+    description: 'Dashboard sign-in (OIDC), sessions and API key management',
     memoryMb: 512,
     timeoutSeconds: 10,
-    grants: { table: READ },
-  },
-  aggregator: {
-    entry: 'functions/aggregator/handler.ts',
-    description: 'Turns batches of scan events into exact per-product day rollups',
-    memoryMb: 512,
-    timeoutSeconds: 30,
-    // Transactions are authorized per contained action: ledger puts and rollup updates.
-    grants: { table: ['dynamodb:PutItem', 'dynamodb:UpdateItem'] },
-    trigger: { kind: 'sqs', queue: 'scan', batchSize: 100, maxBatchingWindowSeconds: 5 },
+    // DeleteItem: sign-out removes the session item.
+    grants: { table: [...WRITE, 'dynamodb:DeleteItem'], sessionSecret: true },
   },
 };
 
@@ -134,7 +126,15 @@ export const ROUTES: readonly Route[] = [
   ]),
   { method: 'GET', path: '/.well-known/gs1resolver', function: 'resolver', auth: 'none', scopes: [], body: false },
 
-  { method: 'GET', path: '/v1/analytics/product/{productId}', function: 'analytics', auth: 'apiKey', scopes: ['analytics:read'], body: false },
+  // Dashboard sign-in and sessions, and API key management (session only: an API key alone is refused).
+  { method: 'GET', path: '/v1/auth/login', function: 'auth', auth: 'none', scopes: [], body: false },
+  { method: 'GET', path: '/v1/auth/callback', function: 'auth', auth: 'none', scopes: [], body: false },
+  { method: 'POST', path: '/v1/auth/logout', function: 'auth', auth: 'session', scopes: [], body: false },
+  { method: 'GET', path: '/v1/auth/session', function: 'auth', auth: 'session', scopes: [], body: false },
+  { method: 'POST', path: '/v1/auth/session', function: 'auth', auth: 'session', scopes: [], body: true },
+  { method: 'POST', path: '/v1/auth/api-keys', function: 'auth', auth: 'session', scopes: ['api_keys:manage'], body: true },
+  { method: 'GET', path: '/v1/auth/api-keys', function: 'auth', auth: 'session', scopes: ['api_keys:manage'], body: false },
+  { method: 'DELETE', path: '/v1/auth/api-keys/{keyId}', function: 'auth', auth: 'session', scopes: ['api_keys:manage'], body: false },
 ];
 
 /** API Gateway's route key, as it arrives in `event.routeKey`. */

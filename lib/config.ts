@@ -14,12 +14,32 @@ export interface Config {
   resolverOrigin: string;
   /** How long an authenticated API key may be served from memory (at most 5 s). */
   keyCacheTtlMs: number;
+  /** Requests a minute an API key may make unless it has its own limit (RATE_LIMIT_PER_MINUTE). */
+  rateLimitPerMinute: number;
+  /** Origin of this API as browsers reach it (PUBLIC_API_ORIGIN); the dashboard's default origin. */
+  publicApiOrigin: string;
+  /** Origins allowed to make cookie-authenticated state-changing calls (DASHBOARD_ORIGINS, comma-separated). */
+  dashboardOrigins: string[];
+  /** The session cookie key as base64 of 32 bytes (SESSION_SECRET), or its Secrets Manager secret (SESSION_SECRET_ARN). */
+  sessionSecret?: string;
+  sessionSecretArn?: string;
+  /** Lifetime of a dashboard session (SESSION_TTL_SECONDS, default 8 hours). */
+  sessionTtlSeconds: number;
+  /** The OpenID Connect identity provider (Amazon Cognito in AWS, oidc-provider locally). */
+  oidc: {
+    issuer?: string;
+    clientId?: string;
+    /** Unset for a public client (PKCE only). */
+    clientSecret?: string;
+    redirectUri: string;
+  };
 }
 
 let cached: Config | undefined;
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const ttl = Number(env.KEY_CACHE_TTL_MS ?? 5000);
+  const publicApiOrigin = (env.PUBLIC_API_ORIGIN || 'http://localhost:3000').replace(/\/+$/, '');
   return {
     region: env.AWS_REGION ?? 'eu-central-1',
     tableName: env.TABLE_NAME ?? 'product-passport',
@@ -28,7 +48,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     scanQueueUrl: env.SCAN_QUEUE_URL || undefined,
     resolverOrigin: env.RESOLVER_ORIGIN ?? 'http://localhost:3000',
     keyCacheTtlMs: Number.isFinite(ttl) ? Math.min(Math.max(ttl, 0), 5000) : 5000,
+    rateLimitPerMinute: positiveInt(env.RATE_LIMIT_PER_MINUTE, 1000),
+    publicApiOrigin,
+    dashboardOrigins: (env.DASHBOARD_ORIGINS || publicApiOrigin).split(',').map((o) => o.trim().replace(/\/+$/, '')).filter(Boolean),
+    sessionSecret: env.SESSION_SECRET || undefined,
+    sessionSecretArn: env.SESSION_SECRET_ARN || undefined,
+    sessionTtlSeconds: positiveInt(env.SESSION_TTL_SECONDS, 8 * 60 * 60),
+    oidc: {
+      issuer: env.OIDC_ISSUER || undefined,
+      clientId: env.OIDC_CLIENT_ID || undefined,
+      clientSecret: env.OIDC_CLIENT_SECRET || undefined,
+      redirectUri: env.OIDC_REDIRECT_URI || `${publicApiOrigin}/v1/auth/callback`,
+    },
   };
+}
+
+function positiveInt(value: string | undefined, fallback: number): number {
+  const n = Number(value);
+  return value && Number.isInteger(n) && n > 0 ? n : fallback;
 }
 
 export function config(): Config {

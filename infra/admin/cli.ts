@@ -8,7 +8,12 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { issueApiKey, revokeKey } from '../../lib/auth/api-keys.ts';
 import { createOrganization } from '../../lib/auth/organizations.ts';
+import { startSession } from '../../lib/auth/session.ts';
+import { addUserToOrganization, normalizeEmail } from '../../lib/auth/users.ts';
+import { setApiKeyRateLimit } from '../../lib/data/api-keys.ts';
+import { getMembership } from '../../lib/data/memberships.ts';
 import { getOrganization } from '../../lib/data/organizations.ts';
+import { findUserIdByEmail, getUser } from '../../lib/data/users.ts';
 import { API_KEY_SCOPES, isScope, type Scope } from '../../lib/domain/scopes.ts';
 import { isEnvironment } from '../../lib/domain/tenant.ts';
 import { REPO_ROOT, runFile, type StackInfo } from '../local/stack.ts';
@@ -21,6 +26,15 @@ const USAGE = `Usage: npm run admin -- <command> [options] [--json] [--aws]
       Create an API key. Scopes: ${API_KEY_SCOPES.join(', ')}.
   key revoke --org ORG_ID --key KEY_ID
       Revoke a key; it stops working everywhere within 5 seconds.
+  key rate-limit --org ORG_ID --key KEY_ID --per-minute N
+      Set a key's rate limit (requests a minute); in effect within 5 seconds.
+  user add --org ORG_ID --email EMAIL
+      Make the user with this email a member of the organization (creating the user if needed);
+      they sign in to the dashboard through the identity provider with that email.
+  session create --org ORG_ID --email EMAIL [--json]
+      Local stack only, for development and scripted tests: a dashboard session of a member,
+      printed as {cookie, csrfToken}. Send "Cookie: <cookie>", and on POST/DELETE also
+      "X-CSRF-Token: <csrfToken>" and "Origin: <the stack's URL>".
 
 Target: the local stack on PORT (default 3000), or AWS with --aws (TABLE_NAME, AWS_REGION).`;
 
@@ -46,6 +60,8 @@ function connect(aws: boolean): string {
     TABLE_NAME: info.tableName,
     DYNAMODB_ENDPOINT: info.dynamodbEndpoint,
     RESOLVER_ORIGIN: info.resolverOrigin,
+    PUBLIC_API_ORIGIN: info.url,
+    SESSION_SECRET: info.sessionSecret,
   });
   return `local stack on port ${port}`;
 }
@@ -74,6 +90,8 @@ async function main(argv: string[]): Promise<number> {
       env: { type: 'string' },
       scopes: { type: 'string' },
       key: { type: 'string' },
+      email: { type: 'string' },
+      'per-minute': { type: 'string' },
       json: { type: 'boolean', default: false },
       aws: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
@@ -132,6 +150,51 @@ async function main(argv: string[]): Promise<number> {
       const revoked = await revokeKey(orgId, keyId);
       if (!revoked) throw new UsageError(`No key ${keyId} in organization ${orgId}.`);
       out(`Revoked ${keyId} at ${revoked.revokedAt}`, { keyId, revoked: true, revokedAt: revoked.revokedAt });
+      return 0;
+    }
+    case 'key rate-limit': {
+      const orgId = required(values.org, '--org');
+      const keyId = required(values.key, '--key');
+      const perMinute = Number(required(values['per-minute'], '--per-minute'));
+      if (!Number.isInteger(perMinute) || perMinute < 1) throw new UsageError('--per-minute must be a whole number of requests, at least 1.');
+      connect(values.aws);
+      const updated = await setApiKeyRateLimit(orgId, keyId, perMinute);
+      if (!updated) throw new UsageError(`No key ${keyId} in organization ${orgId}.`);
+      out(`${keyId} may now make ${perMinute} requests a minute (in effect within 5 seconds).`, { keyId, rateLimitPerMinute: perMinute });
+      return 0;
+    }
+    case 'user add': {
+      const orgId = required(values.org, '--org');
+      const email = normalizeEmail(required(values.email, '--email'));
+      if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw new UsageError('--email must be an email address.');
+      const target = connect(values.aws);
+      const organization = await getOrganization(orgId);
+      if (!organization) throw new UsageError(`No organization ${orgId}.`);
+      const { user, added } = await addUserToOrganization(organization, email);
+      out(`${added ? 'Added' : 'Already a member:'} ${email} (${user.userId}) in ${orgId} on the ${target}`, {
+        userId: user.userId,
+        email,
+        orgId,
+        added,
+      });
+      return 0;
+    }
+    case 'session create': {
+      const orgId = required(values.org, '--org');
+      const email = normalizeEmail(required(values.email, '--email'));
+      if (values.aws) throw new UsageError('session create works on the local stack only: in AWS, sign in through the identity provider.');
+      connect(false);
+      const userId = await findUserIdByEmail(email);
+      const user = userId ? await getUser(userId) : undefined;
+      if (!user || !(await getMembership(orgId, user.userId))) {
+        throw new UsageError(`${email} is not a member of ${orgId}: add them first with "user add".`);
+      }
+      const session = await startSession(user, { orgId, environment: 'live' });
+      out(`Cookie: ${session.cookie}\nX-CSRF-Token: ${session.csrfToken}`, {
+        cookie: session.cookie,
+        csrfToken: session.csrfToken,
+        expiresAt: new Date(session.expiresAt * 1000).toISOString(),
+      });
       return 0;
     }
     default:

@@ -1,9 +1,11 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { newSessionSecret } from '../../lib/auth/session-key.ts';
 import { FUNCTIONS, ROUTES, type FunctionName } from '../routes.ts';
 import { ensureTable, startDynamoDbLocal } from './dynamodb.ts';
 import { startGateway, type LambdaHandler } from './gateway.ts';
+import { startIdentityProvider, type DevAccount } from './identity-provider.ts';
 import { startPoller, type SqsHandler } from './poller.ts';
 import { startQueues } from './queue.ts';
 
@@ -23,6 +25,8 @@ export interface StackOptions {
   /** The local event source mapping's batching (defaults: the aggregator's trigger in the route table). */
   scanBatchSize?: number;
   scanBatchWindowMs?: number;
+  /** Accounts of the development identity provider (default: the demo account). */
+  devAccounts?: DevAccount[];
 }
 
 /** What a running stack tells its clients (the admin CLI reads it from the run file). */
@@ -38,6 +42,11 @@ export interface StackInfo {
   scanQueueUrl: string;
   scanDlqUrl: string;
   resolverOrigin: string;
+  /** The development identity provider (OIDC issuer) and the dashboard's client id there. */
+  oidcIssuer: string;
+  oidcClientId: string;
+  /** The session cookie key of this stack (local development only; the run file is private). */
+  sessionSecret: string;
 }
 
 export interface LocalStack {
@@ -46,6 +55,17 @@ export interface LocalStack {
 }
 
 export const runFile = (dataDir: string, port: number): string => join(dataDir, 'run', `stack-${port}.json`);
+
+/** A memory run gets a new session key; a persistent one keeps its key in `.data/session-secret`. */
+function localSessionSecret(options: StackOptions): string {
+  if (options.memory) return newSessionSecret();
+  const file = join(options.dataDir, 'session-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const secret = newSessionSecret();
+  mkdirSync(options.dataDir, { recursive: true });
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  return secret;
+}
 
 /**
  * The whole system on one machine: DynamoDB Local, fauxqs and the gateway calling the functions'
@@ -85,6 +105,11 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
       },
     });
     stops.unshift(gateway.stop);
+    const identityProvider = await startIdentityProvider({
+      redirectUris: [`${gateway.url}/v1/auth/callback`],
+      ...(options.devAccounts ? { accounts: options.devAccounts } : {}),
+    });
+    stops.unshift(identityProvider.stop);
 
     const info: StackInfo = {
       pid: process.pid,
@@ -98,6 +123,9 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
       scanQueueUrl: queues.scanQueueUrl,
       scanDlqUrl: queues.scanDlqUrl,
       resolverOrigin: options.resolverOrigin ?? gateway.url,
+      oidcIssuer: identityProvider.issuer,
+      oidcClientId: identityProvider.clientId,
+      sessionSecret: localSessionSecret(options),
     };
     // The functions read their configuration from the environment, as they do in Lambda.
     Object.assign(process.env, {
@@ -107,6 +135,10 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
       SQS_ENDPOINT: info.sqsEndpoint,
       SCAN_QUEUE_URL: info.scanQueueUrl,
       RESOLVER_ORIGIN: info.resolverOrigin,
+      PUBLIC_API_ORIGIN: info.url,
+      OIDC_ISSUER: info.oidcIssuer,
+      OIDC_CLIENT_ID: info.oidcClientId,
+      SESSION_SECRET: info.sessionSecret,
     });
 
     // Lambda's SQS event source mapping, played locally for every function the queue triggers.
@@ -128,7 +160,7 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
 
     const file = runFile(options.dataDir, info.port);
     mkdirSync(join(options.dataDir, 'run'), { recursive: true });
-    writeFileSync(file, `${JSON.stringify(info, null, 2)}\n`);
+    writeFileSync(file, `${JSON.stringify(info, null, 2)}\n`, { mode: 0o600 });
     stops.unshift(async () => rmSync(file, { force: true }));
     ready = true;
     return {

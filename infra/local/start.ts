@@ -5,6 +5,7 @@
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ensureDemoOrganization } from './demo.ts';
+import { DEMO_ACCOUNT } from './identity-provider.ts';
 import { StartupError } from './errors.ts';
 import { portIsFree } from './ports.ts';
 import { REPO_ROOT, startLocalStack } from './stack.ts';
@@ -40,6 +41,9 @@ Product Passport service is running at ${info.url}  (data: ${values.memory ? 'in
   (also in ${credentialsFile})
 
   Try:  curl -H "Authorization: Bearer ${credentials.keys.test}" ${info.url}/v1/products
+
+  Dashboard sign-in: ${info.url}/v1/auth/login  as ${DEMO_ACCOUNT.email} / ${DEMO_ACCOUNT.password}
+  (development identity provider ${info.oidcIssuer})
 
   DynamoDB Local ${info.dynamodbEndpoint}   SQS (fauxqs) ${info.sqsEndpoint}
   Health ${info.url}/health   Admin: npm run admin -- --help   Stop: Ctrl+C

@@ -1,14 +1,15 @@
-import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Scope } from '../domain/scopes.ts';
 import type { Environment } from '../domain/tenant.ts';
 import { db, tableName } from './client.ts';
-import { cancellationReasons } from './errors.ts';
+import { cancellationReasons, isConditionFailure } from './errors.ts';
 import { orgPk } from './keys.ts';
 
 /**
  * API keys, stored as two items written together:
  * - `APIKEY#{sha256}` / `APIKEY`: the lookup by hash that authentication makes (one GetItem);
- * - `ORG#{orgId}` / `APIKEY#{keyId}`: the organization's listing, holding the hash for revocation.
+ * - `ORG#{orgId}` / `APIKEY#{keyId}`: the organization's listing, holding the hash for revocation,
+ *   and `lastUsedAt` (written at most once a minute per key; see lib/auth/rate-limit.ts).
  * The key value itself is never stored.
  */
 export interface ApiKeyRecord {
@@ -23,6 +24,10 @@ export interface ApiKeyRecord {
   last4: string;
   createdAt: string;
   revokedAt?: string;
+  /** The key's own requests-a-minute limit; the configured default when absent. */
+  rateLimitPerMinute?: number;
+  /** Start of the last minute the key was used in (listing item only). */
+  lastUsedAt?: string;
 }
 
 const hashPk = (hash: string): string => `APIKEY#${hash}`;
@@ -41,6 +46,8 @@ function fromItem(item: Record<string, unknown>): ApiKeyRecord {
     last4: String(item.last4),
     createdAt: String(item.createdAt),
     ...(typeof item.revokedAt === 'string' ? { revokedAt: item.revokedAt } : {}),
+    ...(typeof item.rateLimitPerMinute === 'number' ? { rateLimitPerMinute: item.rateLimitPerMinute } : {}),
+    ...(typeof item.lastUsedAt === 'string' ? { lastUsedAt: item.lastUsedAt } : {}),
   };
 }
 
@@ -70,6 +77,19 @@ export async function insertApiKey(record: ApiKeyRecord): Promise<void> {
 export async function findApiKeyByHash(hash: string): Promise<ApiKeyRecord | undefined> {
   const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: { PK: hashPk(hash), SK: HASH_SK } }));
   return Item ? fromItem(Item) : undefined;
+}
+
+/** The key as both of its items hold it: `SET` the same attributes on the two, in one transaction. */
+async function updateBothItems(key: ApiKeyRecord, update: { UpdateExpression: string; ConditionExpression: string; ExpressionAttributeValues: Record<string, unknown> }): Promise<void> {
+  const common = { TableName: tableName(), ...update };
+  await db().send(
+    new TransactWriteCommand({
+      TransactItems: [
+        { Update: { ...common, Key: { PK: hashPk(key.hash), SK: HASH_SK } } },
+        { Update: { ...common, Key: { PK: orgPk(key.orgId), SK: listSk(key.keyId) } } },
+      ],
+    }),
+  );
 }
 
 export async function getApiKey(orgId: string, keyId: string): Promise<ApiKeyRecord | undefined> {
@@ -107,25 +127,48 @@ export async function revokeApiKey(orgId: string, keyId: string, now: string): P
   const key = await getApiKey(orgId, keyId);
   if (!key) return undefined;
   if (key.revokedAt) return key;
-  const update = {
-    TableName: tableName(),
-    UpdateExpression: 'SET revokedAt = :now',
-    ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(revokedAt)',
-    ExpressionAttributeValues: { ':now': now },
-  };
   try {
-    await db().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { Update: { ...update, Key: { PK: hashPk(key.hash), SK: HASH_SK } } },
-          { Update: { ...update, Key: { PK: orgPk(orgId), SK: listSk(keyId) } } },
-        ],
-      }),
-    );
+    await updateBothItems(key, {
+      UpdateExpression: 'SET revokedAt = :now',
+      ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(revokedAt)',
+      ExpressionAttributeValues: { ':now': now },
+    });
   } catch (error) {
     // A concurrent revocation won: the key is revoked either way.
     if (cancellationReasons(error).some((r) => r.Code === 'ConditionalCheckFailed')) return getApiKey(orgId, keyId);
     throw error;
   }
   return { ...key, revokedAt: now };
+}
+
+/**
+ * Sets the key's requests-a-minute limit on both items (authentication reads it from the hash
+ * item). Undefined when the organization has no such key.
+ */
+export async function setApiKeyRateLimit(orgId: string, keyId: string, perMinute: number): Promise<ApiKeyRecord | undefined> {
+  const key = await getApiKey(orgId, keyId);
+  if (!key) return undefined;
+  await updateBothItems(key, {
+    UpdateExpression: 'SET rateLimitPerMinute = :limit',
+    ConditionExpression: 'attribute_exists(PK)',
+    ExpressionAttributeValues: { ':limit': perMinute },
+  });
+  return { ...key, rateLimitPerMinute: perMinute };
+}
+
+/** Records that the key was used at `at` (listing item only; never creates the item). */
+export async function touchApiKey(orgId: string, keyId: string, at: string): Promise<void> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: { PK: orgPk(orgId), SK: listSk(keyId) },
+        UpdateExpression: 'SET lastUsedAt = :at',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeValues: { ':at': at },
+      }),
+    );
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+  }
 }

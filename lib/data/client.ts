@@ -4,6 +4,7 @@ import { config } from '../config.ts';
 
 let client: DynamoDBDocumentClient | undefined;
 let calls = 0;
+const callsByCommand = new Map<string, number>();
 
 /** The one DynamoDB document client of this process, pointed wherever configuration says. */
 export function db(): DynamoDBDocumentClient {
@@ -17,8 +18,10 @@ export function db(): DynamoDBDocumentClient {
   });
   // Count every call this process makes: the benchmarks report calls per request.
   base.middlewareStack.add(
-    (next) => async (args) => {
+    (next, context) => async (args) => {
       calls++;
+      const command = context.commandName ?? 'unknown';
+      callsByCommand.set(command, (callsByCommand.get(command) ?? 0) + 1);
       return next(args);
     },
     { step: 'initialize', name: 'countCalls' },
@@ -33,3 +36,6 @@ export const tableName = (): string => config().tableName;
 
 /** DynamoDB calls made by this process so far. */
 export const dynamoCallCount = (): number => calls;
+
+/** The same, by command (`GetItemCommand`, `UpdateItemCommand`, …). */
+export const dynamoCallCounts = (): Record<string, number> => Object.fromEntries(callsByCommand);

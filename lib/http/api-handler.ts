@@ -2,42 +2,111 @@ import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { routeKey, routesOf, type FunctionName, type Route } from '../../infra/routes.ts';
 import { authenticateApiKey, requireScope } from '../auth/authenticate.ts';
-import type { Principal } from '../auth/principal.ts';
+import type { ApiKeyPrincipal, Principal } from '../auth/principal.ts';
+import { rateLimit } from '../auth/rate-limit.ts';
+import { authenticateSession } from '../auth/session.ts';
 import { errorHandler } from './error-handler.ts';
-import { NotFoundError } from './errors.ts';
+import { NotFoundError, RateLimitError } from './errors.ts';
 import { parseJsonBody } from './json-body.ts';
 import { logger } from './logger.ts';
 import { requestIdHeader, requestIdOf } from './request-id.ts';
-import type { HttpEvent, HttpResult } from './types.ts';
+import type { HttpEvent, HttpMiddleware, HttpRequest, HttpResult } from './types.ts';
 
-/** What an operation receives: the caller, authorized for the route, and the parsed body. */
-export interface ApiRequest {
+/** What the operation of a public route (`auth: 'none'`) receives. */
+export interface PublicRequest {
   event: HttpEvent;
   route: Route;
   requestId: string;
-  principal: Principal;
   /** The parsed JSON body for routes that take one; undefined otherwise. */
   body: unknown;
 }
 
+/** What an operation receives: the caller, authorized for the route, and the parsed body. */
+export interface ApiRequest extends PublicRequest {
+  principal: Principal;
+}
+
 export type Operation = (request: ApiRequest) => Promise<HttpResult>;
+
+/** The operation of a public route, marked as such with `publicOperation`. */
+export interface PublicOperation {
+  readonly public: true;
+  run(request: PublicRequest): Promise<HttpResult>;
+}
+
+/** Marks an operation as one of a public route: it gets no principal, and the table must say `auth: 'none'`. */
+export const publicOperation = (run: PublicOperation['run']): PublicOperation => ({ public: true, run });
+
+const isPublic = (operation: Operation | PublicOperation): operation is PublicOperation => 'public' in operation;
+
+/** Methods that change nothing: their operation may run while the request is being counted. */
+const READ_ONLY = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Headers a request earned after authentication (the rate limit's), for its response whatever it is. */
+const extraHeaders = new WeakMap<HttpEvent, Record<string, string>>();
+
+function extraResponseHeaders(): HttpMiddleware {
+  const decorate = (request: HttpRequest): void => {
+    const headers = extraHeaders.get(request.event);
+    if (headers && request.response) request.response.headers = { ...request.response.headers, ...headers };
+  };
+  return { after: decorate, onError: decorate };
+}
+
+type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
+const settle = <T>(promise: Promise<T>): Promise<Settled<T>> =>
+  promise.then((value) => ({ ok: true as const, value }), (error: unknown) => ({ ok: false as const, error }));
+
+/**
+ * Runs an API-key request under its key's rate limit. The counting runs concurrently with a
+ * read-only operation (a refused read's result is discarded); other operations start only once
+ * the request is admitted. The rate-limit headers go on every response after authentication.
+ */
+async function underRateLimit(event: HttpEvent, route: Route, principal: ApiKeyPrincipal, run: () => Promise<HttpResult>): Promise<HttpResult> {
+  const counting = rateLimit(principal);
+  const reading = READ_ONLY.has(route.method) ? settle(run()) : undefined;
+  const { decision, headers, background } = await counting;
+  extraHeaders.set(event, headers);
+  try {
+    if (!decision.allowed) {
+      await reading;
+      throw new RateLimitError(decision.retryAfterSeconds, headers);
+    }
+    if (!reading) return await run();
+    const read = await reading;
+    if (!read.ok) throw read.error;
+    return read.value;
+  } finally {
+    await background;
+  }
+}
 
 /**
  * The Lambda handler of one function group of the JSON API. Every request goes through the same
  * steps: request id and standard headers, structured logging, the spec's error object for every
- * failure, API-key authentication, the route's scope check, JSON body parsing, then the operation.
+ * failure, authentication as the route says (API key with its rate limit, or dashboard session
+ * with its CSRF defence; none for public operations), the route's scope check, JSON body parsing,
+ * then the operation.
  * Throws at load time unless `operations` implements exactly the routes the table gives `fn`.
  */
-export function defineApiHandler(fn: FunctionName, operations: Readonly<Record<string, Operation>>) {
+export function defineApiHandler(fn: FunctionName, operations: Readonly<Record<string, Operation | PublicOperation>>) {
   const routes = new Map(routesOf(fn).map((route) => [routeKey(route), route] as const));
   const missing = [...routes.keys()].filter((key) => !(key in operations));
   const extra = Object.keys(operations).filter((key) => !routes.has(key));
   if (missing.length || extra.length) {
     throw new Error(`Function ${fn} does not match the route table: missing [${missing}], unrouted [${extra}]`);
   }
+  for (const [key, route] of routes) {
+    const operation = operations[key];
+    if (route.auth === 'webhook') throw new Error(`${key}: webhook routes need their own pipeline (the HMAC is over the raw body).`);
+    if (operation && (route.auth === 'none') !== isPublic(operation)) {
+      throw new Error(`${key}: the route table says auth '${route.auth}'; mark public operations, and only those, with publicOperation().`);
+    }
+  }
 
   return middy<HttpEvent, HttpResult>()
     .use(requestIdHeader())
+    .use(extraResponseHeaders())
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(errorHandler())
     .handler(async (event) => {
@@ -46,13 +115,22 @@ export function defineApiHandler(fn: FunctionName, operations: Readonly<Record<s
       if (!route || !operation) throw new NotFoundError('No such endpoint.');
       const requestId = requestIdOf(event);
       logger.appendKeys({ requestId, routeKey: event.routeKey });
+      if (isPublic(operation)) {
+        return operation.run({ event, route, requestId, body: route.body ? parseJsonBody(event) : undefined });
+      }
 
-      const principal = await authenticateApiKey(event.headers?.authorization);
-      logger.appendKeys({ orgId: principal.tenant.orgId, environment: principal.tenant.environment, keyId: principal.keyId });
-      requireScope(principal, route.scopes, `${route.method} ${route.path}`);
-
-      const body = route.body ? parseJsonBody(event) : undefined;
-      return operation({ event, route, requestId, principal, body });
+      const principal = route.auth === 'session' ? await authenticateSession(event) : await authenticateApiKey(event.headers?.authorization);
+      logger.appendKeys({
+        orgId: principal.tenant.orgId,
+        environment: principal.tenant.environment,
+        ...(principal.kind === 'apiKey' ? { keyId: principal.keyId } : { userId: principal.userId }),
+      });
+      const run = async () => {
+        requireScope(principal, route.scopes, `${route.method} ${route.path}`);
+        const body = route.body ? parseJsonBody(event) : undefined;
+        return operation({ event, route, requestId, principal, body });
+      };
+      return principal.kind === 'apiKey' ? underRateLimit(event, route, principal, run) : run();
     });
 }
 

@@ -1,22 +1,6 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { admin } from '../support/admin.ts';
 import { call, expectError } from '../support/api.ts';
-
-const run = promisify(execFile);
-
-/** Runs `npm run admin -- …` as an operator would, against the suite's stack found by PORT. */
-async function admin(args: string[], port = inject('stack').port) {
-  try {
-    const { stdout } = await run('npx', ['tsx', 'infra/admin/cli.ts', ...args], {
-      env: { ...process.env, PORT: String(port), DATA_DIR: inject('dataDir'), DYNAMODB_ENDPOINT: '', TABLE_NAME: '' },
-    });
-    return { code: 0, stdout, stderr: '' };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
 
 describe('the admin CLI', () => {
   it('creates an organization whose live and test keys work, each in its own environment', async () => {

@@ -1,6 +1,9 @@
 import { inject } from 'vitest';
 import { issueApiKey, revokeKey } from '../../lib/auth/api-keys.ts';
 import { createOrganization } from '../../lib/auth/organizations.ts';
+import { startSession } from '../../lib/auth/session.ts';
+import { addUserToOrganization } from '../../lib/auth/users.ts';
+import { getOrganization } from '../../lib/data/organizations.ts';
 import type { Scope } from '../../lib/domain/scopes.ts';
 import type { Environment } from '../../lib/domain/tenant.ts';
 
@@ -19,12 +22,32 @@ export interface CallOptions {
   /** Sent as-is instead of JSON-encoding `body`. */
   rawBody?: string | Buffer;
   headers?: Record<string, string>;
+  /**
+   * A dashboard session: sends its cookie, and on state-changing methods its CSRF proof (the
+   * stack's origin and X-CSRF-Token) unless `headers` say otherwise.
+   */
+  session?: TestSession;
+}
+
+/** A dashboard session as `npm run admin -- session create` prints it. */
+export interface TestSession {
+  cookie: string;
+  csrfToken: string;
+  userId: string;
+  email: string;
 }
 
 /** One HTTP call to the local stack's gateway. */
 export async function call<T = any>(method: string, path: string, options: CallOptions = {}): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.key) headers.authorization = `Bearer ${options.key}`;
+  if (options.session) {
+    headers.cookie ??= options.session.cookie;
+    if (!['GET', 'HEAD', 'OPTIONS'].includes(method)) {
+      headers.origin ??= baseUrl();
+      headers['x-csrf-token'] ??= options.session.csrfToken;
+    }
+  }
   let body: string | Buffer | undefined = options.rawBody;
   if (options.body !== undefined) {
     body = JSON.stringify(options.body);
@@ -74,4 +97,17 @@ export function expectError(response: ApiResponse, status: number, type: string,
   }
   if (param !== undefined && error.param !== param) throw new Error(`expected param ${param}, got ${summary}`);
   return error;
+}
+
+let emails = 0;
+/** An email address no other test uses. */
+export const uniqueEmail = (): string => `user${process.pid}.${++emails}.${Date.now()}@example.com`;
+
+/** A dashboard session of a (new) member of `orgId`, made the way the admin CLI's `session create` makes it. */
+export async function newSession(orgId: string, email = uniqueEmail()): Promise<TestSession> {
+  const organization = await getOrganization(orgId);
+  if (!organization) throw new Error(`no organization ${orgId}`);
+  const { user } = await addUserToOrganization(organization, email);
+  const session = await startSession(user, { orgId, environment: 'live' });
+  return { cookie: session.cookie, csrfToken: session.csrfToken, userId: user.userId, email: user.email };
 }

@@ -9,4 +9,8 @@ Object.assign(process.env, {
   SQS_ENDPOINT: stack.sqsEndpoint,
   SCAN_QUEUE_URL: stack.scanQueueUrl,
   RESOLVER_ORIGIN: stack.resolverOrigin,
+  PUBLIC_API_ORIGIN: stack.url,
+  OIDC_ISSUER: stack.oidcIssuer,
+  OIDC_CLIENT_ID: stack.oidcClientId,
+  SESSION_SECRET: stack.sessionSecret,
 });

@@ -1,0 +1,100 @@
+import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from './client.ts';
+import { cancellationReasons, isConditionFailure } from './errors.ts';
+
+/**
+ * Dashboard users. Items:
+ * - `USER#{userId}` / `USER`: the user;
+ * - `EMAIL#{email}` / `EMAIL`: the claim on a (lower-case) email address, pointing at its user;
+ * - `IDENTITY#{issuer}#{subject}` / `IDENTITY`: a sign-in identity at an identity provider
+ *   (the ID token's `iss` and `sub`), pointing at its user.
+ */
+export interface User {
+  userId: string;
+  email: string;
+  name?: string;
+  createdAt: string;
+}
+
+const userPk = (userId: string): string => `USER#${userId}`;
+const USER_SK = 'USER';
+const emailPk = (email: string): string => `EMAIL#${email}`;
+const EMAIL_SK = 'EMAIL';
+const identityPk = (issuer: string, subject: string): string => `IDENTITY#${issuer}#${subject}`;
+const IDENTITY_SK = 'IDENTITY';
+
+function fromItem(item: Record<string, unknown>): User {
+  return {
+    userId: String(item.userId),
+    email: String(item.email),
+    ...(typeof item.name === 'string' ? { name: item.name } : {}),
+    createdAt: String(item.createdAt),
+  };
+}
+
+/** Writes the user and its email claim together; 'duplicate' when the email is taken. */
+export async function insertUser(user: User): Promise<'created' | 'duplicate'> {
+  try {
+    await db().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: tableName(),
+              Item: { PK: emailPk(user.email), SK: EMAIL_SK, type: 'userEmail', userId: user.userId },
+              ConditionExpression: 'attribute_not_exists(PK)',
+            },
+          },
+          {
+            Put: {
+              TableName: tableName(),
+              Item: { PK: userPk(user.userId), SK: USER_SK, type: 'user', ...user },
+              ConditionExpression: 'attribute_not_exists(PK)',
+            },
+          },
+        ],
+      }),
+    );
+    return 'created';
+  } catch (error) {
+    if (cancellationReasons(error)[0]?.Code === 'ConditionalCheckFailed') return 'duplicate';
+    throw error;
+  }
+}
+
+export async function getUser(userId: string): Promise<User | undefined> {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: { PK: userPk(userId), SK: USER_SK } }));
+  return Item ? fromItem(Item) : undefined;
+}
+
+export async function findUserIdByEmail(email: string): Promise<string | undefined> {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: { PK: emailPk(email), SK: EMAIL_SK } }));
+  return typeof Item?.userId === 'string' ? Item.userId : undefined;
+}
+
+export async function findUserIdByIdentity(issuer: string, subject: string): Promise<string | undefined> {
+  const { Item } = await db().send(
+    new GetCommand({ TableName: tableName(), Key: { PK: identityPk(issuer, subject), SK: IDENTITY_SK } }),
+  );
+  return typeof Item?.userId === 'string' ? Item.userId : undefined;
+}
+
+/**
+ * Links an identity to a user. Returns the user the identity belongs to: `userId`, or the user a
+ * concurrent first sign-in linked it to.
+ */
+export async function linkIdentity(issuer: string, subject: string, userId: string, now: string): Promise<string> {
+  try {
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { PK: identityPk(issuer, subject), SK: IDENTITY_SK, type: 'userIdentity', issuer, subject, userId, createdAt: now },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      }),
+    );
+    return userId;
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    return (await findUserIdByIdentity(issuer, subject)) ?? userId;
+  }
+}
