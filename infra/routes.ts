@@ -7,7 +7,7 @@ import type { Scope } from '../lib/domain/scopes.ts';
  */
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE' | 'HEAD' | 'OPTIONS';
 
-export type FunctionName = 'products' | 'passports' | 'suppliers' | 'resolver' | 'auth';
+export type FunctionName = 'products' | 'passports' | 'suppliers' | 'resolver' | 'auth' | 'analytics' | 'aggregator';
 
 /**
  * What a function may touch. The CDK stack grants exactly this (least privilege), so a function
@@ -39,7 +39,10 @@ export interface FunctionSpec {
   memoryMb: number;
   timeoutSeconds: number;
   grants: Grants;
-  /** Set for functions the scan queue's event source mapping invokes instead of HTTP. */
+  /**
+   * Set for functions the scan queue's event source mapping invokes instead of HTTP. The stack
+   * grants the mapping's own needs (sqs:ReceiveMessage, DeleteMessage, GetQueueAttributes).
+   */
   trigger?: { kind: 'sqs'; queue: 'scan'; batchSize: number; maxBatchingWindowSeconds: number };
 }
 
@@ -75,6 +78,22 @@ export const FUNCTIONS: Record<FunctionName, FunctionSpec> = {
     memoryMb: 1024,
     timeoutSeconds: 5,
     grants: { table: ['dynamodb:GetItem'], scanQueue: ['sqs:SendMessage'] },
+  },
+  analytics: {
+    entry: 'functions/analytics/handler.ts',
+    description: 'Scan analytics of a product',
+    memoryMb: 512,
+    timeoutSeconds: 10,
+    grants: { table: READ },
+  },
+  aggregator: {
+    entry: 'functions/aggregator/handler.ts',
+    description: 'Turns batches of scan events into exact per-product day rollups',
+    memoryMb: 512,
+    timeoutSeconds: 30,
+    // Transactions are authorized per contained action: ledger puts and rollup updates.
+    grants: { table: ['dynamodb:PutItem', 'dynamodb:UpdateItem'] },
+    trigger: { kind: 'sqs', queue: 'scan', batchSize: 100, maxBatchingWindowSeconds: 5 },
   },
   auth: {
     entry: 'functions/auth/handler.ts',
@@ -125,6 +144,8 @@ export const ROUTES: readonly Route[] = [
     { method, path: '/{orgId}/{environment}/01/{gtin}/{qualifiers+}', function: 'resolver', auth: 'none', scopes: [], body: false } as const,
   ]),
   { method: 'GET', path: '/.well-known/gs1resolver', function: 'resolver', auth: 'none', scopes: [], body: false },
+
+  { method: 'GET', path: '/v1/analytics/product/{productId}', function: 'analytics', auth: 'apiKey', scopes: ['analytics:read'], body: false },
 
   // Dashboard sign-in and sessions, and API key management (session only: an API key alone is refused).
   { method: 'GET', path: '/v1/auth/login', function: 'auth', auth: 'none', scopes: [], body: false },
