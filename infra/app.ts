@@ -1,0 +1,23 @@
+/**
+ * The CDK app: `npm run synth` (or `npx cdk synth|diff|deploy`). Environment-agnostic: it needs no
+ * account, credentials or network to synthesize; deployment settings come from CDK context
+ * (see infra/cdk/settings.ts and the README's "Deploy" section).
+ */
+import { join } from 'node:path';
+import { App, Validations } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { REPO_ROOT } from './cdk/bundling.ts';
+import { settingsFromContext } from './cdk/settings.ts';
+import { PassportStack } from './cdk/stack.ts';
+
+// The CDK CLI sets CDK_OUTDIR; run directly (`npx tsx infra/app.ts`), the app writes to cdk.out too.
+const app = new App({ outdir: process.env.CDK_OUTDIR ?? join(REPO_ROOT, 'cdk.out') });
+const stackName: unknown = app.node.tryGetContext('stackName');
+new PassportStack(app, typeof stackName === 'string' && stackName ? stackName : 'ProductPassport', {
+  description: 'Product Passport service: API, public resolver, single table, scan queue',
+  settings: settingsFromContext(app.node),
+});
+// cdk-nag: an AwsSolutions finding stops synthesis unless acknowledged with a reason (infra/cdk/nag.ts);
+// the reasons are written into the template's metadata for audits.
+Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true, writeSuppressionsToCloudFormation: true }));
+app.synth();

@@ -1,0 +1,137 @@
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Node } from 'constructs';
+
+/**
+ * Deployment settings, from CDK context (`cdk deploy -c apiDomain=api.example.com ...` or the
+ * `context` of cdk.json). Every one is optional: without any, the stack deploys on the default
+ * execute-api, CloudFront and Cognito domains. Nothing is looked up in an account.
+ */
+export interface DeploySettings {
+  /** Custom domain of the API (needs `certificateArn`, an ACM certificate in the stack's region). */
+  apiDomain?: string;
+  certificateArn?: string;
+  /** Custom domain of the public resolver on CloudFront (needs a certificate in us-east-1). */
+  resolverDomain?: string;
+  /** ACM certificate in us-east-1 for `resolverDomain`; defaults to `certificateArn` when that one is in us-east-1. */
+  resolverCertificateArn?: string;
+  /** ARN of a WAFv2 web ACL (scope CLOUDFRONT, in us-east-1) to attach to the resolver distribution. */
+  resolverWebAclArn?: string;
+  /** Route 53 zone (id and name) in which to create alias records for the custom domains. */
+  hostedZoneId?: string;
+  hostedZoneName?: string;
+  /** Prefix of the Cognito hosted sign-in domain (`<prefix>.auth.<region>.amazoncognito.com`). */
+  authDomainPrefix?: string;
+  /** Extra origins allowed to make cookie-authenticated calls (comma-separated). */
+  dashboardOrigins?: string;
+  /** E-mail address subscribed to the alarm topic. */
+  alarmEmail?: string;
+  logRetention: RetentionDays;
+  /** Default stage throttling of the HTTP API (steady requests per second, and burst). */
+  apiRateLimit: number;
+  apiBurstLimit: number;
+}
+
+export const DEFAULT_SETTINGS: DeploySettings = {
+  logRetention: RetentionDays.ONE_MONTH,
+  apiRateLimit: 500,
+  apiBurstLimit: 1000,
+};
+
+/** The context keys, for the README and error messages. */
+export const CONTEXT_KEYS = [
+  'apiDomain',
+  'certificateArn',
+  'resolverDomain',
+  'resolverCertificateArn',
+  'resolverWebAclArn',
+  'hostedZoneId',
+  'hostedZoneName',
+  'authDomainPrefix',
+  'dashboardOrigins',
+  'alarmEmail',
+  'logRetentionDays',
+  'apiRateLimit',
+  'apiBurstLimit',
+] as const;
+
+export function settingsFromContext(node: Node): DeploySettings {
+  const text = (key: (typeof CONTEXT_KEYS)[number]): string | undefined => {
+    const value: unknown = node.tryGetContext(key);
+    if (value === undefined || value === null || value === '') return undefined;
+    if (typeof value !== 'string' && typeof value !== 'number') throw new Error(`Context value ${key} must be a string.`);
+    return String(value).trim();
+  };
+  const positive = (key: 'apiRateLimit' | 'apiBurstLimit' | 'logRetentionDays', fallback: number): number => {
+    const value = text(key);
+    if (value === undefined) return fallback;
+    const n = Number(value);
+    if (!Number.isInteger(n) || n <= 0) throw new Error(`Context value ${key} must be a positive integer, not "${value}".`);
+    return n;
+  };
+  const retention = positive('logRetentionDays', DEFAULT_SETTINGS.logRetention);
+  if (!(Object.values(RetentionDays) as number[]).includes(retention)) {
+    throw new Error(`Context value logRetentionDays must be one of CloudWatch Logs' retention periods (1, 3, 5, 7, 14, 30, 60, 90, ...), not ${retention}.`);
+  }
+  const settings: DeploySettings = {
+    apiDomain: text('apiDomain'),
+    certificateArn: text('certificateArn'),
+    resolverDomain: text('resolverDomain'),
+    resolverCertificateArn: text('resolverCertificateArn'),
+    resolverWebAclArn: text('resolverWebAclArn'),
+    hostedZoneId: text('hostedZoneId'),
+    hostedZoneName: text('hostedZoneName'),
+    authDomainPrefix: text('authDomainPrefix'),
+    dashboardOrigins: text('dashboardOrigins'),
+    alarmEmail: text('alarmEmail'),
+    logRetention: retention as RetentionDays,
+    apiRateLimit: positive('apiRateLimit', DEFAULT_SETTINGS.apiRateLimit),
+    apiBurstLimit: positive('apiBurstLimit', DEFAULT_SETTINGS.apiBurstLimit),
+  };
+  validateSettings(settings);
+  return settings;
+}
+
+/** The certificate CloudFront serves the resolver domain with (CloudFront needs one in us-east-1). */
+export function resolverCertificateArn(settings: DeploySettings): string | undefined {
+  if (settings.resolverCertificateArn) return settings.resolverCertificateArn;
+  return settings.certificateArn && certificateRegion(settings.certificateArn) === 'us-east-1' ? settings.certificateArn : undefined;
+}
+
+export function validateSettings(settings: DeploySettings): void {
+  const domain = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+  for (const key of ['apiDomain', 'resolverDomain', 'hostedZoneName'] as const) {
+    const value = settings[key];
+    if (value !== undefined && !domain.test(value)) throw new Error(`Context value ${key} must be a lower-case domain name, not "${value}".`);
+  }
+  for (const key of ['certificateArn', 'resolverCertificateArn'] as const) {
+    const value = settings[key];
+    if (value !== undefined && certificateRegion(value) === undefined) throw new Error(`Context value ${key} must be an ACM certificate ARN, not "${value}".`);
+  }
+  if (settings.apiDomain && !settings.certificateArn) {
+    throw new Error('Context value apiDomain needs certificateArn (an ACM certificate for it in the stack\'s region).');
+  }
+  if (settings.resolverDomain && !resolverCertificateArn(settings)) {
+    throw new Error('Context value resolverDomain needs a certificate in us-east-1 (CloudFront): set resolverCertificateArn.');
+  }
+  const rca = settings.resolverCertificateArn;
+  if (rca && certificateRegion(rca) !== 'us-east-1') throw new Error('Context value resolverCertificateArn must be a certificate in us-east-1 (CloudFront).');
+  const acl = settings.resolverWebAclArn;
+  if (acl !== undefined && !/^arn:aws[a-z-]*:wafv2:us-east-1:\d{12}:global\/webacl\/[^/]+\/[a-f0-9-]+$/.test(acl)) {
+    throw new Error(`Context value resolverWebAclArn must be the ARN of a CLOUDFRONT-scoped WAFv2 web ACL (us-east-1, global/webacl/...), not "${acl}".`);
+  }
+  if (Boolean(settings.hostedZoneId) !== Boolean(settings.hostedZoneName)) {
+    throw new Error('Context values hostedZoneId and hostedZoneName go together.');
+  }
+  if (settings.hostedZoneName && !settings.apiDomain && !settings.resolverDomain) {
+    throw new Error('A hosted zone only makes sense with apiDomain or resolverDomain.');
+  }
+  const prefix = settings.authDomainPrefix;
+  if (prefix !== undefined && (!/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(prefix) || /aws|amazon|cognito/.test(prefix))) {
+    throw new Error(`Context value authDomainPrefix must be lower-case letters, digits and hyphens without "aws", "amazon" or "cognito", not "${prefix}".`);
+  }
+  if (settings.apiBurstLimit < 1 || settings.apiRateLimit < 1) throw new Error('API throttling limits must be positive.');
+}
+
+function certificateRegion(arn: string): string | undefined {
+  return /^arn:aws[a-z-]*:acm:([a-z0-9-]+):\d{12}:certificate\/[A-Za-z0-9-]+$/.exec(arn)?.[1];
+}

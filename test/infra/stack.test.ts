@@ -1,0 +1,317 @@
+import { Match } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { CONSUMER_ACTIONS, RESOLVER_HEADERS, readsSessionSecret, scanQueueActions } from '../../infra/cdk/stack.ts';
+import { FUNCTIONS, ROUTES, type FunctionSpec } from '../../infra/routes.ts';
+import { createTableInput, TABLE } from '../../lib/data/table.ts';
+import {
+  acknowledgements,
+  actionsOf,
+  functionLogicalId,
+  logicalId,
+  ofType,
+  roleStatements,
+  single,
+  synthesize,
+  type Synthesized,
+} from './template.ts';
+
+// The stack of infra/routes.ts as it is, synthesized once for the whole file.
+let synth: Synthesized;
+beforeAll(() => {
+  synth = synthesize();
+});
+
+const functions = Object.entries(FUNCTIONS) as [string, FunctionSpec][];
+const ref = (id: string) => ({ Ref: id });
+const arnOf = (id: string) => ({ 'Fn::GetAtt': [id, 'Arn'] });
+
+describe('routes', () => {
+  it('creates exactly one API route per ROUTES entry', () => {
+    // Prepare
+    const expected = ROUTES.map((r) => `${r.method} ${r.path}`).sort();
+
+    // Act
+    const routeKeys = ofType(synth, 'AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties?.RouteKey as string).sort();
+
+    // Assess
+    expect(routeKeys).toEqual(expected);
+  });
+
+  it.each(ROUTES.map((route) => [`${route.method} ${route.path}`, route.function] as const))(
+    '%s is integrated with the %s function (Lambda proxy, payload 2.0)',
+    (key, fn) => {
+      // Prepare
+      const [, route] = ofType(synth, 'AWS::ApiGatewayV2::Route').find(([, r]) => r.Properties?.RouteKey === key) ?? [];
+      const target = JSON.stringify(route?.Properties?.Target);
+      const integrationId = /"Ref":"([^"]+)"/.exec(target)?.[1] ?? '';
+
+      // Act
+      const integration = synth.resources[integrationId];
+
+      // Assess
+      expect(target).toContain('integrations/');
+      expect(integration?.Type).toBe('AWS::ApiGatewayV2::Integration');
+      expect(integration?.Properties).toMatchObject({
+        IntegrationType: 'AWS_PROXY',
+        PayloadFormatVersion: '2.0',
+        IntegrationUri: arnOf(functionLogicalId(synth, fn)),
+      });
+    },
+  );
+
+  it('lets API Gateway invoke each HTTP function and nothing else', () => {
+    // Prepare
+    const httpFunctions = [...new Set(ROUTES.map((r) => r.function))].map((name) => functionLogicalId(synth, name)).sort();
+
+    // Act
+    const invoked = ofType(synth, 'AWS::Lambda::Permission')
+      .filter(([, p]) => p.Properties?.Principal === 'apigateway.amazonaws.com')
+      .map(([, p]) => (p.Properties?.FunctionName as { 'Fn::GetAtt': [string] })['Fn::GetAtt'][0])
+      .sort();
+
+    // Assess
+    expect(invoked).toEqual(httpFunctions);
+  });
+
+  it('throttles the default stage and writes access logs without IP addresses to a log group with retention', () => {
+    // Prepare
+    const stage = single(synth, 'AWS::ApiGatewayV2::Stage');
+    const settings = stage.AccessLogSettings as { DestinationArn: { 'Fn::GetAtt': [string] }; Format: string };
+
+    // Act
+    const logGroup = synth.resources[settings.DestinationArn['Fn::GetAtt'][0]];
+
+    // Assess
+    expect(stage).toMatchObject({ StageName: '$default', AutoDeploy: true, DefaultRouteSettings: { ThrottlingRateLimit: 500, ThrottlingBurstLimit: 1000 } });
+    expect(settings.Format).toContain('$context.requestId');
+    expect(settings.Format).not.toMatch(/sourceIp|userAgent/);
+    expect(logGroup?.Properties?.RetentionInDays).toBe(30);
+  });
+});
+
+describe('functions', () => {
+  it('creates one Node 22 ARM64 function per FUNCTIONS entry, with its memory and timeout', () => {
+    for (const [name, spec] of functions) {
+      // Act
+      const fn = synth.resources[functionLogicalId(synth, name)];
+
+      // Assess
+      expect(fn?.Properties, name).toMatchObject({
+        Runtime: 'nodejs22.x',
+        Architectures: ['arm64'],
+        Handler: 'index.handler',
+        MemorySize: spec.memoryMb,
+        Timeout: spec.timeoutSeconds,
+      });
+    }
+    expect(ofType(synth, 'AWS::Lambda::Function')).toHaveLength(functions.length);
+  });
+
+  it.each(functions)('%s: its role holds only the actions its grants list, on the resources they concern', (name, spec) => {
+    // Prepare
+    const tableId = logicalId(synth.stack.table);
+    const queueId = logicalId(synth.stack.scanQueue);
+    const secretId = logicalId(synth.stack.sessionSecret);
+    const expected = [
+      'logs:CreateLogStream',
+      'logs:PutLogEvents',
+      ...spec.grants.table,
+      ...scanQueueActions(spec),
+      ...(readsSessionSecret(name, spec) ? ['secretsmanager:GetSecretValue'] : []),
+    ].sort();
+
+    // Act
+    const { statements, managedPolicies } = roleStatements(synth, name);
+
+    // Assess
+    expect(managedPolicies).toEqual([]);
+    expect(statements.flatMap(actionsOf).sort()).toEqual(expected);
+    for (const statement of statements) {
+      expect(statement.Effect).toBe('Allow');
+      expect(JSON.stringify(statement.Resource)).not.toContain('"*"');
+      const actions = actionsOf(statement);
+      if (actions.some((a) => a.startsWith('dynamodb:'))) expect(statement.Resource).toEqual(arnOf(tableId));
+      if (actions.some((a) => a.startsWith('sqs:'))) expect(statement.Resource).toEqual(arnOf(queueId));
+      if (actions.some((a) => a.startsWith('secretsmanager:'))) expect(statement.Resource).toEqual(ref(secretId));
+    }
+  });
+
+  it.each(functions)('%s: gets the configuration lib/config.ts reads, and the session key only with the grant', (name, spec) => {
+    // Act
+    const variables = (synth.resources[functionLogicalId(synth, name)]?.Properties?.Environment as { Variables: Record<string, unknown> }).Variables;
+
+    // Assess
+    expect(variables.TABLE_NAME).toEqual(ref(logicalId(synth.stack.table)));
+    expect(variables.SCAN_QUEUE_URL).toEqual(ref(logicalId(synth.stack.scanQueue)));
+    expect(JSON.stringify(variables.RESOLVER_ORIGIN)).toContain(logicalId(synth.stack.distribution));
+    expect(JSON.stringify(variables.OIDC_ISSUER)).toContain(logicalId(synth.stack.userPool));
+    expect(variables.OIDC_CLIENT_ID).toBeDefined();
+    expect(JSON.stringify(variables.OIDC_REDIRECT_URI)).toContain('/v1/auth/callback');
+    expect(variables.PUBLIC_API_ORIGIN).toBeDefined();
+    expect(variables.POWERTOOLS_SERVICE_NAME).toBe('product-passport');
+    expect(variables.DYNAMODB_ENDPOINT).toBeUndefined();
+    if (readsSessionSecret(name, spec)) expect(variables.SESSION_SECRET_ARN).toEqual(ref(logicalId(synth.stack.sessionSecret)));
+    else expect(variables.SESSION_SECRET_ARN).toBeUndefined();
+  });
+
+  it('gives every function its own log group with a retention period', () => {
+    for (const [name] of functions) {
+      // Act
+      const config = synth.resources[functionLogicalId(synth, name)]?.Properties?.LoggingConfig as { LogGroup: { Ref: string } };
+      const logGroup = synth.resources[config.LogGroup.Ref];
+
+      // Assess
+      expect(logGroup?.Type, name).toBe('AWS::Logs::LogGroup');
+      expect(logGroup?.Properties?.RetentionInDays, name).toBe(30);
+    }
+  });
+});
+
+describe('table', () => {
+  it('is on-demand, with point-in-time recovery, deletion protection and the TTL attribute, keyed as the local table', () => {
+    // Prepare
+    const local = createTableInput('x');
+
+    // Act
+    const table = single(synth, 'AWS::DynamoDB::Table');
+
+    // Assess
+    expect(table).toMatchObject({
+      BillingMode: 'PAY_PER_REQUEST',
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      DeletionProtectionEnabled: true,
+      TimeToLiveSpecification: { AttributeName: TABLE.ttlAttribute, Enabled: true },
+      KeySchema: local.KeySchema,
+    });
+    expect(table.AttributeDefinitions).toEqual(expect.arrayContaining(local.AttributeDefinitions ?? []));
+    expect(table.GlobalSecondaryIndexes ?? []).toHaveLength(local.GlobalSecondaryIndexes?.length ?? 0);
+    synth.template.hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+  });
+});
+
+describe('scan queue', () => {
+  const consumers = functions.filter(([, spec]) => spec.trigger?.queue === 'scan');
+
+  it('sends messages to the DLQ after 5 receives and outlasts six times each consumer\'s timeout', () => {
+    // Prepare
+    const queueId = logicalId(synth.stack.scanQueue);
+    const dlqId = logicalId(synth.stack.deadLetterQueue);
+
+    // Act
+    const queue = synth.resources[queueId]?.Properties as { RedrivePolicy: unknown; VisibilityTimeout: number };
+
+    // Assess
+    expect(queue.RedrivePolicy).toEqual({ deadLetterTargetArn: arnOf(dlqId), maxReceiveCount: 5 });
+    for (const [, spec] of consumers) expect(queue.VisibilityTimeout).toBeGreaterThanOrEqual(6 * spec.timeoutSeconds);
+  });
+
+  it('maps the queue to every function with a scan trigger, reporting batch item failures', () => {
+    // Prepare
+    const queueArn = arnOf(logicalId(synth.stack.scanQueue));
+
+    // Act
+    const mappings = ofType(synth, 'AWS::Lambda::EventSourceMapping');
+
+    // Assess
+    expect(mappings).toHaveLength(consumers.length);
+    for (const [name, spec] of consumers) {
+      synth.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+        FunctionName: ref(functionLogicalId(synth, name)),
+        EventSourceArn: queueArn,
+        BatchSize: spec.trigger?.batchSize,
+        MaximumBatchingWindowInSeconds: spec.trigger?.maxBatchingWindowSeconds,
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+      });
+      expect(roleStatements(synth, name).statements.flatMap(actionsOf)).toEqual(expect.arrayContaining([...CONSUMER_ACTIONS]));
+    }
+  });
+
+  it('encrypts both queues and refuses plain HTTP', () => {
+    for (const queue of [synth.stack.scanQueue, synth.stack.deadLetterQueue]) {
+      // Act
+      const id = logicalId(queue);
+
+      // Assess
+      expect(synth.resources[id]?.Properties?.SqsManagedSseEnabled).toBe(true);
+      synth.template.hasResourceProperties('AWS::SQS::QueuePolicy', {
+        Queues: [ref(id)],
+        PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
+      });
+    }
+  });
+});
+
+describe('resolver distribution', () => {
+  it('forwards the viewer country and the negotiation headers to the API, and caches nothing', () => {
+    // Prepare
+    const config = single(synth, 'AWS::CloudFront::Distribution').DistributionConfig as Record<string, unknown>;
+    const behavior = config.DefaultCacheBehavior as Record<string, unknown>;
+    const policyId = (behavior.OriginRequestPolicyId as { Ref: string }).Ref;
+
+    // Act
+    const policy = synth.resources[policyId]?.Properties?.OriginRequestPolicyConfig as { HeadersConfig: { Headers: string[] } };
+
+    // Assess
+    expect([...policy.HeadersConfig.Headers].sort()).toEqual([...RESOLVER_HEADERS].sort());
+    expect(behavior.CachePolicyId).toBe('4135ea2d-6df8-44a3-9df3-4b5a84be39ad'); // Managed-CachingDisabled
+    expect(behavior.ViewerProtocolPolicy).toBe('redirect-to-https');
+    expect(JSON.stringify(config.Origins)).toContain(logicalId(synth.stack.api));
+  });
+});
+
+describe('sign-in', () => {
+  it('has a public authorization-code client whose callback is the API\'s /v1/auth/callback', () => {
+    // Act
+    const client = single(synth, 'AWS::Cognito::UserPoolClient');
+
+    // Assess
+    expect(client).toMatchObject({ AllowedOAuthFlows: ['code'], GenerateSecret: false });
+    expect(JSON.stringify(client.CallbackURLs)).toContain('/v1/auth/callback');
+    synth.template.resourceCountIs('AWS::Cognito::UserPoolDomain', 1);
+    synth.template.hasResourceProperties('AWS::Cognito::UserPool', { MfaConfiguration: 'ON', DeletionProtection: 'ACTIVE' });
+  });
+});
+
+describe('alarms', () => {
+  it('alarm on the DLQ depth, the API 5xx rate and every function\'s throttles, notifying the alarm topic', () => {
+    // Prepare
+    const alarms = ofType(synth, 'AWS::CloudWatch::Alarm').map(([, a]) => a.Properties ?? {});
+    const dlqName = { 'Fn::GetAtt': [logicalId(synth.stack.deadLetterQueue), 'QueueName'] };
+
+    // Act
+    const dlq = alarms.filter((a) => a.MetricName === 'ApproximateNumberOfMessagesVisible' && JSON.stringify(a.Dimensions).includes(JSON.stringify(dlqName)));
+    const throttles = alarms.filter((a) => a.MetricName === 'Throttles');
+    const fiveXx = alarms.filter((a) => JSON.stringify(a.Metrics ?? []).includes('5xx'));
+
+    // Assess
+    expect(dlq).toHaveLength(1);
+    expect(dlq[0]).toMatchObject({ Threshold: 0, ComparisonOperator: 'GreaterThanThreshold' });
+    expect(fiveXx).toHaveLength(1);
+    expect(throttles).toHaveLength(functions.length);
+    for (const alarm of alarms) expect(alarm.AlarmActions).toHaveLength(1);
+  });
+});
+
+describe('cdk-nag', () => {
+  it('reports no unacknowledged AwsSolutions finding', () => {
+    // Act
+    const report = new AwsSolutionsChecks(synth.app).validateScope(synth.stack);
+
+    // Assess
+    expect(report.violations.map((v) => `${v.ruleName}: ${v.violatingResources.map((r) => r.constructPath).join(', ')}`)).toEqual([]);
+    expect(report.success).toBe(true);
+  });
+
+  it('gives every acknowledged rule a specific reason', () => {
+    // Act
+    const acknowledged = acknowledgements(synth.stack);
+
+    // Assess
+    expect(acknowledged.length).toBeGreaterThan(0);
+    for (const { path, id, reason } of acknowledged) {
+      expect(id, path).toMatch(/^(Annotation::)?AwsSolutions-[A-Z]+\d+$/);
+      expect(reason.length, `${id} on ${path}`).toBeGreaterThan(60);
+    }
+  });
+});
