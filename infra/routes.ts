@@ -49,6 +49,11 @@ export interface FunctionSpec {
 /** DynamoDB transactions are authorized per contained action (Put/Update/ConditionCheck). */
 const READ: readonly TableAction[] = ['dynamodb:GetItem', 'dynamodb:Query'];
 const WRITE: readonly TableAction[] = [...READ, 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem'];
+/**
+ * A read-only API behind API keys: every API-key request also counts against its key's rate limit
+ * (UpdateItem on its counter item, and on the key's lastUsedAt once a minute; lib/auth/rate-limit.ts).
+ */
+const API_READ: readonly TableAction[] = [...READ, 'dynamodb:UpdateItem'];
 
 export const FUNCTIONS: Record<FunctionName, FunctionSpec> = {
   products: {
@@ -84,7 +89,7 @@ export const FUNCTIONS: Record<FunctionName, FunctionSpec> = {
     description: 'Scan analytics of a product',
     memoryMb: 512,
     timeoutSeconds: 10,
-    grants: { table: READ },
+    grants: { table: API_READ },
   },
   aggregator: {
     entry: 'functions/aggregator/handler.ts',
