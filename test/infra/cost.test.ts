@@ -67,6 +67,18 @@ describe('cost model', () => {
     expect(costs.api.SQS).toBe(0);
   });
 
+  it('does not count the API\'s rate-limit writes as reads', () => {
+    // Prepare
+    const rows = [row('products.get', 'DynamoDB calls per request', 1.1), row('products.get', 'rate-limit writes per request', 0.1)];
+
+    // Act
+    const inputs = modelInputs(rows, FUNCTIONS);
+
+    // Assess
+    expect(inputs.apiReads.value).toBeCloseTo(1, 10);
+    expect(inputs.apiWriteUnits.value).toBeCloseTo(0.1, 10);
+  });
+
   it('scales a component with its count', () => {
     // Prepare
     const once = modelInputs([row('products.get', 'DynamoDB calls per request', 1)], FUNCTIONS);
