@@ -2,7 +2,7 @@ import { config } from '../../lib/config.ts';
 import { issueApiKey, revokeKey } from '../../lib/auth/api-keys.ts';
 import { beginLogin, completeLogin, type LoginTransaction } from '../../lib/auth/oidc.ts';
 import type { SessionPrincipal } from '../../lib/auth/principal.ts';
-import { cookieName, cookiesAreSecure, endSession, seal, startSession, switchSession, unseal } from '../../lib/auth/session.ts';
+import { cookieName, cookiesAreSecure, endSession, seal, signInAgain, startSession, switchSession, unseal } from '../../lib/auth/session.ts';
 import { signIn } from '../../lib/auth/users.ts';
 import { listActiveApiKeys, type ApiKeyRecord } from '../../lib/data/api-keys.ts';
 import { getMembership, listMembershipsOfUser } from '../../lib/data/memberships.ts';
@@ -12,7 +12,7 @@ import { DEFAULT_RETURN_TO, isSafeReturnTo, loginQuerySchema, switchSessionSchem
 import type { Tenant } from '../../lib/domain/tenant.ts';
 import { defineApiHandler, pathParam, publicOperation, type ApiRequest, type PublicRequest } from '../../lib/http/api-handler.ts';
 import { expiredCookie, readCookie, serializeCookie } from '../../lib/http/cookies.ts';
-import { AuthenticationError, NotFoundError, PermissionError, ValidationError } from '../../lib/http/errors.ts';
+import { NotFoundError, PermissionError, ValidationError } from '../../lib/http/errors.ts';
 import { json } from '../../lib/http/response.ts';
 import type { HttpResult } from '../../lib/http/types.ts';
 import { parseBody, parseQuery } from '../../lib/http/validation.ts';
@@ -53,10 +53,7 @@ async function loginTransaction(request: PublicRequest): Promise<LoginTransactio
   const payload = sealed ? await unseal('login', sealed) : undefined;
   const { state, nonce, verifier, returnTo } = payload ?? ({} as Record<string, unknown>);
   if (typeof state !== 'string' || typeof nonce !== 'string' || typeof verifier !== 'string' || typeof returnTo !== 'string') {
-    throw new AuthenticationError('No sign-in is in progress in this browser, or it took too long.', {
-      suggestion: 'Start again at /v1/auth/login.',
-      headers: { 'WWW-Authenticate': 'Cookie realm="dashboard"' },
-    });
+    throw signInAgain('No sign-in is in progress in this browser, or it took too long.');
   }
   return { state, nonce, verifier, returnTo };
 }

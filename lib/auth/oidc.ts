@@ -1,6 +1,7 @@
 import * as client from 'openid-client';
 import { config } from '../config.ts';
-import { AuthenticationError } from '../http/errors.ts';
+import { isLoopbackHost } from '../http/cookies.ts';
+import { signInAgain } from './session.ts';
 import type { SignInIdentity } from './users.ts';
 
 /**
@@ -9,8 +10,6 @@ import type { SignInIdentity } from './users.ts';
  * provider (oidc-provider) locally; only OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET differ.
  */
 let discovered: Promise<client.Configuration> | undefined;
-
-const isLoopback = (hostname: string): boolean => ['localhost', '127.0.0.1', '[::1]'].includes(hostname);
 
 function oidcClient(): Promise<client.Configuration> {
   const { oidc } = config();
@@ -29,7 +28,7 @@ function oidcClient(): Promise<client.Configuration> {
           // Verify the ID token's signature against the issuer's JWKS, not only its claims.
           client.enableNonRepudiationChecks,
           // Plain HTTP only for a development provider on this machine.
-          ...(issuer.protocol === 'http:' && isLoopback(issuer.hostname) ? [client.allowInsecureRequests] : []),
+          ...(issuer.protocol === 'http:' && isLoopbackHost(issuer.hostname) ? [client.allowInsecureRequests] : []),
         ],
       },
     )
@@ -77,12 +76,7 @@ export async function beginLogin(returnTo: string): Promise<{ url: URL; transact
 export async function completeLogin(rawQueryString: string, transaction: LoginTransaction): Promise<SignInIdentity> {
   const configuration = await oidcClient();
   const params = new URLSearchParams(rawQueryString);
-  if (params.has('error')) {
-    throw new AuthenticationError('The identity provider did not sign you in.', {
-      suggestion: 'Start again at /v1/auth/login.',
-      headers: { 'WWW-Authenticate': 'Cookie realm="dashboard"' },
-    });
-  }
+  if (params.has('error')) throw signInAgain('The identity provider did not sign you in.');
   const callbackUrl = new URL(config().oidc.redirectUri);
   callbackUrl.search = params.toString();
   let claims: client.IDToken | undefined;
@@ -101,12 +95,7 @@ export async function completeLogin(rawQueryString: string, transaction: LoginTr
     }
     claims = undefined;
   }
-  if (!claims) {
-    throw new AuthenticationError('The sign-in response could not be verified.', {
-      suggestion: 'Start again at /v1/auth/login.',
-      headers: { 'WWW-Authenticate': 'Cookie realm="dashboard"' },
-    });
-  }
+  if (!claims) throw signInAgain('The sign-in response could not be verified.');
   return {
     issuer: claims.iss,
     subject: claims.sub,

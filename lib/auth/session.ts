@@ -6,7 +6,7 @@ import { deleteSession, getSession, insertSession } from '../data/sessions.ts';
 import { randomString } from '../domain/ids.ts';
 import { SCOPES } from '../domain/scopes.ts';
 import { isEnvironment, type Tenant } from '../domain/tenant.ts';
-import { expiredCookie, readCookie, serializeCookie } from '../http/cookies.ts';
+import { expiredCookie, isLoopbackHost, readCookie, serializeCookie } from '../http/cookies.ts';
 import { AuthenticationError, PermissionError } from '../http/errors.ts';
 import type { HttpEvent } from '../http/types.ts';
 import { bearerToken } from './authenticate.ts';
@@ -39,7 +39,7 @@ const BASE_NAME = { session: 'passport_session', login: 'passport_login' } as co
 /** Cookies are Secure (and `__Host-` prefixed) unless the API is served over plain HTTP on loopback. */
 export function cookiesAreSecure(origin = config().publicApiOrigin): boolean {
   const url = new URL(origin);
-  return !(url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname));
+  return !(url.protocol === 'http:' && isLoopbackHost(url.hostname));
 }
 
 export const cookieName = (purpose: SealPurpose): string => `${cookiesAreSecure() ? '__Host-' : ''}${BASE_NAME[purpose]}`;
@@ -178,7 +178,8 @@ function checkCsrf(event: HttpEvent, expected: string): void {
   }
 }
 
-function signInAgain(message: string, clearCookie: boolean): AuthenticationError {
+/** 401 for the dashboard: sign in (again); `clearCookie` also removes an unusable session cookie. */
+export function signInAgain(message: string, clearCookie = false): AuthenticationError {
   return new AuthenticationError(message, {
     suggestion: 'Sign in at /v1/auth/login.',
     headers: {

@@ -31,6 +31,9 @@ export function serializeCookie(name: string, value: string, options: CookieOpti
   ].join('; ');
 }
 
+/** Plain HTTP is only trusted for a server on this machine (local development). */
+export const isLoopbackHost = (hostname: string): boolean => ['localhost', '127.0.0.1', '[::1]'].includes(hostname);
+
 /** A `Set-Cookie` value that removes the cookie. */
 export const expiredCookie = (name: string, secure: boolean): string =>
   `${serializeCookie(name, '', { maxAgeSeconds: 0, secure })}; Expires=Thu, 01 Jan 1970 00:00:00 GMT`;
