@@ -7,7 +7,7 @@ import type { Scope } from '../lib/domain/scopes.ts';
  */
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE' | 'HEAD' | 'OPTIONS';
 
-export type FunctionName = 'products' | 'passports' | 'suppliers' | 'resolver' | 'auth' | 'analytics' | 'aggregator';
+export type FunctionName = 'products' | 'passports' | 'suppliers' | 'resolver' | 'auth' | 'analytics' | 'aggregator' | 'webhooks' | 'ingest';
 
 /**
  * What a function may touch. The CDK stack grants exactly this (least privilege), so a function
@@ -100,6 +100,20 @@ export const FUNCTIONS: Record<FunctionName, FunctionSpec> = {
     grants: { table: ['dynamodb:PutItem', 'dynamodb:UpdateItem'] },
     trigger: { kind: 'sqs', queue: 'scan', batchSize: 100, maxBatchingWindowSeconds: 5 },
   },
+  webhooks: {
+    entry: 'functions/webhooks/handler.ts',
+    description: 'Webhook endpoints of an organization (dashboard session)',
+    memoryMb: 512,
+    timeoutSeconds: 10,
+    grants: { table: [...WRITE, 'dynamodb:DeleteItem'], sessionSecret: true },
+  },
+  ingest: {
+    entry: 'functions/ingest/handler.ts',
+    description: 'Signed webhook deliveries from product-information systems',
+    memoryMb: 512,
+    timeoutSeconds: 30,
+    grants: { table: WRITE },
+  },
   auth: {
     entry: 'functions/auth/handler.ts',
     description: 'Dashboard sign-in (OIDC), sessions and API key management',
@@ -151,6 +165,14 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', path: '/.well-known/gs1resolver', function: 'resolver', auth: 'none', scopes: [], body: false },
 
   { method: 'GET', path: '/v1/analytics/product/{productId}', function: 'analytics', auth: 'apiKey', scopes: ['analytics:read'], body: false },
+
+  { method: 'POST', path: '/v1/webhooks/endpoints', function: 'webhooks', auth: 'session', scopes: [], body: true },
+  { method: 'GET', path: '/v1/webhooks/endpoints', function: 'webhooks', auth: 'session', scopes: [], body: false },
+  { method: 'GET', path: '/v1/webhooks/endpoints/{endpointId}', function: 'webhooks', auth: 'session', scopes: [], body: false },
+  { method: 'PATCH', path: '/v1/webhooks/endpoints/{endpointId}', function: 'webhooks', auth: 'session', scopes: [], body: true },
+  { method: 'DELETE', path: '/v1/webhooks/endpoints/{endpointId}', function: 'webhooks', auth: 'session', scopes: [], body: false },
+  { method: 'POST', path: '/v1/webhooks/endpoints/{endpointId}/rotate-secret', function: 'webhooks', auth: 'session', scopes: [], body: false },
+  { method: 'POST', path: '/v1/webhooks/ingest', function: 'ingest', auth: 'webhook', scopes: [], body: false },
 
   // Dashboard sign-in and sessions, and API key management (session only: an API key alone is refused).
   { method: 'GET', path: '/v1/auth/login', function: 'auth', auth: 'none', scopes: [], body: false },

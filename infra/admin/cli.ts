@@ -16,6 +16,9 @@ import { getOrganization } from '../../lib/data/organizations.ts';
 import { findUserIdByEmail, getUser } from '../../lib/data/users.ts';
 import { API_KEY_SCOPES, isScope, type Scope } from '../../lib/domain/scopes.ts';
 import { isEnvironment } from '../../lib/domain/tenant.ts';
+import { createEndpointSchema } from '../../lib/domain/webhook.ts';
+import { toValidationError } from '../../lib/http/validation.ts';
+import { createEndpoint } from '../../lib/services/webhooks.ts';
 import { REPO_ROOT, runFile, type StackInfo } from '../local/stack.ts';
 
 const USAGE = `Usage: npm run admin -- <command> [options] [--json] [--aws]
@@ -35,6 +38,9 @@ const USAGE = `Usage: npm run admin -- <command> [options] [--json] [--aws]
       Local stack only, for development and scripted tests: a dashboard session of a member,
       printed as {cookie, csrfToken}. Send "Cookie: <cookie>", and on POST/DELETE also
       "X-CSRF-Token: <csrfToken>" and "Origin: <the stack's URL>".
+  webhook create --org ORG_ID --env live|test --source headless-cms|custom [--mapping FILE] [--category C]
+      Create a webhook endpoint; prints its id and its secret (shown once). A custom source needs
+      a mapping file (see events/webhooks/custom-mapping.json).
 
 Target: the local stack on PORT (default 3000), or AWS with --aws (TABLE_NAME, AWS_REGION).`;
 
@@ -92,6 +98,9 @@ async function main(argv: string[]): Promise<number> {
       key: { type: 'string' },
       email: { type: 'string' },
       'per-minute': { type: 'string' },
+      source: { type: 'string' },
+      mapping: { type: 'string' },
+      category: { type: 'string' },
       json: { type: 'boolean', default: false },
       aws: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
@@ -194,6 +203,28 @@ async function main(argv: string[]): Promise<number> {
         cookie: session.cookie,
         csrfToken: session.csrfToken,
         expiresAt: new Date(session.expiresAt * 1000).toISOString(),
+      });
+      return 0;
+    }
+    case 'webhook create': {
+      const orgId = required(values.org, '--org');
+      const environment = required(values.env, '--env');
+      if (!isEnvironment(environment)) throw new UsageError('--env must be live or test.');
+      const input = createEndpointSchema.safeParse({
+        source: required(values.source, '--source'),
+        environment,
+        ...(values.category ? { defaultCategory: values.category } : {}),
+        ...(values.mapping ? { mapping: JSON.parse(readFileSync(values.mapping, 'utf8')) as unknown } : {}),
+      });
+      if (!input.success) throw new UsageError(toValidationError(input.error).message);
+      connect(values.aws);
+      if (!(await getOrganization(orgId))) throw new UsageError(`No organization ${orgId}.`);
+      const { endpoint, secret } = await createEndpoint({ orgId, environment }, input.data);
+      out(`Created ${endpoint.endpointId} (${endpoint.source}, ${environment})\n  secret  ${secret}  (shown once)`, {
+        id: endpoint.endpointId,
+        secret,
+        source: endpoint.source,
+        environment,
       });
       return 0;
     }

@@ -1,13 +1,20 @@
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { SupplierRole } from '../domain/passport.ts';
 import type { Supplier } from '../domain/supplier.ts';
 import type { Environment, Tenant } from '../domain/tenant.ts';
 import { db, tableName } from './client.ts';
+import { cancellationReasons } from './errors.ts';
 import { tenantPk } from './keys.ts';
 
-/** Suppliers: `SUPPLIER#{supplierId}` in the tenant's partition; ids sort by creation time. */
+/**
+ * Suppliers, in the tenant's partition:
+ * - `SUPPLIER#{supplierId}`: the supplier; ids sort by creation time.
+ * - `SUPPLIERNAME#{normalized name}`: the first supplier of that name, so that webhook deliveries
+ *   naming a producer reuse it instead of creating another.
+ */
 const PREFIX = 'SUPPLIER#';
 const supplierSk = (supplierId: string): string => `${PREFIX}${supplierId}`;
+const nameSk = (name: string): string => `SUPPLIERNAME#${name.normalize('NFC').trim().replace(/\s+/g, ' ').toLowerCase()}`;
 
 function fromItem(item: Record<string, unknown>): Supplier {
   return {
@@ -22,14 +29,55 @@ function fromItem(item: Record<string, unknown>): Supplier {
   };
 }
 
-export async function insertSupplier(supplier: Supplier): Promise<void> {
-  await db().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: { PK: tenantPk(supplier), SK: supplierSk(supplier.supplierId), type: 'supplier', ...supplier },
-      ConditionExpression: 'attribute_not_exists(PK)',
-    }),
-  );
+/**
+ * Writes the supplier and, in the same transaction, claims its name. With `exclusiveName`, the
+ * write fails ('name-taken') when another supplier already holds the name; without it, the
+ * supplier is written either way and the name keeps its first holder.
+ */
+export async function insertSupplier(supplier: Supplier, exclusiveName = false): Promise<'created' | 'name-taken'> {
+  const pk = tenantPk(supplier);
+  try {
+    await db().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: tableName(),
+              Item: { PK: pk, SK: supplierSk(supplier.supplierId), type: 'supplier', ...supplier },
+              ConditionExpression: 'attribute_not_exists(PK)',
+            },
+          },
+          exclusiveName
+            ? {
+                Put: {
+                  TableName: tableName(),
+                  Item: { PK: pk, SK: nameSk(supplier.name), type: 'supplierName', supplierId: supplier.supplierId },
+                  ConditionExpression: 'attribute_not_exists(PK)',
+                },
+              }
+            : {
+                Update: {
+                  TableName: tableName(),
+                  Key: { PK: pk, SK: nameSk(supplier.name) },
+                  UpdateExpression: 'SET #type = :type, supplierId = if_not_exists(supplierId, :id)',
+                  ExpressionAttributeNames: { '#type': 'type' },
+                  ExpressionAttributeValues: { ':type': 'supplierName', ':id': supplier.supplierId },
+                },
+              },
+        ],
+      }),
+    );
+    return 'created';
+  } catch (error) {
+    if (exclusiveName && cancellationReasons(error)[1]?.Code === 'ConditionalCheckFailed') return 'name-taken';
+    throw error;
+  }
+}
+
+/** The id of the first supplier the tenant registered under `name` (case and spacing ignored). */
+export async function findSupplierIdByName(tenant: Tenant, name: string): Promise<string | undefined> {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: { PK: tenantPk(tenant), SK: nameSk(name) } }));
+  return typeof Item?.supplierId === 'string' ? Item.supplierId : undefined;
 }
 
 export async function getSupplier(tenant: Tenant, supplierId: string): Promise<Supplier | undefined> {

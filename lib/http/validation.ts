@@ -38,7 +38,16 @@ function suggestionFor(issue: Issue, param: string): string | undefined {
  * is reported first: it is usually a misspelling, which also makes the intended field look missing.
  */
 export function toValidationError(error: z.ZodError, prefix: readonly PropertyKey[] = []): ValidationError {
-  const issue = error.issues.find((i) => i.code === 'unrecognized_keys') ?? error.issues[0];
+  return fromIssues(error.issues, prefix);
+}
+
+function fromIssues(issues: readonly Issue[], prefix: readonly PropertyKey[]): ValidationError {
+  const issue = issues.find((i) => i.code === 'unrecognized_keys') ?? issues[0];
+  if (issue?.code === 'invalid_union') {
+    // Report from the alternative the value was meant for: the one that got past its type check.
+    const branch = issue.errors.find((b) => b.length > 0 && !(b[0]?.code === 'invalid_type' && b[0].path.length === 0));
+    if (branch) return fromIssues(branch, [...prefix, ...issue.path]);
+  }
   if (issue === undefined) return new ValidationError('The request is invalid.', formatPath(prefix));
   const path = [...prefix, ...issue.path];
   if (issue.code === 'unrecognized_keys') {

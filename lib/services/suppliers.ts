@@ -1,18 +1,35 @@
-import { insertSupplier } from '../data/suppliers.ts';
+import { findSupplierIdByName, insertSupplier } from '../data/suppliers.ts';
 import { newSortableId } from '../domain/ids.ts';
 import type { CreateSupplierInput, Supplier } from '../domain/supplier.ts';
 import type { Tenant } from '../domain/tenant.ts';
 
+const newSupplier = (tenant: Tenant, input: CreateSupplierInput, now: string): Supplier => ({
+  supplierId: newSortableId('sup'),
+  ...tenant,
+  name: input.name,
+  role: input.role,
+  ...(input.country === undefined ? {} : { country: input.country }),
+  ...(input.vatNumber === undefined ? {} : { vatNumber: input.vatNumber }),
+  createdAt: now,
+});
+
 export async function createSupplier(tenant: Tenant, input: CreateSupplierInput, now = new Date().toISOString()): Promise<Supplier> {
-  const supplier: Supplier = {
-    supplierId: newSortableId('sup'),
-    ...tenant,
-    name: input.name,
-    role: input.role,
-    ...(input.country === undefined ? {} : { country: input.country }),
-    ...(input.vatNumber === undefined ? {} : { vatNumber: input.vatNumber }),
-    createdAt: now,
-  };
+  const supplier = newSupplier(tenant, input, now);
   await insertSupplier(supplier);
   return supplier;
+}
+
+/**
+ * Makes sure the tenant has a supplier of this name, creating it (as a producer) when there is
+ * none, and returns its id. Concurrent callers naming the same new supplier end with one supplier
+ * between them.
+ */
+export async function ensureSupplierNamed(tenant: Tenant, name: string): Promise<string> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const existingId = await findSupplierIdByName(tenant, name);
+    if (existingId) return existingId;
+    const supplier = newSupplier(tenant, { name, role: 'producer' }, new Date().toISOString());
+    if ((await insertSupplier(supplier, true)) === 'created') return supplier.supplierId;
+  }
+  throw new Error(`Could not create or find the supplier named ${name}`);
 }

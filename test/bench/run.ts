@@ -8,7 +8,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT, startLocalStack } from '../../infra/local/stack.ts';
+import { benchBundles } from './bundles.ts';
 import { printTable, type Row } from './measure.ts';
+import { benchIngest } from './ingest.ts';
 import { benchPipeline } from './pipeline.ts';
 import { benchProducts } from './products.ts';
 import { benchResolver } from './resolver.ts';
@@ -26,6 +28,9 @@ try {
   rows.push(...resolverRows);
   const baselineScans = resolverRows.find((r) => r.figure.startsWith('baseline'))?.value ?? 1;
   rows.push(...(await benchPipeline(stack.info, count, concurrency, baselineScans)));
+  rows.push(...(await benchIngest(stack.info, count, concurrency)));
+  // Last, so that its Node processes do not disturb the request benchmarks.
+  rows.push(...(await benchBundles()));
   console.log(`\nProduct Passport benchmarks (${count} requests per figure, ${concurrency} in flight, Node ${process.version})\n`);
   printTable(rows);
   const outDir = join(REPO_ROOT, 'bench-results');

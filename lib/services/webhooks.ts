@@ -1,0 +1,82 @@
+import { deleteEndpoint, getEndpointById, listEndpoints, putEndpoint } from '../data/webhook-endpoints.ts';
+import { newPrefixedId, randomString } from '../domain/ids.ts';
+import type { Tenant } from '../domain/tenant.ts';
+import {
+  defaultMapping,
+  ROTATION_OVERLAP_MS,
+  type CreateEndpointInput,
+  type UpdateEndpointInput,
+  type WebhookEndpoint,
+} from '../domain/webhook.ts';
+import { NotFoundError, ValidationError } from '../http/errors.ts';
+
+const newSecret = (): string => `whsec_${randomString(32)}`;
+
+/** Creates an endpoint in the organization; its secret is returned here and never again. */
+export async function createEndpoint(
+  tenant: Tenant,
+  input: CreateEndpointInput,
+  now = new Date().toISOString(),
+): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+  const mapping = input.mapping ?? defaultMapping(input.source);
+  if (!mapping) throw new ValidationError('A custom source needs a mapping.', 'mapping');
+  const secret = newSecret();
+  const endpoint: WebhookEndpoint = {
+    endpointId: newPrefixedId('whe'),
+    orgId: tenant.orgId,
+    environment: input.environment ?? tenant.environment,
+    source: input.source,
+    defaultCategory: input.defaultCategory,
+    mapping,
+    secrets: [{ secret, createdAt: now }],
+    ...(input.description ? { description: input.description } : {}),
+    createdAt: now,
+    updatedAt: now,
+  };
+  await putEndpoint(endpoint);
+  return { endpoint, secret };
+}
+
+/** The organization's endpoint, or 404 (also for another organization's endpoint). */
+export async function requireEndpoint(orgId: string, endpointId: string): Promise<WebhookEndpoint> {
+  const endpoint = /^whe_[0-9a-z]{20}$/.test(endpointId) ? await getEndpointById(endpointId) : undefined;
+  if (!endpoint || endpoint.orgId !== orgId) throw new NotFoundError(`No webhook endpoint with id '${endpointId}'.`, { param: 'endpointId' });
+  return endpoint;
+}
+
+export const endpointsOf = (orgId: string): Promise<WebhookEndpoint[]> => listEndpoints(orgId);
+
+async function replace(current: WebhookEndpoint, next: WebhookEndpoint): Promise<WebhookEndpoint> {
+  if (!(await putEndpoint(next, current.updatedAt))) {
+    throw new ValidationError('The endpoint changed while this request ran; read it again and retry.', 'endpointId');
+  }
+  return next;
+}
+
+export async function updateEndpoint(endpoint: WebhookEndpoint, changes: UpdateEndpointInput): Promise<WebhookEndpoint> {
+  return replace(endpoint, {
+    ...endpoint,
+    ...(changes.mapping ? { mapping: changes.mapping } : {}),
+    ...(changes.defaultCategory ? { defaultCategory: changes.defaultCategory } : {}),
+    ...(changes.description !== undefined ? { description: changes.description } : {}),
+    updatedAt: new Date().toISOString(),
+  });
+}
+
+/**
+ * Issues a new secret. The previous one keeps verifying for 24 hours, so the PIM can switch
+ * without losing a delivery; any older secret stops at once.
+ */
+export async function rotateSecret(endpoint: WebhookEndpoint, now = Date.now()): Promise<{ endpoint: WebhookEndpoint; secret: string; previousValidUntil: string }> {
+  const secret = newSecret();
+  const previousValidUntil = new Date(now + ROTATION_OVERLAP_MS).toISOString();
+  const previous = endpoint.secrets[0];
+  const updated = await replace(endpoint, {
+    ...endpoint,
+    secrets: [{ secret, createdAt: new Date(now).toISOString() }, ...(previous ? [{ ...previous, expiresAt: previousValidUntil }] : [])],
+    updatedAt: new Date(now).toISOString(),
+  });
+  return { endpoint: updated, secret, previousValidUntil };
+}
+
+export const removeEndpoint = (endpoint: WebhookEndpoint): Promise<void> => deleteEndpoint(endpoint);
