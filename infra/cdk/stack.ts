@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 import { CfnOutput, Duration, Fn, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import {
   DomainName,
@@ -61,6 +62,8 @@ export interface PassportStackProps extends StackProps {
   routes?: readonly StackRoute[];
   /** Default: no custom domains, 30 days of logs, 500 req/s (burst 1000). */
   settings?: DeploySettings;
+  /** Default: the local stack's CreateTable input (lib/data/table.ts). */
+  tableInput?: CreateTableCommandInput;
 }
 
 /** The actions an SQS event source mapping needs on the queue it polls (on the function's role). */
@@ -113,7 +116,7 @@ export class PassportStack extends Stack {
     validateTables(functions, routes);
 
     // --- Data: the single table, from the key definition the local stack uses.
-    const shape = tableShape();
+    const shape = tableShape(props.tableInput);
     this.table = new Table(this, 'Table', {
       partitionKey: shape.partitionKey,
       ...(shape.sortKey ? { sortKey: shape.sortKey } : {}),

@@ -1,9 +1,11 @@
+import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 import { App } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS, resolverCertificateArn, settingsFromContext, type DeploySettings } from '../../infra/cdk/settings.ts';
 import { CONSUMER_ACTIONS, validateTables, type FunctionTable, type StackRoute } from '../../infra/cdk/stack.ts';
+import { createTableInput } from '../../lib/data/table.ts';
 import { acknowledgements, actionsOf, functionLogicalId, logicalId, ofType, roleStatements, single, synthesize, type Synthesized } from './template.ts';
 
 /**
@@ -57,9 +59,18 @@ const SETTINGS: DeploySettings = {
   apiBurstLimit: 100,
 };
 
+/** The local table definition plus a global secondary index, as a future lib/data/table.ts may have. */
+const TABLE_INPUT: CreateTableCommandInput = {
+  ...createTableInput('t'),
+  AttributeDefinitions: [...(createTableInput('t').AttributeDefinitions ?? []), { AttributeName: 'GSI1PK', AttributeType: 'S' }],
+  GlobalSecondaryIndexes: [
+    { IndexName: 'GSI1', KeySchema: [{ AttributeName: 'GSI1PK', KeyType: 'HASH' }, { AttributeName: 'SK', KeyType: 'RANGE' }], Projection: { ProjectionType: 'KEYS_ONLY' } },
+  ],
+};
+
 let synth: Synthesized;
 beforeAll(() => {
-  synth = synthesize({ functions: TEST_FUNCTIONS, routes: TEST_ROUTES, settings: SETTINGS });
+  synth = synthesize({ functions: TEST_FUNCTIONS, routes: TEST_ROUTES, settings: SETTINGS, tableInput: TABLE_INPUT });
 });
 
 const variablesOf = (name: string) =>
@@ -129,6 +140,23 @@ describe('scan consumers from a test-only function table', () => {
     expect(invoked).toContain(functionLogicalId(synth, 'account'));
     expect(invoked).not.toContain(functionLogicalId(synth, 'rollup'));
     expect(invoked).not.toContain(functionLogicalId(synth, 'counter'));
+  });
+});
+
+describe('table indexes', () => {
+  it('creates the indexes of the table definition and grants the table actions on them too', () => {
+    // Prepare
+    const tableArn = { 'Fn::GetAtt': [logicalId(synth.stack.table), 'Arn'] };
+
+    // Act
+    const table = single(synth, 'AWS::DynamoDB::Table');
+    const statement = roleStatements(synth, 'account').statements.find((st) => actionsOf(st).includes('dynamodb:DeleteItem'));
+
+    // Assess
+    expect(table.GlobalSecondaryIndexes).toEqual([
+      { IndexName: 'GSI1', KeySchema: [{ AttributeName: 'GSI1PK', KeyType: 'HASH' }, { AttributeName: 'SK', KeyType: 'RANGE' }], Projection: { ProjectionType: 'KEYS_ONLY' } },
+    ]);
+    expect(statement?.Resource).toEqual([tableArn, { 'Fn::Join': ['', [tableArn, '/index/GSI1']] }]);
   });
 });
 
