@@ -3,6 +3,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CONSUMER_ACTIONS, RESOLVER_HEADERS, readsSessionSecret, scanQueueActions } from '../../infra/cdk/stack.ts';
 import { FUNCTIONS, ROUTES, type FunctionSpec } from '../../infra/routes.ts';
+import { decodeSessionSecret } from '../../lib/auth/session-key.ts';
 import { createTableInput, TABLE } from '../../lib/data/table.ts';
 import {
   acknowledgements,
@@ -270,6 +271,21 @@ describe('sign-in', () => {
     expect(JSON.stringify(client.CallbackURLs)).toContain('/v1/auth/callback');
     synth.template.resourceCountIs('AWS::Cognito::UserPoolDomain', 1);
     synth.template.hasResourceProperties('AWS::Cognito::UserPool', { MfaConfiguration: 'ON', DeletionProtection: 'ACTIVE' });
+  });
+});
+
+describe('session key', () => {
+  it('is generated in the form the session code decodes: base64 text of 32 bytes', () => {
+    // Prepare
+    const generate = single(synth, 'AWS::SecretsManager::Secret').GenerateSecretString as Record<string, unknown>;
+    const sample = 'aZ09'.repeat(11).slice(0, Number(generate.PasswordLength));
+
+    // Act
+    const key = decodeSessionSecret(sample);
+
+    // Assess
+    expect(generate).toMatchObject({ ExcludePunctuation: true, IncludeSpace: false });
+    expect(key).toHaveLength(32);
   });
 });
 
