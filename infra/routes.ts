@@ -7,7 +7,7 @@ import type { Scope } from '../lib/domain/scopes.ts';
  */
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE' | 'HEAD' | 'OPTIONS';
 
-export type FunctionName = 'products' | 'passports' | 'suppliers' | 'resolver' | 'auth' | 'analytics' | 'aggregator' | 'webhooks' | 'ingest';
+export type FunctionName = 'products' | 'passports' | 'suppliers' | 'resolver' | 'auth' | 'analytics' | 'aggregator' | 'webhooks' | 'ingest' | 'docs';
 
 /**
  * What a function may touch. The CDK stack grants exactly this (least privilege), so a function
@@ -44,6 +44,8 @@ export interface FunctionSpec {
    * grants the mapping's own needs (sqs:ReceiveMessage, DeleteMessage, GetQueueAttributes).
    */
   trigger?: { kind: 'sqs'; queue: 'scan'; batchSize: number; maxBatchingWindowSeconds: number };
+  /** Static files (paths from the repository root) the function reads at run time; bundled into `docs-assets/` beside it. */
+  assets?: readonly string[];
 }
 
 /** DynamoDB transactions are authorized per contained action (Put/Update/ConditionCheck). */
@@ -106,6 +108,18 @@ export const FUNCTIONS: Record<FunctionName, FunctionSpec> = {
     memoryMb: 512,
     timeoutSeconds: 10,
     grants: { table: [...WRITE, 'dynamodb:DeleteItem'], sessionSecret: true },
+  },
+  docs: {
+    entry: 'functions/docs/handler.ts',
+    description: 'The OpenAPI document and the API reference page',
+    memoryMb: 256,
+    timeoutSeconds: 5,
+    grants: { table: [] },
+    assets: [
+      'node_modules/swagger-ui-dist/swagger-ui.css',
+      'node_modules/swagger-ui-dist/swagger-ui-bundle.js',
+      'functions/docs/docs.js',
+    ],
   },
   ingest: {
     entry: 'functions/ingest/handler.ts',
@@ -173,6 +187,10 @@ export const ROUTES: readonly Route[] = [
   { method: 'DELETE', path: '/v1/webhooks/endpoints/{endpointId}', function: 'webhooks', auth: 'session', scopes: [], body: false },
   { method: 'POST', path: '/v1/webhooks/endpoints/{endpointId}/rotate-secret', function: 'webhooks', auth: 'session', scopes: [], body: false },
   { method: 'POST', path: '/v1/webhooks/ingest', function: 'ingest', auth: 'webhook', scopes: [], body: false },
+
+  { method: 'GET', path: '/v1/openapi.json', function: 'docs', auth: 'none', scopes: [], body: false },
+  { method: 'GET', path: '/docs', function: 'docs', auth: 'none', scopes: [], body: false },
+  { method: 'GET', path: '/docs/{asset}', function: 'docs', auth: 'none', scopes: [], body: false },
 
   // Dashboard sign-in and sessions, and API key management (session only: an API key alone is refused).
   { method: 'GET', path: '/v1/auth/login', function: 'auth', auth: 'none', scopes: [], body: false },

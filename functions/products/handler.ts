@@ -1,5 +1,4 @@
 import QRCode from 'qrcode-svg';
-import { z } from 'zod';
 import { countProducts, listProductsAfter, listProductsAt, updateProduct } from '../../lib/data/products.ts';
 import {
   createProductSchema,
@@ -7,6 +6,7 @@ import {
   IMMUTABLE_PRODUCT_FIELDS,
   listProductsQuerySchema,
   offsetPageSchema,
+  qrQuerySchema,
   toProductView,
   updateProductSchema,
 } from '../../lib/domain/product.ts';
@@ -66,21 +66,6 @@ async function patchProduct(request: ApiRequest) {
   if (!updated) throw new NotFoundError(`No product with id '${product.productId}'.`, { param: 'productId' });
   return json(200, { product: toProductView(updated) });
 }
-
-const qrQuerySchema = z.strictObject({
-  size: z.coerce
-    .number({ error: 'size must be an integer number of pixels.' })
-    .int({ error: 'size must be an integer number of pixels.' })
-    .min(64, { error: 'size must be at least 64.' })
-    .max(2048, { error: 'size must be at most 2048.' })
-    .default(256),
-  margin: z.coerce
-    .number({ error: 'margin must be an integer number of modules.' })
-    .int({ error: 'margin must be an integer number of modules.' })
-    .min(0, { error: 'margin must be 0 or more.' })
-    .max(16, { error: 'margin must be at most 16.' })
-    .default(4),
-});
 
 async function productQr(request: ApiRequest) {
   const { size, margin } = parseQuery(qrQuerySchema, request.event.queryStringParameters, ['size', 'margin']);

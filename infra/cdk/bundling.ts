@@ -37,9 +37,21 @@ export const LAMBDA_NODE_OPTIONS = '--enable-source-maps';
 /** The file NodejsFunction writes for ESM output, and the handler Lambda calls in it. */
 export const BUNDLE_FILE = 'index.mjs';
 
-/** NodejsFunction's `bundling` property for BUNDLE. */
-export function lambdaBundling(): BundlingOptions {
+/** NodejsFunction's `bundling` property for BUNDLE; `assets` (repository paths) are copied into `docs-assets/` beside the bundle. */
+export function lambdaBundling(assets: readonly string[] = []): BundlingOptions {
   return {
+    ...(assets.length
+      ? {
+          commandHooks: {
+            beforeBundling: () => [],
+            beforeInstall: () => [],
+            afterBundling: (inputDir: string, outputDir: string) => [
+              `mkdir -p "${outputDir}/docs-assets"`,
+              ...assets.map((asset) => `cp "${inputDir}/${asset}" "${outputDir}/docs-assets/"`),
+            ],
+          },
+        }
+      : {}),
     target: BUNDLE.target,
     format: OutputFormat.ESM,
     minify: BUNDLE.minify,

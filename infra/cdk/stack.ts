@@ -267,7 +267,7 @@ export class PassportStack extends Stack {
         projectRoot: REPO_ROOT,
         depsLockFilePath: join(REPO_ROOT, 'package-lock.json'),
         awsSdkConnectionReuse: false,
-        bundling: lambdaBundling(),
+        bundling: lambdaBundling(spec.assets),
         environment: { ...environment, ...(readsSession ? { SESSION_SECRET_ARN: this.sessionSecret.secretArn } : {}) },
       });
       this.functions[name] = fn;

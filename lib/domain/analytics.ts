@@ -94,18 +94,21 @@ const add = (into: Record<string, number>, from: Record<string, number>) => {
   for (const [k, v] of Object.entries(from)) into[k] = (into[k] ?? 0) + v;
 };
 
-export interface Analytics {
-  productId: string;
-  period: { start: string; end: string };
-  granularity: Granularity;
-  totalScans: number;
-  uniqueCountries: number;
-  locations: Record<string, number>;
-  topReferrers: { domain: string; scans: number }[];
-  devices: { mobile: number; desktop: number; tablet: number };
-  bots: number;
-  scansByDay: { date: string; scans: number }[];
-}
+export const analyticsSchema = z
+  .object({
+    productId: z.uuid(),
+    period: z.object({ start: z.iso.datetime(), end: z.iso.datetime() }),
+    granularity: z.enum(GRANULARITIES),
+    totalScans: z.int().min(0).describe('Scans by people (bots excluded)'),
+    uniqueCountries: z.int().min(0),
+    locations: z.record(z.string(), z.int().min(0)).describe('ISO 3166-1 alpha-2 country → scans; "unknown" when the CDN gave none'),
+    topReferrers: z.array(z.object({ domain: z.string(), scans: z.int().min(0) })).describe('Top 10; "direct" without a referrer'),
+    devices: z.object({ mobile: z.int().min(0), desktop: z.int().min(0), tablet: z.int().min(0) }),
+    bots: z.int().min(0).describe('Scans by bots, counted apart'),
+    scansByDay: z.array(z.object({ date: z.iso.date(), scans: z.int().min(0) })).describe('Every bucket of the window, ascending, labelled by its first day'),
+  })
+  .meta({ id: 'Analytics' });
+export type Analytics = z.infer<typeof analyticsSchema>;
 
 /** Sums day rollups inside the window into the analytics object, every bucket present and zero-filled. */
 export function summarize(productId: string, window: Window, granularity: Granularity, rollups: readonly DayRollup[]): Analytics {

@@ -92,31 +92,43 @@ export const createPassportSchema = z.strictObject({
   data: passportDataSchema,
 });
 
-export type PassportStatus = 'published';
+export const PASSPORT_STATUSES = ['published'] as const;
+export type PassportStatus = (typeof PASSPORT_STATUSES)[number];
 
 /** One published version of a product's passport. */
-export interface Passport {
-  passportId: string;
-  productId: string;
-  version: number;
-  status: PassportStatus;
-  data: PassportData;
-  createdAt: string;
-}
+export const passportSchema = z
+  .object({
+    passportId: z.string(),
+    productId: z.uuid(),
+    version: z.int().min(1),
+    status: z.enum(PASSPORT_STATUSES),
+    data: passportDataSchema,
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: 'PassportVersion' });
+export type Passport = z.infer<typeof passportSchema>;
 
 /** The read form of spec section 2.2. */
-export interface PassportView {
-  productId: string;
-  passportId: string;
-  name: string;
-  category: Category;
-  gtin: string;
-  data: PassportData;
-  qrCodeUrl: string;
-  status: PassportStatus;
-  version: number;
-  lastUpdated: string;
-}
+export const passportViewSchema = z
+  .object({
+    productId: z.uuid(),
+    passportId: z.string(),
+    name: z.string().describe("The product's current name"),
+    category: z.enum(CATEGORIES),
+    gtin: z.string(),
+    data: passportDataSchema,
+    qrCodeUrl: z.url(),
+    status: z.enum(PASSPORT_STATUSES),
+    version: z.int().min(1),
+    lastUpdated: z.iso.datetime(),
+  })
+  .meta({ id: 'Passport' });
+export type PassportView = z.infer<typeof passportViewSchema>;
+
+export const createdPassportSchema = passportViewSchema
+  .pick({ passportId: true, productId: true, version: true, status: true })
+  .extend({ createdAt: z.iso.datetime() })
+  .meta({ id: 'CreatedPassport' });
 
 export function toPassportView(
   product: { productId: string; name: string; category: Category; gtin: string; qrCodeUrl: string },

@@ -104,28 +104,57 @@ export const cursorPageSchema = z.strictObject({
   starting_after: z.uuid({ error: 'starting_after must be the productId (a UUID) of the last item of the previous page.' }),
 });
 
-export interface ProductLink {
-  href: string;
-  rel: string;
-  type: string;
-}
+/** `GET /v1/products/{id}/qr`: the image's size in pixels and its quiet zone in modules. */
+export const qrQuerySchema = z.strictObject({
+  size: z.coerce
+    .number({ error: 'size must be an integer number of pixels.' })
+    .int({ error: 'size must be an integer number of pixels.' })
+    .min(64, { error: 'size must be at least 64.' })
+    .max(2048, { error: 'size must be at most 2048.' })
+    .default(256),
+  margin: z.coerce
+    .number({ error: 'margin must be an integer number of modules.' })
+    .int({ error: 'margin must be an integer number of modules.' })
+    .min(0, { error: 'margin must be 0 or more.' })
+    .max(16, { error: 'margin must be at most 16.' })
+    .default(4),
+});
+
+export const productLinkSchema = z.object({ href: z.string(), rel: z.string(), type: z.string() });
+export type ProductLink = z.infer<typeof productLinkSchema>;
 
 /** The read form of spec section 2.1 (plus `productId`, `environment` and `qrCodeUrl`). */
-export interface ProductView {
-  productId: string;
-  internalId: string;
-  tenantId: string;
-  environment: Environment;
-  gtin: string;
-  name: string;
-  category: Category;
-  brand: string | null;
-  sku: string | null;
-  qrCodeUrl: string;
-  links: ProductLink[];
-  createdAt: string;
-  updatedAt: string;
-}
+export const productViewSchema = z
+  .object({
+    productId: z.uuid(),
+    internalId: z.uuid(),
+    tenantId: z.string().describe('The owning organization'),
+    environment: z.enum(['live', 'test']),
+    gtin: z.string().regex(/^\d{14}$/).describe('GTIN-14'),
+    name: z.string(),
+    category: z.enum(CATEGORIES),
+    brand: z.string().nullable(),
+    sku: z.string().nullable(),
+    qrCodeUrl: z.url().describe('GS1 Digital Link URI printed in the QR code; never changes'),
+    links: z.array(productLinkSchema),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+  })
+  .meta({ id: 'Product' });
+export type ProductView = z.infer<typeof productViewSchema>;
+
+export const createdProductSchema = z
+  .object({ productId: z.uuid(), qrCodeUrl: z.url(), createdAt: z.iso.datetime() })
+  .meta({ id: 'CreatedProduct' });
+
+export const productListSchema = z
+  .object({
+    data: z.array(productViewSchema),
+    products: z.array(productViewSchema).optional().describe('The same array as data (offset form only)'),
+    pagination: z.object({ total: z.int(), limit: z.int(), offset: z.int() }).optional().describe('Offset form only'),
+    hasMore: z.boolean(),
+  })
+  .meta({ id: 'ProductList' });
 
 export function toProductView(product: Product): ProductView {
   return {

@@ -39,14 +39,17 @@ export const createSupplierSchema = z.strictObject({
 });
 export type CreateSupplierInput = z.infer<typeof createSupplierSchema>;
 
-export interface SupplierView {
-  supplierId: string;
-  name: string;
-  role: SupplierRole;
-  country: string | null;
-  vatNumber: string | null;
-  createdAt: string;
-}
+export const supplierViewSchema = z
+  .object({
+    supplierId: z.string().regex(/^sup_[0-9a-z]{20}$/),
+    name: z.string(),
+    role: z.enum(SUPPLIER_ROLES),
+    country: z.string().nullable(),
+    vatNumber: z.string().nullable(),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: 'Supplier' });
+export type SupplierView = z.infer<typeof supplierViewSchema>;
 
 export const toSupplierView = (s: Supplier): SupplierView => ({
   supplierId: s.supplierId,

@@ -57,7 +57,17 @@ export type UpdateEndpointInput = z.infer<typeof updateEndpointSchema>;
 export const defaultMapping = (source: Source): Mapping | undefined => (source === 'headless-cms' ? HEADLESS_CMS_MAPPING : undefined);
 
 /** The endpoint as its owner sees it: secrets never appear after creation or rotation. */
-export function toEndpointView(endpoint: WebhookEndpoint) {
+export function toEndpointView(endpoint: WebhookEndpoint): {
+  id: string;
+  source: Source;
+  environment: Environment;
+  defaultCategory: Category;
+  mapping: Mapping;
+  description: string | null;
+  secretPreviousValidUntil: string | null;
+  createdAt: string;
+  updatedAt: string;
+} {
   return {
     id: endpoint.endpointId,
     source: endpoint.source,

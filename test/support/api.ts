@@ -1,4 +1,5 @@
 import { inject } from 'vitest';
+import { checkContract } from './contract.ts';
 import { issueApiKey, revokeKey } from '../../lib/auth/api-keys.ts';
 import { createOrganization } from '../../lib/auth/organizations.ts';
 import { startSession } from '../../lib/auth/session.ts';
@@ -57,6 +58,7 @@ export async function call<T = any>(method: string, path: string, options: CallO
   const text = await response.text();
   let parsed: unknown = text;
   if ((response.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);
+  checkContract(method, `${baseUrl()}${path}`, response.status, response.headers.get('content-type') ?? '', parsed);
   return { status: response.status, headers: response.headers, body: parsed as T, text };
 }
 

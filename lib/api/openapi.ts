@@ -1,0 +1,153 @@
+import { z } from 'zod';
+import { routeKey, ROUTES, type Route } from '../../infra/routes.ts';
+import { OPERATIONS, type Answer } from './operations.ts';
+import { errorSchema } from './schemas.ts';
+
+/**
+ * The OpenAPI 3.1 document, generated from the route table (paths, methods, authentication,
+ * scopes) and the zod schemas the handlers validate and answer with. Nothing here is written by
+ * hand twice: a route without an operation entry, or an entry without a route, is an error.
+ */
+type JsonSchema = Record<string, unknown>;
+export type OpenApiDocument = Record<string, unknown> & {
+  paths: Record<string, Record<string, OperationObject>>;
+  components: { schemas: Record<string, JsonSchema>; securitySchemes: Record<string, unknown> };
+};
+interface OperationObject {
+  operationId: string;
+  responses: Record<string, { description: string; content?: Record<string, { schema: JsonSchema }>; headers?: Record<string, unknown> }>;
+  [key: string]: unknown;
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Malformed request: invalid JSON, not JSON, an unknown query parameter (invalid_request_error)',
+  401: 'Missing or invalid authentication (authentication_error)',
+  403: 'Not allowed: a missing scope, or a session required (permission_error)',
+  404: 'Not found, also for another organization’s resources (not_found)',
+  405: 'Method not allowed (invalid_request_error)',
+  409: 'Conflict: a duplicate (duplicate_error), or the same Idempotency-Key in flight',
+  413: 'Body over 256 KiB (invalid_request_error)',
+  422: 'A field is invalid; param names it (validation_error)',
+  429: 'Rate limit exceeded; see Retry-After (rate_limit_error)',
+  500: 'Internal error; quote the Request-Id (api_error)',
+};
+
+class SchemaSet {
+  readonly components: Record<string, JsonSchema> = {};
+
+  /** A JSON Schema (2020-12) of `schema`; schemas with a zod `id` become `#/components/schemas/{id}`. */
+  convert(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+    const id = z.globalRegistry.get(schema)?.id;
+    const json = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as JsonSchema;
+    const text = JSON.stringify(json).replaceAll('"#/$defs/', '"#/components/schemas/');
+    const { $schema: _schema, $defs, id: _id, ...rest } = JSON.parse(text) as JsonSchema & { $defs?: Record<string, JsonSchema> };
+    for (const [name, def] of Object.entries($defs ?? {})) this.components[name] ??= def;
+    if (typeof id === 'string') {
+      this.components[id] ??= rest;
+      return { $ref: `#/components/schemas/${id}` };
+    }
+    return rest;
+  }
+}
+
+/** API Gateway's greedy `{name+}` is a plain `{name}` in OpenAPI. */
+const openApiPath = (path: string): string => path.replace(/\{(\w+)\+\}/g, '{$1}');
+
+function security(route: Route): Array<Record<string, string[]>> {
+  switch (route.auth) {
+    case 'apiKey':
+      return [{ ApiKey: [...route.scopes] }];
+    case 'session':
+      return [{ SessionCookie: [] }];
+    case 'webhook':
+      return [{ WebhookSignature: [] }];
+    default:
+      return [];
+  }
+}
+
+function content(set: SchemaSet, answer: Answer) {
+  if (!answer.schema) return undefined;
+  return { [answer.contentType ?? 'application/json']: { schema: set.convert(answer.schema, 'output') } };
+}
+
+export function buildOpenApi(): OpenApiDocument {
+  const set = new SchemaSet();
+  const errorRef = set.convert(errorSchema, 'output');
+  const paths: OpenApiDocument['paths'] = {};
+  const documented = new Set<string>();
+
+  for (const route of ROUTES) {
+    const key = routeKey(route);
+    const doc = OPERATIONS[key];
+    if (!doc) throw new Error(`The route ${key} has no entry in lib/api/operations.ts`);
+    documented.add(key);
+    const parameters: unknown[] = [...route.path.matchAll(/\{(\w+)\+?\}/g)].map(([, name]) => ({
+      name,
+      in: 'path',
+      required: true,
+      schema: { type: 'string' },
+    }));
+    if (doc.query) {
+      const query = set.convert(doc.query, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
+      for (const [name, schema] of Object.entries(query.properties ?? {})) {
+        const { description, ...rest } = schema;
+        parameters.push({ name, in: 'query', required: query.required?.includes(name) ?? false, schema: rest, ...(description ? { description } : {}) });
+      }
+    }
+    if (doc.idempotent) {
+      parameters.push({
+        name: 'Idempotency-Key',
+        in: 'header',
+        required: false,
+        description: 'Retry safely: the same key with the same body replays the first answer for 24 hours.',
+        schema: { type: 'string', maxLength: 255 },
+      });
+    }
+    const responses: OperationObject['responses'] = {};
+    for (const [status, answer] of Object.entries(doc.responses)) {
+      const body = content(set, answer);
+      responses[status] = { description: answer.description, ...(body ? { content: body } : {}) };
+    }
+    for (const status of doc.errors) {
+      responses[String(status)] = { description: STATUS_TEXT[status] ?? 'Error', content: { 'application/json': { schema: errorRef } } };
+    }
+    responses['500'] = { description: STATUS_TEXT[500] ?? 'Error', content: { 'application/json': { schema: errorRef } } };
+
+    const operation: OperationObject = {
+      operationId: `${route.method.toLowerCase()}${route.path.replace(/[{}+]/g, '').replace(/[^A-Za-z0-9]+(\w)?/g, (_m, c: string | undefined) => (c ?? '').toUpperCase())}`,
+      summary: doc.summary,
+      ...(doc.description ? { description: doc.description } : {}),
+      tags: [doc.tag],
+      security: security(route),
+      ...(parameters.length ? { parameters } : {}),
+      ...(doc.body ? { requestBody: { required: true, content: { 'application/json': { schema: set.convert(doc.body, 'input') } } } } : {}),
+      responses,
+    };
+    const path = openApiPath(route.path);
+    paths[path] = { ...paths[path], [route.method.toLowerCase()]: operation };
+  }
+  const stale = Object.keys(OPERATIONS).filter((key) => !documented.has(key));
+  if (stale.length) throw new Error(`lib/api/operations.ts documents routes that do not exist: ${stale.join(', ')}`);
+
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Product Passport API',
+      version: '1.0.0',
+      description:
+        'Digital Product Passports: products by GTIN, versioned passports, GS1 Digital Link QR codes, suppliers, scan analytics and signed webhooks. Errors are always {"error": {type, code, message, param?, suggestion?}} with code equal to type; every response carries Request-Id.',
+    },
+    servers: [{ url: '/', description: 'This deployment' }],
+    tags: [...new Set(Object.values(OPERATIONS).map((o) => o.tag))].map((name) => ({ name })),
+    paths,
+    components: {
+      schemas: set.components,
+      securitySchemes: {
+        ApiKey: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer sk_live_… or sk_test_…; the operation lists the scopes any one of which suffices.' },
+        SessionCookie: { type: 'apiKey', in: 'cookie', name: 'session', description: 'The dashboard session cookie (see /v1/auth/login); state-changing calls also need Origin and X-CSRF-Token.' },
+        WebhookSignature: { type: 'apiKey', in: 'header', name: 'X-Webhook-Signature', description: 'sha256=<lowercase hex HMAC-SHA256 of the exact body, keyed with the endpoint secret>' },
+      },
+    },
+  };
+}

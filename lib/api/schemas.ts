@@ -1,0 +1,119 @@
+import { z } from 'zod';
+import { mappingSchema } from '../domain/mapping.ts';
+import { CATEGORIES } from '../domain/product.ts';
+import { SCOPES } from '../domain/scopes.ts';
+import { ENVIRONMENTS } from '../domain/tenant.ts';
+import { SOURCES } from '../domain/webhook.ts';
+
+/**
+ * Response shapes that no domain module owns (errors, dashboard session, API keys, webhook
+ * endpoints), as zod schemas: the OpenAPI document is generated from them, and the contract test
+ * holds every response of the integration suite to it.
+ */
+export const ERROR_TYPES = [
+  'invalid_request_error',
+  'authentication_error',
+  'permission_error',
+  'not_found',
+  'duplicate_error',
+  'validation_error',
+  'rate_limit_error',
+  'idempotency_error',
+  'api_error',
+] as const;
+
+export const errorSchema = z
+  .object({
+    error: z.object({
+      type: z.enum(ERROR_TYPES),
+      code: z.enum(ERROR_TYPES).describe('Always equal to type'),
+      message: z.string(),
+      param: z.string().optional().describe('The offending request field, when there is one'),
+      suggestion: z.string().optional(),
+      documentationUrl: z.string().optional(),
+    }),
+  })
+  .meta({ id: 'Error' });
+
+const environment = z.enum(ENVIRONMENTS);
+
+export const apiKeyViewSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    scopes: z.array(z.enum(SCOPES)),
+    environment,
+    prefix: z.string(),
+    last4: z.string(),
+    createdAt: z.iso.datetime(),
+    lastUsedAt: z.iso.datetime().nullable(),
+    rateLimitPerMinute: z.int(),
+  })
+  .meta({ id: 'ApiKey' });
+
+export const createdApiKeySchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    scopes: z.array(z.enum(SCOPES)),
+    environment,
+    prefix: z.string(),
+    key: z.string().describe('The full key: shown this once'),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: 'CreatedApiKey' });
+
+export const revokedApiKeySchema = z.object({ id: z.string(), revoked: z.literal(true), revokedAt: z.iso.datetime() });
+
+export const sessionViewSchema = z
+  .object({
+    user: z.object({ id: z.string(), email: z.string(), name: z.string().optional() }),
+    organizations: z.array(z.object({ id: z.string(), name: z.string() })),
+    organization: z.object({ id: z.string(), name: z.string() }),
+    environment,
+    csrfToken: z.string().describe('Send as X-CSRF-Token, with Origin, on state-changing calls'),
+    expiresAt: z.iso.datetime(),
+  })
+  .meta({ id: 'Session' });
+
+export const webhookEndpointSchema = z
+  .object({
+    id: z.string(),
+    source: z.enum(SOURCES),
+    environment,
+    defaultCategory: z.enum(CATEGORIES),
+    mapping: mappingSchema,
+    description: z.string().nullable(),
+    secretPreviousValidUntil: z.iso.datetime().nullable(),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+    secret: z.string().optional().describe('Only in the answer to create: shown once'),
+  })
+  .meta({ id: 'WebhookEndpoint' });
+
+export const ingestResultSchema = z
+  .object({
+    received: z.literal(true),
+    ignored: z.boolean().optional(),
+    eventType: z.string().nullable().optional(),
+    duplicate: z.boolean().optional(),
+    productId: z.uuid().optional(),
+    passportId: z.string().optional(),
+    version: z.int().optional(),
+    products: z
+      .array(
+        z.object({
+          gtin: z.string(),
+          productId: z.uuid(),
+          passportId: z.string(),
+          version: z.int(),
+          duplicate: z.boolean(),
+          productCreated: z.boolean(),
+        }),
+      )
+      .optional(),
+  })
+  .meta({ id: 'IngestResult' });
+
+export const dataList = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item) });
+export const cursorPage = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), hasMore: z.boolean() });
