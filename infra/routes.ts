@@ -63,21 +63,21 @@ export const FUNCTIONS: Record<FunctionName, FunctionSpec> = {
     description: 'Products API: create, list, get, update, QR code',
     memoryMb: 512,
     timeoutSeconds: 10,
-    grants: { table: WRITE },
+    grants: { table: [...WRITE, 'dynamodb:DeleteItem'] },
   },
   passports: {
     entry: 'functions/passports/handler.ts',
     description: 'Passports API: publish versions, read the current one and the history',
     memoryMb: 512,
     timeoutSeconds: 10,
-    grants: { table: WRITE },
+    grants: { table: [...WRITE, 'dynamodb:DeleteItem'] },
   },
   suppliers: {
     entry: 'functions/suppliers/handler.ts',
     description: 'Suppliers API: create, list, get',
     memoryMb: 512,
     timeoutSeconds: 10,
-    grants: { table: WRITE },
+    grants: { table: [...WRITE, 'dynamodb:DeleteItem'] },
   },
   resolver: {
     entry: 'functions/resolver/handler.ts',
@@ -154,20 +154,22 @@ export interface Route {
   scopes: readonly Scope[];
   /** Whether the operation reads a JSON body. */
   body: boolean;
+  /** Creates something: an `Idempotency-Key` header makes retries safe (lib/http/idempotency.ts). */
+  idempotent?: boolean;
 }
 
 export const ROUTES: readonly Route[] = [
-  { method: 'POST', path: '/v1/products', function: 'products', auth: 'apiKey', scopes: ['products:write'], body: true },
+  { method: 'POST', path: '/v1/products', function: 'products', auth: 'apiKey', scopes: ['products:write'], body: true, idempotent: true },
   { method: 'GET', path: '/v1/products', function: 'products', auth: 'apiKey', scopes: ['products:read'], body: false },
   { method: 'GET', path: '/v1/products/{productId}', function: 'products', auth: 'apiKey', scopes: ['products:read'], body: false },
   { method: 'PATCH', path: '/v1/products/{productId}', function: 'products', auth: 'apiKey', scopes: ['products:write'], body: true },
   { method: 'GET', path: '/v1/products/{productId}/qr', function: 'products', auth: 'apiKey', scopes: ['products:read'], body: false },
 
-  { method: 'POST', path: '/v1/passports', function: 'passports', auth: 'apiKey', scopes: ['passports:write'], body: true },
+  { method: 'POST', path: '/v1/passports', function: 'passports', auth: 'apiKey', scopes: ['passports:write'], body: true, idempotent: true },
   { method: 'GET', path: '/v1/products/{productId}/passport', function: 'passports', auth: 'apiKey', scopes: ['products:read', 'passports:read'], body: false },
   { method: 'GET', path: '/v1/products/{productId}/passports', function: 'passports', auth: 'apiKey', scopes: ['products:read', 'passports:read'], body: false },
 
-  { method: 'POST', path: '/v1/suppliers', function: 'suppliers', auth: 'apiKey', scopes: ['suppliers:write'], body: true },
+  { method: 'POST', path: '/v1/suppliers', function: 'suppliers', auth: 'apiKey', scopes: ['suppliers:write'], body: true, idempotent: true },
   { method: 'GET', path: '/v1/suppliers', function: 'suppliers', auth: 'apiKey', scopes: ['suppliers:read'], body: false },
   { method: 'GET', path: '/v1/suppliers/{supplierId}', function: 'suppliers', auth: 'apiKey', scopes: ['suppliers:read'], body: false },
 
@@ -180,7 +182,7 @@ export const ROUTES: readonly Route[] = [
 
   { method: 'GET', path: '/v1/analytics/product/{productId}', function: 'analytics', auth: 'apiKey', scopes: ['analytics:read'], body: false },
 
-  { method: 'POST', path: '/v1/webhooks/endpoints', function: 'webhooks', auth: 'session', scopes: [], body: true },
+  { method: 'POST', path: '/v1/webhooks/endpoints', function: 'webhooks', auth: 'session', scopes: [], body: true, idempotent: true },
   { method: 'GET', path: '/v1/webhooks/endpoints', function: 'webhooks', auth: 'session', scopes: [], body: false },
   { method: 'GET', path: '/v1/webhooks/endpoints/{endpointId}', function: 'webhooks', auth: 'session', scopes: [], body: false },
   { method: 'PATCH', path: '/v1/webhooks/endpoints/{endpointId}', function: 'webhooks', auth: 'session', scopes: [], body: true },
@@ -198,7 +200,7 @@ export const ROUTES: readonly Route[] = [
   { method: 'POST', path: '/v1/auth/logout', function: 'auth', auth: 'session', scopes: [], body: false },
   { method: 'GET', path: '/v1/auth/session', function: 'auth', auth: 'session', scopes: [], body: false },
   { method: 'POST', path: '/v1/auth/session', function: 'auth', auth: 'session', scopes: [], body: true },
-  { method: 'POST', path: '/v1/auth/api-keys', function: 'auth', auth: 'session', scopes: ['api_keys:manage'], body: true },
+  { method: 'POST', path: '/v1/auth/api-keys', function: 'auth', auth: 'session', scopes: ['api_keys:manage'], body: true, idempotent: true },
   { method: 'GET', path: '/v1/auth/api-keys', function: 'auth', auth: 'session', scopes: ['api_keys:manage'], body: false },
   { method: 'DELETE', path: '/v1/auth/api-keys/{keyId}', function: 'auth', auth: 'session', scopes: ['api_keys:manage'], body: false },
 ];

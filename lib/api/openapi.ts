@@ -95,7 +95,7 @@ export function buildOpenApi(): OpenApiDocument {
         parameters.push({ name, in: 'query', required: query.required?.includes(name) ?? false, schema: rest, ...(description ? { description } : {}) });
       }
     }
-    if (doc.idempotent) {
+    if (route.idempotent) {
       parameters.push({
         name: 'Idempotency-Key',
         in: 'header',
@@ -109,7 +109,8 @@ export function buildOpenApi(): OpenApiDocument {
       const body = content(set, answer);
       responses[status] = { description: answer.description, ...(body ? { content: body } : {}) };
     }
-    for (const status of doc.errors) {
+    const errors = route.idempotent ? [...new Set([...doc.errors, 400, 409])].sort() : doc.errors;
+    for (const status of errors) {
       responses[String(status)] = { description: STATUS_TEXT[status] ?? 'Error', content: { 'application/json': { schema: errorRef } } };
     }
     responses['500'] = { description: STATUS_TEXT[500] ?? 'Error', content: { 'application/json': { schema: errorRef } } };

@@ -48,8 +48,6 @@ export interface OperationDoc {
   responses: Record<number, Answer>;
   /** Error statuses the operation answers with, each with the error object. */
   errors: readonly number[];
-  /** Takes an Idempotency-Key header. */
-  idempotent?: boolean;
 }
 
 const API_KEY_ERRORS = [401, 403, 429] as const;
@@ -80,7 +78,6 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     body: createProductSchema,
     responses: { 201: { description: 'Created; qrCodeUrl is final', schema: createdProductSchema } },
     errors: [400, ...API_KEY_ERRORS, 409, 413, 422],
-    idempotent: true,
   },
   'GET /v1/products': {
     summary: "List the organization's products",
@@ -118,7 +115,6 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     body: createPassportSchema,
     responses: { 201: { description: 'Published', schema: createdPassportSchema } },
     errors: [400, ...API_KEY_ERRORS, 404, 413, 422],
-    idempotent: true,
   },
   'GET /v1/products/{productId}/passport': {
     summary: "A product's current passport",
@@ -139,7 +135,6 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     body: createSupplierSchema,
     responses: { 201: { description: 'Created', schema: supplierViewSchema } },
     errors: [400, ...API_KEY_ERRORS, 413, 422],
-    idempotent: true,
   },
   'GET /v1/suppliers': {
     summary: 'List suppliers, oldest first',
@@ -282,7 +277,6 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     body: createApiKeySchema,
     responses: { 201: { description: 'Created; key is shown this once', schema: createdApiKeySchema } },
     errors: [400, ...SESSION_ERRORS, 413, 422],
-    idempotent: true,
   },
   'GET /v1/auth/api-keys': {
     summary: "The organization's active API keys, masked",

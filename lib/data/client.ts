@@ -3,6 +3,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.ts';
 
 let client: DynamoDBDocumentClient | undefined;
+let base: DynamoDBClient | undefined;
 let calls = 0;
 const callsByCommand = new Map<string, number>();
 
@@ -10,7 +11,7 @@ const callsByCommand = new Map<string, number>();
 export function db(): DynamoDBDocumentClient {
   if (client) return client;
   const { region, dynamodbEndpoint } = config();
-  const base = new DynamoDBClient({
+  base = new DynamoDBClient({
     region,
     ...(dynamodbEndpoint
       ? { endpoint: dynamodbEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
@@ -30,6 +31,12 @@ export function db(): DynamoDBDocumentClient {
     marshallOptions: { removeUndefinedValues: true },
   });
   return client;
+}
+
+/** The plain DynamoDB client under `db()`, for libraries that take one (Powertools idempotency). */
+export function dynamo(): DynamoDBClient {
+  db();
+  return base as DynamoDBClient;
 }
 
 export const tableName = (): string => config().tableName;

@@ -8,6 +8,7 @@ import { authenticateSession } from '../auth/session.ts';
 import { errorHandler } from './error-handler.ts';
 import { NotFoundError, RateLimitError } from './errors.ts';
 import { parseJsonBody } from './json-body.ts';
+import { withIdempotencyKey } from './idempotency.ts';
 import { logger } from './logger.ts';
 import { requestIdHeader, requestIdOf } from './request-id.ts';
 import type { HttpEvent, HttpMiddleware, HttpRequest, HttpResult } from './types.ts';
@@ -109,7 +110,7 @@ export function defineApiHandler(fn: FunctionName, operations: Readonly<Record<s
     .use(extraResponseHeaders())
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(errorHandler())
-    .handler(async (event) => {
+    .handler(async (event, context) => {
       const route = routes.get(event.routeKey);
       const operation = operations[event.routeKey];
       if (!route || !operation) throw new NotFoundError('No such endpoint.');
@@ -128,7 +129,8 @@ export function defineApiHandler(fn: FunctionName, operations: Readonly<Record<s
       const run = async () => {
         requireScope(principal, route.scopes, `${route.method} ${route.path}`);
         const body = route.body ? parseJsonBody(event) : undefined;
-        return operation({ event, route, requestId, principal, body });
+        const execute = () => operation({ event, route, requestId, principal, body });
+        return route.idempotent ? withIdempotencyKey(event, context, principal, event.routeKey, execute) : execute();
       };
       return principal.kind === 'apiKey' ? underRateLimit(event, route, principal, run) : run();
     });

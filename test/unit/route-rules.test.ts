@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest';
+import { FUNCTIONS, routeKey, ROUTES } from '../../infra/routes.ts';
+
+describe('route table rules', () => {
+  it('gives every function with an Idempotency-Key route what Powertools idempotency does to the table', () => {
+    for (const route of ROUTES.filter((r) => r.idempotent)) {
+      const grants = FUNCTIONS[route.function].grants.table;
+      for (const action of ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'] as const) {
+        expect(grants, `${routeKey(route)} needs ${action}`).toContain(action);
+      }
+    }
+  });
+
+  it('marks every POST that creates something as idempotent', () => {
+    const creates = ['POST /v1/products', 'POST /v1/passports', 'POST /v1/suppliers', 'POST /v1/auth/api-keys', 'POST /v1/webhooks/endpoints'];
+    expect(ROUTES.filter((r) => r.idempotent).map(routeKey).sort()).toEqual(creates.sort());
+  });
+});
