@@ -1,7 +1,7 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { countUnit, packTransactions, type CountedMessage, type WriteStats } from '../../lib/data/rollups.ts';
-import { scanEventSchema } from '../../lib/domain/scan.ts';
+import { scanEventSchema } from '../../lib/domain/scan-event.ts';
 import { logger } from '../../lib/http/logger.ts';
 
 /**

@@ -4,7 +4,7 @@ import { config } from '../../lib/config.ts';
 import { getPublicView, type PublicView } from '../../lib/data/passports.ts';
 import { sendScanEvent } from '../../lib/data/scan-queue.ts';
 import { parseGtinPath } from '../../lib/domain/digital-link.ts';
-import { toPassportView } from '../../lib/domain/passport.ts';
+import { toPassportView } from '../../lib/domain/passport-view.ts';
 import { deviceClass, referrerDomain, viewerCountry, type ScanEvent } from '../../lib/domain/scan.ts';
 import { isEnvironment, type Tenant } from '../../lib/domain/tenant.ts';
 import { errorHandler } from '../../lib/http/error-handler.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { routeKey, ROUTES, type Route } from '../../infra/routes.ts';
 import { OPERATIONS, type Answer } from './operations.ts';
 import { errorSchema } from './schemas.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { mappingSchema } from '../domain/mapping.ts';
 import { CATEGORIES } from '../domain/product.ts';
 import { SCOPES } from '../domain/scopes.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { API_KEY_SCOPES, isScope, type Scope } from './scopes.ts';
 import { ENVIRONMENTS } from './tenant.ts';
 

@@ -1,5 +1,3 @@
-import { z } from 'zod';
-
 /** ISO 3166-1 alpha-2 country codes (the 249 officially assigned). */
 export const COUNTRY_CODES: ReadonlySet<string> = new Set(
   `
@@ -22,12 +20,3 @@ export const COUNTRY_CODES: ReadonlySet<string> = new Set(
 );
 
 export const isCountryCode = (value: string): boolean => COUNTRY_CODES.has(value);
-
-/** An ISO 3166-1 alpha-2 code, upper case (`FR`, `DE`). */
-export const countrySchema = (field: string) =>
-  z
-    .string({ error: (issue) => (issue.input === undefined ? `${field} is required.` : `${field} must be a string.`) })
-    .refine(isCountryCode, {
-      error: `${field} must be an ISO 3166-1 alpha-2 country code in upper case, such as FR or DE.`,
-      params: { suggestion: 'Send two upper-case letters, such as FR, DE, IT or ES.' },
-    });

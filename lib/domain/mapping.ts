@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Webhook field mappings: which field of a source payload feeds which passport or product field.

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** `limit` of the cursor form: 1..100, default 25 (spec section 8). */
 export const cursorLimit = z.coerce

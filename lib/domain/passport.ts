@@ -1,5 +1,5 @@
-import { z } from 'zod';
-import { countrySchema } from './countries.ts';
+import * as z from 'zod';
+import { countrySchema } from './country-schema.ts';
 import { UUID_PATTERN } from './ids.ts';
 import { CATEGORIES, type Category } from './product.ts';
 
@@ -130,20 +130,4 @@ export const createdPassportSchema = passportViewSchema
   .extend({ createdAt: z.iso.datetime() })
   .meta({ id: 'CreatedPassport' });
 
-export function toPassportView(
-  product: { productId: string; name: string; category: Category; gtin: string; qrCodeUrl: string },
-  passport: Passport,
-): PassportView {
-  return {
-    productId: product.productId,
-    passportId: passport.passportId,
-    name: product.name,
-    category: product.category,
-    gtin: product.gtin,
-    data: passport.data,
-    qrCodeUrl: product.qrCodeUrl,
-    status: passport.status,
-    version: passport.version,
-    lastUpdated: passport.createdAt,
-  };
-}
+export { toPassportView } from './passport-view.ts';

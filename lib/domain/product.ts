@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { normalizeGtin } from './gtin.ts';
 import type { Environment } from './tenant.ts';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ENVIRONMENTS } from './tenant.ts';
 
 /** Switches the session's organization, environment, or both. */

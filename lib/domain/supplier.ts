@@ -1,5 +1,5 @@
-import { z } from 'zod';
-import { countrySchema } from './countries.ts';
+import * as z from 'zod';
+import { countrySchema } from './country-schema.ts';
 import { SUPPLIER_ROLES, type SupplierRole } from './passport.ts';
 import type { Environment } from './tenant.ts';
 

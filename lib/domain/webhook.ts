@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import { HEADLESS_CMS_MAPPING, mappingSchema, type Mapping } from './mapping.ts';
 import { CATEGORIES, type Category } from './product.ts';
 import { ENVIRONMENTS, type Environment } from './tenant.ts';

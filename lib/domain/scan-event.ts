@@ -1,0 +1,18 @@
+import * as z from 'zod';
+import { isCountryCode } from './countries.ts';
+import { UUID_PATTERN } from './ids.ts';
+import { DEVICES } from './scan.ts';
+import { ENVIRONMENTS } from './tenant.ts';
+
+/** A scan event as it must arrive from the queue; anything else is a poison message. */
+export const scanEventSchema = z.strictObject({
+  v: z.literal(1),
+  orgId: z.string().regex(/^org_[0-9a-z]+$/),
+  environment: z.enum(ENVIRONMENTS),
+  productId: z.string().regex(UUID_PATTERN),
+  gtin: z.string().regex(/^\d{14}$/),
+  at: z.iso.datetime(),
+  country: z.string().refine((c) => c === 'unknown' || isCountryCode(c)),
+  referrer: z.string().min(1).max(253),
+  device: z.enum(DEVICES),
+});
