@@ -18,7 +18,10 @@ export interface Grants {
   table: readonly TableAction[];
   /** SQS actions on the scan queue. */
   scanQueue?: readonly ('sqs:SendMessage' | 'sqs:ReceiveMessage' | 'sqs:DeleteMessage' | 'sqs:GetQueueAttributes' | 'sqs:ChangeMessageVisibility')[];
-  /** `secretsmanager:GetSecretValue` on the session encryption key (always granted to `auth`). */
+  /**
+   * `secretsmanager:GetSecretValue` on the session encryption key (always granted to `auth`): every
+   * function with session or API-key routes needs it, since API-key routes also take the session.
+   */
   sessionSecret?: boolean;
 }
 
@@ -63,21 +66,21 @@ export const FUNCTIONS: Record<FunctionName, FunctionSpec> = {
     description: 'Products API: create, list, get, update, QR code',
     memoryMb: 512,
     timeoutSeconds: 10,
-    grants: { table: [...WRITE, 'dynamodb:DeleteItem'] },
+    grants: { table: [...WRITE, 'dynamodb:DeleteItem'], sessionSecret: true },
   },
   passports: {
     entry: 'functions/passports/handler.ts',
     description: 'Passports API: publish versions, read the current one and the history',
     memoryMb: 512,
     timeoutSeconds: 10,
-    grants: { table: [...WRITE, 'dynamodb:DeleteItem'] },
+    grants: { table: [...WRITE, 'dynamodb:DeleteItem'], sessionSecret: true },
   },
   suppliers: {
     entry: 'functions/suppliers/handler.ts',
     description: 'Suppliers API: create, list, get',
     memoryMb: 512,
     timeoutSeconds: 10,
-    grants: { table: [...WRITE, 'dynamodb:DeleteItem'] },
+    grants: { table: [...WRITE, 'dynamodb:DeleteItem'], sessionSecret: true },
   },
   resolver: {
     entry: 'functions/resolver/handler.ts',
@@ -91,7 +94,7 @@ export const FUNCTIONS: Record<FunctionName, FunctionSpec> = {
     description: 'Scan analytics of a product',
     memoryMb: 512,
     timeoutSeconds: 10,
-    grants: { table: API_READ },
+    grants: { table: API_READ, sessionSecret: true },
   },
   aggregator: {
     entry: 'functions/aggregator/handler.ts',
@@ -139,8 +142,9 @@ export const FUNCTIONS: Record<FunctionName, FunctionSpec> = {
 };
 
 /**
- * How a route authenticates: an API key (Bearer), the dashboard session cookie, none (the public
- * resolver), or the webhook HMAC signature.
+ * How a route authenticates: an API key (Bearer; the dashboard's session cookie is accepted too, see
+ * lib/http/api-handler.ts), the dashboard session cookie only, none (the public resolver), or the
+ * webhook HMAC signature.
  */
 export type Auth = 'apiKey' | 'session' | 'none' | 'webhook';
 

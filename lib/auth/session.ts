@@ -189,6 +189,9 @@ export function signInAgain(message: string, clearCookie = false): Authenticatio
   });
 }
 
+/** Whether the request carries a session cookie (valid or not). */
+export const hasSessionCookie = (event: HttpEvent): boolean => readCookie(event, cookieName('session')) !== undefined;
+
 /**
  * Resolves the session cookie of a request to a principal: 401 without a usable session, 403 when
  * only an API key was sent or a state-changing request fails the CSRF defence.

@@ -4,7 +4,7 @@ import { routeKey, routesOf, type FunctionName, type Route } from '../../infra/r
 import { authenticateApiKey, requireScope } from '../auth/authenticate.ts';
 import type { ApiKeyPrincipal, Principal } from '../auth/principal.ts';
 import { rateLimit } from '../auth/rate-limit.ts';
-import { authenticateSession } from '../auth/session.ts';
+import { authenticateSession, hasSessionCookie } from '../auth/session.ts';
 import { errorHandler } from './error-handler.ts';
 import { NotFoundError, RateLimitError } from './errors.ts';
 import { parseJsonBody } from './json-body.ts';
@@ -83,10 +83,24 @@ async function underRateLimit(event: HttpEvent, route: Route, principal: ApiKeyP
 }
 
 /**
+ * Who is calling. Session routes take the dashboard's session cookie only. API-key routes take a
+ * Bearer API key, exactly as always, or, when the request has no Authorization header, the
+ * dashboard's session cookie: a session holds every scope in its organization and environment,
+ * its state-changing calls must pass the CSRF defence, and it is not rate-limited (limits are per
+ * API key). Without either, the answer is the API key's 401.
+ */
+async function authenticate(event: HttpEvent, route: Route): Promise<Principal> {
+  if (route.auth === 'session') return authenticateSession(event);
+  const authorization = event.headers?.authorization;
+  if (!authorization && hasSessionCookie(event)) return authenticateSession(event);
+  return authenticateApiKey(authorization);
+}
+
+/**
  * The Lambda handler of one function group of the JSON API. Every request goes through the same
  * steps: request id and standard headers, structured logging, the spec's error object for every
  * failure, authentication as the route says (API key with its rate limit, or dashboard session
- * with its CSRF defence; none for public operations), the route's scope check, JSON body parsing,
+ * with its CSRF defence, which API-key routes also accept; none for public operations), the route's scope check, JSON body parsing,
  * then the operation.
  * Throws at load time unless `operations` implements exactly the routes the table gives `fn`.
  */
@@ -120,7 +134,7 @@ export function defineApiHandler(fn: FunctionName, operations: Readonly<Record<s
         return operation.run({ event, route, requestId, body: route.body ? parseJsonBody(event) : undefined });
       }
 
-      const principal = route.auth === 'session' ? await authenticateSession(event) : await authenticateApiKey(event.headers?.authorization);
+      const principal = await authenticate(event, route);
       logger.appendKeys({
         orgId: principal.tenant.orgId,
         environment: principal.tenant.environment,

@@ -16,12 +16,12 @@ describe('the route table and authentication', () => {
     expect(lacking).toEqual([]);
   });
 
-  it('grants the session secret to every function with session routes, and only session routes manage keys', () => {
+  it('grants the session secret to every function with session or API-key routes (which take the session too), and only session routes manage keys', () => {
     // Act
-    const sessionFunctions = FUNCTION_NAMES.filter((fn) => routesOf(fn).some((r) => r.auth === 'session'));
+    const sessionFunctions = FUNCTION_NAMES.filter((fn) => routesOf(fn).some((r) => r.auth === 'session' || r.auth === 'apiKey'));
     const keyManagement = ROUTES.filter((r) => r.scopes.includes('api_keys:manage'));
     // Assess
-    expect(sessionFunctions).toContain('auth');
+    expect(sessionFunctions).toEqual(expect.arrayContaining(['auth', 'products', 'passports', 'analytics']));
     expect(sessionFunctions.filter((fn) => !FUNCTIONS[fn].grants.sessionSecret)).toEqual([]);
     expect(keyManagement.length).toBe(3);
     expect(keyManagement.every((r) => r.auth === 'session' && r.path.startsWith('/v1/auth/api-keys'))).toBe(true);
