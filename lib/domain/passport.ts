@@ -9,11 +9,18 @@ export type SupplierRole = (typeof SUPPLIER_ROLES)[number];
 
 export const WINE_COLOURS = ['red', 'white', 'rose', 'orange'] as const;
 
+/**
+ * Smallest non-zero amount: nothing on a label is finer, and DynamoDB cannot store numbers under
+ * 1e-130 (JSON allows down to 5e-324, which used to fail the write with a 500).
+ */
+const MIN_NON_ZERO_AMOUNT = 1e-6;
+
 const amount = (field: string) =>
   z
     .number({ error: `${field} must be a number.` })
     .min(0, { error: `${field} must be 0 or more.` })
-    .max(100_000, { error: `${field} is implausibly large.` });
+    .max(100_000, { error: `${field} is implausibly large.` })
+    .refine((value) => value === 0 || value >= MIN_NON_ZERO_AMOUNT, { error: `${field} must be 0 or at least ${MIN_NON_ZERO_AMOUNT}.` });
 
 const shortText = (field: string, max = 200) =>
   z

@@ -49,6 +49,8 @@ describe('POST /v1/passports', () => {
     [{ productId: '$product', data: { sparkling: true } }, 'data.sparkling'],
     [{ productId: '$product', data: { nutrition: { fatG: -1 } } }, 'data.nutrition.fatG'],
     [{ productId: '$product', data: { nutrition: { sugarsG: '4' } } }, 'data.nutrition.sugarsG'],
+    // Found by the fuzzer: a denormal amount passed validation and DynamoDB refused it (a 500).
+    [{ productId: '$product', data: { nutrition: { alcoholG: 5e-324 } } }, 'data.nutrition.alcoholG'],
     [{ productId: '$product', data: { allergens: { containsEgg: 'no' } } }, 'data.allergens.containsEgg'],
     [{ productId: '$product', data: { origin: { country: 'France' } } }, 'data.origin.country'],
     [{ productId: '$product', data: { origin: { country: 'XX' } } }, 'data.origin.country'],

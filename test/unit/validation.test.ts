@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { passportDataSchema } from '../../lib/domain/passport.ts';
 import { createProductSchema, updateProductSchema } from '../../lib/domain/product.ts';
 import { ValidationError } from '../../lib/http/errors.ts';
 import { formatPath, parseBody, parseOrThrow, parseQuery } from '../../lib/http/validation.ts';
@@ -44,6 +45,13 @@ describe('zod issues as 422 validation errors', () => {
       status: 400,
       param: 'sort',
     });
+  });
+
+  it('refuses nutrition amounts too small to mean anything (DynamoDB cannot store 5e-324), keeps 0 and small real ones', () => {
+    const error = thrown(() => parseOrThrow(passportDataSchema, { nutrition: { alcoholG: 5e-324 } }, ['data']));
+    expect(error).toMatchObject({ status: 422, param: 'data.nutrition.alcoholG' });
+    expect(() => parseOrThrow(passportDataSchema, { nutrition: { fatG: 1e-131 } })).toThrow(ValidationError);
+    expect(parseOrThrow(passportDataSchema, { nutrition: { fatG: 0, saltG: 0.001 } })).toEqual({ nutrition: { fatG: 0, saltG: 0.001 } });
   });
 
   it('keeps sku: null (clears) apart from an absent sku (unchanged)', () => {
