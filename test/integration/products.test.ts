@@ -278,3 +278,29 @@ describe('the gateway', () => {
     expect(response.body).toEqual({ status: 'ok' });
   });
 });
+
+describe('authentication and scopes on every products endpoint', () => {
+  const endpoints = (productId: string) =>
+    [
+      ['POST', '/v1/products', { name: 'N', category: 'wine', gtin: '96385074' }, 'products:write'],
+      ['GET', '/v1/products', undefined, 'products:read'],
+      ['GET', `/v1/products/${productId}`, undefined, 'products:read'],
+      ['PATCH', `/v1/products/${productId}`, { name: 'N' }, 'products:write'],
+      ['GET', `/v1/products/${productId}/qr`, undefined, 'products:read'],
+    ] as const;
+
+  it('answers 401 without a key, with a malformed, unknown or revoked key, and 403 without the scope', async () => {
+    // Prepare
+    const product = await createProduct(org.live);
+    const revoked = await org.revokedKey();
+    const wrongScope = await org.keyWith(['suppliers:read', 'suppliers:write']);
+    for (const [method, path, body, scope] of endpoints(product.productId)) {
+      // Act and assess
+      for (const key of [undefined, 'sk_live_tooShort', `sk_test_${'Z'.repeat(32)}`, revoked]) {
+        expectError(await call(method, path, { ...(key ? { key } : {}), ...(body ? { body } : {}) }), 401, 'authentication_error');
+      }
+      const denied = expectError(await call(method, path, { key: wrongScope, ...(body ? { body } : {}) }), 403, 'permission_error');
+      expect(denied.message).toContain(scope);
+    }
+  });
+});
