@@ -1,11 +1,13 @@
 import QRCode from 'qrcode-svg';
-import { countProducts, listProductsAfter, listProductsAt, updateProduct } from '../../lib/data/products.ts';
+import { countProducts, listProductsAfter, listProductsAt, searchProductsAt, updateProduct } from '../../lib/data/products.ts';
 import {
   createProductSchema,
   cursorPageSchema,
   IMMUTABLE_PRODUCT_FIELDS,
   listProductsQuerySchema,
   offsetPageSchema,
+  productMatches,
+  productSearchSchema,
   qrQuerySchema,
   toProductView,
   updateProductSchema,
@@ -29,22 +31,28 @@ async function postProduct(request: ApiRequest) {
 }
 
 async function listProducts(request: ApiRequest) {
-  const query = parseQuery(listProductsQuerySchema, request.event.queryStringParameters, [
+  const { q, ...query } = parseQuery(listProductsQuerySchema, request.event.queryStringParameters, [
     'limit',
     'offset',
     'starting_after',
+    'q',
   ]);
   const tenant = request.principal.tenant;
+  // Search: a name substring or a GTIN prefix (a filter over the tenant's products).
+  const search = q === undefined ? undefined : parseOrThrow(productSearchSchema, q, ['q']);
+  const filter = search === undefined ? undefined : (product: Parameters<typeof productMatches>[0]) => productMatches(product, search);
   if (query.starting_after !== undefined) {
     if (query.offset !== undefined) {
       throw new ValidationError('offset and starting_after cannot be combined.', 'offset', 'Page with one or the other.');
     }
     const { limit, starting_after } = parseOrThrow(cursorPageSchema, query);
-    const page = await listProductsAfter(tenant, limit, starting_after.toLowerCase());
+    const page = await listProductsAfter(tenant, limit, starting_after.toLowerCase(), filter);
     return json(200, { data: page.products.map(toProductView), hasMore: page.hasMore });
   }
   const { limit, offset } = parseOrThrow(offsetPageSchema, query);
-  const [page, total] = await Promise.all([listProductsAt(tenant, limit, offset), countProducts(tenant)]);
+  const [page, total] = filter
+    ? await searchProductsAt(tenant, filter, limit, offset).then((found) => [found, found.total] as const)
+    : await Promise.all([listProductsAt(tenant, limit, offset), countProducts(tenant)]);
   const data = page.products.map(toProductView);
   // The spec names the array both `products` and `data`; DESIGN returns both.
   return json(200, { data, products: data, pagination: { total, limit, offset }, hasMore: page.hasMore });

@@ -57,6 +57,7 @@ const listProductsQuery = z.object({
   limit: z.int().min(1).max(100).optional().describe('Page size: 1..100; default 20 (offset form) or 25 (cursor form)'),
   offset: z.int().min(0).optional().describe('Offset form: items to skip (at most 10,000)'),
   starting_after: z.uuid().optional().describe('Cursor form: the productId of the last item of the previous page'),
+  q: z.string().min(1).max(100).optional().describe('Search: products whose name contains q (any letter case) or whose GTIN starts with q (as GTIN-14, -13, -12 or -8)'),
 });
 const cursorQuery = (id: string) =>
   z.object({ limit: cursorLimit.optional(), starting_after: z.string().optional().describe(`Cursor: the ${id} of the last item of the previous page`) });

@@ -155,8 +155,15 @@ export async function updateProduct(
   return getProduct(tenant, product.productId, true);
 }
 
-/** Reads products in creation order until `count` are collected or the tenant has no more. */
-async function queryProducts(tenant: Tenant, count: number, startingAfter?: string): Promise<Product[]> {
+/** Which products a listing shows: all of them, or those a search matches. */
+export type ProductFilter = (product: Product) => boolean;
+
+/**
+ * Reads products in creation order until `count` are collected or the tenant has no more. With a
+ * `filter`, the partition is read in full pages and only matching products count (a search is a
+ * filter over the tenant's products, not an index: it reads them all at worst).
+ */
+async function queryProducts(tenant: Tenant, count: number, startingAfter?: string, filter?: ProductFilter): Promise<Product[]> {
   const products: Product[] = [];
   let exclusiveStartKey: QueryCommandInput['ExclusiveStartKey'] = startingAfter
     ? { PK: tenantPk(tenant), SK: productSk(startingAfter) }
@@ -168,13 +175,16 @@ async function queryProducts(tenant: Tenant, count: number, startingAfter?: stri
         KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
         ExpressionAttributeValues: { ':pk': tenantPk(tenant), ':prefix': PRODUCT },
         ExclusiveStartKey: exclusiveStartKey,
-        Limit: count - products.length,
+        ...(filter ? {} : { Limit: count - products.length }),
       }),
     );
-    for (const item of page.Items ?? []) products.push(fromItem(item));
+    for (const item of page.Items ?? []) {
+      const product = fromItem(item);
+      if (!filter || filter(product)) products.push(product);
+    }
     exclusiveStartKey = page.LastEvaluatedKey;
   } while (exclusiveStartKey && products.length < count);
-  return products;
+  return products.slice(0, count);
 }
 
 export interface Page {
@@ -182,10 +192,16 @@ export interface Page {
   hasMore: boolean;
 }
 
-/** Cursor form: the `limit` products after `startingAfter` (or from the first). */
-export async function listProductsAfter(tenant: Tenant, limit: number, startingAfter?: string): Promise<Page> {
-  const products = await queryProducts(tenant, limit + 1, startingAfter);
+/** Cursor form: the `limit` products (that `filter` accepts) after `startingAfter` (or from the first). */
+export async function listProductsAfter(tenant: Tenant, limit: number, startingAfter?: string, filter?: ProductFilter): Promise<Page> {
+  const products = await queryProducts(tenant, limit + 1, startingAfter, filter);
   return { products: products.slice(0, limit), hasMore: products.length > limit };
+}
+
+/** Offset form of a search: one page of the products `filter` accepts, and how many it accepts. */
+export async function searchProductsAt(tenant: Tenant, filter: ProductFilter, limit: number, offset: number): Promise<Page & { total: number }> {
+  const matches = await queryProducts(tenant, Number.POSITIVE_INFINITY, undefined, filter);
+  return { products: matches.slice(offset, offset + limit), hasMore: matches.length > offset + limit, total: matches.length };
 }
 
 /** Offset form: reads through the offset (bounded by MAX_OFFSET) and returns one page. */

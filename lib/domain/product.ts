@@ -87,7 +87,30 @@ export const listProductsQuerySchema = z.strictObject({
   limit: z.string().optional(),
   offset: z.string().optional(),
   starting_after: z.string().optional(),
+  q: z.string().optional(),
 });
+
+/** `q` of `GET /v1/products`: a name substring (any letter case) or a GTIN prefix. */
+export const productSearchSchema = z
+  .string()
+  .trim()
+  .min(1, { error: 'q must not be empty: leave it out to list every product.' })
+  .max(100, { error: 'q must be at most 100 characters.' });
+
+/**
+ * Whether a product matches a search: its name contains `q` in any letter case, or, when `q` is
+ * digits, its GTIN starts with `q` in any of the lengths it is printed in (GTIN-14, -13, -12, -8).
+ */
+export function productMatches(product: Pick<Product, 'name' | 'gtin'>, q: string): boolean {
+  const query = q.trim().toLowerCase();
+  if (query === '') return true;
+  if (product.name.toLowerCase().includes(query)) return true;
+  if (!/^\d+$/.test(query)) return false;
+  return [14, 13, 12, 8].some((length) => {
+    const printed = product.gtin.slice(14 - length);
+    return product.gtin.slice(0, 14 - length).split('').every((d) => d === '0') && printed.startsWith(query);
+  });
+}
 
 export const offsetPageSchema = z.strictObject({
   limit: limit(100, 20),
