@@ -1,9 +1,10 @@
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Scope } from '../domain/scopes.ts';
 import type { Environment } from '../domain/tenant.ts';
 import { db, tableName } from './client.ts';
 import { cancellationReasons, isConditionFailure } from './errors.ts';
 import { orgPk } from './keys.ts';
+import { beginsWith, queryItems } from './query.ts';
 
 /**
  * API keys, stored as two items written together:
@@ -101,22 +102,8 @@ export async function getApiKey(orgId: string, keyId: string): Promise<ApiKeyRec
 
 /** The organization's keys that are not revoked, oldest first. */
 export async function listActiveApiKeys(orgId: string): Promise<ApiKeyRecord[]> {
-  const keys: ApiKeyRecord[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-        FilterExpression: 'attribute_not_exists(revokedAt)',
-        ExpressionAttributeValues: { ':pk': orgPk(orgId), ':prefix': 'APIKEY#' },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of page.Items ?? []) keys.push(fromItem(item));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return keys.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  const { items } = await queryItems({ ...beginsWith(orgPk(orgId), 'APIKEY#'), FilterExpression: 'attribute_not_exists(revokedAt)' });
+  return items.map(fromItem).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
 }
 
 /**

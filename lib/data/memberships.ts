@@ -1,7 +1,8 @@
-import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
 import { cancellationReasons } from './errors.ts';
 import { orgPk } from './keys.ts';
+import { beginsWith, queryItems } from './query.ts';
 
 /**
  * Members of organizations, written as two items together:
@@ -64,19 +65,6 @@ export async function getMembership(orgId: string, userId: string): Promise<Memb
 
 /** The user's organizations in the order the user joined them. */
 export async function listMembershipsOfUser(userId: string): Promise<Membership[]> {
-  const memberships: Membership[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-        ExpressionAttributeValues: { ':pk': userPk(userId), ':prefix': MEMBER },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of page.Items ?? []) memberships.push(fromItem(item));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return memberships.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.orgId.localeCompare(b.orgId));
+  const { items } = await queryItems(beginsWith(userPk(userId), MEMBER));
+  return items.map(fromItem).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.orgId.localeCompare(b.orgId));
 }

@@ -1,10 +1,11 @@
-import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Passport, PassportData } from '../domain/passport.ts';
 import type { Category, Product } from '../domain/product.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import { db, tableName } from './client.ts';
 import { cancellationReasons } from './errors.ts';
 import { tenantPk } from './keys.ts';
+import { beginsWith, queryItems } from './query.ts';
 import { gtinSk, productSk } from './products.ts';
 
 /**
@@ -116,24 +117,11 @@ export async function listPassportVersions(
   beforeVersion?: number,
 ): Promise<{ passports: Passport[]; hasMore: boolean }> {
   const pk = tenantPk(tenant);
-  const passports: Passport[] = [];
-  let startKey: Record<string, unknown> | undefined =
-    beforeVersion === undefined ? undefined : { PK: pk, SK: versionSk(productId, beforeVersion) };
-  do {
-    const page = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-        ExpressionAttributeValues: { ':pk': pk, ':prefix': `PASSPORT#${productId}#` },
-        ScanIndexForward: false,
-        ExclusiveStartKey: startKey,
-        Limit: limit + 1 - passports.length,
-      }),
-    );
-    for (const item of page.Items ?? []) passports.push(fromItem(item));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey && passports.length < limit + 1);
-  return { passports: passports.slice(0, limit), hasMore: passports.length > limit };
+  const page = await queryItems(
+    { ...beginsWith(pk, `PASSPORT#${productId}#`), ScanIndexForward: false },
+    { limit, ...(beforeVersion === undefined ? {} : { startKey: { PK: pk, SK: versionSk(productId, beforeVersion) } }) },
+  );
+  return { passports: page.items.map(fromItem), hasMore: page.hasMore };
 }
 
 /** The public view of a GTIN, in one read: the resolver's whole data access for a scan. */

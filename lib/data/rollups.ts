@@ -1,10 +1,11 @@
-import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { DayRollup } from '../domain/analytics.ts';
 import { utcDay } from '../domain/analytics.ts';
 import type { ScanEvent } from '../domain/scan.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import { db, tableName } from './client.ts';
 import { cancellationReasons, isTransactionConflict } from './errors.ts';
+import { queryItems } from './query.ts';
 
 /**
  * Scan rollups and the exactly-once ledger.
@@ -179,19 +180,9 @@ function fromItem(item: Record<string, unknown>): DayRollup {
 
 /** Every day rollup of a product between two days (inclusive), in one query (paged past 1 MB). */
 export async function queryRollups(tenant: Tenant, productId: string, startDay: string, endDay: string): Promise<DayRollup[]> {
-  const rollups: DayRollup[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
-        ExpressionAttributeValues: { ':pk': statsPk(tenant, productId), ':from': daySk(startDay), ':to': daySk(endDay) },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of page.Items ?? []) rollups.push(fromItem(item));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return rollups;
+  const { items } = await queryItems({
+    KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
+    ExpressionAttributeValues: { ':pk': statsPk(tenant, productId), ':from': daySk(startDay), ':to': daySk(endDay) },
+  });
+  return items.map(fromItem);
 }

@@ -1,10 +1,11 @@
-import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { SupplierRole } from '../domain/passport.ts';
 import type { Supplier } from '../domain/supplier.ts';
 import type { Environment, Tenant } from '../domain/tenant.ts';
 import { db, tableName } from './client.ts';
 import { cancellationReasons } from './errors.ts';
 import { tenantPk } from './keys.ts';
+import { beginsWith, queryItems } from './query.ts';
 
 /**
  * Suppliers, in the tenant's partition:
@@ -91,22 +92,10 @@ export async function listSuppliers(
   limit: number,
   startingAfter?: string,
 ): Promise<{ suppliers: Supplier[]; hasMore: boolean }> {
-  const suppliers: Supplier[] = [];
-  let startKey: Record<string, unknown> | undefined = startingAfter
-    ? { PK: tenantPk(tenant), SK: supplierSk(startingAfter) }
-    : undefined;
-  do {
-    const page = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-        ExpressionAttributeValues: { ':pk': tenantPk(tenant), ':prefix': PREFIX },
-        ExclusiveStartKey: startKey,
-        Limit: limit + 1 - suppliers.length,
-      }),
-    );
-    for (const item of page.Items ?? []) suppliers.push(fromItem(item));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey && suppliers.length < limit + 1);
-  return { suppliers: suppliers.slice(0, limit), hasMore: suppliers.length > limit };
+  const pk = tenantPk(tenant);
+  const page = await queryItems(beginsWith(pk, PREFIX), {
+    limit,
+    ...(startingAfter ? { startKey: { PK: pk, SK: supplierSk(startingAfter) } } : {}),
+  });
+  return { suppliers: page.items.map(fromItem), hasMore: page.hasMore };
 }

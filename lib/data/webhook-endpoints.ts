@@ -1,10 +1,11 @@
-import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Mapping } from '../domain/mapping.ts';
 import type { Category } from '../domain/product.ts';
 import type { Environment } from '../domain/tenant.ts';
 import type { Source, WebhookEndpoint, WebhookSecret } from '../domain/webhook.ts';
 import { db, tableName } from './client.ts';
 import { orgPk } from './keys.ts';
+import { beginsWith, queryItems } from './query.ts';
 
 /**
  * Webhook endpoints, as two items written together:
@@ -57,21 +58,8 @@ export async function getEndpointById(endpointId: string): Promise<WebhookEndpoi
 }
 
 export async function listEndpoints(orgId: string): Promise<WebhookEndpoint[]> {
-  const endpoints: WebhookEndpoint[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-        ExpressionAttributeValues: { ':pk': orgPk(orgId), ':prefix': 'WHE#' },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of page.Items ?? []) endpoints.push(fromItem(item));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return endpoints.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  const { items } = await queryItems(beginsWith(orgPk(orgId), 'WHE#'));
+  return items.map(fromItem).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
 }
 
 export async function deleteEndpoint(endpoint: WebhookEndpoint): Promise<void> {
