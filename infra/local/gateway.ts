@@ -47,6 +47,14 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
   });
 }
 
+/**
+ * The URL of a request target. A target is a path (origin form) and is read as one: resolved
+ * against a base, `//x/…` would name host `x` (and throw for a host such as `%00`).
+ */
+export function requestUrl(target = '/'): URL {
+  return target.startsWith('/') ? new URL(`http://localhost${target}`) : new URL(target, 'http://localhost');
+}
+
 /** Builds the API Gateway HTTP API (payload format 2.0) event for a request. */
 export function toEvent(
   req: IncomingMessage,
@@ -55,7 +63,7 @@ export function toEvent(
   pathParameters: Record<string, string>,
   requestId: string,
 ): HttpEvent {
-  const url = new URL(req.url ?? '/', 'http://localhost');
+  const url = requestUrl(req.url);
   const headers: Record<string, string> = {};
   const cookies: string[] = [];
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
@@ -153,7 +161,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         send(res, { statusCode: local.status, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(local.body) }, req.method);
         return;
       }
-      const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+      const path = requestUrl(req.url).pathname;
       const found = match(req.method ?? 'GET', path);
       if (found.kind === 'none') throw new NotFoundError(`No endpoint at ${path}.`);
       if (found.kind === 'method-not-allowed') throw new MethodNotAllowedError(req.method ?? '', found.allowed);
