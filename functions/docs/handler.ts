@@ -60,7 +60,8 @@ async function serve(event: HttpEvent): Promise<HttpResult> {
       return { statusCode: 200, headers: { 'Content-Type': 'text/html; charset=utf-8' }, body: PAGE };
     default: {
       const name = event.pathParameters?.asset ?? '';
-      const type = ASSETS[name];
+      // Own names only: `__proto__` or `constructor` must not find Object.prototype's members.
+      const type = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
       if (!type) throw new NotFoundError(`No documentation asset '${name}'.`);
       let body = assets.get(name);
       if (body === undefined) {

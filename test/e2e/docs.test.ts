@@ -23,6 +23,14 @@ describe('the API reference', () => {
     expect(Object.keys(response.body.paths)).toContain('/v1/products');
   });
 
+  it('answers 404 for asset names it does not serve, Object.prototype\'s included (found by the API fuzzer: /docs/__proto__ was a 500)', async () => {
+    for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'nope.js']) {
+      const response = await call('GET', `/docs/${name}`);
+      expect(response.status, name).toBe(404);
+      expect(response.body.error).toMatchObject({ type: 'not_found', code: 'not_found' });
+    }
+  });
+
   it.skipIf(mode === 'skip')('renders /docs in headless Chromium with no request leaving localhost', async () => {
     if (!browser) throw new Error(CHROMIUM_MISSING);
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
