@@ -15,7 +15,14 @@ export interface GatewayOptions {
   /** Loads a function's handler module (once) and returns its `handler`. */
   loadHandler: (fn: FunctionName) => Promise<LambdaHandler>;
   /** Extra answers the gateway gives itself, such as `/health`. */
-  local?: (req: IncomingMessage) => { status: number; body: unknown } | undefined;
+  local?: (req: IncomingMessage) => LocalAnswer | undefined;
+}
+
+/** An answer of the gateway's own: `body` as JSON, or a Buffer sent as-is with `headers` (static files). */
+export interface LocalAnswer {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
 }
 
 export interface Gateway {
@@ -158,7 +165,14 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     try {
       const local = options.local?.(req);
       if (local) {
-        send(res, { statusCode: local.status, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(local.body) }, req.method);
+        const raw = Buffer.isBuffer(local.body);
+        send(
+          res,
+          raw
+            ? { statusCode: local.status, headers: local.headers ?? {}, body: (local.body as Buffer).toString('base64'), isBase64Encoded: true }
+            : { statusCode: local.status, headers: { 'Content-Type': 'application/json', ...local.headers }, body: JSON.stringify(local.body) },
+          req.method,
+        );
         return;
       }
       const path = requestUrl(req.url).pathname;

@@ -2,7 +2,9 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { newSessionSecret } from '../../lib/auth/session-key.ts';
+import { buildDashboard, DASHBOARD_DIST } from '../../dashboard/build.ts';
 import { FUNCTIONS, ROUTES, type FunctionName } from '../routes.ts';
+import { DASHBOARD_PATH, dashboardFiles } from './dashboard.ts';
 import { ensureTable, startDynamoDbLocal } from './dynamodb.ts';
 import { startGateway, type LambdaHandler } from './gateway.ts';
 import { startIdentityProvider, type DevAccount } from './identity-provider.ts';
@@ -27,6 +29,8 @@ export interface StackOptions {
   scanBatchWindowMs?: number;
   /** Accounts of the development identity provider (default: the demo account). */
   devAccounts?: DevAccount[];
+  /** Where the dashboard is built and served from (default dashboard/dist). */
+  dashboardDir?: string;
 }
 
 /** What a running stack tells its clients (the admin CLI reads it from the run file). */
@@ -42,6 +46,8 @@ export interface StackInfo {
   scanQueueUrl: string;
   scanDlqUrl: string;
   resolverOrigin: string;
+  /** The dashboard web app, served by the gateway. */
+  dashboardUrl: string;
   /** The development identity provider (OIDC issuer) and the dashboard's client id there. */
   oidcIssuer: string;
   oidcClientId: string;
@@ -74,12 +80,18 @@ function localSessionSecret(options: StackOptions): string {
 export async function startLocalStack(options: StackOptions): Promise<LocalStack> {
   const region = options.region ?? 'eu-central-1';
   const tableName = options.tableName ?? 'product-passport';
+  const dashboardDir = options.dashboardDir ?? DASHBOARD_DIST;
+  // The dashboard's static files (esbuild, well under a second), built while DynamoDB Local starts.
+  const dashboardBuilt = buildDashboard(dashboardDir);
+  dashboardBuilt.catch(() => undefined); // awaited below; this only keeps an early failure from going unhandled
   const dynamo = await startDynamoDbLocal(options.memory ? {} : { dbPath: join(options.dataDir, 'dynamodb') });
   const stops: Array<() => Promise<void>> = [dynamo.stop];
   try {
     const queues = await startQueues(region, options.queueVisibilitySeconds);
     stops.unshift(queues.stop);
     await ensureTable(dynamo.endpoint, tableName, region);
+    await dashboardBuilt;
+    const dashboard = dashboardFiles(dashboardDir);
 
     const handlers = new Map<FunctionName, Promise<LambdaHandler>>();
     let ready = false;
@@ -101,7 +113,7 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
         // Local only, for tests and curious developers: what the resolver put on the scan queue.
         if (req.url === '/_local/scan-events') return { status: 200, body: { data: queues.sentScanEvents() } };
         if (req.url === '/_local/queues') return { status: 200, body: queues.depths() };
-        return undefined;
+        return dashboard(req);
       },
     });
     stops.unshift(gateway.stop);
@@ -123,6 +135,7 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
       scanQueueUrl: queues.scanQueueUrl,
       scanDlqUrl: queues.scanDlqUrl,
       resolverOrigin: options.resolverOrigin ?? gateway.url,
+      dashboardUrl: `${gateway.url}${DASHBOARD_PATH}`,
       oidcIssuer: identityProvider.issuer,
       oidcClientId: identityProvider.clientId,
       sessionSecret: localSessionSecret(options),

@@ -42,7 +42,7 @@ Product Passport service is running at ${info.url}  (data: ${values.memory ? 'in
 
   Try:  curl -H "Authorization: Bearer ${credentials.keys.test}" ${info.url}/v1/products
 
-  Dashboard sign-in: ${info.url}/v1/auth/login  as ${DEMO_ACCOUNT.email} / ${DEMO_ACCOUNT.password}
+  Dashboard: ${info.dashboardUrl}  (sign in as ${DEMO_ACCOUNT.email} / ${DEMO_ACCOUNT.password})
   (development identity provider ${info.oidcIssuer})
 
   DynamoDB Local ${info.dynamodbEndpoint}   SQS (fauxqs) ${info.sqsEndpoint}

@@ -19,7 +19,15 @@ export default async function setup(project: TestProject) {
   const dataDir = mkdtempSync(join(tmpdir(), 'passport-test-'));
   process.env.POWERTOOLS_LOG_LEVEL ??= 'ERROR';
   // A short visibility timeout and batching window keep the queue tests quick.
-  const stack = await startLocalStack({ port: 0, memory: true, dataDir, queueVisibilitySeconds: 1, scanBatchWindowMs: 200 });
+  // The dashboard is built into the run's own directory, beside a developer's dashboard/dist.
+  const stack = await startLocalStack({
+    port: 0,
+    memory: true,
+    dataDir,
+    queueVisibilitySeconds: 1,
+    scanBatchWindowMs: 200,
+    dashboardDir: join(dataDir, 'dashboard'),
+  });
   project.provide('stack', stack.info);
   project.provide('dataDir', dataDir);
   return async () => {

@@ -1,0 +1,129 @@
+import { render } from 'preact';
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import { api, ApiError, setCsrfToken, whenSignedOut, type Environment, type SessionView } from './api.ts';
+import { ErrorNotice, Loading } from './components.tsx';
+import { Layout } from './layout.tsx';
+import { KeysPage } from './pages/keys.tsx';
+import { ProductPage } from './pages/product.tsx';
+import { ProductsPage } from './pages/products.tsx';
+import { WebhookPage, WebhooksPage } from './pages/webhooks.tsx';
+import { navigate, useRoute, type Route } from './router.ts';
+
+type State = { kind: 'loading' } | { kind: 'signed-out'; reason?: string } | { kind: 'failed'; error: unknown } | { kind: 'signed-in'; session: SessionView };
+
+/** Where the identity provider sends the browser back to: this page, wherever it is served. */
+const loginUrl = (): string => `/v1/auth/login?returnTo=${encodeURIComponent(window.location.pathname)}`;
+
+function SignIn(props: { reason?: string }) {
+  useEffect(() => {
+    document.title = 'Sign in · Product Passport';
+  }, []);
+  return (
+    <main id="main" class="signin">
+      <div class="signin-card">
+        <div class="brand brand-large">
+          <svg aria-hidden="true" viewBox="0 0 24 24" width="32" height="32">
+            <path fill="currentColor" d="M3 3h8v8H3zm2 2v4h4V5zm8-2h8v8h-8zm2 2v4h4V5zM3 13h8v8H3zm2 2v4h4v-4zm11-2h2v2h-2zm-3 0h2v4h-2zm5 3h3v2h-3zm-5 3h4v2h-4zm6 0h2v2h-2z" />
+          </svg>
+          <span>Product Passport</span>
+        </div>
+        <h1>Sign in to the dashboard</h1>
+        <p>Manage your products, digital product passports, API keys and scan analytics.</p>
+        {props.reason ? <p class="notice notice-info" role="status">{props.reason}</p> : null}
+        <a class="button button-block" href={loginUrl()}>
+          Sign in
+        </a>
+        <p class="hint">You sign in with your organization's identity provider.</p>
+      </div>
+    </main>
+  );
+}
+
+function Page(props: { route: Route; session: SessionView }) {
+  const { route, session } = props;
+  // A page's data belongs to one organization and environment: remount when the session moves.
+  const key = `${session.organization.id}/${session.environment}`;
+  switch (route.page) {
+    case 'products':
+      return <ProductsPage key={key} environment={session.environment} />;
+    case 'product':
+      return <ProductPage key={`${key}/${route.productId}`} productId={route.productId} tab={route.tab} />;
+    case 'keys':
+      return <KeysPage key={key} environment={session.environment} />;
+    case 'webhooks':
+      return <WebhooksPage key={key} environment={session.environment} />;
+    case 'webhook':
+      return <WebhookPage key={`${key}/${route.endpointId}`} endpointId={route.endpointId} />;
+    default:
+      return (
+        <div class="empty">
+          <h1>Page not found</h1>
+          <p>
+            <a href="#/products">Go to your products</a>
+          </p>
+        </div>
+      );
+  }
+}
+
+function App() {
+  const route = useRoute();
+  const [state, setState] = useState<State>({ kind: 'loading' });
+
+  const load = useCallback(async () => {
+    try {
+      const session = await api<SessionView>('GET', '/v1/auth/session', { quiet401: true });
+      setCsrfToken(session.csrfToken);
+      setState({ kind: 'signed-in', session });
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) setState({ kind: 'signed-out' });
+      else setState({ kind: 'failed', error });
+    }
+  }, []);
+
+  useEffect(() => {
+    whenSignedOut(() => setState({ kind: 'signed-out', reason: 'Your session has ended. Sign in again to continue.' }));
+    void load();
+  }, [load]);
+
+  if (state.kind === 'loading') return <Loading label="Loading the dashboard…" />;
+  if (state.kind === 'signed-out') return <SignIn {...(state.reason ? { reason: state.reason } : {})} />;
+  if (state.kind === 'failed') {
+    return (
+      <main id="main" class="signin">
+        <div class="signin-card">
+          <h1>The dashboard could not start</h1>
+          <ErrorNotice error={state.error} />
+          <button type="button" class="button" onClick={() => void load()}>
+            Try again
+          </button>
+        </div>
+      </main>
+    );
+  }
+
+  const switchSession = async (change: { orgId?: string; environment?: Environment }) => {
+    const session = await api<SessionView>('POST', '/v1/auth/session', { body: change });
+    setCsrfToken(session.csrfToken);
+    setState({ kind: 'signed-in', session });
+    // Resources of one organization and environment do not exist in another.
+    if (route.page === 'product' || route.page === 'webhook') navigate(route.page === 'product' ? '#/products' : '#/webhooks');
+  };
+  const signOut = async () => {
+    try {
+      await api('POST', '/v1/auth/logout');
+    } finally {
+      setCsrfToken('');
+      setState({ kind: 'signed-out', reason: 'You have signed out.' });
+    }
+  };
+
+  return (
+    <Layout session={state.session} route={route} onSwitch={switchSession} onSignOut={signOut}>
+      <Page route={route} session={state.session} />
+    </Layout>
+  );
+}
+
+const root = document.getElementById('app');
+if (root) render(<App />, root);

@@ -1,0 +1,187 @@
+import { useRef, useState } from 'preact/hooks';
+import { api, type ApiKey, type CreatedApiKey, type Environment } from '../api.ts';
+import { ConfirmButton, ErrorNotice, Field, focusField, Loading, Notice, PageHeader, placeError, SecretOnce, useLoad } from '../components.tsx';
+import { API_KEY_SCOPES } from '../constants.ts';
+import { formatDateTime } from '../format.ts';
+
+const masked = (key: ApiKey): string => `${key.prefix}${'•'.repeat(8)}${key.last4}`;
+
+function CreateKeyForm(props: { environment: Environment; onCreated: (key: CreatedApiKey) => void; onCancel: () => void }) {
+  const form = useRef<HTMLFormElement>(null);
+  const [name, setName] = useState('');
+  const [environment, setEnvironment] = useState<Environment>(props.environment);
+  const [scopes, setScopes] = useState<string[]>(['products:read', 'passports:read']);
+  const [error, setError] = useState<unknown>();
+  const [busy, setBusy] = useState(false);
+  const placed = placeError(error, ['name', 'scopes', 'environment']);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      props.onCreated(await api<CreatedApiKey>('POST', '/v1/auth/api-keys', { body: { name, scopes, environment } }));
+    } catch (failure) {
+      setError(failure);
+      focusField(form.current, placeError(failure, ['name', 'scopes', 'environment']).field);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const toggle = (scope: string, on: boolean) => setScopes((current) => (on ? [...current, scope] : current.filter((s) => s !== scope)));
+
+  return (
+    <form ref={form} class="card form" onSubmit={submit} aria-labelledby="create-key-title" noValidate>
+      <h2 id="create-key-title">Create an API key</h2>
+      {placed.top ? <ErrorNotice error={placed.top} /> : null}
+      <div class="form-grid">
+        <Field label="Name" name="name" error={error} errorField={placed.field} hint="Where the key is used, e.g. “ERP sync”.">
+          {(a) => <input {...a} type="text" required maxLength={100} value={name} onInput={(e) => setName(e.currentTarget.value)} />}
+        </Field>
+        <Field label="Environment" name="environment" error={error} errorField={placed.field}>
+          {(a) => (
+            <select {...a} value={environment} onChange={(e) => setEnvironment(e.currentTarget.value as Environment)}>
+              <option value="live">Live (sk_live_…)</option>
+              <option value="test">Test (sk_test_…)</option>
+            </select>
+          )}
+        </Field>
+      </div>
+      <fieldset class={`field checkbox-group${placed.field === 'scopes' ? ' field-invalid' : ''}`} data-field="scopes" aria-describedby={placed.field === 'scopes' ? 'scopes-error' : undefined}>
+        <legend>Scopes</legend>
+        <div class="checkbox-grid">
+          {API_KEY_SCOPES.map((scope) => (
+            <label key={scope} class="checkbox">
+              <input type="checkbox" name="scopes" value={scope} checked={scopes.includes(scope)} onChange={(e) => toggle(scope, e.currentTarget.checked)} />
+              <span class="mono">{scope}</span>
+            </label>
+          ))}
+        </div>
+        {placed.field === 'scopes' ? (
+          <p class="field-error" id="scopes-error" data-param="scopes">
+            {(error as Error).message}
+          </p>
+        ) : null}
+      </fieldset>
+      <div class="actions">
+        <button type="button" class="button button-secondary" onClick={props.onCancel}>
+          Cancel
+        </button>
+        <button type="submit" class="button" disabled={busy}>
+          Create key
+        </button>
+      </div>
+    </form>
+  );
+}
+
+export function KeysPage(props: { environment: Environment }) {
+  const keys = useLoad(() => api<{ data: ApiKey[] }>('GET', '/v1/auth/api-keys'), []);
+  const [creating, setCreating] = useState(false);
+  const [created, setCreated] = useState<CreatedApiKey>();
+  const [revoked, setRevoked] = useState<string>();
+
+  return (
+    <>
+      <PageHeader title="API keys" lead="Keys let your systems call the API. Each belongs to one environment and carries only the scopes you give it.">
+        {!creating && !created ? (
+          <button type="button" class="button" onClick={() => setCreating(true)}>
+            Create key
+          </button>
+        ) : null}
+      </PageHeader>
+      {created ? (
+        <SecretOnce
+          title={`Key “${created.name}” created`}
+          label={`Your new ${created.environment} API key`}
+          value={created.key}
+          risk="anyone who has it can call the API as your organization, with this key's scopes."
+          onDone={() => {
+            setCreated(undefined);
+            keys.reload();
+          }}
+        />
+      ) : null}
+      {creating ? (
+        <CreateKeyForm
+          environment={props.environment}
+          onCancel={() => setCreating(false)}
+          onCreated={(key) => {
+            setCreating(false);
+            setCreated(key);
+            keys.reload();
+          }}
+        />
+      ) : null}
+      {revoked ? <Notice kind="success">Key {revoked} was revoked. It stops working everywhere within 5 seconds.</Notice> : null}
+      {keys.error ? <ErrorNotice error={keys.error} /> : null}
+      {keys.loading && !keys.data ? <Loading /> : null}
+      {keys.data ? (
+        keys.data.data.length === 0 ? (
+          <div class="empty card">
+            <p>No active API keys. Create one to connect your systems.</p>
+          </div>
+        ) : (
+          <div class="table-wrap card">
+            <table class="table" data-testid="keys-table">
+              <caption class="visually-hidden">Active API keys</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Key</th>
+                  <th scope="col">Environment</th>
+                  <th scope="col">Scopes</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">Last used</th>
+                  <th scope="col">
+                    <span class="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {keys.data.data.map((key) => (
+                  <tr key={key.id}>
+                    <th scope="row">{key.name}</th>
+                    <td class="mono nowrap">{masked(key)}</td>
+                    <td>
+                      <span class={`badge badge-${key.environment}`}>{key.environment}</span>
+                    </td>
+                    <td>
+                      <ul class="chips">
+                        {key.scopes.map((scope) => (
+                          <li key={scope} class="chip mono">
+                            {scope}
+                          </li>
+                        ))}
+                      </ul>
+                    </td>
+                    <td class="nowrap">{formatDateTime(key.createdAt)}</td>
+                    <td class="nowrap">{key.lastUsedAt ? formatDateTime(key.lastUsedAt) : 'Never'}</td>
+                    <td class="nowrap">
+                      <ConfirmButton
+                        label="Revoke"
+                        accessibleLabel={`Revoke ${key.name}`}
+                        title={`Revoke “${key.name}”?`}
+                        confirmLabel="Revoke key"
+                        danger
+                        onConfirm={async () => {
+                          await api('DELETE', `/v1/auth/api-keys/${encodeURIComponent(key.id)}`);
+                          setRevoked(key.name);
+                          keys.reload();
+                        }}
+                      >
+                        <p>
+                          Every system using <span class="mono">{masked(key)}</span> will be refused within 5 seconds. This cannot be undone.
+                        </p>
+                      </ConfirmButton>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,423 @@
+import { useRef, useState } from 'preact/hooks';
+import { api, ApiError, type PassportData, type PassportVersion, type PassportView, type Product } from '../api.ts';
+import { ErrorNotice, Field, focusField, Loading, Notice, placeError, useLoad } from '../components.tsx';
+import { ALLERGEN_FIELDS, CATEGORIES, NUTRITION_FIELDS, SUPPLIER_ROLES, WINE_COLOURS } from '../constants.ts';
+import { formatDateTime, labelOf } from '../format.ts';
+
+/** The form's state: text as typed; the API validates it (and names the field when it refuses). */
+interface ProducerRow {
+  name: string;
+  role: string;
+  country: string;
+}
+interface FormValues {
+  productType: string;
+  colour: string;
+  vintage: string;
+  ingredients: string;
+  nutrition: Record<string, string>;
+  allergens: Record<string, boolean>;
+  origin: { country: string; region: string; designation: string };
+  producers: ProducerRow[];
+}
+
+const emptyProducer = (): ProducerRow => ({ name: '', role: 'producer', country: '' });
+
+function valuesOf(data: PassportData | undefined, category: string): FormValues {
+  return {
+    productType: data?.productType ?? category,
+    colour: data?.colour ?? '',
+    vintage: data?.vintage !== undefined ? String(data.vintage) : '',
+    ingredients: (data?.ingredients ?? []).join('\n'),
+    nutrition: Object.fromEntries(NUTRITION_FIELDS.map((f) => [f, data?.nutrition?.[f] !== undefined ? String(data.nutrition[f]) : ''])),
+    allergens: Object.fromEntries(ALLERGEN_FIELDS.map((f) => [f, data?.allergens?.[f] === true])),
+    origin: { country: data?.origin?.country ?? '', region: data?.origin?.region ?? '', designation: data?.origin?.designation ?? '' },
+    producers: data?.producers?.length
+      ? data.producers.map((p) => ({ name: p.name, role: p.role ?? 'producer', country: p.country ?? '' }))
+      : [emptyProducer()],
+  };
+}
+
+/** A number as typed ("12,5" too); what is not a number goes as typed, for the API to name. */
+const numberOrText = (text: string): number | string => {
+  const n = Number(text.trim().replace(',', '.'));
+  return text.trim() !== '' && Number.isFinite(n) ? n : text;
+};
+
+/** The passport `data` the form describes: empty fields are left out. */
+export function dataOf(values: FormValues): Record<string, unknown> {
+  const data: Record<string, unknown> = {};
+  if (values.productType) data.productType = values.productType;
+  if (values.colour) data.colour = values.colour;
+  if (values.vintage.trim()) data.vintage = numberOrText(values.vintage);
+  const ingredients = values.ingredients.split('\n').map((line) => line.trim()).filter(Boolean);
+  if (ingredients.length) data.ingredients = ingredients;
+  const nutrition = Object.fromEntries(Object.entries(values.nutrition).filter(([, v]) => v.trim() !== '').map(([k, v]) => [k, numberOrText(v)]));
+  if (Object.keys(nutrition).length) data.nutrition = nutrition;
+  data.allergens = { ...values.allergens };
+  const origin = Object.fromEntries(Object.entries(values.origin).filter(([, v]) => v.trim() !== '').map(([k, v]) => [k, v.trim()]));
+  if (Object.keys(origin).length) data.origin = origin;
+  const producers = values.producers
+    .filter((p) => p.name.trim() || p.country.trim())
+    .map((p) => ({ name: p.name, role: p.role, ...(p.country.trim() ? { country: p.country.trim() } : {}) }));
+  if (producers.length) data.producers = producers;
+  return data;
+}
+
+/** The fields of the form, by the API's 422 `param` (ingredients[i] points at the one textarea). */
+function fieldNames(values: FormValues): string[] {
+  return [
+    'data.productType',
+    'data.colour',
+    'data.vintage',
+    'data.ingredients',
+    ...NUTRITION_FIELDS.map((f) => `data.nutrition.${f}`),
+    ...ALLERGEN_FIELDS.map((f) => `data.allergens.${f}`),
+    'data.origin.country',
+    'data.origin.region',
+    'data.origin.designation',
+    ...values.producers.flatMap((_, i) => ['name', 'role', 'country'].map((f) => `data.producers[${i}].${f}`)),
+  ];
+}
+
+const normalizeParam = (error: unknown): unknown => {
+  if (!(error instanceof ApiError) || !error.param) return error;
+  const param = error.param.replace(/^data\.ingredients\[\d+\]$/, 'data.ingredients');
+  if (param === error.param) return error;
+  return new ApiError(error.status, { type: error.type, code: error.type, message: error.message, param, suggestion: error.suggestion });
+};
+
+function PublishForm(props: { product: Product; current?: PassportData; onPublished: (version: number) => void; onCancel: () => void }) {
+  const form = useRef<HTMLFormElement>(null);
+  const [values, setValues] = useState(() => valuesOf(props.current, props.product.category));
+  const [error, setError] = useState<unknown>();
+  const [busy, setBusy] = useState(false);
+  const placed = placeError(error, fieldNames(values));
+  const fieldProps = { error, errorField: placed.field };
+  const update = (change: (draft: FormValues) => FormValues) => setValues((current) => change(current));
+  const text = (event: Event) => (event.currentTarget as HTMLInputElement).value;
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      const published = await api<{ version: number }>('POST', '/v1/passports', { body: { productId: props.product.productId, data: dataOf(values) } });
+      props.onPublished(published.version);
+    } catch (failure) {
+      const normalized = normalizeParam(failure);
+      setError(normalized);
+      // Focus after the error is rendered next to its field.
+      requestAnimationFrame(() => focusField(form.current, placeError(normalized, fieldNames(values)).field));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form ref={form} class="card form" onSubmit={submit} aria-labelledby="publish-title" noValidate data-testid="publish-form">
+      <h2 id="publish-title">Publish a new version</h2>
+      <p class="hint">
+        The e-label page shows the new version as soon as it is published; earlier versions stay in the history.
+      </p>
+      {placed.top ? <ErrorNotice error={placed.top} title="The API refused this passport" /> : null}
+      {placed.field ? (
+        <Notice kind="error" title="The API refused this passport">
+          Check the highlighted field.
+        </Notice>
+      ) : null}
+
+      <fieldset class="form-section">
+        <legend>Product</legend>
+        <div class="form-grid">
+          <Field label="Product type" name="data.productType" {...fieldProps}>
+            {(a) => (
+              <select {...a} value={values.productType} onChange={(e) => update((v) => ({ ...v, productType: text(e) }))}>
+                <option value="">Not stated</option>
+                {CATEGORIES.map((c) => (
+                  <option key={c} value={c}>
+                    {c}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <Field label="Colour (wine)" name="data.colour" {...fieldProps}>
+            {(a) => (
+              <select {...a} value={values.colour} onChange={(e) => update((v) => ({ ...v, colour: text(e) }))}>
+                <option value="">Not stated</option>
+                {WINE_COLOURS.map((c) => (
+                  <option key={c} value={c}>
+                    {c === 'rose' ? 'rosé' : c}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <Field label="Vintage" name="data.vintage" {...fieldProps}>
+            {(a) => <input {...a} type="text" inputMode="numeric" value={values.vintage} onInput={(e) => update((v) => ({ ...v, vintage: text(e) }))} />}
+          </Field>
+        </div>
+        <Field label="Ingredients" name="data.ingredients" {...fieldProps} hint="One per line, in descending order of weight. Allergens are shown in bold on the e-label.">
+          {(a) => <textarea {...a} rows={4} value={values.ingredients} onInput={(e) => update((v) => ({ ...v, ingredients: text(e) }))} />}
+        </Field>
+      </fieldset>
+
+      <fieldset class="form-section">
+        <legend>Nutrition per 100 ml or 100 g</legend>
+        <div class="form-grid form-grid-compact">
+          {NUTRITION_FIELDS.map((f) => (
+            <Field key={f} label={labelOf(f)} name={`data.nutrition.${f}`} {...fieldProps}>
+              {(a) => (
+                <input
+                  {...a}
+                  type="text"
+                  inputMode="decimal"
+                  value={values.nutrition[f] ?? ''}
+                  onInput={(e) => update((v) => ({ ...v, nutrition: { ...v.nutrition, [f]: text(e) } }))}
+                />
+              )}
+            </Field>
+          ))}
+        </div>
+      </fieldset>
+
+      <fieldset class="form-section">
+        <legend>Allergens</legend>
+        <div class="checkbox-grid">
+          {ALLERGEN_FIELDS.map((f) => (
+            <label key={f} class="checkbox" data-field={`data.allergens.${f}`}>
+              <input
+                type="checkbox"
+                checked={values.allergens[f] ?? false}
+                onChange={(e) => update((v) => ({ ...v, allergens: { ...v.allergens, [f]: e.currentTarget.checked } }))}
+              />
+              <span>{labelOf(f)}</span>
+            </label>
+          ))}
+        </div>
+      </fieldset>
+
+      <fieldset class="form-section">
+        <legend>Origin</legend>
+        <div class="form-grid">
+          <Field label="Country" name="data.origin.country" {...fieldProps} hint="ISO 3166-1 alpha-2 code, e.g. FR.">
+            {(a) => (
+              <input
+                {...a}
+                type="text"
+                autoComplete="off"
+                maxLength={2}
+                class="input-short"
+                value={values.origin.country}
+                onInput={(e) => update((v) => ({ ...v, origin: { ...v.origin, country: text(e) } }))}
+              />
+            )}
+          </Field>
+          <Field label="Region" name="data.origin.region" {...fieldProps}>
+            {(a) => <input {...a} type="text" value={values.origin.region} onInput={(e) => update((v) => ({ ...v, origin: { ...v.origin, region: text(e) } }))} />}
+          </Field>
+          <Field label="Designation" name="data.origin.designation" {...fieldProps}>
+            {(a) => (
+              <input {...a} type="text" value={values.origin.designation} onInput={(e) => update((v) => ({ ...v, origin: { ...v.origin, designation: text(e) } }))} />
+            )}
+          </Field>
+        </div>
+      </fieldset>
+
+      <fieldset class="form-section">
+        <legend>Producers</legend>
+        {values.producers.map((producer, i) => {
+          const set = (field: keyof ProducerRow) => (e: Event) =>
+            update((v) => ({ ...v, producers: v.producers.map((p, j) => (j === i ? { ...p, [field]: text(e) } : p)) }));
+          return (
+            <div class="form-grid producer-row" key={i}>
+              <Field label={`Producer ${i + 1} name`} name={`data.producers[${i}].name`} {...fieldProps}>
+                {(a) => <input {...a} type="text" value={producer.name} onInput={set('name')} />}
+              </Field>
+              <Field label="Role" name={`data.producers[${i}].role`} {...fieldProps}>
+                {(a) => (
+                  <select {...a} value={producer.role} onChange={set('role')}>
+                    {SUPPLIER_ROLES.map((r) => (
+                      <option key={r} value={r}>
+                        {r}
+                      </option>
+                    ))}
+                  </select>
+                )}
+              </Field>
+              <Field label="Country" name={`data.producers[${i}].country`} {...fieldProps}>
+                {(a) => <input {...a} type="text" maxLength={2} class="input-short" value={producer.country} onInput={set('country')} />}
+              </Field>
+              {values.producers.length > 1 ? (
+                <button
+                  type="button"
+                  class="button button-ghost button-small align-end"
+                  aria-label={`Remove producer ${i + 1}`}
+                  onClick={() => update((v) => ({ ...v, producers: v.producers.filter((_, j) => j !== i) }))}
+                >
+                  Remove
+                </button>
+              ) : null}
+            </div>
+          );
+        })}
+        <button type="button" class="button button-secondary button-small" onClick={() => update((v) => ({ ...v, producers: [...v.producers, emptyProducer()] }))}>
+          Add producer
+        </button>
+      </fieldset>
+
+      <div class="actions">
+        <button type="button" class="button button-secondary" onClick={props.onCancel}>
+          Cancel
+        </button>
+        <button type="submit" class="button" disabled={busy}>
+          Publish version
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function PassportSummary(props: { passport: PassportView }) {
+  const { data } = props.passport;
+  const nutrition = NUTRITION_FIELDS.filter((f) => data.nutrition?.[f] !== undefined).map((f) => [f, data.nutrition?.[f]] as const);
+  const allergens = Object.entries(data.allergens ?? {}).filter(([, v]) => v);
+  return (
+    <section class="card" aria-labelledby="current-title" data-testid="current-passport">
+      <div class="card-header">
+        <h2 id="current-title">
+          Current version <span class="badge badge-accent">v{props.passport.version}</span>
+        </h2>
+        <span class="muted">Published {formatDateTime(props.passport.lastUpdated)}</span>
+      </div>
+      <dl class="details">
+        <dt>Product type</dt>
+        <dd>
+          {data.productType ?? '—'}
+          {data.colour ? `, ${data.colour === 'rose' ? 'rosé' : data.colour}` : ''}
+          {data.vintage ? `, ${data.vintage}` : ''}
+        </dd>
+        <dt>Ingredients</dt>
+        <dd>{data.ingredients?.length ? data.ingredients.join(', ') : '—'}</dd>
+        <dt>Allergens</dt>
+        <dd>{allergens.length ? allergens.map(([f]) => labelOf(f).replace(/^Contains /, '')).join(', ') : 'None declared'}</dd>
+        <dt>Origin</dt>
+        <dd>{[data.origin?.designation, data.origin?.region, data.origin?.country].filter(Boolean).join(', ') || '—'}</dd>
+        <dt>Producers</dt>
+        <dd>{data.producers?.length ? data.producers.map((p) => `${p.name} (${p.role ?? 'producer'}${p.country ? `, ${p.country}` : ''})`).join('; ') : '—'}</dd>
+      </dl>
+      {nutrition.length ? (
+        <table class="table table-compact nutrition">
+          <caption>Nutrition per 100 ml / 100 g</caption>
+          <tbody>
+            {nutrition.map(([field, value]) => (
+              <tr key={field}>
+                <th scope="row">{labelOf(field)}</th>
+                <td class="num">{value}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+    </section>
+  );
+}
+
+export function PassportTab(props: { product: Product }) {
+  const id = encodeURIComponent(props.product.productId);
+  const current = useLoad(async () => {
+    try {
+      return await api<PassportView>('GET', `/v1/products/${id}/passport`);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) return null;
+      throw error;
+    }
+  }, [id]);
+  const history = useLoad(() => api<{ data: PassportVersion[]; hasMore: boolean }>('GET', `/v1/products/${id}/passports`, { query: { limit: 50 } }), [id]);
+  const [publishing, setPublishing] = useState(false);
+  const [published, setPublished] = useState<number>();
+
+  return (
+    <>
+      {published ? <Notice kind="success">Version {published} is published. The QR code now opens it.</Notice> : null}
+      {current.error ? <ErrorNotice error={current.error} /> : null}
+      {current.loading && current.data === undefined ? <Loading /> : null}
+      {publishing ? (
+        <PublishForm
+          product={props.product}
+          {...(current.data ? { current: current.data.data } : {})}
+          onCancel={() => setPublishing(false)}
+          onPublished={(version) => {
+            setPublishing(false);
+            setPublished(version);
+            current.reload();
+            history.reload();
+          }}
+        />
+      ) : current.data !== undefined ? (
+        <div class="actions actions-start">
+          <button
+            type="button"
+            class="button"
+            onClick={() => {
+              setPublished(undefined);
+              setPublishing(true);
+            }}
+          >
+            {current.data ? 'Publish a new version' : 'Publish the first passport'}
+          </button>
+        </div>
+      ) : null}
+      {current.data === null && !publishing ? (
+        <div class="empty card">
+          <p>No passport yet: the QR code answers “not found” until the first version is published.</p>
+        </div>
+      ) : null}
+      {current.data && !publishing ? <PassportSummary passport={current.data} /> : null}
+      <section class="card" aria-labelledby="history-title">
+        <h2 id="history-title">History</h2>
+        {history.error ? <ErrorNotice error={history.error} /> : null}
+        {history.data ? (
+          history.data.data.length ? (
+            <div class="table-wrap">
+              <table class="table" data-testid="passport-history">
+                <thead>
+                  <tr>
+                    <th scope="col">Version</th>
+                    <th scope="col">Passport id</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">Published</th>
+                    <th scope="col">Data</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {history.data.data.map((version) => (
+                    <tr key={version.passportId}>
+                      <th scope="row">v{version.version}</th>
+                      <td class="mono small">{version.passportId}</td>
+                      <td>
+                        <span class="badge badge-success">{version.status}</span>
+                      </td>
+                      <td class="nowrap">{formatDateTime(version.createdAt)}</td>
+                      <td>
+                        <details>
+                          <summary>JSON</summary>
+                          <pre class="json">{JSON.stringify(version.data, null, 2)}</pre>
+                        </details>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          ) : (
+            <p class="muted">No versions yet.</p>
+          )
+        ) : (
+          <Loading />
+        )}
+      </section>
+    </>
+  );
+}

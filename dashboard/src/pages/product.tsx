@@ -1,0 +1,226 @@
+import { useRef, useState } from 'preact/hooks';
+import { api, ApiError, type Product } from '../api.ts';
+import { CopyButton, ErrorNotice, Field, focusField, Loading, Notice, PageHeader, placeError, useLoad } from '../components.tsx';
+import { CATEGORIES } from '../constants.ts';
+import { formatDateTime, printedGtin } from '../format.ts';
+import { href } from '../router.ts';
+import { AnalyticsTab } from './analytics.tsx';
+import { PassportTab } from './passport.tsx';
+
+type Tab = 'overview' | 'passport' | 'analytics';
+const TABS: { tab: Tab; label: string }[] = [
+  { tab: 'overview', label: 'Overview' },
+  { tab: 'passport', label: 'Passport' },
+  { tab: 'analytics', label: 'Scans' },
+];
+const EDIT_FIELDS = ['name', 'category', 'brand', 'sku'];
+
+function EditProductForm(props: { product: Product; onSaved: (product: Product) => void; onCancel: () => void }) {
+  const form = useRef<HTMLFormElement>(null);
+  const [values, setValues] = useState({
+    name: props.product.name,
+    category: props.product.category,
+    brand: props.product.brand ?? '',
+    sku: props.product.sku ?? '',
+  });
+  const [error, setError] = useState<unknown>();
+  const [busy, setBusy] = useState(false);
+  const placed = placeError(error, EDIT_FIELDS);
+  const set = (field: keyof typeof values) => (event: Event) =>
+    setValues((current) => ({ ...current, [field]: (event.currentTarget as HTMLInputElement).value }));
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    const changes: Record<string, string | null> = {};
+    if (values.name !== props.product.name) changes.name = values.name;
+    if (values.category !== props.product.category) changes.category = values.category;
+    if (values.brand.trim() && values.brand !== (props.product.brand ?? '')) changes.brand = values.brand;
+    if (values.sku !== (props.product.sku ?? '')) changes.sku = values.sku.trim() ? values.sku : null;
+    try {
+      const { product } = await api<{ product: Product }>('PATCH', `/v1/products/${encodeURIComponent(props.product.productId)}`, { body: changes });
+      props.onSaved(product);
+    } catch (failure) {
+      setError(failure);
+      focusField(form.current, placeError(failure, EDIT_FIELDS).field);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form ref={form} class="form" onSubmit={submit} aria-label="Edit product" noValidate>
+      {placed.top ? <ErrorNotice error={placed.top} /> : null}
+      <div class="form-grid">
+        <Field label="Name" name="name" error={error} errorField={placed.field}>
+          {(a) => <input {...a} type="text" value={values.name} onInput={set('name')} />}
+        </Field>
+        <Field label="Category" name="category" error={error} errorField={placed.field}>
+          {(a) => (
+            <select {...a} value={values.category} onChange={set('category')}>
+              {CATEGORIES.map((c) => (
+                <option key={c} value={c}>
+                  {c}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Brand" name="brand" error={error} errorField={placed.field}>
+          {(a) => <input {...a} type="text" value={values.brand} onInput={set('brand')} />}
+        </Field>
+        <Field label="SKU" name="sku" error={error} errorField={placed.field} hint="Leave empty to remove it.">
+          {(a) => <input {...a} type="text" value={values.sku} onInput={set('sku')} />}
+        </Field>
+      </div>
+      <p class="hint">
+        The GTIN cannot change: it is printed in the QR code. Create a new product for a new GTIN.
+      </p>
+      <div class="actions">
+        <button type="button" class="button button-secondary" onClick={props.onCancel}>
+          Cancel
+        </button>
+        <button type="submit" class="button" disabled={busy}>
+          Save changes
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function QrCard(props: { product: Product }) {
+  const { product } = props;
+  const svg = useLoad(() => api<string>('GET', `/v1/products/${encodeURIComponent(product.productId)}/qr`, { text: true, query: { size: 512 } }), [product.productId]);
+  const dataUrl = svg.data ? `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg.data)}` : undefined;
+  return (
+    <section class="card qr-card" aria-labelledby="qr-title">
+      <h2 id="qr-title">QR code</h2>
+      {svg.error ? <ErrorNotice error={svg.error} /> : null}
+      {dataUrl ? (
+        <img class="qr" src={dataUrl} width={200} height={200} alt={`QR code linking to ${product.qrCodeUrl}`} data-testid="qr-image" />
+      ) : (
+        <Loading label="Drawing the QR code…" />
+      )}
+      <div class="actions actions-start">
+        {dataUrl ? (
+          <a class="button" href={dataUrl} download={`${printedGtin(product.gtin)}.svg`}>
+            Download SVG
+          </a>
+        ) : null}
+        <a class="button button-secondary" href={product.qrCodeUrl} target="_blank" rel="noopener" data-testid="elabel-link">
+          Open e-label page<span class="visually-hidden"> (opens in a new tab)</span>
+        </a>
+      </div>
+      <p class="hint">Print it at least 2 cm wide with its white margin. It encodes:</p>
+      <div class="secret-row">
+        <code class="url" data-testid="qr-url">{product.qrCodeUrl}</code>
+        <CopyButton value={product.qrCodeUrl} label="Copy link" />
+      </div>
+    </section>
+  );
+}
+
+function Overview(props: { product: Product; onChanged: (product: Product) => void }) {
+  const { product } = props;
+  const [editing, setEditing] = useState(false);
+  const [saved, setSaved] = useState(false);
+  return (
+    <div class="grid-2">
+      <section class="card" aria-labelledby="details-title">
+        <div class="card-header">
+          <h2 id="details-title">Details</h2>
+          {!editing ? (
+            <button
+              type="button"
+              class="button button-secondary button-small"
+              onClick={() => {
+                setSaved(false);
+                setEditing(true);
+              }}
+            >
+              Edit
+            </button>
+          ) : null}
+        </div>
+        {saved ? <Notice kind="success">Saved. The e-label shows the new name at once.</Notice> : null}
+        {editing ? (
+          <EditProductForm
+            product={product}
+            onCancel={() => setEditing(false)}
+            onSaved={(updated) => {
+              setEditing(false);
+              setSaved(true);
+              props.onChanged(updated);
+            }}
+          />
+        ) : (
+          <dl class="details">
+            <dt>GTIN</dt>
+            <dd class="mono">{printedGtin(product.gtin)}</dd>
+            <dt>GTIN-14</dt>
+            <dd class="mono">{product.gtin}</dd>
+            <dt>Category</dt>
+            <dd>{product.category}</dd>
+            <dt>Brand</dt>
+            <dd>{product.brand ?? '—'}</dd>
+            <dt>SKU</dt>
+            <dd>{product.sku ?? '—'}</dd>
+            <dt>Product id</dt>
+            <dd class="mono small">{product.productId}</dd>
+            <dt>Created</dt>
+            <dd>{formatDateTime(product.createdAt)}</dd>
+            <dt>Updated</dt>
+            <dd>{formatDateTime(product.updatedAt)}</dd>
+          </dl>
+        )}
+      </section>
+      <QrCard product={product} />
+    </div>
+  );
+}
+
+export function ProductPage(props: { productId: string; tab: Tab }) {
+  const loaded = useLoad(() => api<Product>('GET', `/v1/products/${encodeURIComponent(props.productId)}`), [props.productId]);
+  const [changed, setChanged] = useState<Product>();
+  const product = changed ?? loaded.data;
+
+  if (loaded.error) {
+    const missing = loaded.error instanceof ApiError && loaded.error.status === 404;
+    return (
+      <>
+        <PageHeader title={missing ? 'Product not found' : 'Product'} />
+        {missing ? (
+          <p>
+            This product does not exist in this organization and environment. <a href="#/products">Back to products</a>
+          </p>
+        ) : (
+          <ErrorNotice error={loaded.error} />
+        )}
+      </>
+    );
+  }
+  if (!product) return <Loading />;
+  return (
+    <>
+      <p class="breadcrumb">
+        <a href="#/products">Products</a> <span aria-hidden="true">/</span>
+      </p>
+      <PageHeader title={product.name} lead={<span class="mono">GTIN {printedGtin(product.gtin)}</span>} />
+      <nav class="subtabs" aria-label="Product sections">
+        <ul>
+          {TABS.map(({ tab, label }) => (
+            <li key={tab}>
+              <a href={href('products', product.productId, ...(tab === 'overview' ? [] : [tab]))} aria-current={props.tab === tab ? 'page' : undefined}>
+                {label}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      {props.tab === 'overview' ? <Overview product={product} onChanged={setChanged} /> : null}
+      {props.tab === 'passport' ? <PassportTab product={product} /> : null}
+      {props.tab === 'analytics' ? <AnalyticsTab product={product} /> : null}
+    </>
+  );
+}

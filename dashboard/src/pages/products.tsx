@@ -1,0 +1,196 @@
+import { useRef, useState } from 'preact/hooks';
+import { api, type Environment, type ProductPage as Page } from '../api.ts';
+import { ErrorNotice, Field, focusField, Loading, PageHeader, placeError, useLoad } from '../components.tsx';
+import { CATEGORIES } from '../constants.ts';
+import { formatDateTime, printedGtin } from '../format.ts';
+import { href, navigate } from '../router.ts';
+
+const PAGE_SIZE = 20;
+const PRODUCT_FIELDS = ['name', 'gtin', 'category', 'brand', 'sku'];
+
+function CreateProductForm(props: { onCancel: () => void }) {
+  const form = useRef<HTMLFormElement>(null);
+  const [values, setValues] = useState({ name: '', gtin: '', category: 'wine', brand: '', sku: '' });
+  const [error, setError] = useState<unknown>();
+  const [busy, setBusy] = useState(false);
+  const placed = placeError(error, PRODUCT_FIELDS);
+  const set = (field: keyof typeof values) => (event: Event) =>
+    setValues((current) => ({ ...current, [field]: (event.currentTarget as HTMLInputElement).value }));
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    const body: Record<string, string> = { name: values.name, gtin: values.gtin.trim(), category: values.category };
+    if (values.brand.trim()) body.brand = values.brand;
+    if (values.sku.trim()) body.sku = values.sku;
+    try {
+      const created = await api<{ productId: string }>('POST', '/v1/products', { body });
+      navigate(href('products', created.productId));
+    } catch (failure) {
+      setError(failure);
+      setBusy(false);
+      focusField(form.current, placeError(failure, PRODUCT_FIELDS).field);
+    }
+  };
+
+  return (
+    <form ref={form} class="card form" onSubmit={submit} aria-labelledby="create-product-title" noValidate>
+      <h2 id="create-product-title">New product</h2>
+      {placed.top ? <ErrorNotice error={placed.top} /> : null}
+      <div class="form-grid">
+        <Field label="Name" name="name" error={error} errorField={placed.field}>
+          {(a) => <input {...a} type="text" required value={values.name} onInput={set('name')} />}
+        </Field>
+        <Field label="GTIN" name="gtin" error={error} errorField={placed.field} hint="The 8, 12, 13 or 14 digits under the barcode.">
+          {(a) => <input {...a} type="text" inputMode="numeric" autoComplete="off" required value={values.gtin} onInput={set('gtin')} />}
+        </Field>
+        <Field label="Category" name="category" error={error} errorField={placed.field}>
+          {(a) => (
+            <select {...a} value={values.category} onChange={set('category')}>
+              {CATEGORIES.map((c) => (
+                <option key={c} value={c}>
+                  {c}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Brand (optional)" name="brand" error={error} errorField={placed.field}>
+          {(a) => <input {...a} type="text" value={values.brand} onInput={set('brand')} />}
+        </Field>
+        <Field label="SKU (optional)" name="sku" error={error} errorField={placed.field}>
+          {(a) => <input {...a} type="text" value={values.sku} onInput={set('sku')} />}
+        </Field>
+      </div>
+      <p class="hint">The QR code printed on the package encodes the product's GTIN and never changes.</p>
+      <div class="actions">
+        <button type="button" class="button button-secondary" onClick={props.onCancel}>
+          Cancel
+        </button>
+        <button type="submit" class="button" disabled={busy}>
+          Create product
+        </button>
+      </div>
+    </form>
+  );
+}
+
+export function ProductsPage(props: { environment: Environment }) {
+  const [search, setSearch] = useState('');
+  const [query, setQuery] = useState('');
+  const [offset, setOffset] = useState(0);
+  const [creating, setCreating] = useState(false);
+  const page = useLoad(
+    () => api<Page>('GET', '/v1/products', { query: { limit: PAGE_SIZE, offset, q: query || undefined } }),
+    [offset, query],
+  );
+
+  const submitSearch = (event: Event) => {
+    event.preventDefault();
+    setOffset(0);
+    setQuery(search.trim());
+  };
+  const data = page.data;
+  const total = data?.pagination.total ?? 0;
+  const first = total === 0 ? 0 : offset + 1;
+  const last = offset + (data?.data.length ?? 0);
+
+  return (
+    <>
+      <PageHeader
+        title="Products"
+        lead={`Every product has a GS1 Digital Link QR code and a versioned digital product passport (${props.environment} environment).`}
+      >
+        {!creating ? (
+          <button type="button" class="button" onClick={() => setCreating(true)}>
+            New product
+          </button>
+        ) : null}
+      </PageHeader>
+      {creating ? <CreateProductForm onCancel={() => setCreating(false)} /> : null}
+      <form class="toolbar" role="search" onSubmit={submitSearch}>
+        <label for="product-search" class="visually-hidden">
+          Search products by name or GTIN
+        </label>
+        <input
+          id="product-search"
+          type="search"
+          placeholder="Search by name or GTIN"
+          value={search}
+          onInput={(e) => setSearch(e.currentTarget.value)}
+        />
+        <button type="submit" class="button button-secondary">
+          Search
+        </button>
+        {query ? (
+          <button
+            type="button"
+            class="button button-ghost"
+            onClick={() => {
+              setSearch('');
+              setQuery('');
+              setOffset(0);
+            }}
+          >
+            Clear
+          </button>
+        ) : null}
+      </form>
+      {page.error ? <ErrorNotice error={page.error} /> : null}
+      {page.loading && !data ? <Loading /> : null}
+      {data ? (
+        data.data.length === 0 ? (
+          <div class="empty card">
+            <p>{query ? `No product matches “${query}”.` : 'No products yet. Create your first product to get its QR code.'}</p>
+          </div>
+        ) : (
+          <div class="table-wrap card">
+            <table class="table" data-testid="products-table" aria-busy={page.loading ? 'true' : 'false'}>
+              <caption class="visually-hidden">Products{query ? ` matching “${query}”` : ''}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">GTIN</th>
+                  <th scope="col">Category</th>
+                  <th scope="col">Brand</th>
+                  <th scope="col">Updated</th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.data.map((product) => (
+                  <tr key={product.productId}>
+                    <th scope="row">
+                      <a href={href('products', product.productId)}>{product.name}</a>
+                    </th>
+                    <td class="mono">{printedGtin(product.gtin)}</td>
+                    <td>
+                      <span class="badge">{product.category}</span>
+                    </td>
+                    <td>{product.brand ?? '—'}</td>
+                    <td class="nowrap">{formatDateTime(product.updatedAt)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )
+      ) : null}
+      {data && total > 0 ? (
+        <nav class="pagination" aria-label="Pages of products">
+          <p role="status">
+            Showing {first}–{last} of {total}
+          </p>
+          <div class="actions">
+            <button type="button" class="button button-secondary" disabled={offset === 0 || page.loading} onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}>
+              Previous
+            </button>
+            <button type="button" class="button button-secondary" disabled={!data.hasMore || page.loading} onClick={() => setOffset(offset + PAGE_SIZE)}>
+              Next
+            </button>
+          </div>
+        </nav>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,44 @@
+import { useEffect, useState } from 'preact/hooks';
+
+/**
+ * Hash routes (`#/products/…`): the dashboard is a set of static files, so every page works from
+ * S3 and CloudFront without server-side rewrites.
+ */
+export type Route =
+  | { page: 'products' }
+  | { page: 'product'; productId: string; tab: 'overview' | 'passport' | 'analytics' }
+  | { page: 'keys' }
+  | { page: 'webhooks' }
+  | { page: 'webhook'; endpointId: string }
+  | { page: 'not-found' };
+
+export function parseRoute(hash: string): Route {
+  const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
+  const [first, second, third] = parts;
+  if (!first || (first === 'products' && !second)) return { page: 'products' };
+  if (first === 'products' && second) {
+    const tab = third ?? 'overview';
+    if (tab === 'overview' || tab === 'passport' || tab === 'analytics') return { page: 'product', productId: second, tab };
+  }
+  if (first === 'keys' && !second) return { page: 'keys' };
+  if (first === 'webhooks' && !second) return { page: 'webhooks' };
+  if (first === 'webhooks' && second) return { page: 'webhook', endpointId: second };
+  return { page: 'not-found' };
+}
+
+export const href = (...segments: string[]): string => `#/${segments.map(encodeURIComponent).join('/')}`;
+
+export const navigate = (target: string): void => {
+  window.location.hash = target.replace(/^#/, '');
+};
+
+/** The current route, following hash changes. */
+export function useRoute(): Route {
+  const [route, setRoute] = useState(() => parseRoute(window.location.hash));
+  useEffect(() => {
+    const update = () => setRoute(parseRoute(window.location.hash));
+    window.addEventListener('hashchange', update);
+    return () => window.removeEventListener('hashchange', update);
+  }, []);
+  return route;
+}

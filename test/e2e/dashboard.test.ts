@@ -1,0 +1,257 @@
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { DEMO_ACCOUNT } from '../../infra/local/identity-provider.ts';
+import { addUserToOrganization } from '../../lib/auth/users.ts';
+import { getOrganization } from '../../lib/data/organizations.ts';
+import { baseUrl, newOrg, type TestOrg } from '../support/api.ts';
+import { browserTestMode, CHROMIUM_MISSING, checkAccessibility, launchBrowser } from '../support/browser.ts';
+import { uniqueGtin13 } from '../support/gtin.ts';
+
+const RESULTS_DIR = fileURLToPath(new URL('../../test-results/', import.meta.url));
+const mode = browserTestMode();
+if (mode === 'skip') console.warn(`\n⚠ Skipping the dashboard browser test. ${CHROMIUM_MISSING}\n`);
+
+const PHONE_UA = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+const DESKTOP_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
+
+/** Saves `test-results/dashboard-<name>.png` and asserts axe finds nothing serious or critical. */
+async function checkpoint(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: `${RESULTS_DIR}dashboard-${name}.png`, fullPage: true });
+  const report = await checkAccessibility(page);
+  expect(report.blocking, `${name}:\n${report.summary}`).toEqual([]);
+}
+
+/** Clicks `refresh` until `done` holds, for at most `timeoutMs` (no fixed sleeps: each round waits for the page). */
+async function pollUntil(page: Page, refresh: () => Promise<void>, done: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error('the dashboard did not show the expected state in time');
+    await refresh();
+    await page.waitForLoadState('networkidle');
+  }
+}
+
+describe('the dashboard', () => {
+  let browser: Browser | undefined;
+  let context: BrowserContext | undefined;
+  let org: TestOrg;
+
+  beforeAll(async () => {
+    // A fresh organization of which the development identity provider's seeded user is a member.
+    org = await newOrg('Dashboard Winery');
+    const organization = await getOrganization(org.orgId);
+    await addUserToOrganization(organization!, DEMO_ACCOUNT.email);
+    mkdirSync(RESULTS_DIR, { recursive: true });
+    if (mode !== 'skip') browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+  });
+
+  it.skipIf(mode === 'skip')(
+    'walks a new user through sign-in, keys, products, passports, the e-label and the scan chart',
+    { timeout: 150_000 },
+    async () => {
+      if (!browser) throw new Error(CHROMIUM_MISSING);
+      context = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: 'en-GB', timezoneId: 'UTC', bypassCSP: true });
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl() });
+      const page = await context.newPage();
+      const pageErrors: string[] = [];
+      page.on('pageerror', (error) => pageErrors.push(error.message));
+      page.on('console', (message) => {
+        if (message.type() === 'error') pageErrors.push(message.text());
+      });
+      const thirdParty: string[] = [];
+      page.on('request', (request) => {
+        const url = new URL(request.url());
+        if (!['localhost', '127.0.0.1'].includes(url.hostname) && url.protocol !== 'data:') thirdParty.push(request.url());
+      });
+
+      // --- Sign in through the development identity provider.
+      await page.goto(`${baseUrl()}/dashboard/`);
+      await page.getByRole('heading', { name: 'Sign in to the dashboard' }).waitFor();
+      await checkpoint(page, 'signin');
+      await page.getByRole('link', { name: 'Sign in' }).click();
+      await page.waitForURL((url) => url.href.startsWith(inject('stack').oidcIssuer));
+      await page.getByLabel('Email').fill(DEMO_ACCOUNT.email);
+      await page.getByLabel('Password').fill(DEMO_ACCOUNT.password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.waitForURL(`${baseUrl()}/dashboard/`);
+      const orgSwitcher = page.getByLabel('Organization');
+      await orgSwitcher.waitFor();
+
+      // --- Work in the test organization (the demo user may belong to others too).
+      await orgSwitcher.selectOption(org.orgId);
+      await expect.poll(() => page.locator('footer').innerText()).toContain(org.orgId);
+      await expect.poll(() => orgSwitcher.inputValue()).toBe(org.orgId);
+      expect(await page.getByTestId('test-banner').count()).toBe(0);
+
+      // --- API keys: create one, see it once, copy it; it works; revoke it with confirmation.
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API keys' }).click();
+      await page.getByRole('button', { name: 'Create key' }).click();
+      const newKey = page.getByRole('form', { name: 'Create an API key' });
+      await newKey.getByLabel('Name').fill('ERP sync');
+      await newKey.getByLabel('products:write').check();
+      await newKey.getByRole('button', { name: 'Create key' }).click();
+      const secret = page.locator('[data-secret]');
+      await secret.waitFor();
+      const key = await secret.inputValue();
+      expect(key).toMatch(/^sk_live_/);
+      await page.getByRole('button', { name: 'Copy', exact: true }).click();
+      await expect.poll(() => page.evaluate('navigator.clipboard.readText()')).toBe(key);
+      await expect.poll(() => page.getByTestId('keys-table').innerText()).toContain('ERP sync');
+      await checkpoint(page, 'keys');
+      const withKey = await fetch(`${baseUrl()}/v1/products`, { headers: { authorization: `Bearer ${key}` } });
+      expect(withKey.status).toBe(200);
+      await page.getByRole('button', { name: 'I have stored it' }).click();
+      expect(await secret.count()).toBe(0);
+      const table = await page.getByTestId('keys-table').innerText();
+      expect(table).toContain(key.slice(-4));
+      expect(table).not.toContain(key);
+      await page.getByRole('button', { name: 'Revoke ERP sync' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Revoke key' }).click();
+      await page.getByText('Key ERP sync was revoked').waitFor();
+
+      // --- Switch to the test environment: visibly distinct, with the sandbox's products.
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Products' }).click();
+      await page.getByRole('radio', { name: 'Test' }).click();
+      await page.getByTestId('test-banner').waitFor();
+      expect(await page.getByTestId('test-banner').innerText()).toContain('TEST DATA');
+      await expect.poll(() => page.getByTestId('products-table').innerText()).toContain('Colline Rouge');
+
+      // --- Create a product: its page shows the QR code, its download and the e-label link.
+      const gtin = uniqueGtin13();
+      await page.getByRole('button', { name: 'New product' }).click();
+      const newProduct = page.getByRole('form', { name: 'New product' });
+      await newProduct.getByLabel('Name').fill('Riesling Kabinett 2023');
+      await newProduct.getByLabel('GTIN').fill('4006381333932'); // a wrong check digit: the API names the field
+      await newProduct.getByLabel('Brand (optional)').fill('Weingut Beispiel');
+      await newProduct.getByRole('button', { name: 'Create product' }).click();
+      await page.locator('[data-param="gtin"]').waitFor();
+      expect(await newProduct.getByLabel('GTIN').getAttribute('aria-invalid')).toBe('true');
+      await newProduct.getByLabel('GTIN').fill(gtin);
+      await newProduct.getByRole('button', { name: 'Create product' }).click();
+      await page.getByRole('heading', { name: 'Riesling Kabinett 2023' }).waitFor();
+      await page.getByTestId('qr-image').waitFor();
+      const qrCodeUrl = await page.getByTestId('elabel-link').getAttribute('href');
+      expect(qrCodeUrl).toMatch(new RegExp(`/${org.orgId}/test/01/0${gtin}$`));
+      expect(await page.getByRole('link', { name: 'Download SVG' }).getAttribute('href')).toMatch(/^data:image\/svg\+xml/);
+      expect(await page.getByRole('link', { name: 'Download SVG' }).getAttribute('download')).toBe(`${gtin}.svg`);
+      await checkpoint(page, 'product');
+
+      // --- Publish a passport: the API's 422 appears next to the field it names, then it publishes.
+      await page.getByRole('navigation', { name: 'Product sections' }).getByRole('link', { name: 'Passport' }).click();
+      await page.getByRole('button', { name: 'Publish the first passport' }).click();
+      const form = page.getByTestId('publish-form');
+      await form.getByLabel('Colour (wine)').selectOption('white');
+      await form.getByLabel('Vintage').fill('2023');
+      await form.getByLabel('Ingredients').fill('Grapes\nAcidity regulator: tartaric acid\nPreservative: sulphites');
+      for (const [label, value] of [['Energy (kJ)', '290'], ['Energy (kcal)', '70'], ['Fat (g)', '0'], ['Carbohydrates (g)', '2.6'], ['Sugars (g)', '2.1'], ['Protein (g)', '0.1'], ['Salt (g)', '0'], ['Alcohol (g)', '8.7']]) {
+        await form.getByLabel(label!, { exact: true }).fill(value!);
+      }
+      await form.getByLabel('Contains sulphites').check();
+      await form.locator('[data-field="data.origin.country"] input').fill('XX');
+      await form.getByLabel('Region').fill('Mosel');
+      await form.getByLabel('Designation').fill('Mosel Qualitätswein');
+      await form.getByLabel('Producer 1 name').fill('Weingut Beispiel');
+      await form.locator('[data-field="data.producers[0].country"] input').fill('DE');
+      await form.getByRole('button', { name: 'Publish version' }).click();
+      const countryError = page.locator('[data-param="data.origin.country"]');
+      await countryError.waitFor();
+      expect(await countryError.innerText()).toMatch(/country/i);
+      expect(await form.locator('[data-field="data.origin.country"] input').getAttribute('aria-invalid')).toBe('true');
+      await checkpoint(page, 'passport-error');
+      await form.locator('[data-field="data.origin.country"] input').fill('DE');
+      await form.getByRole('button', { name: 'Publish version' }).click();
+      await page.getByText('Version 1 is published').waitFor();
+      await expect.poll(() => page.getByTestId('passport-history').innerText()).toContain('v1');
+      expect(await page.getByTestId('current-passport').innerText()).toContain('Mosel');
+      await checkpoint(page, 'passport');
+
+      // --- Open the e-label page the QR code leads to.
+      await page.getByRole('navigation', { name: 'Product sections' }).getByRole('link', { name: 'Overview' }).click();
+      const [elabel] = await Promise.all([context.waitForEvent('page'), page.getByTestId('elabel-link').click()]);
+      await elabel.waitForLoadState();
+      expect(elabel.url()).toBe(qrCodeUrl);
+      expect(await elabel.locator('main').innerText()).toContain('Riesling Kabinett 2023');
+      await elabel.screenshot({ path: `${RESULTS_DIR}dashboard-elabel.png`, fullPage: true });
+      await elabel.close();
+
+      // --- Two consumers scan the printed code; the chart shows them once the aggregator has run.
+      for (const [ua, country, referer] of [[PHONE_UA, 'DE', 'https://www.weinhandel.example/riesling'], [DESKTOP_UA, 'FR', '']] as const) {
+        const scan = await fetch(qrCodeUrl!, {
+          headers: { accept: 'text/html', 'user-agent': ua, 'cloudfront-viewer-country': country, ...(referer ? { referer } : {}) },
+        });
+        expect(scan.status).toBe(200);
+      }
+      await page.getByRole('navigation', { name: 'Product sections' }).getByRole('link', { name: 'Scans' }).click();
+      const total = page.getByTestId('total-scans');
+      await total.waitFor();
+      await pollUntil(
+        page,
+        () => page.getByRole('button', { name: 'Refresh' }).click(),
+        async () => (await total.innerText()) === '2',
+      );
+      expect(await page.getByTestId('scan-chart').getAttribute('data-total')).toBe('2');
+      expect(await page.locator('[data-testid="scan-chart"] rect[data-scans="2"]').count()).toBe(1);
+      expect(await page.getByRole('list', { name: 'Scans by country' }).innerText()).toContain('Germany');
+      expect(await page.getByRole('list', { name: 'Scans by referring site' }).innerText()).toContain('weinhandel.example');
+      await checkpoint(page, 'analytics');
+      await page.getByRole('radio', { name: 'Month' }).click();
+      await expect.poll(() => page.locator('[data-testid="scan-chart"] rect').count()).toBeGreaterThanOrEqual(12);
+      expect(await total.innerText()).toBe('2');
+
+      // --- Search the products by name and by GTIN; the list pages.
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Products' }).click();
+      await expect.poll(() => page.getByTestId('products-table').innerText()).toContain('Riesling Kabinett 2023');
+      await checkpoint(page, 'products');
+      await page.getByLabel('Search products by name or GTIN').fill('riesling');
+      await page.getByRole('button', { name: 'Search' }).click();
+      await expect.poll(() => page.getByTestId('products-table').locator('tbody tr').count()).toBe(1);
+      await page.getByLabel('Search products by name or GTIN').fill(gtin.slice(0, 9));
+      await page.getByRole('button', { name: 'Search' }).click();
+      await expect.poll(() => page.getByTestId('products-table').innerText()).toContain(gtin);
+
+      // --- Webhooks: create (secret once), edit the mapping (validated by the API), rotate.
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Webhooks' }).click();
+      await page.getByRole('button', { name: 'New endpoint' }).click();
+      await page.getByLabel('Description (optional)').fill('Headless CMS (staging)');
+      await page.getByRole('button', { name: 'Create endpoint' }).click();
+      await secret.waitFor();
+      expect(await secret.inputValue()).toMatch(/^whsec_/);
+      await checkpoint(page, 'webhooks');
+      await page.getByRole('button', { name: 'I have stored it' }).click();
+      await page.getByTestId('endpoints-table').getByRole('link').first().click();
+      const mapping = page.getByLabel('Mapping (JSON)');
+      await mapping.waitFor();
+      const original = await mapping.inputValue();
+      expect(JSON.parse(original)).toHaveProperty('gtin');
+      await mapping.fill('{"name": "entity.attributes.product_name"');
+      await page.getByRole('button', { name: 'Save mapping' }).click();
+      await expect.poll(() => page.locator('[data-param="mapping"]').innerText()).toMatch(/not valid JSON/);
+      await mapping.fill('{"name": "entity.attributes.product_name"}');
+      await page.getByRole('button', { name: 'Save mapping' }).click();
+      await expect.poll(() => page.locator('[data-param="mapping"]').innerText()).toMatch(/gtin/i);
+      await mapping.fill(original);
+      await page.getByRole('button', { name: 'Save mapping' }).click();
+      await page.getByText('Saved. The next delivery uses this mapping.').waitFor();
+      await page.getByRole('button', { name: 'Rotate secret' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Rotate secret' }).click();
+      await secret.waitFor();
+      expect(await secret.inputValue()).toMatch(/^whsec_/);
+      await checkpoint(page, 'webhook');
+
+      // --- Sign out: the session ends.
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByText('You have signed out.').waitFor();
+      const session = await page.evaluate(async () => (await fetch('/v1/auth/session')).status);
+      expect(session).toBe(401);
+      expect(thirdParty).toEqual([]);
+      // The API's 401, 404 and 422 answers are expected; script errors are not.
+      expect(pageErrors.filter((e) => !e.startsWith('Failed to load resource'))).toEqual([]);
+    },
+  );
+});
