@@ -65,7 +65,7 @@ async function readProduct(request: ApiRequest) {
 async function patchProduct(request: ApiRequest) {
   const body = request.body;
   if (typeof body === 'object' && body !== null) {
-    const immutable = Object.keys(body).find((field) => field in IMMUTABLE_PRODUCT_FIELDS);
+    const immutable = Object.keys(body).find((field) => Object.hasOwn(IMMUTABLE_PRODUCT_FIELDS, field));
     if (immutable) throw new ValidationError(IMMUTABLE_PRODUCT_FIELDS[immutable] ?? '', immutable);
   }
   const changes = parseBody(updateProductSchema, body);

@@ -74,7 +74,7 @@ export const mappingSchema = z
   )
   .superRefine((mapping, ctx) => {
     for (const target of Object.keys(mapping)) {
-      if (!(target in TARGETS)) {
+      if (!Object.hasOwn(TARGETS, target)) {
         ctx.addIssue({
           code: 'custom',
           path: [target],

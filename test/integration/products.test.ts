@@ -218,6 +218,16 @@ describe('PATCH /v1/products/{id}', () => {
     expect(after.body).toEqual(before.body);
   });
 
+  it('answers a field named like an Object.prototype member as an unknown field, with a readable message', async () => {
+    const created = await createProduct(org.live);
+    for (const field of ['constructor', 'toString', '__proto__']) {
+      const body = JSON.parse(`{"${field}": "x"}`);
+      const response = await call('PATCH', `/v1/products/${created.productId}`, { key: org.live, rawBody: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+      const error = expectError(response, 422, 'validation_error', field);
+      expect(error.message, field).toBe(`Unknown field '${field}'.`);
+    }
+  });
+
   it('answers 404 for another tenant’s product and leaves it unchanged, 400 for bad JSON, 403 without products:write', async () => {
     const created = await createProduct(org.live);
     const other = await newOrg();

@@ -81,6 +81,14 @@ describe('applyMapping', () => {
     expect(mappingSchema.safeParse({ gtin: 'a..b' }).success).toBe(false);
     expect(mappingSchema.safeParse({ name: 'title' }).success).toBe(false);
   });
+
+  it('refuses targets named like Object.prototype members (constructor, toString): they are not fields', () => {
+    for (const target of ['constructor', 'toString', 'hasOwnProperty']) {
+      const result = mappingSchema.safeParse(JSON.parse(`{"gtin": "ean", "${target}": "title"}`));
+      expect(result.success, target).toBe(false);
+      expect(result.error?.issues[0]?.path, target).toEqual([target]);
+    }
+  });
 });
 
 describe('webhook signatures', () => {
