@@ -215,6 +215,13 @@ describe('the dashboard', () => {
       await page.getByRole('button', { name: 'Search' }).click();
       await expect.poll(() => page.getByTestId('products-table').innerText()).toContain(gtin);
 
+      // --- On a phone: the same page, one column.
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.getByRole('button', { name: 'Clear' }).click();
+      await expect.poll(() => page.getByTestId('products-table').locator('tbody tr').count()).toBe(4);
+      await checkpoint(page, 'phone');
+      await page.setViewportSize({ width: 1280, height: 860 });
+
       // --- Webhooks: create (secret once), edit the mapping (validated by the API), rotate.
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Webhooks' }).click();
       await page.getByRole('button', { name: 'New endpoint' }).click();

@@ -153,8 +153,8 @@ export function ProductsPage(props: { environment: Environment }) {
                   <th scope="col">Name</th>
                   <th scope="col">GTIN</th>
                   <th scope="col">Category</th>
-                  <th scope="col">Brand</th>
-                  <th scope="col">Updated</th>
+                  <th scope="col" class="hide-sm">Brand</th>
+                  <th scope="col" class="hide-sm">Updated</th>
                 </tr>
               </thead>
               <tbody>
@@ -167,8 +167,8 @@ export function ProductsPage(props: { environment: Environment }) {
                     <td>
                       <span class="badge">{product.category}</span>
                     </td>
-                    <td>{product.brand ?? '—'}</td>
-                    <td class="nowrap">{formatDateTime(product.updatedAt)}</td>
+                    <td class="hide-sm">{product.brand ?? '—'}</td>
+                    <td class="nowrap hide-sm">{formatDateTime(product.updatedAt)}</td>
                   </tr>
                 ))}
               </tbody>
