@@ -16,6 +16,7 @@ const stackName: unknown = app.node.tryGetContext('stackName');
 new PassportStack(app, typeof stackName === 'string' && stackName ? stackName : 'ProductPassport', {
   description: 'Product Passport service: API, public resolver, single table, scan queue',
   settings: settingsFromContext(app.node),
+  dashboard: true,
 });
 // cdk-nag: an AwsSolutions finding stops synthesis unless acknowledged with a reason (infra/cdk/nag.ts);
 // the reasons are written into the template's metadata for audits.

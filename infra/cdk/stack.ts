@@ -47,6 +47,7 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { FUNCTIONS, ROUTES, type FunctionSpec, type Route } from '../routes.ts';
 import { LAMBDA_NODE_OPTIONS, lambdaBundling, REPO_ROOT } from './bundling.ts';
+import { DashboardSite } from './dashboard.ts';
 import { addSuppressions } from './nag.ts';
 import { DEFAULT_SETTINGS, resolverCertificateArn, validateSettings, type DeploySettings } from './settings.ts';
 import { tableShape } from './table.ts';
@@ -64,6 +65,8 @@ export interface PassportStackProps extends StackProps {
   settings?: DeploySettings;
   /** Default: the local stack's CreateTable input (lib/data/table.ts). */
   tableInput?: CreateTableCommandInput;
+  /** Serve the dashboard web app (infra/cdk/dashboard.ts). Default: off; infra/app.ts turns it on. */
+  dashboard?: boolean;
 }
 
 /** The actions an SQS event source mapping needs on the queue it polls (on the function's role). */
@@ -196,6 +199,10 @@ export class PassportStack extends Stack {
     const resolverOrigin = settings.resolverDomain
       ? `https://${settings.resolverDomain}`
       : `https://${this.distribution.distributionDomainName}`;
+
+    // --- The dashboard: static files in S3, a /dashboard* behaviour of this distribution, served on
+    // the API's origin (same session cookie and CSRF origin as the API).
+    if (props.dashboard) new DashboardSite(this, 'Dashboard', { distribution: this.distribution, api: this.api });
 
     // --- Cognito: dashboard sign-in (authorization code + PKCE, public client).
     this.userPool = new UserPool(this, 'Users', {
@@ -402,6 +409,7 @@ export class PassportStack extends Stack {
     // --- Outputs.
     new CfnOutput(this, 'ApiUrl', { value: apiOrigin });
     new CfnOutput(this, 'ResolverUrl', { value: resolverOrigin });
+    if (props.dashboard) new CfnOutput(this, 'DashboardUrl', { value: `${apiOrigin}/dashboard` });
     new CfnOutput(this, 'ResolverDistributionDomain', { value: this.distribution.distributionDomainName });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
     new CfnOutput(this, 'ScanQueueUrl', { value: this.scanQueue.queueUrl });

@@ -45,9 +45,9 @@ export const DASHBOARD_HEADERS: Readonly<Record<string, string>> = {
 export function dashboardFiles(dir: string): (req: IncomingMessage) => LocalAnswer | undefined {
   return (req): LocalAnswer | undefined => {
     const path = requestUrl(req.url).pathname;
-    if (path === '/dashboard') return { status: 308, headers: { Location: DASHBOARD_PATH }, body: Buffer.alloc(0) };
-    if (!path.startsWith(DASHBOARD_PATH)) return undefined;
-    const name = path === DASHBOARD_PATH ? 'index.html' : path.slice(DASHBOARD_PATH.length);
+    // `/dashboard` and `/dashboard/` are the app (its page refers to its files by absolute paths), as in AWS.
+    if (path !== '/dashboard' && !path.startsWith(DASHBOARD_PATH)) return undefined;
+    const name = path === '/dashboard' || path === DASHBOARD_PATH ? 'index.html' : path.slice(DASHBOARD_PATH.length);
     // Only the flat files of the build: no directories, no way out of `dir`.
     const type = TYPES[extname(name)];
     if (!/^[\w.-]+$/.test(name) || name.startsWith('.') || !type) return undefined;
