@@ -13,6 +13,9 @@ const RESULTS_DIR = fileURLToPath(new URL('../../test-results/', import.meta.url
 const mode = browserTestMode();
 if (mode === 'skip') console.warn(`\n⚠ Skipping the dashboard browser test. ${CHROMIUM_MISSING}\n`);
 
+/** UI updates wait on the API: under the full suite's load they can take seconds. */
+const POLL = { timeout: 15_000, interval: 100 } as const;
+
 const PHONE_UA = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 const DESKTOP_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
 
@@ -85,8 +88,8 @@ describe('the dashboard', () => {
 
       // --- Work in the test organization (the demo user may belong to others too).
       await orgSwitcher.selectOption(org.orgId);
-      await expect.poll(() => page.locator('footer').innerText()).toContain(org.orgId);
-      await expect.poll(() => orgSwitcher.inputValue()).toBe(org.orgId);
+      await expect.poll(() => page.locator('footer').innerText(), POLL).toContain(org.orgId);
+      await expect.poll(() => orgSwitcher.inputValue(), POLL).toBe(org.orgId);
       expect(await page.getByTestId('test-banner').count()).toBe(0);
 
       // --- API keys: create one, see it once, copy it; it works; revoke it with confirmation.
@@ -101,13 +104,13 @@ describe('the dashboard', () => {
       const key = await secret.inputValue();
       expect(key).toMatch(/^sk_live_/);
       await page.getByRole('button', { name: 'Copy', exact: true }).click();
-      await expect.poll(() => page.evaluate('navigator.clipboard.readText()')).toBe(key);
-      await expect.poll(() => page.getByTestId('keys-table').innerText()).toContain('ERP sync');
+      await expect.poll(() => page.evaluate('navigator.clipboard.readText()'), POLL).toBe(key);
+      await expect.poll(() => page.getByTestId('keys-table').innerText(), POLL).toContain('ERP sync');
       await checkpoint(page, 'keys');
       const withKey = await fetch(`${baseUrl()}/v1/products`, { headers: { authorization: `Bearer ${key}` } });
       expect(withKey.status).toBe(200);
       await page.getByRole('button', { name: 'I have stored it' }).click();
-      expect(await secret.count()).toBe(0);
+      await expect.poll(() => secret.count(), POLL).toBe(0);
       const table = await page.getByTestId('keys-table').innerText();
       expect(table).toContain(key.slice(-4));
       expect(table).not.toContain(key);
@@ -120,7 +123,7 @@ describe('the dashboard', () => {
       await page.getByRole('radio', { name: 'Test' }).click();
       await page.getByTestId('test-banner').waitFor();
       expect(await page.getByTestId('test-banner').innerText()).toContain('TEST DATA');
-      await expect.poll(() => page.getByTestId('products-table').innerText()).toContain('Colline Rouge');
+      await expect.poll(() => page.getByTestId('products-table').innerText(), POLL).toContain('Colline Rouge');
 
       // --- Create a product: its page shows the QR code, its download and the e-label link.
       const gtin = uniqueGtin13();
@@ -167,12 +170,13 @@ describe('the dashboard', () => {
       await form.locator('[data-field="data.origin.country"] input').fill('DE');
       await form.getByRole('button', { name: 'Publish version' }).click();
       await page.getByText('Version 1 is published').waitFor();
-      await expect.poll(() => page.getByTestId('passport-history').innerText()).toContain('v1');
+      await expect.poll(() => page.getByTestId('passport-history').innerText(), POLL).toContain('v1');
       expect(await page.getByTestId('current-passport').innerText()).toContain('Mosel');
       await checkpoint(page, 'passport');
 
       // --- Open the e-label page the QR code leads to.
       await page.getByRole('navigation', { name: 'Product sections' }).getByRole('link', { name: 'Overview' }).click();
+      await page.getByTestId('qr-image').waitFor();
       const [elabel] = await Promise.all([context.waitForEvent('page'), page.getByTestId('elabel-link').click()]);
       await elabel.waitForLoadState();
       expect(elabel.url()).toBe(qrCodeUrl);
@@ -201,24 +205,24 @@ describe('the dashboard', () => {
       expect(await page.getByRole('list', { name: 'Scans by referring site' }).innerText()).toContain('weinhandel.example');
       await checkpoint(page, 'analytics');
       await page.getByRole('radio', { name: 'Month' }).click();
-      await expect.poll(() => page.locator('[data-testid="scan-chart"] rect').count()).toBeGreaterThanOrEqual(12);
+      await expect.poll(() => page.locator('[data-testid="scan-chart"] rect').count(), POLL).toBeGreaterThanOrEqual(12);
       expect(await total.innerText()).toBe('2');
 
       // --- Search the products by name and by GTIN; the list pages.
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Products' }).click();
-      await expect.poll(() => page.getByTestId('products-table').innerText()).toContain('Riesling Kabinett 2023');
+      await expect.poll(() => page.getByTestId('products-table').innerText(), POLL).toContain('Riesling Kabinett 2023');
       await checkpoint(page, 'products');
       await page.getByLabel('Search products by name or GTIN').fill('riesling');
       await page.getByRole('button', { name: 'Search' }).click();
-      await expect.poll(() => page.getByTestId('products-table').locator('tbody tr').count()).toBe(1);
+      await expect.poll(() => page.getByTestId('products-table').locator('tbody tr').count(), POLL).toBe(1);
       await page.getByLabel('Search products by name or GTIN').fill(gtin.slice(0, 9));
       await page.getByRole('button', { name: 'Search' }).click();
-      await expect.poll(() => page.getByTestId('products-table').innerText()).toContain(gtin);
+      await expect.poll(() => page.getByTestId('products-table').innerText(), POLL).toContain(gtin);
 
       // --- On a phone: the same page, one column.
       await page.setViewportSize({ width: 390, height: 844 });
       await page.getByRole('button', { name: 'Clear' }).click();
-      await expect.poll(() => page.getByTestId('products-table').locator('tbody tr').count()).toBe(4);
+      await expect.poll(() => page.getByTestId('products-table').locator('tbody tr').count(), POLL).toBe(4);
       await checkpoint(page, 'phone');
       await page.setViewportSize({ width: 1280, height: 860 });
 
@@ -238,10 +242,10 @@ describe('the dashboard', () => {
       expect(JSON.parse(original)).toHaveProperty('gtin');
       await mapping.fill('{"name": "entity.attributes.product_name"');
       await page.getByRole('button', { name: 'Save mapping' }).click();
-      await expect.poll(() => page.locator('[data-param="mapping"]').innerText()).toMatch(/not valid JSON/);
+      await expect.poll(() => page.locator('[data-param="mapping"]').innerText(), POLL).toMatch(/not valid JSON/);
       await mapping.fill('{"name": "entity.attributes.product_name"}');
       await page.getByRole('button', { name: 'Save mapping' }).click();
-      await expect.poll(() => page.locator('[data-param="mapping"]').innerText()).toMatch(/gtin/i);
+      await expect.poll(() => page.locator('[data-param="mapping"]').innerText(), POLL).toMatch(/gtin/i);
       await mapping.fill(original);
       await page.getByRole('button', { name: 'Save mapping' }).click();
       await page.getByText('Saved. The next delivery uses this mapping.').waitFor();

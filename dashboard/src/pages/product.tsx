@@ -100,7 +100,9 @@ function QrCard(props: { product: Product }) {
       {dataUrl ? (
         <img class="qr" src={dataUrl} width={200} height={200} alt={`QR code linking to ${product.qrCodeUrl}`} data-testid="qr-image" />
       ) : (
-        <Loading label="Drawing the QR code…" />
+        <div class="qr qr-placeholder" role="status">
+          Drawing the QR code…
+        </div>
       )}
       <div class="actions actions-start">
         {dataUrl ? (
