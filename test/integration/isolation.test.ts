@@ -1,0 +1,427 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ROUTES, routeKey, type Route } from '../../infra/routes.ts';
+import { baseUrl, call, expectError, newOrg, newSession, type ApiResponse, type CallOptions, type TestOrg, type TestSession } from '../support/api.ts';
+import { createProduct, publish, RED_WINE } from '../support/fixtures.ts';
+import { uniqueGtin13 } from '../support/gtin.ts';
+import { diffSnapshots, snapshotOrg, type Snapshot } from '../support/snapshot.ts';
+
+/**
+ * Tenant isolation, driven by the route table: every route that names a resource (a path
+ * parameter, or an id in its body) is called for a resource of organization A with organization
+ * B's credentials and with A's other-environment credentials (API key or dashboard session). Each
+ * answer is a 404 (never a 403: no existence oracle) that carries none of the resource's values
+ * beyond what the caller sent; the call changes nothing stored in either organization; A's own
+ * call still finds the resource. Listings never show foreign items. A route added to the table
+ * without a case here fails the first test.
+ */
+
+interface World {
+  a: TestOrg;
+  b: TestOrg;
+  aSession: TestSession;
+  /** A's session switched to its test environment. */
+  aTestSession: TestSession;
+  bSession: TestSession;
+  token: string;
+  productId: string;
+  gtin14: string;
+  passportId: string;
+  supplierId: string;
+  endpoint: { id: string; secret: string };
+  key: { id: string; key: string };
+  bEndpoint: { id: string; secret: string };
+  bProductId: string;
+  /** GTINs of two more A-live products, which other tenants register too (so not among the secrets). */
+  oracle: { productId: string; gtin14: string };
+  delivered: { productId: string; gtin14: string; name: string };
+  /** Every value that identifies A's resources. */
+  secrets: string[];
+}
+
+let w: World;
+
+const sessionIn = async (session: TestSession, environment: 'live' | 'test'): Promise<TestSession> => {
+  const switched = await call('POST', '/v1/auth/session', { session, body: { environment } });
+  if (switched.status !== 200) throw new Error(`switch session: ${switched.status} ${switched.text}`);
+  return { ...session, cookie: (switched.headers.getSetCookie()[0] ?? '').split(';')[0] ?? '' };
+};
+
+async function setUp(): Promise<World> {
+  const token = randomBytes(6).toString('hex');
+  const a = await newOrg('Isolation A');
+  const b = await newOrg('Isolation B');
+  const aSession = await newSession(a.orgId);
+  const bSession = await newSession(b.orgId);
+
+  const product = await createProduct(a.live, { name: `Secret Rouge ${token}`, brand: `Secret Brand ${token}`, sku: `SKU-${token}` });
+  const passport = await publish(a.live, product.productId, {
+    ...RED_WINE,
+    origin: { country: 'FR', region: `Secret Region ${token}` },
+    producers: [{ name: `Secret Producer ${token}`, role: 'producer', country: 'FR' }],
+  });
+  const supplier = await call('POST', '/v1/suppliers', { key: a.live, body: { name: `Secret Supplier ${token}`, country: 'FR' } });
+  const endpoint = await call('POST', '/v1/webhooks/endpoints', { session: aSession, body: { source: 'headless-cms', description: `Secret endpoint ${token}` } });
+  const key = await call('POST', '/v1/auth/api-keys', { session: aSession, body: { name: `Secret key ${token}`, scopes: ['products:read'] } });
+  const bEndpoint = await call('POST', '/v1/webhooks/endpoints', { session: bSession, body: { source: 'headless-cms' } });
+  const bProduct = await createProduct(b.live);
+  const oracle = await createProduct(a.live, { name: 'Registered twice' });
+  const delivered = await createProduct(a.live, { name: 'Delivered twice' });
+  for (const r of [supplier, endpoint, key, bEndpoint]) if (r.status !== 201) throw new Error(`set-up: ${r.status} ${r.text}`);
+
+  const gtin14 = `0${product.gtin}`;
+  return {
+    a,
+    b,
+    aSession,
+    aTestSession: await sessionIn(aSession, 'test'),
+    bSession,
+    token,
+    productId: product.productId,
+    gtin14,
+    passportId: passport.passportId,
+    supplierId: supplier.body.supplierId,
+    endpoint: { id: endpoint.body.id, secret: endpoint.body.secret },
+    key: { id: key.body.id, key: key.body.key },
+    bEndpoint: { id: bEndpoint.body.id, secret: bEndpoint.body.secret },
+    bProductId: bProduct.productId,
+    oracle: { productId: oracle.productId, gtin14: `0${oracle.gtin}` },
+    delivered: { productId: delivered.productId, gtin14: `0${delivered.gtin}`, name: 'Delivered twice' },
+    secrets: [
+      a.orgId,
+      product.productId,
+      gtin14,
+      product.gtin,
+      token, // in the product's name, brand and sku, the passport's region and producer, the supplier's, endpoint's and key's names
+      passport.passportId,
+      supplier.body.supplierId,
+      endpoint.body.id,
+      endpoint.body.secret,
+      key.body.id,
+      key.body.key,
+      a.live,
+      a.test,
+    ],
+  };
+}
+
+// ---- Checks -----------------------------------------------------------------------------------
+
+const snapshotBoth = async (): Promise<[Snapshot, Snapshot]> =>
+  Promise.all([snapshotOrg(w.a.orgId, [`WHE#${w.endpoint.id}`]), snapshotOrg(w.b.orgId, [`WHE#${w.bEndpoint.id}`])]);
+
+/**
+ * The response carries none of A's identifying values, except those the request itself sent (and
+ * A's organization id, when the caller is A in its other environment).
+ */
+function expectNoLeak(response: ApiResponse, sent: string, label: string, caller?: Caller): void {
+  const headers = [...response.headers].map(([name, value]) => `${name}: ${value}`).join('\n');
+  for (const secret of w.secrets) {
+    if (sent.toLowerCase().includes(secret.toLowerCase())) continue;
+    if (caller?.isA && secret === w.a.orgId) continue;
+    expect(response.text, `${label}: body leaks ${secret}`).not.toContain(secret);
+    expect(headers, `${label}: headers leak ${secret}`).not.toContain(secret);
+  }
+}
+
+interface Caller {
+  label: string;
+  options: () => CallOptions;
+  /** The tenant the caller acts in. */
+  tenant: string;
+  /** Organization A in its other environment. */
+  isA?: boolean;
+}
+
+/** Who is not allowed to see A's live resources through an API-key route. */
+const apiKeyCallers: Caller[] = [
+  { label: "B's live key", options: () => ({ key: w.b.live }), tenant: 'B live' },
+  { label: "B's test key", options: () => ({ key: w.b.test }), tenant: 'B test' },
+  { label: "A's test key", options: () => ({ key: w.a.test }), tenant: 'A test', isA: true },
+  { label: "B's session", options: () => ({ session: w.bSession }), tenant: 'B live' },
+  { label: "A's session in its test environment", options: () => ({ session: w.aTestSession }), tenant: 'A test', isA: true },
+];
+
+/**
+ * Who is not allowed to see A's resources through a session route. API keys and webhook endpoints
+ * belong to the organization (either environment's are listed, with their `environment`), so
+ * A's other environment sees them by design; another organization never does.
+ */
+const sessionCallers: Caller[] = [{ label: "B's session", options: () => ({ session: w.bSession }), tenant: 'B live' }];
+
+const callersOf = (route: Route): Caller[] => (route.auth === 'session' ? sessionCallers : apiKeyCallers);
+const ownerOf = (route: Route): CallOptions => (route.auth === 'session' ? { session: w.aSession } : { key: w.a.live });
+
+interface Request {
+  method: string;
+  path: string;
+  body?: unknown;
+}
+
+/** A route that names a resource of A: the request for it, and how A sees that it still exists. */
+interface ResourceCase {
+  request: () => Request;
+  /** A's own request afterwards (default: the same request); its status proves the resource is there. */
+  owner?: () => Request;
+  ownerStatus?: number;
+}
+
+/** Path parameters that name no tenant data, with the reason. */
+type NotTenantData = { notTenantData: string };
+
+const path = (route: Route, params: Record<string, string>): string =>
+  route.path.replace(/\{(\w+)\+?\}/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`no value for {${name}} of ${route.path}`);
+    return value;
+  });
+
+const same = (route: Route, params: () => Record<string, string>, body?: () => unknown): ResourceCase => ({
+  request: () => ({ method: route.method, path: path(route, params()), ...(body ? { body: body() } : {}) }),
+});
+
+const byKey = new Map(ROUTES.map((route) => [routeKey(route), route]));
+const route = (key: string): Route => {
+  const found = byKey.get(key);
+  if (!found) throw new Error(`the route table has no ${key}`);
+  return found;
+};
+const product = () => ({ productId: w.productId });
+const endpoint = () => ({ endpointId: w.endpoint.id });
+const readEndpoint = (): Request => ({ method: 'GET', path: `/v1/webhooks/endpoints/${w.endpoint.id}` });
+
+/** Every route with a path parameter (the resolver's are tested below, by path). */
+const PATH_CASES: Readonly<Record<string, ResourceCase | NotTenantData | { resolver: true }>> = {
+  'GET /v1/products/{productId}': same(route('GET /v1/products/{productId}'), product),
+  'PATCH /v1/products/{productId}': {
+    ...same(route('PATCH /v1/products/{productId}'), product, () => ({ name: 'Hijacked', sku: null })),
+    owner: () => ({ method: 'GET', path: `/v1/products/${w.productId}` }),
+  },
+  'GET /v1/products/{productId}/qr': same(route('GET /v1/products/{productId}/qr'), product),
+  'GET /v1/products/{productId}/passport': same(route('GET /v1/products/{productId}/passport'), product),
+  'GET /v1/products/{productId}/passports': same(route('GET /v1/products/{productId}/passports'), product),
+  'GET /v1/analytics/product/{productId}': same(route('GET /v1/analytics/product/{productId}'), product),
+  'GET /v1/suppliers/{supplierId}': same(route('GET /v1/suppliers/{supplierId}'), () => ({ supplierId: w.supplierId })),
+  'GET /v1/webhooks/endpoints/{endpointId}': same(route('GET /v1/webhooks/endpoints/{endpointId}'), endpoint),
+  'PATCH /v1/webhooks/endpoints/{endpointId}': {
+    ...same(route('PATCH /v1/webhooks/endpoints/{endpointId}'), endpoint, () => ({ description: 'Hijacked', defaultCategory: 'food' })),
+    owner: readEndpoint,
+  },
+  'DELETE /v1/webhooks/endpoints/{endpointId}': { ...same(route('DELETE /v1/webhooks/endpoints/{endpointId}'), endpoint), owner: readEndpoint },
+  'POST /v1/webhooks/endpoints/{endpointId}/rotate-secret': {
+    ...same(route('POST /v1/webhooks/endpoints/{endpointId}/rotate-secret'), endpoint),
+    owner: readEndpoint,
+  },
+  'DELETE /v1/auth/api-keys/{keyId}': {
+    ...same(route('DELETE /v1/auth/api-keys/{keyId}'), () => ({ keyId: w.key.id })),
+    owner: () => ({ method: 'GET', path: '/v1/auth/api-keys' }),
+  },
+  'GET /docs/{asset}': { notTenantData: 'the API reference’s static files' },
+  ...Object.fromEntries(ROUTES.filter((r) => r.function === 'resolver' && r.path.includes('{')).map((r) => [routeKey(r), { resolver: true as const }])),
+};
+
+/** Routes that name a resource of another kind in their body, or that must not act as an oracle on one. */
+const BODY_CASES: Readonly<Record<string, { foreign: () => Request; expect: 404 | 201; param?: string } | NotTenantData>> = {
+  // A GTIN is unique per tenant: another tenant registering A's GTIN is no conflict (a 409 would tell it A has the GTIN).
+  'POST /v1/products': { foreign: () => ({ method: 'POST', path: '/v1/products', body: { name: 'Mine', category: 'wine', gtin: w.oracle.gtin14 } }), expect: 201 },
+  'PATCH /v1/products/{productId}': { notTenantData: 'its path names the product (above); the body names none' },
+  'POST /v1/passports': { foreign: () => ({ method: 'POST', path: '/v1/passports', body: { productId: w.productId, data: RED_WINE } }), expect: 404, param: 'productId' },
+  'POST /v1/suppliers': { notTenantData: 'the body names no existing resource; names are unique per tenant only' },
+  'POST /v1/webhooks/endpoints': { notTenantData: 'the body names no existing resource' },
+  'PATCH /v1/webhooks/endpoints/{endpointId}': { notTenantData: 'its path names the endpoint (above)' },
+  'POST /v1/auth/session': { foreign: () => ({ method: 'POST', path: '/v1/auth/session', body: { orgId: w.a.orgId } }), expect: 404, param: 'orgId' },
+  'POST /v1/auth/api-keys': { notTenantData: 'the body names no existing resource; the key goes to the session’s organization' },
+};
+
+/** Listings (GET routes of a tenant without path parameters) and what a foreign caller must not find in them. */
+const LISTINGS: Readonly<Record<string, { paths: () => string[] }>> = {
+  'GET /v1/products': { paths: () => ['/v1/products?limit=100', `/v1/products?limit=100&starting_after=${w.productId}`] },
+  'GET /v1/suppliers': { paths: () => ['/v1/suppliers?limit=100', `/v1/suppliers?limit=100&starting_after=${w.supplierId}`] },
+  'GET /v1/webhooks/endpoints': { paths: () => ['/v1/webhooks/endpoints'] },
+  'GET /v1/auth/api-keys': { paths: () => ['/v1/auth/api-keys', '/v1/auth/api-keys?environment=live'] },
+  'GET /v1/auth/session': { paths: () => ['/v1/auth/session'] },
+};
+
+const hasPathParams = (r: Route): boolean => /\{\w+\+?\}/.test(r.path);
+const isListing = (r: Route): boolean => r.method === 'GET' && !hasPathParams(r) && (r.auth === 'apiKey' || r.auth === 'session');
+
+beforeAll(async () => {
+  w = await setUp();
+});
+
+describe('the isolation cases cover the route table', () => {
+  it('has a case for every route with a path parameter, every route with a body and every listing', () => {
+    const missing = [
+      ...ROUTES.filter(hasPathParams).filter((r) => !(routeKey(r) in PATH_CASES)).map((r) => `path: ${routeKey(r)}`),
+      ...ROUTES.filter((r) => r.body).filter((r) => !(routeKey(r) in BODY_CASES)).map((r) => `body: ${routeKey(r)}`),
+      ...ROUTES.filter(isListing).filter((r) => !(routeKey(r) in LISTINGS)).map((r) => `listing: ${routeKey(r)}`),
+    ];
+    expect(missing, 'routes without an isolation case: add them to PATH_CASES, BODY_CASES or LISTINGS').toEqual([]);
+    const stale = [...Object.keys(PATH_CASES), ...Object.keys(BODY_CASES), ...Object.keys(LISTINGS)].filter((key) => !byKey.has(key));
+    expect(stale, 'cases of routes the table no longer has').toEqual([]);
+  });
+});
+
+const resourceRoutes = ROUTES.filter((r) => {
+  const c = PATH_CASES[routeKey(r)];
+  return c !== undefined && !('notTenantData' in c) && !('resolver' in c);
+});
+
+describe("another tenant's resource named in the path is a 404 that leaks nothing and changes nothing", () => {
+  it.each(resourceRoutes.map((r) => [routeKey(r), r] as const))('%s', async (_key, r) => {
+    const c = PATH_CASES[routeKey(r)] as ResourceCase;
+    for (const caller of callersOf(r)) {
+      // Prepare
+      const request = c.request();
+      const [beforeA, beforeB] = await snapshotBoth();
+      // Act
+      const response = await call(request.method, request.path, { ...caller.options(), ...(request.body === undefined ? {} : { body: request.body }) });
+      // Assess
+      const label = `${caller.label}: ${request.method} ${request.path}`;
+      expectError(response, 404, 'not_found');
+      expectNoLeak(response, `${request.path} ${JSON.stringify(request.body ?? '')}`, label, caller);
+      const [afterA, afterB] = await snapshotBoth();
+      expect(diffSnapshots(beforeA, afterA), `${label} changed A's data`).toEqual([]);
+      expect(diffSnapshots(beforeB, afterB), `${label} changed B's data`).toEqual([]);
+    }
+    // The resource is there for its owner: the 404s were not for want of one.
+    const own = c.owner?.() ?? c.request();
+    const mine = await call(own.method, own.path, { ...ownerOf(r), ...(own.body === undefined ? {} : { body: own.body }) });
+    expect(mine.status, `A's own ${own.method} ${own.path}: ${mine.text}`).toBe(c.ownerStatus ?? 200);
+    if (routeKey(r) === 'DELETE /v1/auth/api-keys/{keyId}') {
+      expect(mine.body.data.map((k: { id: string }) => k.id)).toContain(w.key.id);
+      expect((await call('GET', '/v1/products', { key: w.key.key })).status).toBe(200);
+    }
+  });
+});
+
+describe("another tenant's resource named in a body", () => {
+  const bodyRoutes = ROUTES.filter((r) => {
+    const c = BODY_CASES[routeKey(r)];
+    return c !== undefined && !('notTenantData' in c);
+  });
+  it.each(bodyRoutes.map((r) => [routeKey(r), r] as const))('%s', async (_key, r) => {
+    const c = BODY_CASES[routeKey(r)] as { foreign: () => Request; expect: 404 | 201; param?: string };
+    const created = new Set<string>();
+    for (const caller of callersOf(r)) {
+      // Prepare
+      const request = c.foreign();
+      const [beforeA, beforeB] = await snapshotBoth();
+      // Act
+      const response = await call(request.method, request.path, { ...caller.options(), body: request.body });
+      // Assess
+      const label = `${caller.label}: ${request.method} ${request.path} ${JSON.stringify(request.body)}`;
+      expectNoLeak(response, JSON.stringify(request.body), label, caller);
+      const [afterA] = await snapshotBoth();
+      // A creating in its own test environment changes that environment, and only that.
+      const ownWrites = (line: string) => caller.isA === true && c.expect === 201 && line.includes(` T#${w.a.orgId}#test `.trim());
+      expect(diffSnapshots(beforeA, afterA).filter((line) => !ownWrites(line)), `${label} changed A's data`).toEqual([]);
+      if (c.expect === 404) {
+        expectError(response, 404, 'not_found', c.param);
+        const [, afterB] = await snapshotBoth();
+        expect(diffSnapshots(beforeB, afterB), `${label} changed B's data`).toEqual([]);
+      } else {
+        // Created once per tenant: a second caller in the same tenant meets its own tenant's GTIN.
+        expect(response.status, `${label}: ${response.text}`).toBe(created.has(caller.tenant) ? 409 : c.expect);
+        created.add(caller.tenant);
+      }
+    }
+  });
+});
+
+describe('listings never include foreign items', () => {
+  it.each(ROUTES.filter(isListing).map((r) => [routeKey(r), r] as const))('%s', async (_key, r) => {
+    for (const caller of callersOf(r)) {
+      for (const p of LISTINGS[routeKey(r)]!.paths()) {
+        // Act
+        const response = await call('GET', p, caller.options());
+        // Assess
+        expect(response.status, `${caller.label}: GET ${p}: ${response.text}`).toBe(200);
+        expectNoLeak(response, p, `${caller.label}: GET ${p}`, caller);
+      }
+    }
+    // A's own listing shows what the others could not see (the check above is not vacuous).
+    const own = await call('GET', LISTINGS[routeKey(r)]!.paths()[0]!, ownerOf(r));
+    expect(w.secrets.some((s) => own.text.includes(s)), `A's own ${routeKey(r)} shows A's data`).toBe(true);
+  });
+});
+
+describe('the public resolver', () => {
+  const resolverRoutes = ROUTES.filter((r) => r.function === 'resolver' && 'resolver' in (PATH_CASES[routeKey(r)] ?? {}));
+
+  it.each(resolverRoutes.map((r) => [routeKey(r), r] as const))("%s: A's GTIN under B's organization or A's test environment is a 404", async (_key, r) => {
+    const qualifiers = r.path.includes('{qualifiers+}') ? '/10/LOT1' : '';
+    const paths = [`/${w.b.orgId}/live/01/${w.gtin14}${qualifiers}`, `/${w.a.orgId}/test/01/${w.gtin14}${qualifiers}`, `/${w.b.orgId}/test/01/${w.gtin14}${qualifiers}`];
+    for (const p of paths) {
+      for (const accept of ['application/json', 'text/html', 'application/linkset+json']) {
+        // Act
+        const response = await fetch(`${baseUrl()}${p}`, { method: r.method, headers: { accept } });
+        const text = await response.text();
+        // Assess
+        const label = `${r.method} ${p} (${accept})`;
+        if (r.method === 'OPTIONS') {
+          expect(response.status, label).toBe(204);
+          expect(text, label).toBe('');
+          continue;
+        }
+        expect(response.status, label).toBe(404);
+        if (r.method === 'GET' && accept === 'application/json') {
+          expect(JSON.parse(text).error, label).toMatchObject({ type: 'not_found', code: 'not_found' });
+        }
+        for (const secret of w.secrets) if (!p.includes(secret)) expect(text, `${label} leaks ${secret}`).not.toContain(secret);
+        expect(text, `${label} shows A's passport`).not.toContain(w.token);
+      }
+    }
+    // A's own link resolves: the 404s were not for want of a passport.
+    const own = await fetch(`${baseUrl()}/${w.a.orgId}/live/01/${w.gtin14}${qualifiers}`, { method: r.method, headers: { accept: 'application/json' } });
+    await own.arrayBuffer();
+    expect(own.status).toBe(r.method === 'OPTIONS' ? 204 : 200);
+  });
+});
+
+describe('webhook deliveries', () => {
+  const sample = readFileSync(new URL('../../events/webhooks/headless-cms-product.json', import.meta.url), 'utf8');
+  const sign = (secret: string, body: string) => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+  const deliver = (endpointId: string, signature: string, body: string) =>
+    fetch(`${baseUrl()}/v1/webhooks/ingest?endpoint=${endpointId}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-webhook-signature': signature }, body });
+
+  it("refuse A's endpoint with B's secret, and B's delivery of A's GTIN lands in B alone", async () => {
+    // Prepare
+    const doc = JSON.parse(sample);
+    doc.entity.attributes.barcode[0].barcode_number = w.delivered.gtin14;
+    doc.entity.attributes.product_name = 'B’s own wine';
+    const body = JSON.stringify(doc);
+    const [beforeA] = await snapshotBoth();
+    // Act
+    const forged = await deliver(w.endpoint.id, sign(w.bEndpoint.secret, body), body);
+    const own = await deliver(w.bEndpoint.id, sign(w.bEndpoint.secret, body), body);
+    // Assess
+    expect(forged.status).toBe(401);
+    expect(await forged.text()).not.toContain(w.token);
+    expect(own.status).toBe(200);
+    const result = (await own.json()) as { productId: string; version: number };
+    expect(result.productId).not.toBe(w.delivered.productId);
+    expect(result.version).toBe(1);
+    const [afterA] = await snapshotBoth();
+    expect(diffSnapshots(beforeA, afterA)).toEqual([]);
+    const read = await call('GET', `/v1/products/${w.delivered.productId}`, { key: w.a.live });
+    expect(read.body.name).toBe(w.delivered.name);
+    expect((await call('GET', `/v1/products/${result.productId}`, { key: w.b.live })).body.gtin).toBe(w.delivered.gtin14);
+    expectError(await call('GET', `/v1/products/${result.productId}`, { key: w.a.live }), 404, 'not_found');
+  });
+});
+
+describe('cursors naming a foreign item', () => {
+  it("page B's own passports only, and answer a foreign passport id as an unknown cursor", async () => {
+    // Act
+    const response = await call('GET', `/v1/products/${w.bProductId}/passports?starting_after=${w.passportId}`, { key: w.b.live });
+    // Assess
+    expectError(response, 422, 'validation_error', 'starting_after');
+    expectNoLeak(response, w.passportId, 'foreign passport cursor');
+    const ownCursor = await call('GET', `/v1/products/${w.productId}/passports?starting_after=${w.passportId}`, { key: w.a.live });
+    expect(ownCursor.status, ownCursor.text).toBe(200);
+    const unrelated = uniqueGtin13();
+    expect(unrelated).not.toBe(w.gtin14);
+  });
+});
