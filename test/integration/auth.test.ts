@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { seal } from '../../lib/auth/session.ts';
 import { addUserToOrganization } from '../../lib/auth/users.ts';
 import { getOrganization } from '../../lib/data/organizations.ts';
-import { DEMO_ACCOUNT } from '../../infra/local/identity-provider.ts';
+import { LOGIN_TEST_ACCOUNT } from '../support/accounts.ts';
 import { admin } from '../support/admin.ts';
 import { baseUrl, call, expectError, newOrg, newSession, type TestOrg, type TestSession } from '../support/api.ts';
 import { LoginBrowser } from '../support/login-browser.ts';
@@ -23,18 +23,18 @@ function tamper(cookie: string): string {
 
 describe('dashboard sign-in through the development identity provider', () => {
   it('signs in with the login form, then creates, lists and revokes keys with that session', async () => {
-    // Prepare: the demo account is a member of a fresh organization
+    // Prepare: the login test's own account is a member of a fresh organization
     const org = await newOrg('Login Winery');
     const organization = await getOrganization(org.orgId);
-    await addUserToOrganization(organization!, DEMO_ACCOUNT.email);
+    await addUserToOrganization(organization!, LOGIN_TEST_ACCOUNT.email);
     const browser = new LoginBrowser();
 
     // Act: the login redirect, the provider's form, a wrong then the right password, the callback
     const toForm = await browser.navigate(`${baseUrl()}/v1/auth/login`);
     const formHtml = await toForm.response.text();
-    const wrong = await browser.submitForm(toForm.url, formHtml, { email: DEMO_ACCOUNT.email, password: 'not-the-password' });
+    const wrong = await browser.submitForm(toForm.url, formHtml, { email: LOGIN_TEST_ACCOUNT.email, password: 'not-the-password' });
     const wrongHtml = await wrong.response.text();
-    const signedIn = await browser.submitForm(wrong.url, wrongHtml, { email: DEMO_ACCOUNT.email, password: DEMO_ACCOUNT.password });
+    const signedIn = await browser.submitForm(wrong.url, wrongHtml, { email: LOGIN_TEST_ACCOUNT.email, password: LOGIN_TEST_ACCOUNT.password });
 
     // Assess: a PKCE authorization request to the issuer, a form, a refusal, then a session
     const authorize = new URL(browser.visited.find((u) => u.startsWith(`${inject('stack').oidcIssuer}/auth?`)) ?? 'http://localhost/none');
@@ -50,7 +50,7 @@ describe('dashboard sign-in through the development identity provider', () => {
     expect(signedIn.url).toBe(`${baseUrl()}/v1/auth/session`);
     expect(signedIn.response.status).toBe(200);
     const view = (await signedIn.response.json()) as { user: { email: string }; organization: { id: string }; environment: string; csrfToken: string };
-    expect(view).toMatchObject({ user: { email: DEMO_ACCOUNT.email }, organization: { id: org.orgId }, environment: 'live' });
+    expect(view).toMatchObject({ user: { email: LOGIN_TEST_ACCOUNT.email }, organization: { id: org.orgId }, environment: 'live' });
     const sessionCookie = browser.setCookies.find((c) => c.startsWith(`${SESSION_COOKIE}=`)) ?? '';
     expect(sessionCookie).toMatch(/; HttpOnly/);
     expect(sessionCookie).toMatch(/; SameSite=Lax/);
@@ -63,7 +63,7 @@ describe('dashboard sign-in through the development identity provider', () => {
       cookie: `${SESSION_COOKIE}=${browser.cookies.get(SESSION_COOKIE)}`,
       csrfToken: view.csrfToken,
       userId: '',
-      email: DEMO_ACCOUNT.email,
+      email: LOGIN_TEST_ACCOUNT.email,
     };
     const created = await call('POST', '/v1/auth/api-keys', { session, body: { name: 'CI', scopes: ['products:read'] } });
     expect(created.status).toBe(201);

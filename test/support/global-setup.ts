@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startLocalStack, type StackInfo } from '../../infra/local/stack.ts';
+import { TEST_ACCOUNTS } from './accounts.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -27,6 +28,7 @@ export default async function setup(project: TestProject) {
     queueVisibilitySeconds: 1,
     scanBatchWindowMs: 200,
     dashboardDir: join(dataDir, 'dashboard'),
+    devAccounts: TEST_ACCOUNTS,
   });
   project.provide('stack', stack.info);
   project.provide('dataDir', dataDir);
