@@ -4,7 +4,7 @@ import { normalizeGtin } from '../domain/gtin.ts';
 import { canonicalJson } from '../domain/json.ts';
 import { applyMapping, sourceOf, type MappedProduct } from '../domain/mapping.ts';
 import { passportDataSchema, type PassportData } from '../domain/passport.ts';
-import { createProductSchema, type CreateProductInput } from '../domain/product.ts';
+import { createProductSchema, updateProductSchema, type CreateProductInput } from '../domain/product.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import { isUpsertEvent, type WebhookEndpoint } from '../domain/webhook.ts';
 import { DuplicateError, InvalidRequestError, ValidationError } from '../http/errors.ts';
@@ -50,7 +50,13 @@ async function plan(tenant: Tenant, endpoint: WebhookEndpoint, mapped: MappedPro
   if (!parsedData.success) throw fromSource(mapped, toValidationError(parsedData.error), 'data');
 
   const view = await getPublicView(tenant, gtin.gtin14);
-  if (view) return { mapped, gtin14: gtin.gtin14, view, data: parsedData.data };
+  if (view) {
+    // An existing product is renamed (write() below): the name follows the rules of PATCH /v1/products.
+    const name = mapped.product.name?.trim();
+    const rename = name ? updateProductSchema.safeParse({ name }) : undefined;
+    if (rename && !rename.success) throw fromSource(mapped, toValidationError(rename.error), '');
+    return { mapped, gtin14: gtin.gtin14, view, data: parsedData.data };
+  }
 
   const input = createProductSchema.safeParse({ ...mapped.product, category: endpoint.defaultCategory, gtin: gtin.gtin14 });
   if (!input.success) throw fromSource(mapped, toValidationError(input.error), '');

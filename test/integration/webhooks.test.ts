@@ -149,6 +149,17 @@ describe('POST /v1/webhooks/ingest', () => {
     expect(response.body.error).toMatchObject({ type: 'validation_error', param: 'entity.attributes.barcode[0].barcode_number' });
   });
 
+  it('holds a renamed product to the product name rules: 422 naming the source field, and nothing changes', async () => {
+    const { gtin, body } = payload();
+    const first = await deliver(endpoint.id, endpoint.secret, body);
+    const renamed = payload({ product_name: 'x'.repeat(201) }, gtin);
+    const response = await deliver(endpoint.id, endpoint.secret, renamed.body);
+    expect(response.status).toBe(422);
+    expect(response.body.error).toMatchObject({ type: 'validation_error', param: 'entity.attributes.product_name' });
+    const product = await call('GET', `/v1/products/${first.body.productId}`, { key: org.live });
+    expect(product.body.name).toBe('Domaine des Exemples Rouge 2022');
+  });
+
   it('acknowledges event types that neither create nor update with ignored: true', async () => {
     const doc = JSON.parse(payload().body);
     doc.event_type = 'entity.delete';
