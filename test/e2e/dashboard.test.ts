@@ -2,9 +2,9 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DEMO_ACCOUNT } from '../../infra/local/identity-provider.ts';
 import { addUserToOrganization } from '../../lib/auth/users.ts';
 import { getOrganization } from '../../lib/data/organizations.ts';
+import { DASHBOARD_ACCOUNT } from '../support/accounts.ts';
 import { baseUrl, newOrg, type TestOrg } from '../support/api.ts';
 import { browserTestMode, CHROMIUM_MISSING, checkAccessibility, launchBrowser } from '../support/browser.ts';
 import { uniqueGtin13 } from '../support/gtin.ts';
@@ -42,10 +42,13 @@ describe('the dashboard', () => {
   let org: TestOrg;
 
   beforeAll(async () => {
-    // A fresh organization of which the development identity provider's seeded user is a member.
+    // The walkthrough's own identity-provider account, a member of two fresh organizations:
+    // sign-in lands in the first, the test switches to the second.
+    const first = await getOrganization((await newOrg('Dashboard Cellar')).orgId);
+    await addUserToOrganization(first!, DASHBOARD_ACCOUNT.email);
     org = await newOrg('Dashboard Winery');
     const organization = await getOrganization(org.orgId);
-    await addUserToOrganization(organization!, DEMO_ACCOUNT.email);
+    await addUserToOrganization(organization!, DASHBOARD_ACCOUNT.email);
     mkdirSync(RESULTS_DIR, { recursive: true });
     if (mode !== 'skip') browser = await launchBrowser();
   });
@@ -79,14 +82,15 @@ describe('the dashboard', () => {
       await checkpoint(page, 'signin');
       await page.getByRole('link', { name: 'Sign in' }).click();
       await page.waitForURL((url) => url.href.startsWith(inject('stack').oidcIssuer));
-      await page.getByLabel('Email').fill(DEMO_ACCOUNT.email);
-      await page.getByLabel('Password').fill(DEMO_ACCOUNT.password);
+      await page.getByLabel('Email').fill(DASHBOARD_ACCOUNT.email);
+      await page.getByLabel('Password').fill(DASHBOARD_ACCOUNT.password);
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.waitForURL(`${baseUrl()}/dashboard/`);
       const orgSwitcher = page.getByLabel('Organization');
       await orgSwitcher.waitFor();
 
-      // --- Work in the test organization (the demo user may belong to others too).
+      // --- Sign-in lands in the first organization; switch to the walkthrough's.
+      await expect.poll(() => page.locator('footer').innerText(), POLL).toContain('Dashboard Cellar');
       await orgSwitcher.selectOption(org.orgId);
       await expect.poll(() => page.locator('footer').innerText(), POLL).toContain(org.orgId);
       await expect.poll(() => orgSwitcher.inputValue(), POLL).toBe(org.orgId);
