@@ -26,6 +26,12 @@ export interface IngestedProduct {
 
 export type IngestResult = { ignored: true; eventType: string | null } | { ignored: false; products: IngestedProduct[] };
 
+/**
+ * The most products one delivery may name: each costs a few writes, and a delivery must finish
+ * well inside the ingest function's timeout (300 took about 10 s on the local stack).
+ */
+export const MAX_PRODUCTS_PER_DELIVERY = 100;
+
 /** One product of the payload, checked against what the tenant has, ready to write. */
 interface Plan {
   mapped: MappedProduct;
@@ -106,6 +112,14 @@ export async function ingest(endpoint: WebhookEndpoint, payload: unknown): Promi
 
   const mapped = applyMapping(body, endpoint.mapping);
   if (!mapped.ok) throw new ValidationError(mapped.message, mapped.param, 'Check the payload against the endpoint’s mapping.');
+  if (mapped.products.length > MAX_PRODUCTS_PER_DELIVERY) {
+    const first = mapped.products[0]?.gtinAt ?? 'gtin';
+    throw new ValidationError(
+      `A delivery may describe at most ${MAX_PRODUCTS_PER_DELIVERY} products; this one describes ${mapped.products.length}.`,
+      first.replace(/\[\d+\](?=[^[]*$)/, '[]'),
+      'Split the delivery: send one event per product, or per batch of at most 100.',
+    );
+  }
   const tenant: Tenant = { orgId: endpoint.orgId, environment: endpoint.environment };
   const plans: Plan[] = [];
   for (const product of mapped.products) plans.push(await plan(tenant, endpoint, product));

@@ -273,3 +273,19 @@ describe('/v1/webhooks/endpoints (dashboard session)', () => {
     expect((await call('GET', '/v1/webhooks/endpoints', { session: otherSession })).body.data).toEqual([]);
   });
 });
+
+describe('delivery size', () => {
+  it('refuses a delivery naming more than 100 products with a 422, and writes none of them', async () => {
+    // Prepare
+    const org = await newOrg('Bulk Winery');
+    const created = await createEndpoint({ orgId: org.orgId, environment: 'live' }, { source: 'headless-cms', defaultCategory: 'wine' });
+    const doc = JSON.parse(sample);
+    doc.entity.attributes.barcode = Array.from({ length: 101 }, () => ({ barcode_number: uniqueGtin13(), vintage_year: 2022 }));
+    // Act
+    const response = await deliver(created.endpoint.endpointId, created.secret, JSON.stringify(doc));
+    // Assess
+    expect(response.status).toBe(422);
+    expect(response.body.error).toMatchObject({ type: 'validation_error', param: 'entity.attributes.barcode[].barcode_number' });
+    expect((await call('GET', '/v1/products', { key: org.live })).body.pagination.total).toBe(0);
+  });
+});
