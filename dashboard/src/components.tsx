@@ -77,6 +77,19 @@ interface FieldProps {
 }
 
 /** A labelled control with its hint and, when the API named this field, the API's message. */
+/** A select's options, one per value, each labelled by the value itself. */
+export function Options(props: { values: readonly string[] }) {
+  return (
+    <>
+      {props.values.map((value) => (
+        <option key={value} value={value}>
+          {value}
+        </option>
+      ))}
+    </>
+  );
+}
+
 export function Field(props: FieldProps) {
   const id = `f-${useId()}`;
   const invalid = props.errorField === props.name && props.error !== undefined;

@@ -1,6 +1,6 @@
 import { useRef, useState } from 'preact/hooks';
 import { api, ApiError, type PassportData, type PassportVersion, type PassportView, type Product } from '../api.ts';
-import { ErrorNotice, Field, focusField, Loading, Notice, placeError, useLoad } from '../components.tsx';
+import { ErrorNotice, Field, focusField, Loading, Notice, Options, placeError, useLoad } from '../components.tsx';
 import { ALLERGEN_FIELDS, CATEGORIES, NUTRITION_FIELDS, SUPPLIER_ROLES, WINE_COLOURS } from '../constants.ts';
 import { formatDateTime, labelOf } from '../format.ts';
 
@@ -134,11 +134,7 @@ function PublishForm(props: { product: Product; current?: PassportData; onPublis
             {(a) => (
               <select {...a} value={values.productType} onChange={(e) => update((v) => ({ ...v, productType: text(e) }))}>
                 <option value="">Not stated</option>
-                {CATEGORIES.map((c) => (
-                  <option key={c} value={c}>
-                    {c}
-                  </option>
-                ))}
+                <Options values={CATEGORIES} />
               </select>
             )}
           </Field>
@@ -238,11 +234,7 @@ function PublishForm(props: { product: Product; current?: PassportData; onPublis
               <Field label="Role" name={`data.producers[${i}].role`} {...fieldProps}>
                 {(a) => (
                   <select {...a} value={producer.role} onChange={set('role')}>
-                    {SUPPLIER_ROLES.map((r) => (
-                      <option key={r} value={r}>
-                        {r}
-                      </option>
-                    ))}
+                    <Options values={SUPPLIER_ROLES} />
                   </select>
                 )}
               </Field>

@@ -1,6 +1,6 @@
 import { useRef, useState } from 'preact/hooks';
 import { api, ApiError, type Product } from '../api.ts';
-import { CopyButton, ErrorNotice, Field, focusField, Loading, Notice, PageHeader, placeError, useLoad } from '../components.tsx';
+import { CopyButton, ErrorNotice, Field, focusField, Loading, Notice, Options, PageHeader, placeError, useLoad } from '../components.tsx';
 import { CATEGORIES } from '../constants.ts';
 import { formatDateTime, printedGtin } from '../format.ts';
 import { href } from '../router.ts';
@@ -59,11 +59,7 @@ function EditProductForm(props: { product: Product; onSaved: (product: Product) 
         <Field label="Category" name="category" error={error} errorField={placed.field}>
           {(a) => (
             <select {...a} value={values.category} onChange={set('category')}>
-              {CATEGORIES.map((c) => (
-                <option key={c} value={c}>
-                  {c}
-                </option>
-              ))}
+              <Options values={CATEGORIES} />
             </select>
           )}
         </Field>

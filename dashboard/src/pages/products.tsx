@@ -1,6 +1,6 @@
 import { useRef, useState } from 'preact/hooks';
 import { api, type Environment, type ProductPage as Page } from '../api.ts';
-import { ErrorNotice, Field, focusField, Loading, PageHeader, placeError, useLoad } from '../components.tsx';
+import { ErrorNotice, Field, focusField, Loading, Options, PageHeader, placeError, useLoad } from '../components.tsx';
 import { CATEGORIES } from '../constants.ts';
 import { formatDateTime, printedGtin } from '../format.ts';
 import { href, navigate } from '../router.ts';
@@ -48,11 +48,7 @@ function CreateProductForm(props: { onCancel: () => void }) {
         <Field label="Category" name="category" error={error} errorField={placed.field}>
           {(a) => (
             <select {...a} value={values.category} onChange={set('category')}>
-              {CATEGORIES.map((c) => (
-                <option key={c} value={c}>
-                  {c}
-                </option>
-              ))}
+              <Options values={CATEGORIES} />
             </select>
           )}
         </Field>

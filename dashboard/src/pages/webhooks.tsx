@@ -1,6 +1,6 @@
 import { useRef, useState } from 'preact/hooks';
 import { api, ApiError, type Environment, type WebhookEndpoint } from '../api.ts';
-import { ConfirmButton, ErrorNotice, Field, focusField, Loading, Notice, PageHeader, placeError, SecretOnce, useLoad } from '../components.tsx';
+import { ConfirmButton, ErrorNotice, Field, focusField, Loading, Notice, Options, PageHeader, placeError, SecretOnce, useLoad } from '../components.tsx';
 import { CATEGORIES, WEBHOOK_SOURCES } from '../constants.ts';
 import { formatDateTime } from '../format.ts';
 import { href, navigate } from '../router.ts';
@@ -70,11 +70,7 @@ function CreateEndpointForm(props: { environment: Environment; onCreated: (endpo
         <Field label="Source" name="source" error={error} errorField={placed.field} hint="headless-cms comes with a ready mapping.">
           {(a) => (
             <select {...a} value={values.source} onChange={set('source')}>
-              {WEBHOOK_SOURCES.map((s) => (
-                <option key={s} value={s}>
-                  {s}
-                </option>
-              ))}
+              <Options values={WEBHOOK_SOURCES} />
             </select>
           )}
         </Field>
@@ -89,11 +85,7 @@ function CreateEndpointForm(props: { environment: Environment; onCreated: (endpo
         <Field label="Default category" name="defaultCategory" error={error} errorField={placed.field}>
           {(a) => (
             <select {...a} value={values.defaultCategory} onChange={set('defaultCategory')}>
-              {CATEGORIES.map((c) => (
-                <option key={c} value={c}>
-                  {c}
-                </option>
-              ))}
+              <Options values={CATEGORIES} />
             </select>
           )}
         </Field>
@@ -254,11 +246,7 @@ function EditEndpointForm(props: { endpoint: WebhookEndpoint; onSaved: (endpoint
         <Field label="Default category" name="defaultCategory" error={error} errorField={placed.field}>
           {(a) => (
             <select {...a} value={values.defaultCategory} onChange={set('defaultCategory')}>
-              {CATEGORIES.map((c) => (
-                <option key={c} value={c}>
-                  {c}
-                </option>
-              ))}
+              <Options values={CATEGORIES} />
             </select>
           )}
         </Field>
