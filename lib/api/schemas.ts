@@ -51,16 +51,9 @@ export const apiKeyViewSchema = z
   })
   .meta({ id: 'ApiKey' });
 
-export const createdApiKeySchema = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    scopes: z.array(z.enum(SCOPES)),
-    environment,
-    prefix: z.string(),
-    key: z.string().describe('The full key: shown this once'),
-    createdAt: z.iso.datetime(),
-  })
+export const createdApiKeySchema = apiKeyViewSchema
+  .pick({ id: true, name: true, scopes: true, environment: true, prefix: true, createdAt: true })
+  .extend({ key: z.string().describe('The full key: shown this once') })
   .meta({ id: 'CreatedApiKey' });
 
 export const revokedApiKeySchema = z.object({ id: z.string(), revoked: z.literal(true), revokedAt: z.iso.datetime() });
