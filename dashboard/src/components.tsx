@@ -77,6 +77,20 @@ interface FieldProps {
 }
 
 /** A labelled control with its hint and, when the API named this field, the API's message. */
+/** A form's closing row: Cancel, then the submit button (disabled while the form is busy). */
+export function FormActions(props: { submitLabel: string; busy: boolean; onCancel: () => void }) {
+  return (
+    <div class="actions">
+      <button type="button" class="button button-secondary" onClick={props.onCancel}>
+        Cancel
+      </button>
+      <button type="submit" class="button" disabled={props.busy}>
+        {props.submitLabel}
+      </button>
+    </div>
+  );
+}
+
 /** A select's options, one per value, each labelled by the value itself. */
 export function Options(props: { values: readonly string[] }) {
   return (

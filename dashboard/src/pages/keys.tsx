@@ -1,6 +1,6 @@
 import { useRef, useState } from 'preact/hooks';
 import { api, type ApiKey, type CreatedApiKey, type Environment } from '../api.ts';
-import { ConfirmButton, ErrorNotice, Field, focusField, Loading, Notice, PageHeader, placeError, SecretOnce, useLoad } from '../components.tsx';
+import { ConfirmButton, ErrorNotice, Field, focusField, FormActions, Loading, Notice, PageHeader, placeError, SecretOnce, useLoad } from '../components.tsx';
 import { API_KEY_SCOPES } from '../constants.ts';
 import { formatDateTime } from '../format.ts';
 
@@ -63,14 +63,7 @@ function CreateKeyForm(props: { environment: Environment; onCreated: (key: Creat
           </p>
         ) : null}
       </fieldset>
-      <div class="actions">
-        <button type="button" class="button button-secondary" onClick={props.onCancel}>
-          Cancel
-        </button>
-        <button type="submit" class="button" disabled={busy}>
-          Create key
-        </button>
-      </div>
+      <FormActions submitLabel="Create key" busy={busy} onCancel={props.onCancel} />
     </form>
   );
 }

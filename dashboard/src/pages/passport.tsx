@@ -1,6 +1,6 @@
 import { useRef, useState } from 'preact/hooks';
 import { api, ApiError, type PassportData, type PassportVersion, type PassportView, type Product } from '../api.ts';
-import { ErrorNotice, Field, focusField, Loading, Notice, Options, placeError, useLoad } from '../components.tsx';
+import { ErrorNotice, Field, focusField, FormActions, Loading, Notice, Options, placeError, useLoad } from '../components.tsx';
 import { ALLERGEN_FIELDS, CATEGORIES, NUTRITION_FIELDS, SUPPLIER_ROLES, WINE_COLOURS } from '../constants.ts';
 import { formatDateTime, labelOf } from '../format.ts';
 
@@ -259,14 +259,7 @@ function PublishForm(props: { product: Product; current?: PassportData; onPublis
         </button>
       </fieldset>
 
-      <div class="actions">
-        <button type="button" class="button button-secondary" onClick={props.onCancel}>
-          Cancel
-        </button>
-        <button type="submit" class="button" disabled={busy}>
-          Publish version
-        </button>
-      </div>
+      <FormActions submitLabel="Publish version" busy={busy} onCancel={props.onCancel} />
     </form>
   );
 }

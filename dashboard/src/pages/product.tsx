@@ -1,6 +1,6 @@
 import { useRef, useState } from 'preact/hooks';
 import { api, ApiError, type Product } from '../api.ts';
-import { CopyButton, ErrorNotice, Field, focusField, Loading, Notice, Options, PageHeader, placeError, useLoad } from '../components.tsx';
+import { CopyButton, ErrorNotice, Field, focusField, FormActions, Loading, Notice, Options, PageHeader, placeError, useLoad } from '../components.tsx';
 import { CATEGORIES } from '../constants.ts';
 import { formatDateTime, printedGtin } from '../format.ts';
 import { href } from '../router.ts';
@@ -73,14 +73,7 @@ function EditProductForm(props: { product: Product; onSaved: (product: Product) 
       <p class="hint">
         The GTIN cannot change: it is printed in the QR code. Create a new product for a new GTIN.
       </p>
-      <div class="actions">
-        <button type="button" class="button button-secondary" onClick={props.onCancel}>
-          Cancel
-        </button>
-        <button type="submit" class="button" disabled={busy}>
-          Save changes
-        </button>
-      </div>
+      <FormActions submitLabel="Save changes" busy={busy} onCancel={props.onCancel} />
     </form>
   );
 }

@@ -1,6 +1,6 @@
 import { useRef, useState } from 'preact/hooks';
 import { api, type Environment, type ProductPage as Page } from '../api.ts';
-import { ErrorNotice, Field, focusField, Loading, Options, PageHeader, placeError, useLoad } from '../components.tsx';
+import { ErrorNotice, Field, focusField, FormActions, Loading, Options, PageHeader, placeError, useLoad } from '../components.tsx';
 import { CATEGORIES } from '../constants.ts';
 import { formatDateTime, printedGtin } from '../format.ts';
 import { href, navigate } from '../router.ts';
@@ -60,14 +60,7 @@ function CreateProductForm(props: { onCancel: () => void }) {
         </Field>
       </div>
       <p class="hint">The QR code printed on the package encodes the product's GTIN and never changes.</p>
-      <div class="actions">
-        <button type="button" class="button button-secondary" onClick={props.onCancel}>
-          Cancel
-        </button>
-        <button type="submit" class="button" disabled={busy}>
-          Create product
-        </button>
-      </div>
+      <FormActions submitLabel="Create product" busy={busy} onCancel={props.onCancel} />
     </form>
   );
 }

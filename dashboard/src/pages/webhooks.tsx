@@ -1,6 +1,6 @@
 import { useRef, useState } from 'preact/hooks';
 import { api, ApiError, type Environment, type WebhookEndpoint } from '../api.ts';
-import { ConfirmButton, ErrorNotice, Field, focusField, Loading, Notice, Options, PageHeader, placeError, SecretOnce, useLoad } from '../components.tsx';
+import { ConfirmButton, ErrorNotice, Field, focusField, FormActions, Loading, Notice, Options, PageHeader, placeError, SecretOnce, useLoad } from '../components.tsx';
 import { CATEGORIES, WEBHOOK_SOURCES } from '../constants.ts';
 import { formatDateTime } from '../format.ts';
 import { href, navigate } from '../router.ts';
@@ -96,14 +96,7 @@ function CreateEndpointForm(props: { environment: Environment; onCreated: (endpo
       <Field label="Mapping (JSON, optional for headless-cms)" name="mapping" error={error} errorField={placed.field} hint='Target field → source path, e.g. {"gtin": "data.gtin", "name": "data.title"}.'>
         {(a) => <textarea {...a} class="mono" rows={6} spellcheck={false} value={values.mapping} onInput={set('mapping')} />}
       </Field>
-      <div class="actions">
-        <button type="button" class="button button-secondary" onClick={props.onCancel}>
-          Cancel
-        </button>
-        <button type="submit" class="button" disabled={busy}>
-          Create endpoint
-        </button>
-      </div>
+      <FormActions submitLabel="Create endpoint" busy={busy} onCancel={props.onCancel} />
     </form>
   );
 }
