@@ -1,6 +1,6 @@
 import { queryRollups } from '../../lib/data/rollups.ts';
 import { analyticsQuerySchema, resolveWindow, summarize } from '../../lib/domain/analytics.ts';
-import { defineApiHandler, pathParam, type ApiRequest } from '../../lib/http/api-handler.ts';
+import { defineApiHandler, pathParam, type ApiRequest } from '../../lib/api/handler.ts';
 import { ValidationError } from '../../lib/http/errors.ts';
 import { json } from '../../lib/http/response.ts';
 import { parseQuery } from '../../lib/http/validation.ts';

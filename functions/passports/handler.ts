@@ -1,7 +1,8 @@
 import { findPassportVersion, getPassportVersion, listPassportVersions } from '../../lib/data/passports.ts';
 import { cursorQuerySchema } from '../../lib/domain/pagination.ts';
-import { createPassportSchema, toPassportView } from '../../lib/domain/passport.ts';
-import { defineApiHandler, pathParam, type ApiRequest } from '../../lib/http/api-handler.ts';
+import { createPassportSchema } from '../../lib/domain/passport.ts';
+import { toPassportView } from '../../lib/domain/passport-view.ts';
+import { defineApiHandler, pathParam, type ApiRequest } from '../../lib/api/handler.ts';
 import { NotFoundError, ValidationError } from '../../lib/http/errors.ts';
 import { json } from '../../lib/http/response.ts';
 import { parseBody, parseQuery } from '../../lib/http/validation.ts';

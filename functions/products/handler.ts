@@ -12,7 +12,7 @@ import {
   toProductView,
   updateProductSchema,
 } from '../../lib/domain/product.ts';
-import { defineApiHandler, pathParam, type ApiRequest } from '../../lib/http/api-handler.ts';
+import { defineApiHandler, pathParam, type ApiRequest } from '../../lib/api/handler.ts';
 import { NotFoundError, ValidationError } from '../../lib/http/errors.ts';
 import { json } from '../../lib/http/response.ts';
 import { parseBody, parseOrThrow, parseQuery } from '../../lib/http/validation.ts';

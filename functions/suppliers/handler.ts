@@ -1,7 +1,7 @@
 import { getSupplier, listSuppliers } from '../../lib/data/suppliers.ts';
 import { cursorQuerySchema } from '../../lib/domain/pagination.ts';
 import { createSupplierSchema, toSupplierView } from '../../lib/domain/supplier.ts';
-import { defineApiHandler, pathParam, type ApiRequest } from '../../lib/http/api-handler.ts';
+import { defineApiHandler, pathParam, type ApiRequest } from '../../lib/api/handler.ts';
 import { NotFoundError } from '../../lib/http/errors.ts';
 import { json } from '../../lib/http/response.ts';
 import { parseBody, parseQuery } from '../../lib/http/validation.ts';

@@ -1,5 +1,5 @@
 import { createEndpointSchema, toEndpointView, updateEndpointSchema } from '../../lib/domain/webhook.ts';
-import { defineApiHandler, pathParam, type ApiRequest } from '../../lib/http/api-handler.ts';
+import { defineApiHandler, pathParam, type ApiRequest } from '../../lib/api/handler.ts';
 import { json } from '../../lib/http/response.ts';
 import { parseBody } from '../../lib/http/validation.ts';
 import { createEndpoint, endpointsOf, removeEndpoint, requireEndpoint, rotateSecret, updateEndpoint } from '../../lib/services/webhooks.ts';

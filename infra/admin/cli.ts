@@ -6,10 +6,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { issueApiKey, revokeKey } from '../../lib/auth/api-keys.ts';
-import { createOrganization } from '../../lib/auth/organizations.ts';
+import { issueApiKey, revokeKey } from '../../lib/services/api-keys.ts';
+import { createOrganization } from '../../lib/services/organizations.ts';
 import { startSession } from '../../lib/auth/session.ts';
-import { addUserToOrganization, normalizeEmail } from '../../lib/auth/users.ts';
+import { addUserToOrganization, normalizeEmail } from '../../lib/services/users.ts';
 import { setApiKeyRateLimit } from '../../lib/data/api-keys.ts';
 import { getMembership } from '../../lib/data/memberships.ts';
 import { getOrganization } from '../../lib/data/organizations.ts';

@@ -1,6 +1,6 @@
 import { Validations } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
-import type { Auth } from '../routes.ts';
+import type { Auth } from '../../lib/api/routes.ts';
 
 /**
  * Every cdk-nag (AwsSolutions) finding this stack accepts, each on the construct it concerns and
@@ -22,7 +22,7 @@ export interface NagTargets {
 /** The reason an API route has no API Gateway authorizer, per kind of authentication. */
 export const ROUTE_AUTH_REASONS: Record<Auth, string> = {
   apiKey:
-    'Authorized in the function: the shared lib/http pipeline checks the API key (stored only as a SHA-256 hash) and the route\'s scopes from infra/routes.ts; an API Gateway Lambda authorizer would add a second invocation per request.',
+    'Authorized in the function: the shared lib/http pipeline checks the API key (stored only as a SHA-256 hash) and the route\'s scopes from lib/api/routes.ts; an API Gateway Lambda authorizer would add a second invocation per request.',
   session:
     'Authorized in the function: the encrypted session cookie (key in Secrets Manager) and a CSRF check for state changes are verified by the shared pipeline; an API Gateway authorizer cannot decrypt the cookie.',
   webhook:

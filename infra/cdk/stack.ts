@@ -45,21 +45,22 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { FUNCTIONS, ROUTES, type FunctionSpec, type Route } from '../routes.ts';
+import { ROUTES, type Route } from '../../lib/api/routes.ts';
+import { FUNCTIONS, type FunctionSpec } from '../functions.ts';
 import { LAMBDA_NODE_OPTIONS, lambdaBundling, REPO_ROOT } from './bundling.ts';
 import { DashboardSite } from './dashboard.ts';
 import { addSuppressions } from './nag.ts';
 import { DEFAULT_SETTINGS, resolverCertificateArn, validateSettings, type DeploySettings } from './settings.ts';
 import { tableShape } from './table.ts';
 
-/** A function table and a route table in the shape of infra/routes.ts (tests pass their own). */
+/** A function table and a route table in the shape of infra/functions.ts and lib/api/routes.ts (tests pass their own). */
 export type FunctionTable = Readonly<Record<string, FunctionSpec>>;
 export type StackRoute = Pick<Route, 'method' | 'path' | 'auth'> & { function: string };
 
 export interface PassportStackProps extends StackProps {
-  /** Default: FUNCTIONS of infra/routes.ts. */
+  /** Default: FUNCTIONS of infra/functions.ts. */
   functions?: FunctionTable;
-  /** Default: ROUTES of infra/routes.ts. */
+  /** Default: ROUTES of lib/api/routes.ts. */
   routes?: readonly StackRoute[];
   /** Default: no custom domains, 30 days of logs, 500 req/s (burst 1000). */
   settings?: DeploySettings;
@@ -257,7 +258,7 @@ export class PassportStack extends Stack {
       const logGroup = new LogGroup(this, `${id}Logs`, { retention: settings.logRetention });
       const role = new Role(this, `${id}Role`, {
         assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
-        description: `Product Passport ${name} function: exactly the grants of infra/routes.ts`,
+        description: `Product Passport ${name} function: exactly the grants of infra/functions.ts`,
       });
       const readsSession = readsSessionSecret(name, spec);
       const fn = new NodejsFunction(this, `${id}Function`, {

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { createOrganization } from '../../lib/auth/organizations.ts';
-import { addUserToOrganization } from '../../lib/auth/users.ts';
+import { createOrganization } from '../../lib/services/organizations.ts';
+import { addUserToOrganization } from '../../lib/services/users.ts';
 import { getOrganization, type Organization } from '../../lib/data/organizations.ts';
 import { DEMO_ACCOUNT } from './identity-provider.ts';
 

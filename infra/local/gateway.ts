@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Context } from 'aws-lambda';
 import { ApiError, InternalError, MethodNotAllowedError, NotFoundError, PayloadTooLargeError } from '../../lib/http/errors.ts';
 import type { HttpEvent, HttpResult } from '../../lib/http/types.ts';
-import { routeKey, type FunctionName, type Route } from '../routes.ts';
+import { routeKey, type FunctionName, type Route } from '../../lib/api/routes.ts';
 import { createRouteMatcher } from './route-matcher.ts';
 
 export type LambdaHandler = (event: HttpEvent, context: Context) => Promise<HttpResult>;

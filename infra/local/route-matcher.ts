@@ -1,4 +1,4 @@
-import type { Route } from '../routes.ts';
+import type { Route } from '../../lib/api/routes.ts';
 
 export type RouteMatch =
   | { kind: 'route'; route: Route; pathParameters: Record<string, string> }

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { routeKey, ROUTES, type Route } from '../../infra/routes.ts';
+import { routeKey, ROUTES, type Route } from './routes.ts';
 import { OPERATIONS, type Answer } from './operations.ts';
 import { errorSchema } from './schemas.ts';
 

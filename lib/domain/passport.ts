@@ -137,4 +137,3 @@ export const createdPassportSchema = passportViewSchema
   .extend({ createdAt: z.iso.datetime() })
   .meta({ id: 'CreatedPassport' });
 
-export { toPassportView } from './passport-view.ts';

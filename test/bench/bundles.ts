@@ -13,7 +13,7 @@ import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build, type Metafile } from 'esbuild';
 import { BUNDLE_FILE, esbuildOptions, LAMBDA_NODE_OPTIONS, REPO_ROOT } from '../../infra/cdk/bundling.ts';
-import { FUNCTIONS } from '../../infra/routes.ts';
+import { FUNCTIONS } from '../../infra/functions.ts';
 import { printTable, type Row } from './measure.ts';
 
 /** The budget every bundle stays under (minified, without its source map). */

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { REPO_ROOT } from '../../infra/cdk/bundling.ts';
-import { FUNCTIONS, type FunctionSpec } from '../../infra/routes.ts';
+import { FUNCTIONS, type FunctionSpec } from '../../infra/functions.ts';
 import type { Row } from './measure.ts';
 
 export interface Prices {
@@ -81,7 +81,7 @@ export function modelInputs(rows: readonly Row[], functions: Readonly<Record<str
   const fromTable = (name: string, read: (spec: FunctionSpec) => number | undefined, fallback: number, unit: string, note: string): Input => {
     const spec = functions[name];
     const value = spec ? read(spec) : undefined;
-    return value === undefined ? assumed(fallback, unit, note) : { value, unit, source: `infra/routes.ts: ${name}`, note };
+    return value === undefined ? assumed(fallback, unit, note) : { value, unit, source: `infra/functions.ts: ${name}`, note };
   };
   const batch = fromTable('aggregator', (s) => s.trigger?.batchSize, 100, 'scans', 'scan queue batch size');
   // The products benchmark counts every DynamoDB call, the rate-limit writes (1 WRU each) included.

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
-import { createOrganization } from '../../lib/auth/organizations.ts';
+import { createOrganization } from '../../lib/services/organizations.ts';
 import { dynamoCallCount } from '../../lib/data/client.ts';
 import { checkDigit } from '../../lib/domain/gtin.ts';
 import { createEndpoint } from '../../lib/services/webhooks.ts';

@@ -1,5 +1,5 @@
 import type { Context, SQSEvent } from 'aws-lambda';
-import { createOrganization } from '../../lib/auth/organizations.ts';
+import { createOrganization } from '../../lib/services/organizations.ts';
 import { handler as aggregate, writeStats } from '../../functions/aggregator/handler.ts';
 import type { StackInfo } from '../../infra/local/stack.ts';
 import type { Row } from './measure.ts';

@@ -1,6 +1,6 @@
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
-import { issueApiKey } from '../../lib/auth/api-keys.ts';
-import { createOrganization } from '../../lib/auth/organizations.ts';
+import { issueApiKey } from '../../lib/services/api-keys.ts';
+import { createOrganization } from '../../lib/services/organizations.ts';
 import { setApiKeyRateLimit } from '../../lib/data/api-keys.ts';
 import { dynamoCallCount, dynamoCallCounts } from '../../lib/data/client.ts';
 import { addToWindow } from '../../lib/data/rate-limits.ts';

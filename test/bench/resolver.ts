@@ -1,6 +1,6 @@
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { CreateQueueCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { createOrganization } from '../../lib/auth/organizations.ts';
+import { createOrganization } from '../../lib/services/organizations.ts';
 import { dynamoCallCount } from '../../lib/data/client.ts';
 import { scanSendCount } from '../../lib/data/scan-queue.ts';
 import { localClient } from '../../infra/local/dynamodb.ts';

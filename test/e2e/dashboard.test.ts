@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { addUserToOrganization } from '../../lib/auth/users.ts';
+import { addUserToOrganization } from '../../lib/services/users.ts';
 import { getOrganization } from '../../lib/data/organizations.ts';
 import { DASHBOARD_ACCOUNT } from '../support/accounts.ts';
 import { baseUrl, newOrg, type TestOrg } from '../support/api.ts';

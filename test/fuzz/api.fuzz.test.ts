@@ -3,9 +3,9 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { createRouteMatcher } from '../../infra/local/route-matcher.ts';
-import { ROUTES, routeKey, type Route } from '../../infra/routes.ts';
-import { issueApiKey, revokeKey } from '../../lib/auth/api-keys.ts';
-import { createOrganization } from '../../lib/auth/organizations.ts';
+import { ROUTES, routeKey, type Route } from '../../lib/api/routes.ts';
+import { issueApiKey, revokeKey } from '../../lib/services/api-keys.ts';
+import { createOrganization } from '../../lib/services/organizations.ts';
 import { getApiKey, setApiKeyRateLimit } from '../../lib/data/api-keys.ts';
 import { getEndpointById } from '../../lib/data/webhook-endpoints.ts';
 import { HEADLESS_CMS_MAPPING } from '../../lib/domain/mapping.ts';
@@ -21,7 +21,7 @@ import { uniqueGtin13 } from '../support/gtin.ts';
 import { diffSnapshots, snapshotOrg, type Snapshot } from '../support/snapshot.ts';
 
 /**
- * Fuzzes every route of the route table (infra/routes.ts) over HTTP: random and malformed path
+ * Fuzzes every route of the route table (lib/api/routes.ts) over HTTP: random and malformed path
  * ids, query strings, headers (credentials, content types, Accept), bodies and sizes, mixed with
  * valid requests and near-valid mutations of them so that the handlers' deeper paths run too.
  *
@@ -57,7 +57,7 @@ const TYPE_OF_STATUS: Readonly<Record<number, string>> = {
   429: 'rate_limit_error',
 };
 /**
- * Idempotency-Key conflicts (lib/http/idempotency.ts) answer 400 and 409 with type
+ * Idempotency-Key conflicts (lib/api/idempotency.ts) answer 400 and 409 with type
  * `idempotency_error`, a type DESIGN section 4 does not list yet: accepted only on those statuses
  * and only for a request that sent the header.
  */

@@ -9,7 +9,8 @@ import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUNDLE, BUNDLE_FILE, esbuildOptions, LAMBDA_NODE_OPTIONS, REPO_ROOT } from '../../infra/cdk/bundling.ts';
 import { PassportStack } from '../../infra/cdk/stack.ts';
-import { FUNCTIONS, routesOf } from '../../infra/routes.ts';
+import { routesOf } from '../../lib/api/routes.ts';
+import { FUNCTIONS } from '../../infra/functions.ts';
 
 /**
  * Real bundling, once: the CDK stack bundles the resolver with NodejsFunction (local esbuild, no

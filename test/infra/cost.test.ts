@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Row } from '../bench/measure.ts';
 import { COMPONENTS, costModel, costTable, loadPrices, modelInputs, total } from '../bench/cost.ts';
-import type { FunctionSpec } from '../../infra/routes.ts';
+import type { FunctionSpec } from '../../infra/functions.ts';
 
 const prices = loadPrices();
 const FUNCTIONS: Record<string, FunctionSpec> = {
@@ -43,7 +43,7 @@ describe('cost model', () => {
     expect(inputs.scanReads).toMatchObject({ value: 2, source: 'bench: resolver.scan / DynamoDB calls per scan' });
     expect(inputs.scanWriteUnits).toMatchObject({ value: 1.5 });
     expect(inputs.scanSends).toMatchObject({ value: 1, source: 'default' });
-    expect(inputs.scanBatch).toMatchObject({ value: 100, source: 'infra/routes.ts: aggregator' });
+    expect(inputs.scanBatch).toMatchObject({ value: 100, source: 'infra/functions.ts: aggregator' });
     expect(inputs.resolverMemoryMb.value).toBe(1024);
   });
 

@@ -2,7 +2,8 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CONSUMER_ACTIONS, RESOLVER_HEADERS, readsSessionSecret, scanQueueActions } from '../../infra/cdk/stack.ts';
-import { FUNCTIONS, ROUTES, type FunctionSpec } from '../../infra/routes.ts';
+import { ROUTES } from '../../lib/api/routes.ts';
+import { FUNCTIONS, type FunctionSpec } from '../../infra/functions.ts';
 import { decodeSessionSecret } from '../../lib/auth/session-key.ts';
 import { createTableInput, TABLE } from '../../lib/data/table.ts';
 import {
@@ -17,7 +18,7 @@ import {
   type Synthesized,
 } from './template.ts';
 
-// The stack of infra/routes.ts as it is, synthesized once for the whole file.
+// The stack of infra/functions.ts and lib/api/routes.ts as they are, synthesized once for the whole file.
 let synth: Synthesized;
 beforeAll(() => {
   synth = synthesize();

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { EncryptJWT } from 'jose';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { seal } from '../../lib/auth/session.ts';
-import { addUserToOrganization } from '../../lib/auth/users.ts';
+import { addUserToOrganization } from '../../lib/services/users.ts';
 import { getOrganization } from '../../lib/data/organizations.ts';
 import { LOGIN_TEST_ACCOUNT } from '../support/accounts.ts';
 import { admin } from '../support/admin.ts';

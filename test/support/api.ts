@@ -1,9 +1,9 @@
 import { inject } from 'vitest';
 import { checkContract } from './contract.ts';
-import { issueApiKey, revokeKey } from '../../lib/auth/api-keys.ts';
-import { createOrganization } from '../../lib/auth/organizations.ts';
+import { issueApiKey, revokeKey } from '../../lib/services/api-keys.ts';
+import { createOrganization } from '../../lib/services/organizations.ts';
 import { startSession } from '../../lib/auth/session.ts';
-import { addUserToOrganization } from '../../lib/auth/users.ts';
+import { addUserToOrganization } from '../../lib/services/users.ts';
 import { getOrganization } from '../../lib/data/organizations.ts';
 import type { Scope } from '../../lib/domain/scopes.ts';
 import type { Environment } from '../../lib/domain/tenant.ts';

@@ -1,7 +1,7 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { createRouteMatcher } from '../../infra/local/route-matcher.ts';
-import { ROUTES } from '../../infra/routes.ts';
+import { ROUTES } from '../../lib/api/routes.ts';
 import { buildOpenApi, type OpenApiDocument } from '../../lib/api/openapi.ts';
 
 /**

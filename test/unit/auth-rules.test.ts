@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FUNCTIONS, ROUTES, routesOf, type FunctionName } from '../../infra/routes.ts';
+import { ROUTES, routesOf, type FunctionName } from '../../lib/api/routes.ts';
+import { FUNCTIONS } from '../../infra/functions.ts';
 import { decodeSessionSecret, newSessionSecret } from '../../lib/auth/session-key.ts';
 import { cookiesAreSecure } from '../../lib/auth/session.ts';
 import { isSafeReturnTo } from '../../lib/domain/session.ts';

@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestUrl, startGateway, type Gateway } from '../../infra/local/gateway.ts';
-import type { Route } from '../../infra/routes.ts';
+import type { Route } from '../../lib/api/routes.ts';
 
 const ROUTES: Route[] = [{ method: 'GET', path: '/{orgId}/{environment}/01/{gtin}', function: 'resolver', auth: 'none', scopes: [], body: false }];
 

@@ -1,6 +1,6 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
-import { routeKey, ROUTES } from '../../infra/routes.ts';
+import { routeKey, ROUTES } from '../../lib/api/routes.ts';
 import { buildOpenApi } from '../../lib/api/openapi.ts';
 
 describe('the OpenAPI document', () => {

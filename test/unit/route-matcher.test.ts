@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRouteMatcher } from '../../infra/local/route-matcher.ts';
-import { ROUTES, type Route } from '../../infra/routes.ts';
+import { ROUTES, type Route } from '../../lib/api/routes.ts';
 
 const route = (method: Route['method'], path: string): Route => ({ method, path, function: 'products', auth: 'apiKey', scopes: [], body: false });
 

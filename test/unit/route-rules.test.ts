@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FUNCTIONS, routeKey, ROUTES } from '../../infra/routes.ts';
+import { routeKey, ROUTES } from '../../lib/api/routes.ts';
+import { FUNCTIONS } from '../../infra/functions.ts';
 
 describe('route table rules', () => {
   it('gives every function with an Idempotency-Key route what Powertools idempotency does to the table', () => {

@@ -1,17 +1,17 @@
 import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { routeKey, routesOf, type FunctionName, type Route } from '../../infra/routes.ts';
+import { routeKey, routesOf, type FunctionName, type Route } from './routes.ts';
 import { authenticateApiKey, requireScope } from '../auth/authenticate.ts';
 import type { ApiKeyPrincipal, Principal } from '../auth/principal.ts';
 import { rateLimit } from '../auth/rate-limit.ts';
 import { authenticateSession, hasSessionCookie } from '../auth/session.ts';
-import { errorHandler } from './error-handler.ts';
-import { NotFoundError, RateLimitError } from './errors.ts';
-import { parseJsonBody } from './json-body.ts';
+import { errorHandler } from '../http/error-handler.ts';
+import { NotFoundError, RateLimitError } from '../http/errors.ts';
+import { parseJsonBody } from '../http/json-body.ts';
 import { withIdempotencyKey } from './idempotency.ts';
-import { logger } from './logger.ts';
-import { requestIdHeader, requestIdOf } from './request-id.ts';
-import type { HttpEvent, HttpMiddleware, HttpRequest, HttpResult } from './types.ts';
+import { logger } from '../http/logger.ts';
+import { requestIdHeader, requestIdOf } from '../http/request-id.ts';
+import type { HttpEvent, HttpMiddleware, HttpRequest, HttpResult } from '../http/types.ts';
 
 /** What the operation of a public route (`auth: 'none'`) receives. */
 export interface PublicRequest {

@@ -2,7 +2,7 @@ import { insertOrganization, type Organization } from '../data/organizations.ts'
 import { newPrefixedId } from '../domain/ids.ts';
 import { API_KEY_SCOPES } from '../domain/scopes.ts';
 import { ENVIRONMENTS, type Environment } from '../domain/tenant.ts';
-import { seedSandbox } from '../services/sandbox.ts';
+import { seedSandbox } from './sandbox.ts';
 import { issueApiKey } from './api-keys.ts';
 
 export interface NewOrganization {

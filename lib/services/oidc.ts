@@ -1,7 +1,7 @@
 import * as client from 'openid-client';
 import { config } from '../config.ts';
 import { isLoopbackHost } from '../http/cookies.ts';
-import { signInAgain } from './session.ts';
+import { signInAgain } from '../auth/session.ts';
 import type { SignInIdentity } from './users.ts';
 
 /**

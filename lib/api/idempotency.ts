@@ -8,9 +8,9 @@ import {
 import type { Context } from 'aws-lambda';
 import type { Principal } from '../auth/principal.ts';
 import { idempotencyStore } from '../data/idempotency.ts';
-import { ApiError, InvalidRequestError } from './errors.ts';
-import { rawBody } from './json-body.ts';
-import type { HttpEvent, HttpResult } from './types.ts';
+import { ApiError, InvalidRequestError } from '../http/errors.ts';
+import { rawBody } from '../http/json-body.ts';
+import type { HttpEvent, HttpResult } from '../http/types.ts';
 
 /** How long an answer is replayed for its key. */
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
