@@ -1,0 +1,247 @@
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Product } from '../../lib/domain/product.ts';
+import type { Tenant } from '../../lib/domain/tenant.ts';
+import type { WebhookEndpoint } from '../../lib/domain/webhook.ts';
+import { findApiKeyByHash, getApiKey, insertApiKey, listActiveApiKeys, touchApiKey, type ApiKeyRecord } from '../../lib/data/api-keys.ts';
+import { idempotencyStore } from '../../lib/data/idempotency.ts';
+import { getMembership, insertMembership, listMembershipsOfUser } from '../../lib/data/memberships.ts';
+import { getOrganization, insertOrganization } from '../../lib/data/organizations.ts';
+import { findPassportVersion, getPassportVersion, getPublicView, insertPassportVersion, listPassportVersions } from '../../lib/data/passports.ts';
+import { countProducts, getProduct, insertProduct, listProductsAfter, updateProduct } from '../../lib/data/products.ts';
+import { addToWindow } from '../../lib/data/rate-limits.ts';
+import { countUnit, queryRollups } from '../../lib/data/rollups.ts';
+import { deleteSession, getSession, insertSession } from '../../lib/data/sessions.ts';
+import { findSupplierIdByName, getSupplier, insertSupplier, listSuppliers } from '../../lib/data/suppliers.ts';
+import { findUserIdByEmail, findUserIdByIdentity, getUser, insertUser, linkIdentity } from '../../lib/data/users.ts';
+import { deleteEndpoint, getEndpointById, listEndpoints, putEndpoint } from '../../lib/data/webhook-endpoints.ts';
+
+/**
+ * Pins the stored key formats: the keys every data function writes and reads, to the character.
+ * Items already stored under these keys must stay readable, so a change here is a data migration,
+ * not a refactoring (the key chart is in lib/data/keys.ts).
+ */
+const ddb = mockClient(DynamoDBDocumentClient);
+beforeEach(() => {
+  ddb.reset();
+  ddb.onAnyCommand().resolves({});
+});
+
+type Input = Record<string, unknown>;
+const keyOf = (item: unknown): string => {
+  const { PK, SK } = (item ?? {}) as Input;
+  return `${String(PK)} | ${String(SK)}`;
+};
+
+/** Every key the mocked client was sent, in order: items put, keys read or updated, query conditions. */
+function keysSent(): string[] {
+  const keys: string[] = [];
+  for (const call of ddb.calls()) {
+    const input = call.args[0].input as Input;
+    const actions = (input.TransactItems as Input[] | undefined) ?? [{ Single: input }];
+    for (const action of actions) {
+      const body = Object.values(action)[0] as Input;
+      if (body.Item) keys.push(keyOf(body.Item));
+      if (body.Key) keys.push(keyOf(body.Key));
+    }
+    if (input.KeyConditionExpression) {
+      const values = input.ExpressionAttributeValues as Input;
+      keys.push(`query ${String(values[':pk'])} | ${String(values[':prefix'] ?? `${String(values[':from'])}..${String(values[':to'])}`)}`);
+    }
+    if (input.ExclusiveStartKey) keys.push(`after ${keyOf(input.ExclusiveStartKey)}`);
+  }
+  return keys;
+}
+
+const tenant: Tenant = { orgId: 'org_1', environment: 'test' };
+const product: Product = {
+  productId: '01937f4e-8a6b-7c3d-9e2f-0a1b2c3d4e5f',
+  orgId: 'org_1',
+  environment: 'test',
+  gtin: '04006381333931',
+  name: 'Riesling',
+  category: 'wine',
+  qrCodeUrl: 'http://localhost:3000/01/04006381333931',
+  createdAt: '2026-11-01T00:00:00.000Z',
+  updatedAt: '2026-11-01T00:00:00.000Z',
+  passportVersion: 0,
+};
+
+describe('stored keys', () => {
+  it('keeps the tenant partition keys of products and GTIN claims', async () => {
+    // Act
+    await insertProduct(product);
+    await getProduct(tenant, product.productId);
+    await updateProduct(tenant, product, { name: 'Riesling Kabinett' }, '2026-11-02T00:00:00.000Z');
+    await listProductsAfter(tenant, 10, 'p_prev');
+    await countProducts({ orgId: 'org_1', environment: 'live' });
+    // Assess
+    expect(keysSent()).toEqual([
+      'T#org_1#test | GTIN#04006381333931',
+      'T#org_1#test | PRODUCT#01937f4e-8a6b-7c3d-9e2f-0a1b2c3d4e5f',
+      'T#org_1#test | PRODUCT#01937f4e-8a6b-7c3d-9e2f-0a1b2c3d4e5f',
+      'T#org_1#test | PRODUCT#01937f4e-8a6b-7c3d-9e2f-0a1b2c3d4e5f',
+      'T#org_1#test | GTIN#04006381333931',
+      'T#org_1#test | PRODUCT#01937f4e-8a6b-7c3d-9e2f-0a1b2c3d4e5f',
+      'query T#org_1#test | PRODUCT#',
+      'after T#org_1#test | PRODUCT#p_prev',
+      'query T#org_1#live | PRODUCT#',
+    ]);
+  });
+
+  it('keeps the passport version keys, zero-padded to six digits', async () => {
+    // Prepare
+    const passport = { passportId: 'pp_1', productId: product.productId, version: 12, status: 'published' as const, data: {}, createdAt: product.createdAt };
+    // Act
+    await insertPassportVersion(tenant, product, passport);
+    await getPassportVersion(tenant, product.productId, 3);
+    await findPassportVersion(tenant, product.productId, 'pp_1');
+    await listPassportVersions(tenant, product.productId, 5, 7);
+    await getPublicView(tenant, '04006381333931');
+    // Assess
+    expect(keysSent()).toEqual([
+      'T#org_1#test | PRODUCT#01937f4e-8a6b-7c3d-9e2f-0a1b2c3d4e5f',
+      'T#org_1#test | PASSPORT#01937f4e-8a6b-7c3d-9e2f-0a1b2c3d4e5f#000012',
+      'T#org_1#test | PASSPORTID#pp_1',
+      'T#org_1#test | GTIN#04006381333931',
+      'T#org_1#test | PASSPORT#01937f4e-8a6b-7c3d-9e2f-0a1b2c3d4e5f#000003',
+      'T#org_1#test | PASSPORTID#pp_1',
+      'query T#org_1#test | PASSPORT#01937f4e-8a6b-7c3d-9e2f-0a1b2c3d4e5f#',
+      'after T#org_1#test | PASSPORT#01937f4e-8a6b-7c3d-9e2f-0a1b2c3d4e5f#000007',
+      'T#org_1#test | GTIN#04006381333931',
+    ]);
+  });
+
+  it('keeps the supplier keys, the name claim normalized', async () => {
+    // Prepare
+    const supplier = { supplierId: 'sup_1', orgId: 'org_1', environment: 'test' as const, name: 'Weingut  Müller ', role: 'producer' as const, createdAt: product.createdAt };
+    // Act
+    await insertSupplier(supplier, true);
+    await insertSupplier(supplier);
+    await findSupplierIdByName(tenant, ' WEINGUT Müller');
+    await getSupplier(tenant, 'sup_1');
+    await listSuppliers(tenant, 10, 'sup_0');
+    // Assess
+    expect(keysSent()).toEqual([
+      'T#org_1#test | SUPPLIER#sup_1',
+      'T#org_1#test | SUPPLIERNAME#weingut müller',
+      'T#org_1#test | SUPPLIER#sup_1',
+      'T#org_1#test | SUPPLIERNAME#weingut müller',
+      'T#org_1#test | SUPPLIERNAME#weingut müller',
+      'T#org_1#test | SUPPLIER#sup_1',
+      'query T#org_1#test | SUPPLIER#',
+      'after T#org_1#test | SUPPLIER#sup_0',
+    ]);
+  });
+
+  it('keeps the organization partition: organizations, API keys, members, webhook endpoints', async () => {
+    // Prepare
+    const key: ApiKeyRecord = {
+      keyId: 'key_1', orgId: 'org_1', environment: 'live', name: 'k', scopes: [], hash: 'abc123', prefix: 'sk_live_', last4: 'AAAA', createdAt: product.createdAt,
+    };
+    const endpoint: WebhookEndpoint = {
+      endpointId: 'whe_1', orgId: 'org_1', environment: 'live', source: 'custom', defaultCategory: 'wine', mapping: {}, secrets: [], createdAt: product.createdAt, updatedAt: product.createdAt,
+    };
+    // Act
+    await insertOrganization({ orgId: 'org_1', name: 'Org', createdAt: product.createdAt });
+    await getOrganization('org_1');
+    await insertApiKey(key);
+    await findApiKeyByHash('abc123');
+    await getApiKey('org_1', 'key_1');
+    await listActiveApiKeys('org_1');
+    await touchApiKey('org_1', 'key_1', product.createdAt);
+    await insertMembership({ orgId: 'org_1', orgName: 'Org', userId: 'usr_1', email: 'a@example.com', createdAt: product.createdAt });
+    await getMembership('org_1', 'usr_1');
+    await listMembershipsOfUser('usr_1');
+    await putEndpoint(endpoint);
+    await getEndpointById('whe_1');
+    await listEndpoints('org_1');
+    await deleteEndpoint(endpoint);
+    // Assess
+    expect(keysSent()).toEqual([
+      'ORG#org_1 | ORG',
+      'ORG#org_1 | ORG',
+      'APIKEY#abc123 | APIKEY',
+      'ORG#org_1 | APIKEY#key_1',
+      'APIKEY#abc123 | APIKEY',
+      'ORG#org_1 | APIKEY#key_1',
+      'query ORG#org_1 | APIKEY#',
+      'ORG#org_1 | APIKEY#key_1',
+      'ORG#org_1 | MEMBER#usr_1',
+      'USER#usr_1 | MEMBER#org_1',
+      'ORG#org_1 | MEMBER#usr_1',
+      'query USER#usr_1 | MEMBER#',
+      'WHE#whe_1 | WHE',
+      'ORG#org_1 | WHE#whe_1',
+      'WHE#whe_1 | WHE',
+      'query ORG#org_1 | WHE#',
+      'WHE#whe_1 | WHE',
+      'ORG#org_1 | WHE#whe_1',
+    ]);
+  });
+
+  it('keeps the keys of users, identities, sessions and rate-limit windows', async () => {
+    // Act
+    await insertUser({ userId: 'usr_1', email: 'a@example.com', createdAt: product.createdAt });
+    await getUser('usr_1');
+    await findUserIdByEmail('a@example.com');
+    await findUserIdByIdentity('https://idp.example.com', 'sub-1');
+    await linkIdentity('https://idp.example.com', 'sub-1', 'usr_1', product.createdAt);
+    await insertSession({ sessionId: 'ses_1', userId: 'usr_1', createdAt: product.createdAt, expiresAt: 1 });
+    await getSession('ses_1', 0);
+    await deleteSession('ses_1');
+    await addToWindow('key_1', 1_794_000_000, 1, 1_794_000_120);
+    // Assess
+    expect(keysSent()).toEqual([
+      'EMAIL#a@example.com | EMAIL',
+      'USER#usr_1 | USER',
+      'USER#usr_1 | USER',
+      'EMAIL#a@example.com | EMAIL',
+      'IDENTITY#https://idp.example.com#sub-1 | IDENTITY',
+      'IDENTITY#https://idp.example.com#sub-1 | IDENTITY',
+      'SESSION#ses_1 | SESSION',
+      'SESSION#ses_1 | SESSION',
+      'SESSION#ses_1 | SESSION',
+      'RATELIMIT#key_1#1794000000 | RATELIMIT',
+    ]);
+  });
+
+  it('keeps the scan rollup and ledger keys, and reads the day back from the sort key', async () => {
+    // Prepare
+    const event = {
+      v: 1 as const, orgId: 'org_1', environment: 'live' as const, productId: 'prd_1', gtin: '04006381333931',
+      at: '2026-11-05T10:00:00.000Z', country: 'DE', referrer: 'direct', device: 'mobile' as const,
+    };
+    const stats = { writeUnits: 0, transactions: 0, rollupUpdates: 0 };
+    // Act
+    await countUnit([{ messageId: 'msg-1', event }], stats);
+    ddb.reset();
+    ddb.onAnyCommand().resolves({ Items: [{ PK: 'STATS#org_1#live#prd_1', SK: 'DAY#2026-11-05', scans: 1 }] });
+    const rollups = await queryRollups({ orgId: 'org_1', environment: 'live' }, 'prd_1', '2026-11-01', '2026-11-30');
+    // Assess
+    expect(stats.transactions).toBe(1);
+    expect(keysSent()).toEqual(['query STATS#org_1#live#prd_1 | DAY#2026-11-01..DAY#2026-11-30']);
+    expect(rollups.map((r) => r.day)).toEqual(['2026-11-05']);
+  });
+
+  it('keeps the ledger key of a counted scan message and the rollup key of its day', async () => {
+    // Prepare
+    const event = {
+      v: 1 as const, orgId: 'org_1', environment: 'test' as const, productId: 'prd_1', gtin: '04006381333931',
+      at: '2026-11-05T23:59:59.999Z', country: 'DE', referrer: 'direct', device: 'desktop' as const,
+    };
+    // Act
+    await countUnit([{ messageId: 'msg-1', event }], { writeUnits: 0, transactions: 0, rollupUpdates: 0 });
+    // Assess
+    expect(keysSent()).toEqual(['SCANMSG#msg-1 | SCANMSG', 'STATS#org_1#test#prd_1 | DAY#2026-11-05']);
+  });
+
+  it('keeps one idempotency partition per tenant, the record hash as the sort key', () => {
+    // Act
+    const store = idempotencyStore({ orgId: 'org_1', environment: 'live' }) as unknown as { getKey(key: string): Record<string, { S: string }> };
+    const key = store.getKey('hash-1');
+    // Assess
+    expect(`${key.PK?.S} | ${key.SK?.S}`).toBe('IDEMPOTENCY#org_1#live | hash-1');
+  });
+});
