@@ -40,9 +40,6 @@ export const publicOperation = (run: PublicOperation['run']): PublicOperation =>
 
 const isPublic = (operation: Operation | PublicOperation): operation is PublicOperation => 'public' in operation;
 
-/** Methods that change nothing: their operation may run while the request is being counted. */
-const READ_ONLY = new Set(['GET', 'HEAD', 'OPTIONS']);
-
 /** Headers a request earned after authentication (the rate limit's), for its response whatever it is. */
 const extraHeaders = new WeakMap<HttpEvent, Record<string, string>>();
 
@@ -54,29 +51,18 @@ function extraResponseHeaders(): HttpMiddleware {
   return { after: decorate, onError: decorate };
 }
 
-type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
-const settle = <T>(promise: Promise<T>): Promise<Settled<T>> =>
-  promise.then((value) => ({ ok: true as const, value }), (error: unknown) => ({ ok: false as const, error }));
-
 /**
- * Runs an API-key request under its key's rate limit. The counting runs concurrently with a
- * read-only operation (a refused read's result is discarded); other operations start only once
- * the request is admitted. The rate-limit headers go on every response after authentication.
+ * Runs an API-key request under its key's rate limit. The decision comes first: a refused request
+ * never starts its operation, whose reads (a search, an offset listing's count) grow with the
+ * tenant's data. Under half the limit the decision is usually the instance's own count, with no
+ * call (lib/auth/rate-limit.ts). The rate-limit headers go on every response after authentication.
  */
-async function underRateLimit(event: HttpEvent, route: Route, principal: ApiKeyPrincipal, run: () => Promise<HttpResult>): Promise<HttpResult> {
-  const counting = rateLimit(principal);
-  const reading = READ_ONLY.has(route.method) ? settle(run()) : undefined;
-  const { decision, headers, background } = await counting;
+async function underRateLimit(event: HttpEvent, principal: ApiKeyPrincipal, run: () => Promise<HttpResult>): Promise<HttpResult> {
+  const { decision, headers, background } = await rateLimit(principal);
   extraHeaders.set(event, headers);
   try {
-    if (!decision.allowed) {
-      await reading;
-      throw new RateLimitError(decision.retryAfterSeconds, headers);
-    }
-    if (!reading) return await run();
-    const read = await reading;
-    if (!read.ok) throw read.error;
-    return read.value;
+    if (!decision.allowed) throw new RateLimitError(decision.retryAfterSeconds, headers);
+    return await run();
   } finally {
     await background;
   }
@@ -146,7 +132,7 @@ export function defineApiHandler(fn: FunctionName, operations: Readonly<Record<s
         const execute = () => operation({ event, route, requestId, principal, body });
         return route.idempotent ? withIdempotencyKey(event, context, principal, event.routeKey, execute) : execute();
       };
-      return principal.kind === 'apiKey' ? underRateLimit(event, route, principal, run) : run();
+      return principal.kind === 'apiKey' ? underRateLimit(event, principal, run) : run();
     });
 }
 
