@@ -3,7 +3,7 @@ import type { Scope } from '../domain/scopes.ts';
 import type { Environment } from '../domain/tenant.ts';
 import { db, tableName } from './client.ts';
 import { cancellationReasons, isConditionFailure } from './errors.ts';
-import { orgPk } from './keys.ts';
+import { API_KEY_PREFIX, apiKeyHashKey, apiKeyListingKey, orgPk } from './keys.ts';
 import { beginsWith, queryItems } from './query.ts';
 
 /**
@@ -31,10 +31,6 @@ export interface ApiKeyRecord {
   lastUsedAt?: string;
 }
 
-const hashPk = (hash: string): string => `APIKEY#${hash}`;
-const HASH_SK = 'APIKEY';
-const listSk = (keyId: string): string => `APIKEY#${keyId}`;
-
 function fromItem(item: Record<string, unknown>): ApiKeyRecord {
   return {
     keyId: String(item.keyId),
@@ -59,14 +55,14 @@ export async function insertApiKey(record: ApiKeyRecord): Promise<void> {
         {
           Put: {
             TableName: tableName(),
-            Item: { PK: hashPk(record.hash), SK: HASH_SK, type: 'apiKey', ...record },
+            Item: { ...apiKeyHashKey(record.hash), type: 'apiKey', ...record },
             ConditionExpression: 'attribute_not_exists(PK)',
           },
         },
         {
           Put: {
             TableName: tableName(),
-            Item: { PK: orgPk(record.orgId), SK: listSk(record.keyId), type: 'apiKeyListing', ...record },
+            Item: { ...apiKeyListingKey(record.orgId, record.keyId), type: 'apiKeyListing', ...record },
             ConditionExpression: 'attribute_not_exists(PK)',
           },
         },
@@ -76,7 +72,7 @@ export async function insertApiKey(record: ApiKeyRecord): Promise<void> {
 }
 
 export async function findApiKeyByHash(hash: string): Promise<ApiKeyRecord | undefined> {
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: { PK: hashPk(hash), SK: HASH_SK } }));
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: apiKeyHashKey(hash) }));
   return Item ? fromItem(Item) : undefined;
 }
 
@@ -86,8 +82,8 @@ async function updateBothItems(key: ApiKeyRecord, update: { UpdateExpression: st
   await db().send(
     new TransactWriteCommand({
       TransactItems: [
-        { Update: { ...common, Key: { PK: hashPk(key.hash), SK: HASH_SK } } },
-        { Update: { ...common, Key: { PK: orgPk(key.orgId), SK: listSk(key.keyId) } } },
+        { Update: { ...common, Key: apiKeyHashKey(key.hash) } },
+        { Update: { ...common, Key: apiKeyListingKey(key.orgId, key.keyId) } },
       ],
     }),
   );
@@ -95,14 +91,14 @@ async function updateBothItems(key: ApiKeyRecord, update: { UpdateExpression: st
 
 export async function getApiKey(orgId: string, keyId: string): Promise<ApiKeyRecord | undefined> {
   const { Item } = await db().send(
-    new GetCommand({ TableName: tableName(), Key: { PK: orgPk(orgId), SK: listSk(keyId) } }),
+    new GetCommand({ TableName: tableName(), Key: apiKeyListingKey(orgId, keyId) }),
   );
   return Item ? fromItem(Item) : undefined;
 }
 
 /** The organization's keys that are not revoked, oldest first. */
 export async function listActiveApiKeys(orgId: string): Promise<ApiKeyRecord[]> {
-  const { items } = await queryItems({ ...beginsWith(orgPk(orgId), 'APIKEY#'), FilterExpression: 'attribute_not_exists(revokedAt)' });
+  const { items } = await queryItems({ ...beginsWith(orgPk(orgId), API_KEY_PREFIX), FilterExpression: 'attribute_not_exists(revokedAt)' });
   return items.map(fromItem).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
 }
 
@@ -149,7 +145,7 @@ export async function touchApiKey(orgId: string, keyId: string, at: string): Pro
     await db().send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: { PK: orgPk(orgId), SK: listSk(keyId) },
+        Key: apiKeyListingKey(orgId, keyId),
         UpdateExpression: 'SET lastUsedAt = :at',
         ConditionExpression: 'attribute_exists(PK)',
         ExpressionAttributeValues: { ':at': at },

@@ -2,6 +2,7 @@ import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dyn
 import type { Tenant } from '../domain/tenant.ts';
 import { TABLE } from './table.ts';
 import { dynamo, tableName } from './client.ts';
+import { idempotencyPk } from './keys.ts';
 
 /**
  * Where Powertools idempotency keeps its records: the single table, in one partition per tenant
@@ -12,7 +13,7 @@ import { dynamo, tableName } from './client.ts';
 const stores = new Map<string, DynamoDBPersistenceLayer>();
 
 export function idempotencyStore(tenant: Tenant): DynamoDBPersistenceLayer {
-  const pk = `IDEMPOTENCY#${tenant.orgId}#${tenant.environment}`;
+  const pk = idempotencyPk(tenant);
   let store = stores.get(pk);
   if (!store) {
     store = new DynamoDBPersistenceLayer({

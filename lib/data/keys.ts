@@ -1,7 +1,100 @@
 import type { Tenant } from '../domain/tenant.ts';
 
-/** Partition of everything a tenant (organization + environment) owns. */
-export const tenantPk = (tenant: Tenant): string => `T#${tenant.orgId}#${tenant.environment}`;
+/**
+ * Every partition and sort key of the single table (`PK` / `SK`, no secondary index; see
+ * lib/data/table.ts). The entity modules build their keys only through these functions, so this
+ * chart is the whole key design. Stored formats never change: items already written under them
+ * must stay readable (test/unit/keys.test.ts pins each one to the character).
+ *
+ * | Entity | PK | SK | Access pattern |
+ * |---|---|---|---|
+ * | product | `T#{orgId}#{env}` | `PRODUCT#{productId}` | get by id; list a tenant's products in creation order (ids are UUID v7), count them |
+ * | GTIN claim + public view | `T#{orgId}#{env}` | `GTIN#{gtin14}` | one GTIN per tenant (conditional put); the resolver's one read per scan |
+ * | passport version | `T#{orgId}#{env}` | `PASSPORT#{productId}#{version, 6 digits}` | get one version; list a product's versions newest first |
+ * | passport id | `T#{orgId}#{env}` | `PASSPORTID#{passportId}` | the version a passport id names (cursors) |
+ * | supplier | `T#{orgId}#{env}` | `SUPPLIER#{supplierId}` | get by id; list in creation order |
+ * | supplier name claim | `T#{orgId}#{env}` | `SUPPLIERNAME#{normalized name}` | the first supplier of a name (webhook deliveries reuse it) |
+ * | idempotency record | `IDEMPOTENCY#{orgId}#{env}` | the request's hash (Powertools) | replay a request with the same `Idempotency-Key` |
+ * | organization | `ORG#{orgId}` | `ORG` | get by id |
+ * | API key listing | `ORG#{orgId}` | `APIKEY#{keyId}` | list an organization's keys; revoke, rate limit, last use |
+ * | member of an organization | `ORG#{orgId}` | `MEMBER#{userId}` | check a session's membership |
+ * | webhook endpoint listing | `ORG#{orgId}` | `WHE#{endpointId}` | list an organization's endpoints |
+ * | API key by hash | `APIKEY#{sha256}` | `APIKEY` | authenticate a request (one GetItem) |
+ * | webhook endpoint lookup | `WHE#{endpointId}` | `WHE` | a delivery finds its endpoint by id alone (one GetItem) |
+ * | user | `USER#{userId}` | `USER` | get by id |
+ * | membership of a user | `USER#{userId}` | `MEMBER#{orgId}` | list a user's organizations in one query |
+ * | email claim | `EMAIL#{lower-case email}` | `EMAIL` | one user per email; find the user of an email |
+ * | sign-in identity | `IDENTITY#{issuer}#{subject}` | `IDENTITY` | find the user of an ID token's `iss` + `sub` |
+ * | session | `SESSION#{sessionId}` | `SESSION` | is the session live (TTL) |
+ * | rate-limit window | `RATELIMIT#{keyId}#{windowStart}` | `RATELIMIT` | count a key's requests in one minute (TTL) |
+ * | day rollup | `STATS#{orgId}#{env}#{productId}` | `DAY#{yyyy-mm-dd}` | a product's scans between two days (one query) |
+ * | counted scan message | `SCANMSG#{messageId}` | `SCANMSG` | count each SQS message once (TTL 14 days) |
+ */
 
-/** Partition of an organization's own records (its API keys, its settings). */
+/** A key of one item. */
+export interface ItemKey {
+  PK: string;
+  SK: string;
+}
+
+// The tenant partition: everything a tenant (organization + environment) owns.
+
+export const tenantPk = (tenant: Tenant): string => `T#${tenant.orgId}#${tenant.environment}`;
+/** Sort-key prefix of a tenant's products. */
+export const PRODUCT_PREFIX = 'PRODUCT#';
+export const productSk = (productId: string): string => `${PRODUCT_PREFIX}${productId}`;
+export const gtinSk = (gtin14: string): string => `GTIN#${gtin14}`;
+/** Sort-key prefix of one product's passport versions. */
+export const passportVersionPrefix = (productId: string): string => `PASSPORT#${productId}#`;
+export const passportVersionSk = (productId: string, version: number): string =>
+  `${passportVersionPrefix(productId)}${String(version).padStart(6, '0')}`;
+export const passportIdSk = (passportId: string): string => `PASSPORTID#${passportId}`;
+/** Sort-key prefix of a tenant's suppliers. */
+export const SUPPLIER_PREFIX = 'SUPPLIER#';
+export const supplierSk = (supplierId: string): string => `${SUPPLIER_PREFIX}${supplierId}`;
+/** The name claim: case, Unicode form and runs of white space do not make another name. */
+export const supplierNameSk = (name: string): string =>
+  `SUPPLIERNAME#${name.normalize('NFC').trim().replace(/\s+/g, ' ').toLowerCase()}`;
+
+/** The tenant's idempotency records (Powertools writes the sort key). */
+export const idempotencyPk = (tenant: Tenant): string => `IDEMPOTENCY#${tenant.orgId}#${tenant.environment}`;
+
+// The organization partition: its own record, API keys, members and webhook endpoints.
+
 export const orgPk = (orgId: string): string => `ORG#${orgId}`;
+export const organizationKey = (orgId: string): ItemKey => ({ PK: orgPk(orgId), SK: 'ORG' });
+/** Sort-key prefix of an organization's API keys. */
+export const API_KEY_PREFIX = 'APIKEY#';
+export const apiKeyListingKey = (orgId: string, keyId: string): ItemKey => ({ PK: orgPk(orgId), SK: `${API_KEY_PREFIX}${keyId}` });
+/** Sort-key prefix of memberships, in both the organization's and the user's partition. */
+export const MEMBER_PREFIX = 'MEMBER#';
+/** The organization's side of a membership. */
+export const orgMemberKey = (orgId: string, userId: string): ItemKey => ({ PK: orgPk(orgId), SK: `${MEMBER_PREFIX}${userId}` });
+/** Sort-key prefix of an organization's webhook endpoints. */
+export const ENDPOINT_PREFIX = 'WHE#';
+export const endpointListingKey = (orgId: string, endpointId: string): ItemKey => ({ PK: orgPk(orgId), SK: `${ENDPOINT_PREFIX}${endpointId}` });
+
+// Lookups by one value alone, each its own partition.
+
+export const apiKeyHashKey = (hash: string): ItemKey => ({ PK: `APIKEY#${hash}`, SK: 'APIKEY' });
+export const endpointLookupKey = (endpointId: string): ItemKey => ({ PK: `WHE#${endpointId}`, SK: 'WHE' });
+
+// Users and their sign-in.
+
+export const userPk = (userId: string): string => `USER#${userId}`;
+export const userKey = (userId: string): ItemKey => ({ PK: userPk(userId), SK: 'USER' });
+/** The user's side of a membership. */
+export const userMemberKey = (userId: string, orgId: string): ItemKey => ({ PK: userPk(userId), SK: `${MEMBER_PREFIX}${orgId}` });
+export const emailKey = (email: string): ItemKey => ({ PK: `EMAIL#${email}`, SK: 'EMAIL' });
+export const identityKey = (issuer: string, subject: string): ItemKey => ({ PK: `IDENTITY#${issuer}#${subject}`, SK: 'IDENTITY' });
+export const sessionKey = (sessionId: string): ItemKey => ({ PK: `SESSION#${sessionId}`, SK: 'SESSION' });
+export const rateLimitKey = (keyId: string, windowStart: number): ItemKey => ({ PK: `RATELIMIT#${keyId}#${windowStart}`, SK: 'RATELIMIT' });
+
+// Scan analytics.
+
+export const statsPk = (tenant: Tenant, productId: string): string => `STATS#${tenant.orgId}#${tenant.environment}#${productId}`;
+const DAY_PREFIX = 'DAY#';
+export const daySk = (day: string): string => `${DAY_PREFIX}${day}`;
+/** The day (`yyyy-mm-dd`) a rollup's sort key names. */
+export const dayOfSk = (sk: string): string => sk.slice(DAY_PREFIX.length);
+export const scanMessageKey = (messageId: string): ItemKey => ({ PK: `SCANMSG#${messageId}`, SK: 'SCANMSG' });

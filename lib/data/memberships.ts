@@ -1,7 +1,7 @@
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
 import { cancellationReasons } from './errors.ts';
-import { orgPk } from './keys.ts';
+import { MEMBER_PREFIX, orgMemberKey, userMemberKey, userPk, type ItemKey } from './keys.ts';
 import { beginsWith, queryItems } from './query.ts';
 
 /**
@@ -18,9 +18,6 @@ export interface Membership {
   createdAt: string;
 }
 
-const MEMBER = 'MEMBER#';
-const userPk = (userId: string): string => `USER#${userId}`;
-
 function fromItem(item: Record<string, unknown>): Membership {
   return {
     orgId: String(item.orgId),
@@ -33,10 +30,10 @@ function fromItem(item: Record<string, unknown>): Membership {
 
 /** Adds the user to the organization; 'exists' when already a member. */
 export async function insertMembership(membership: Membership): Promise<'created' | 'exists'> {
-  const put = (PK: string, SK: string) => ({
+  const put = (key: ItemKey) => ({
     Put: {
       TableName: tableName(),
-      Item: { PK, SK, type: 'membership', ...membership },
+      Item: { ...key, type: 'membership', ...membership },
       ConditionExpression: 'attribute_not_exists(PK)',
     },
   });
@@ -44,8 +41,8 @@ export async function insertMembership(membership: Membership): Promise<'created
     await db().send(
       new TransactWriteCommand({
         TransactItems: [
-          put(orgPk(membership.orgId), `${MEMBER}${membership.userId}`),
-          put(userPk(membership.userId), `${MEMBER}${membership.orgId}`),
+          put(orgMemberKey(membership.orgId, membership.userId)),
+          put(userMemberKey(membership.userId, membership.orgId)),
         ],
       }),
     );
@@ -58,13 +55,13 @@ export async function insertMembership(membership: Membership): Promise<'created
 
 export async function getMembership(orgId: string, userId: string): Promise<Membership | undefined> {
   const { Item } = await db().send(
-    new GetCommand({ TableName: tableName(), Key: { PK: orgPk(orgId), SK: `${MEMBER}${userId}` } }),
+    new GetCommand({ TableName: tableName(), Key: orgMemberKey(orgId, userId) }),
   );
   return Item ? fromItem(Item) : undefined;
 }
 
 /** The user's organizations in the order the user joined them. */
 export async function listMembershipsOfUser(userId: string): Promise<Membership[]> {
-  const { items } = await queryItems(beginsWith(userPk(userId), MEMBER));
+  const { items } = await queryItems(beginsWith(userPk(userId), MEMBER_PREFIX));
   return items.map(fromItem).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.orgId.localeCompare(b.orgId));
 }

@@ -4,9 +4,8 @@ import type { Category, Product } from '../domain/product.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import { db, tableName } from './client.ts';
 import { cancellationReasons } from './errors.ts';
-import { tenantPk } from './keys.ts';
+import { gtinSk, passportIdSk, passportVersionPrefix, passportVersionSk, productSk, tenantPk } from './keys.ts';
 import { beginsWith, queryItems } from './query.ts';
-import { gtinSk, productSk } from './products.ts';
 
 /**
  * Passport versions. Keys (in the tenant's partition):
@@ -14,9 +13,6 @@ import { gtinSk, productSk } from './products.ts';
  * - `PASSPORTID#{passportId}`: finds a version by its id (for cursors).
  * Publishing also moves the product's `passportVersion` and the public view on its GTIN item.
  */
-const versionSk = (productId: string, version: number): string => `PASSPORT#${productId}#${String(version).padStart(6, '0')}`;
-const idSk = (passportId: string): string => `PASSPORTID#${passportId}`;
-
 function fromItem(item: Record<string, unknown>): Passport {
   return {
     passportId: String(item.passportId),
@@ -65,14 +61,14 @@ export async function insertPassportVersion(tenant: Tenant, product: Product, pa
           {
             Put: {
               TableName: tableName(),
-              Item: { PK: pk, SK: versionSk(product.productId, passport.version), type: 'passport', ...passport },
+              Item: { PK: pk, SK: passportVersionSk(product.productId, passport.version), type: 'passport', ...passport },
               ConditionExpression: 'attribute_not_exists(PK)',
             },
           },
           {
             Put: {
               TableName: tableName(),
-              Item: { PK: pk, SK: idSk(passport.passportId), type: 'passportId', productId: product.productId, version: passport.version },
+              Item: { PK: pk, SK: passportIdSk(passport.passportId), type: 'passportId', productId: product.productId, version: passport.version },
               ConditionExpression: 'attribute_not_exists(PK)',
             },
           },
@@ -98,14 +94,14 @@ export async function insertPassportVersion(tenant: Tenant, product: Product, pa
 
 export async function getPassportVersion(tenant: Tenant, productId: string, version: number): Promise<Passport | undefined> {
   const { Item } = await db().send(
-    new GetCommand({ TableName: tableName(), Key: { PK: tenantPk(tenant), SK: versionSk(productId, version) } }),
+    new GetCommand({ TableName: tableName(), Key: { PK: tenantPk(tenant), SK: passportVersionSk(productId, version) } }),
   );
   return Item ? fromItem(Item) : undefined;
 }
 
 /** The version a passport id names, if it is a passport of `productId`. */
 export async function findPassportVersion(tenant: Tenant, productId: string, passportId: string): Promise<number | undefined> {
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: { PK: tenantPk(tenant), SK: idSk(passportId) } }));
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: { PK: tenantPk(tenant), SK: passportIdSk(passportId) } }));
   return Item && Item.productId === productId ? Number(Item.version) : undefined;
 }
 
@@ -118,8 +114,8 @@ export async function listPassportVersions(
 ): Promise<{ passports: Passport[]; hasMore: boolean }> {
   const pk = tenantPk(tenant);
   const page = await queryItems(
-    { ...beginsWith(pk, `PASSPORT#${productId}#`), ScanIndexForward: false },
-    { limit, ...(beforeVersion === undefined ? {} : { startKey: { PK: pk, SK: versionSk(productId, beforeVersion) } }) },
+    { ...beginsWith(pk, passportVersionPrefix(productId)), ScanIndexForward: false },
+    { limit, ...(beforeVersion === undefined ? {} : { startKey: { PK: pk, SK: passportVersionSk(productId, beforeVersion) } }) },
   );
   return { passports: page.items.map(fromItem), hasMore: page.hasMore };
 }

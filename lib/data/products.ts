@@ -3,7 +3,7 @@ import type { Category, Product, UpdateProductInput } from '../domain/product.ts
 import type { Environment, Tenant } from '../domain/tenant.ts';
 import { db, tableName } from './client.ts';
 import { cancellationReasons, retryOnConflict } from './errors.ts';
-import { tenantPk } from './keys.ts';
+import { gtinSk, PRODUCT_PREFIX, productSk, tenantPk } from './keys.ts';
 
 /**
  * Products. Keys (all in the tenant's partition):
@@ -12,12 +12,6 @@ import { tenantPk } from './keys.ts';
  *   holds the product's public view, current passport included, so the resolver answers a scan
  *   with one read. The passports module keeps its `passport` attribute current.
  */
-const PRODUCT = 'PRODUCT#';
-const GTIN = 'GTIN#';
-
-export const productSk = (productId: string): string => `${PRODUCT}${productId}`;
-export const gtinSk = (gtin14: string): string => `${GTIN}${gtin14}`;
-
 type Item = Record<string, unknown>;
 
 export function toItem(product: Product): Item {
@@ -173,7 +167,7 @@ async function queryProducts(tenant: Tenant, count: number, startingAfter?: stri
       new QueryCommand({
         TableName: tableName(),
         KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-        ExpressionAttributeValues: { ':pk': tenantPk(tenant), ':prefix': PRODUCT },
+        ExpressionAttributeValues: { ':pk': tenantPk(tenant), ':prefix': PRODUCT_PREFIX },
         ExclusiveStartKey: exclusiveStartKey,
         ...(filter ? {} : { Limit: count - products.length }),
       }),
@@ -218,7 +212,7 @@ export async function countProducts(tenant: Tenant): Promise<number> {
       new QueryCommand({
         TableName: tableName(),
         KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-        ExpressionAttributeValues: { ':pk': tenantPk(tenant), ':prefix': PRODUCT },
+        ExpressionAttributeValues: { ':pk': tenantPk(tenant), ':prefix': PRODUCT_PREFIX },
         Select: 'COUNT',
         ExclusiveStartKey: exclusiveStartKey,
       }),

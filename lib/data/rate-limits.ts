@@ -1,13 +1,12 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
+import { rateLimitKey } from './keys.ts';
 import { TABLE } from './table.ts';
 
 /**
  * Fixed-window request counters of API keys: `RATELIMIT#{keyId}#{windowStart}` / `RATELIMIT`,
  * one item per key and minute (so windows spread over partitions), deleted by TTL after the window.
  */
-const pk = (keyId: string, windowStart: number): string => `RATELIMIT#${keyId}#${windowStart}`;
-const SK = 'RATELIMIT';
 
 /**
  * Atomically adds `count` requests to the key's window starting at `windowStart` (epoch seconds)
@@ -17,7 +16,7 @@ export async function addToWindow(keyId: string, windowStart: number, count: num
   const { Attributes } = await db().send(
     new UpdateCommand({
       TableName: tableName(),
-      Key: { PK: pk(keyId, windowStart), SK },
+      Key: rateLimitKey(keyId, windowStart),
       UpdateExpression: 'ADD #count :count SET #ttl = if_not_exists(#ttl, :ttl)',
       ExpressionAttributeNames: { '#count': 'count', '#ttl': TABLE.ttlAttribute },
       ExpressionAttributeValues: { ':count': count, ':ttl': expiresAt },

@@ -5,6 +5,7 @@ import type { ScanEvent } from '../domain/scan.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import { db, tableName } from './client.ts';
 import { cancellationReasons, isTransactionConflict } from './errors.ts';
+import { dayOfSk, daySk, scanMessageKey, statsPk } from './keys.ts';
 import { queryItems } from './query.ts';
 
 /**
@@ -15,8 +16,6 @@ import { queryItems } from './query.ts';
  * - `SCANMSG#{messageId}` / `SCANMSG`: marks an SQS message as counted (TTL 14 days, SQS's
  *   longest retention), written in the same transaction as the counts it adds.
  */
-const statsPk = (tenant: Tenant, productId: string): string => `STATS#${tenant.orgId}#${tenant.environment}#${productId}`;
-const daySk = (day: string): string => `DAY#${day}`;
 const LEDGER_TTL_SECONDS = 14 * 86_400;
 /**
  * A day rollup's size for the write-unit model: keys, six counters, about twenty countries and
@@ -104,7 +103,7 @@ function transactionItems(unit: readonly CountedMessage[], nowSeconds: number) {
   const ledger = unit.map(({ messageId }) => ({
     Put: {
       TableName: tableName(),
-      Item: { PK: `SCANMSG#${messageId}`, SK: 'SCANMSG', type: 'scanMessage', expiresAt: nowSeconds + LEDGER_TTL_SECONDS },
+      Item: { ...scanMessageKey(messageId), type: 'scanMessage', expiresAt: nowSeconds + LEDGER_TTL_SECONDS },
       ConditionExpression: 'attribute_not_exists(PK)',
     },
   }));
@@ -169,7 +168,7 @@ function fromItem(item: Record<string, unknown>): DayRollup {
         .map(([k, v]) => [k.slice(prefix.length), v as number]),
     );
   return {
-    day: String(item.SK).slice('DAY#'.length),
+    day: dayOfSk(String(item.SK)),
     scans: num('scans'),
     bots: num('bots'),
     devices: { mobile: num('mobile'), tablet: num('tablet'), desktop: num('desktop') },

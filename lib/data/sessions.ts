@@ -1,5 +1,6 @@
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
+import { sessionKey } from './keys.ts';
 import { TABLE } from './table.ts';
 
 /**
@@ -15,14 +16,11 @@ export interface SessionRecord {
   expiresAt: number;
 }
 
-const pk = (sessionId: string): string => `SESSION#${sessionId}`;
-const SK = 'SESSION';
-
 export async function insertSession(session: SessionRecord): Promise<void> {
   await db().send(
     new PutCommand({
       TableName: tableName(),
-      Item: { PK: pk(session.sessionId), SK, type: 'session', ...session, [TABLE.ttlAttribute]: session.expiresAt },
+      Item: { ...sessionKey(session.sessionId), type: 'session', ...session, [TABLE.ttlAttribute]: session.expiresAt },
       ConditionExpression: 'attribute_not_exists(PK)',
     }),
   );
@@ -30,7 +28,7 @@ export async function insertSession(session: SessionRecord): Promise<void> {
 
 /** The live session, or undefined once it was ended or has expired (TTL deletes lazily). */
 export async function getSession(sessionId: string, nowSeconds: number): Promise<SessionRecord | undefined> {
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: { PK: pk(sessionId), SK } }));
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: sessionKey(sessionId) }));
   if (!Item || Number(Item.expiresAt) <= nowSeconds) return undefined;
   return {
     sessionId: String(Item.sessionId),
@@ -41,5 +39,5 @@ export async function getSession(sessionId: string, nowSeconds: number): Promise
 }
 
 export async function deleteSession(sessionId: string): Promise<void> {
-  await db().send(new DeleteCommand({ TableName: tableName(), Key: { PK: pk(sessionId), SK } }));
+  await db().send(new DeleteCommand({ TableName: tableName(), Key: sessionKey(sessionId) }));
 }

@@ -4,7 +4,7 @@ import type { Supplier } from '../domain/supplier.ts';
 import type { Environment, Tenant } from '../domain/tenant.ts';
 import { db, tableName } from './client.ts';
 import { cancellationReasons } from './errors.ts';
-import { tenantPk } from './keys.ts';
+import { SUPPLIER_PREFIX, supplierNameSk, supplierSk, tenantPk } from './keys.ts';
 import { beginsWith, queryItems } from './query.ts';
 
 /**
@@ -13,10 +13,6 @@ import { beginsWith, queryItems } from './query.ts';
  * - `SUPPLIERNAME#{normalized name}`: the first supplier of that name, so that webhook deliveries
  *   naming a producer reuse it instead of creating another.
  */
-const PREFIX = 'SUPPLIER#';
-const supplierSk = (supplierId: string): string => `${PREFIX}${supplierId}`;
-const nameSk = (name: string): string => `SUPPLIERNAME#${name.normalize('NFC').trim().replace(/\s+/g, ' ').toLowerCase()}`;
-
 function fromItem(item: Record<string, unknown>): Supplier {
   return {
     supplierId: String(item.supplierId),
@@ -52,14 +48,14 @@ export async function insertSupplier(supplier: Supplier, exclusiveName = false):
             ? {
                 Put: {
                   TableName: tableName(),
-                  Item: { PK: pk, SK: nameSk(supplier.name), type: 'supplierName', supplierId: supplier.supplierId },
+                  Item: { PK: pk, SK: supplierNameSk(supplier.name), type: 'supplierName', supplierId: supplier.supplierId },
                   ConditionExpression: 'attribute_not_exists(PK)',
                 },
               }
             : {
                 Update: {
                   TableName: tableName(),
-                  Key: { PK: pk, SK: nameSk(supplier.name) },
+                  Key: { PK: pk, SK: supplierNameSk(supplier.name) },
                   UpdateExpression: 'SET #type = :type, supplierId = if_not_exists(supplierId, :id)',
                   ExpressionAttributeNames: { '#type': 'type' },
                   ExpressionAttributeValues: { ':type': 'supplierName', ':id': supplier.supplierId },
@@ -77,7 +73,7 @@ export async function insertSupplier(supplier: Supplier, exclusiveName = false):
 
 /** The id of the first supplier the tenant registered under `name` (case and spacing ignored). */
 export async function findSupplierIdByName(tenant: Tenant, name: string): Promise<string | undefined> {
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: { PK: tenantPk(tenant), SK: nameSk(name) } }));
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: { PK: tenantPk(tenant), SK: supplierNameSk(name) } }));
   return typeof Item?.supplierId === 'string' ? Item.supplierId : undefined;
 }
 
@@ -93,7 +89,7 @@ export async function listSuppliers(
   startingAfter?: string,
 ): Promise<{ suppliers: Supplier[]; hasMore: boolean }> {
   const pk = tenantPk(tenant);
-  const page = await queryItems(beginsWith(pk, PREFIX), {
+  const page = await queryItems(beginsWith(pk, SUPPLIER_PREFIX), {
     limit,
     ...(startingAfter ? { startKey: { PK: pk, SK: supplierSk(startingAfter) } } : {}),
   });

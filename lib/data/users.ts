@@ -1,6 +1,7 @@
 import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
 import { cancellationReasons, isConditionFailure } from './errors.ts';
+import { emailKey, identityKey, userKey } from './keys.ts';
 
 /**
  * Dashboard users. Items:
@@ -15,13 +16,6 @@ export interface User {
   name?: string;
   createdAt: string;
 }
-
-const userPk = (userId: string): string => `USER#${userId}`;
-const USER_SK = 'USER';
-const emailPk = (email: string): string => `EMAIL#${email}`;
-const EMAIL_SK = 'EMAIL';
-const identityPk = (issuer: string, subject: string): string => `IDENTITY#${issuer}#${subject}`;
-const IDENTITY_SK = 'IDENTITY';
 
 function fromItem(item: Record<string, unknown>): User {
   return {
@@ -41,14 +35,14 @@ export async function insertUser(user: User): Promise<'created' | 'duplicate'> {
           {
             Put: {
               TableName: tableName(),
-              Item: { PK: emailPk(user.email), SK: EMAIL_SK, type: 'userEmail', userId: user.userId },
+              Item: { ...emailKey(user.email), type: 'userEmail', userId: user.userId },
               ConditionExpression: 'attribute_not_exists(PK)',
             },
           },
           {
             Put: {
               TableName: tableName(),
-              Item: { PK: userPk(user.userId), SK: USER_SK, type: 'user', ...user },
+              Item: { ...userKey(user.userId), type: 'user', ...user },
               ConditionExpression: 'attribute_not_exists(PK)',
             },
           },
@@ -63,18 +57,18 @@ export async function insertUser(user: User): Promise<'created' | 'duplicate'> {
 }
 
 export async function getUser(userId: string): Promise<User | undefined> {
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: { PK: userPk(userId), SK: USER_SK } }));
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: userKey(userId) }));
   return Item ? fromItem(Item) : undefined;
 }
 
 export async function findUserIdByEmail(email: string): Promise<string | undefined> {
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: { PK: emailPk(email), SK: EMAIL_SK } }));
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: emailKey(email) }));
   return typeof Item?.userId === 'string' ? Item.userId : undefined;
 }
 
 export async function findUserIdByIdentity(issuer: string, subject: string): Promise<string | undefined> {
   const { Item } = await db().send(
-    new GetCommand({ TableName: tableName(), Key: { PK: identityPk(issuer, subject), SK: IDENTITY_SK } }),
+    new GetCommand({ TableName: tableName(), Key: identityKey(issuer, subject) }),
   );
   return typeof Item?.userId === 'string' ? Item.userId : undefined;
 }
@@ -88,7 +82,7 @@ export async function linkIdentity(issuer: string, subject: string, userId: stri
     await db().send(
       new PutCommand({
         TableName: tableName(),
-        Item: { PK: identityPk(issuer, subject), SK: IDENTITY_SK, type: 'userIdentity', issuer, subject, userId, createdAt: now },
+        Item: { ...identityKey(issuer, subject), type: 'userIdentity', issuer, subject, userId, createdAt: now },
         ConditionExpression: 'attribute_not_exists(PK)',
       }),
     );

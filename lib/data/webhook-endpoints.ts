@@ -4,7 +4,7 @@ import type { Category } from '../domain/product.ts';
 import type { Environment } from '../domain/tenant.ts';
 import type { Source, WebhookEndpoint, WebhookSecret } from '../domain/webhook.ts';
 import { db, tableName } from './client.ts';
-import { orgPk } from './keys.ts';
+import { ENDPOINT_PREFIX, endpointListingKey, endpointLookupKey, orgPk } from './keys.ts';
 import { beginsWith, queryItems } from './query.ts';
 
 /**
@@ -13,9 +13,6 @@ import { beginsWith, queryItems } from './query.ts';
  * - `ORG#{orgId}` / `WHE#{endpointId}`: the organization's listing.
  * Both hold the whole endpoint, secrets included (the HMAC needs them).
  */
-const lookupKey = (endpointId: string) => ({ PK: `WHE#${endpointId}`, SK: 'WHE' });
-const listingKey = (orgId: string, endpointId: string) => ({ PK: orgPk(orgId), SK: `WHE#${endpointId}` });
-
 function fromItem(item: Record<string, unknown>): WebhookEndpoint {
   return {
     endpointId: String(item.endpointId),
@@ -40,8 +37,8 @@ export async function putEndpoint(endpoint: WebhookEndpoint, expectedUpdatedAt?:
     await db().send(
       new TransactWriteCommand({
         TransactItems: [
-          { Put: { TableName: tableName(), Item: { ...lookupKey(endpoint.endpointId), type: 'webhookEndpoint', ...endpoint }, ...condition } },
-          { Put: { TableName: tableName(), Item: { ...listingKey(endpoint.orgId, endpoint.endpointId), type: 'webhookEndpointListing', ...endpoint }, ...condition } },
+          { Put: { TableName: tableName(), Item: { ...endpointLookupKey(endpoint.endpointId), type: 'webhookEndpoint', ...endpoint }, ...condition } },
+          { Put: { TableName: tableName(), Item: { ...endpointListingKey(endpoint.orgId, endpoint.endpointId), type: 'webhookEndpointListing', ...endpoint }, ...condition } },
         ],
       }),
     );
@@ -53,12 +50,12 @@ export async function putEndpoint(endpoint: WebhookEndpoint, expectedUpdatedAt?:
 }
 
 export async function getEndpointById(endpointId: string): Promise<WebhookEndpoint | undefined> {
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: lookupKey(endpointId) }));
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: endpointLookupKey(endpointId) }));
   return Item ? fromItem(Item) : undefined;
 }
 
 export async function listEndpoints(orgId: string): Promise<WebhookEndpoint[]> {
-  const { items } = await queryItems(beginsWith(orgPk(orgId), 'WHE#'));
+  const { items } = await queryItems(beginsWith(orgPk(orgId), ENDPOINT_PREFIX));
   return items.map(fromItem).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
 }
 
@@ -66,8 +63,8 @@ export async function deleteEndpoint(endpoint: WebhookEndpoint): Promise<void> {
   await db().send(
     new TransactWriteCommand({
       TransactItems: [
-        { Delete: { TableName: tableName(), Key: lookupKey(endpoint.endpointId) } },
-        { Delete: { TableName: tableName(), Key: listingKey(endpoint.orgId, endpoint.endpointId) } },
+        { Delete: { TableName: tableName(), Key: endpointLookupKey(endpoint.endpointId) } },
+        { Delete: { TableName: tableName(), Key: endpointListingKey(endpoint.orgId, endpoint.endpointId) } },
       ],
     }),
   );
