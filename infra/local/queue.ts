@@ -1,4 +1,6 @@
+import { Server, type ListenOptions } from 'node:net';
 import { startFauxqs } from 'fauxqs';
+import { StartupError } from './errors.ts';
 
 export const SCAN_QUEUE = 'scan-events';
 export const SCAN_DLQ = 'scan-events-dlq';
@@ -27,13 +29,19 @@ export interface LocalQueues {
  * redrive policy as the CDK stack wires them.
  */
 export async function startQueues(region: string, visibilityTimeoutSeconds = 30): Promise<LocalQueues> {
-  const server = await startFauxqs({
-    port: 0,
-    logger: false,
-    host: 'localhost',
-    defaultRegion: region,
-    messageSpies: { bufferSize: 10_000 },
-  });
+  const server = await onLoopback(() =>
+    startFauxqs({
+      port: 0,
+      logger: false,
+      host: 'localhost',
+      defaultRegion: region,
+      messageSpies: { bufferSize: 10_000 },
+    }),
+  );
+  if (new URL(server.address).hostname !== '127.0.0.1') {
+    await server.stop();
+    throw new StartupError(`fauxqs listens on ${server.address}, not on 127.0.0.1 only; stopped it.`);
+  }
   const dlq = server.createQueue(SCAN_DLQ, { region });
   const queue = server.createQueue(SCAN_QUEUE, {
     region,
@@ -67,4 +75,24 @@ export async function startQueues(region: string, visibilityTimeoutSeconds = 30)
         .map((m) => (m.service === 'sqs' ? (JSON.parse(m.body) as unknown) : undefined)),
     stop: () => server.stop(),
   };
+}
+
+/**
+ * fauxqs has no listen-address option: startFauxqs listens on 0.0.0.0 (its `host` only names the
+ * queue URLs), which would let anyone on the network use the queues without authentication. While
+ * it starts, its one listen call on 0.0.0.0 is sent to 127.0.0.1 instead; startQueues then checks
+ * the address fauxqs reports, so a fauxqs that listens some other way fails the start.
+ */
+async function onLoopback<T>(start: () => Promise<T>): Promise<T> {
+  const listen = Server.prototype.listen;
+  Server.prototype.listen = function (this: Server, ...args: unknown[]) {
+    const options = args[0] as ListenOptions | undefined;
+    if (options && typeof options === 'object' && options.host === '0.0.0.0') args[0] = { ...options, host: '127.0.0.1' };
+    return (listen as (...a: unknown[]) => Server).apply(this, args);
+  } as typeof listen;
+  try {
+    return await start();
+  } finally {
+    Server.prototype.listen = listen;
+  }
 }
