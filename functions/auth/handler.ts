@@ -36,7 +36,7 @@ const redirect = (location: string, cookies: string[]): HttpResult => ({
 
 async function login(request: PublicRequest): Promise<HttpResult> {
   const { returnTo = DEFAULT_RETURN_TO } = parseQuery(loginQuerySchema, request.event.queryStringParameters, ['returnTo']);
-  if (!isSafeReturnTo(returnTo, config().dashboardOrigins)) {
+  if (!isSafeReturnTo(returnTo, config().publicApiOrigin, config().dashboardOrigins)) {
     throw new ValidationError('returnTo must be a path on this API or a URL on a dashboard origin.', 'returnTo');
   }
   const { url, transaction } = await beginLogin(returnTo);

@@ -84,6 +84,23 @@ describe('dashboard sign-in through the development identity provider', () => {
     expectError(callback, 401, 'authentication_error');
     expectError(offsite, 422, 'validation_error', 'returnTo');
   });
+
+  it('attack: open redirect after sign-in through a tab in returnTo (/%09/evil.example/x) is refused with 422', async () => {
+    // Act: the reported bypass, its relatives, and a path here that must still work
+    const refused = await Promise.all(
+      ['/%09/evil.example/x', '%5C%2Fevil.example', '/%5Cevil.example', 'https:evil.example', '/%E2%80%AE/evil.example'].map((q) =>
+        call('GET', `/v1/auth/login?returnTo=${q}`),
+      ),
+    );
+    const allowed = await fetch(`${baseUrl()}/v1/auth/login?returnTo=${encodeURIComponent('/dashboard/')}`, { redirect: 'manual' });
+    // Assess: 422 naming returnTo, no redirect anywhere; the path here starts a sign-in
+    for (const response of refused) {
+      expectError(response, 422, 'validation_error', 'returnTo');
+      expect(response.headers.get('location')).toBeNull();
+    }
+    expect(allowed.status).toBe(302);
+    expect(allowed.headers.get('location')).toMatch(new RegExp(`^${inject('stack').oidcIssuer}/auth\\?`));
+  });
 });
 
 describe('the session cookie', () => {

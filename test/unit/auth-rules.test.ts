@@ -34,10 +34,10 @@ describe('sign-in rules', () => {
     // Prepare
     const allowed = ['https://dashboard.example.com'];
     // Act + Assess
-    expect(isSafeReturnTo('/v1/auth/session', allowed)).toBe(true);
-    expect(isSafeReturnTo('https://dashboard.example.com/keys?x=1', allowed)).toBe(true);
-    for (const bad of ['//evil.example/x', '/\\evil.example', 'https://evil.example/', 'javascript:alert(1)', 'keys', '/a\r\nSet-Cookie: x=y']) {
-      expect(isSafeReturnTo(bad, allowed), bad).toBe(false);
+    expect(isSafeReturnTo('/v1/auth/session', 'https://api.example.com', allowed)).toBe(true);
+    expect(isSafeReturnTo('https://dashboard.example.com/keys?x=1', 'https://api.example.com', allowed)).toBe(true);
+    for (const bad of ['//evil.example/x', '/\\evil.example', 'https://evil.example/', 'javascript:alert(1)', '/a\r\nSet-Cookie: x=y']) {
+      expect(isSafeReturnTo(bad, 'https://api.example.com', allowed), bad).toBe(false);
     }
   });
 
