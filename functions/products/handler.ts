@@ -54,7 +54,7 @@ async function listProducts(request: ApiRequest) {
     ? await searchProductsAt(tenant, filter, limit, offset).then((found) => [found, found.total] as const)
     : await Promise.all([listProductsAt(tenant, limit, offset), countProducts(tenant)]);
   const data = page.products.map(toProductView);
-  // The spec names the array both `products` and `data`; DESIGN returns both.
+  // The offset form names the array both `data` and `products` (docs/decisions.md#two-list-forms-for-products).
   return json(200, { data, products: data, pagination: { total, limit, offset }, hasMore: page.hasMore });
 }
 

@@ -71,7 +71,7 @@ export function addSuppressions(targets: NagTargets): void {
     Validations.of(fn).acknowledge({
       id: 'AwsSolutions-L1',
       reason:
-        'The design pins nodejs22.x (DESIGN.md section 3): the tests, benchmarks and local stack run on Node 22, so the functions run on the runtime they were tested on.',
+        'The design pins nodejs22.x (docs/decisions.md#node-22-everywhere): the tests, benchmarks and local stack run on Node 22, so the functions run on the runtime they were tested on.',
     });
   }
   for (const route of targets.routes) {

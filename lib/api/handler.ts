@@ -84,7 +84,7 @@ async function authenticate(event: HttpEvent, route: Route): Promise<Principal> 
 
 /**
  * The Lambda handler of one function group of the JSON API. Every request goes through the same
- * steps: request id and standard headers, structured logging, the spec's error object for every
+ * steps: request id and standard headers, structured logging, the error object (docs/decisions.md) for every
  * failure, authentication as the route says (API key with its rate limit, or dashboard session
  * with its CSRF defence, which API-key routes also accept; none for public operations), the route's scope check, JSON body parsing,
  * then the operation.

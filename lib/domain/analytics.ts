@@ -2,8 +2,8 @@ import * as z from 'zod';
 import { DEVICES, type Device } from './scan.ts';
 
 /**
- * Scan analytics: day rollups (one per product and UTC day) and their aggregation into the spec's
- * analytics object (section 2.5). Plain functions; no I/O.
+ * Scan analytics: day rollups (one per product and UTC day) and their aggregation into the
+ * analytics object of `GET /v1/analytics/product/{productId}` (docs/api.md#endpoints). Plain functions; no I/O.
  */
 export const GRANULARITIES = ['day', 'week', 'month'] as const;
 export type Granularity = (typeof GRANULARITIES)[number];

@@ -6,7 +6,7 @@ import { ENVIRONMENTS } from './tenant.ts';
 export const KEY_ID_PATTERN = /^key_[0-9a-z]{20}$/;
 
 /**
- * Scopes of a new key: at least one, each from the spec's table, never the session-only
+ * Scopes of a new key: at least one, each from the scope table (scopes.ts), never the session-only
  * `api_keys:manage`. Every problem is reported on `scopes`; duplicates are dropped.
  */
 const scopesSchema = z

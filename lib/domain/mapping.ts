@@ -89,7 +89,7 @@ export const mappingSchema = z
   });
 export type Mapping = z.infer<typeof mappingSchema>;
 
-/** The headless-CMS default: the spec's mapping table (section 6). */
+/** The headless-CMS default: the customer's sample mapping (docs/api.md#webhooks-from-a-product-information-system). */
 export const HEADLESS_CMS_MAPPING: Mapping = {
   gtin: 'entity.attributes.barcode[].barcode_number',
   name: 'entity.attributes.product_name',

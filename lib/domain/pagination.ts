@@ -1,6 +1,6 @@
 import * as z from 'zod';
 
-/** `limit` of the cursor form: 1..100, default 25 (spec section 8). */
+/** `limit` of the cursor form: 1..100, default 25 (docs/decisions.md#two-list-forms-for-products). */
 export const cursorLimit = z.coerce
   .number({ error: 'limit must be an integer.' })
   .int({ error: 'limit must be an integer.' })

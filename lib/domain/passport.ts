@@ -3,7 +3,7 @@ import { countrySchema } from './country-schema.ts';
 import { UUID_PATTERN } from './ids.ts';
 import { CATEGORIES, type Category } from './product.ts';
 
-/** Roles of an economic operator (DESIGN "Suppliers"); the spec shows `producer`. */
+/** Roles of an economic operator, `producer` the default (docs/decisions.md#smaller-choices). */
 export const SUPPLIER_ROLES = ['producer', 'bottler', 'importer', 'distributor', 'manufacturer', 'recycler'] as const;
 export type SupplierRole = (typeof SUPPLIER_ROLES)[number];
 
@@ -68,7 +68,7 @@ export const producerSchema = z.strictObject({
 
 const maxVintage = () => new Date().getUTCFullYear() + 1;
 
-/** The passport data object (spec 2.2): known fields strictly typed, unknown fields rejected. */
+/** The passport data object (docs/api.md#passport-data): known fields strictly typed, unknown fields rejected. */
 export const passportDataSchema = z.strictObject(
   {
     productType: z.enum(CATEGORIES, { error: `productType must be one of: ${CATEGORIES.join(', ')}.` }).optional(),
@@ -115,7 +115,7 @@ export const passportSchema = z
   .meta({ id: 'PassportVersion' });
 export type Passport = z.infer<typeof passportSchema>;
 
-/** The read form of spec section 2.2. */
+/** The passport's read form (docs/api.md#endpoints, `GET /v1/products/{productId}/passport`). */
 export const passportViewSchema = z
   .object({
     productId: z.uuid(),

@@ -146,7 +146,7 @@ export const qrQuerySchema = z.strictObject({
 export const productLinkSchema = z.object({ href: z.string(), rel: z.string(), type: z.string() });
 export type ProductLink = z.infer<typeof productLinkSchema>;
 
-/** The read form of spec section 2.1 (plus `productId`, `environment` and `qrCodeUrl`). */
+/** The product's read form (docs/api.md#endpoints), with `productId`, `environment` and `qrCodeUrl`. */
 export const productViewSchema = z
   .object({
     productId: z.uuid(),

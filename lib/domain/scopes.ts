@@ -1,4 +1,4 @@
-/** The scope table of spec section 5. */
+/** The scopes an API key or a session can hold; docs/api.md#endpoints lists what each route needs. */
 export const SCOPES = [
   'products:read',
   'products:write',

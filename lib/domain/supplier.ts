@@ -3,7 +3,7 @@ import { countrySchema } from './country-schema.ts';
 import { SUPPLIER_ROLES, type SupplierRole } from './passport.ts';
 import type { Environment } from './tenant.ts';
 
-/** An economic operator (spec 2.3). */
+/** An economic operator (docs/api.md#endpoints). */
 export interface Supplier {
   supplierId: string;
   orgId: string;

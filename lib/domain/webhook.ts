@@ -83,7 +83,7 @@ export function toEndpointView(endpoint: WebhookEndpoint): {
 
 const SIGNATURE = /^sha256=([0-9a-f]{64})$/;
 
-/** `sha256=` + lowercase hex HMAC-SHA256 of the exact bytes, as the spec (section 6) defines it. */
+/** `sha256=` + lowercase hex HMAC-SHA256 of the exact bytes (docs/decisions.md#webhooks-hmac-over-the-raw-bytes). */
 export const sign = (secret: string, body: Buffer): string => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 
 /**

@@ -5,7 +5,8 @@ import { json } from './response.ts';
 import type { HttpMiddleware } from './types.ts';
 
 /**
- * Turns any error into the spec's error object. An ApiError answers as itself; anything else is a
+ * Turns any error into the API's error object (docs/decisions.md#errors-one-object-one-type-per-status).
+ * An ApiError answers as itself; anything else is a
  * bug: it is logged with the request id and answered with a 500 that reveals nothing.
  */
 export function errorHandler(): HttpMiddleware {

@@ -13,8 +13,8 @@ export function rawBody(event: HttpEvent): Buffer {
 
 /**
  * Reads a JSON body: 400 when the content type is not JSON or the JSON is malformed, 413 past
- * 256 KiB. Unlike @middy/http-json-body-parser (415 for both), it answers with the statuses the
- * spec gives, and it leaves `event.body` as the raw text.
+ * 256 KiB. Unlike @middy/http-json-body-parser (415 for both), it answers with the statuses of
+ * docs/decisions.md#errors-one-object-one-type-per-status, and it leaves `event.body` as the raw text.
  */
 export function parseJsonBody(event: HttpEvent): unknown {
   const bytes = rawBody(event);

@@ -87,7 +87,7 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.outp
 }
 
 /**
- * Query parameters: an unknown name is a 400 (DESIGN section 4); an invalid value a 422 naming
+ * Query parameters: an unknown name is a 400 (docs/decisions.md#unknown-query-parameters-are-a-400); an invalid value a 422 naming
  * the parameter.
  */
 export function parseQuery<S extends z.ZodType>(

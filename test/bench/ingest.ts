@@ -11,7 +11,7 @@ import { REPO_ROOT } from '../../infra/local/stack.ts';
 import { throughput, type Row } from './measure.ts';
 
 /**
- * Signed webhook deliveries of the spec's sample payload through the local gateway: new products
+ * Signed webhook deliveries of the sample headless-CMS payload through the local gateway: new products
  * (create product, supplier reuse, passport v1) and repeated deliveries (nothing written), against
  * raw GetItem calls on the same DynamoDB Local in the same run.
  */

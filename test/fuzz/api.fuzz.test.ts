@@ -27,7 +27,7 @@ import { diffSnapshots, snapshotOrg, type Snapshot } from '../support/snapshot.t
  *
  * For every response: never a 5xx; only statuses the matched route can answer (derived from its
  * table entry, and declared by the OpenAPI document, whose schema the body must also match); every
- * error in the spec's shape (section 7) with the type DESIGN section 4 gives its status; and no 4xx
+ * error in the API's shape with the type docs/decisions.md gives its status; and no 4xx
  * changes anything the organization has stored (a direct read of its partitions in DynamoDB Local
  * before and after; a 2xx may change it, and the next comparison starts from what it left).
  *
@@ -408,7 +408,7 @@ const mutated = (valid: fc.Arbitrary<Record<string, unknown>>) =>
       return copy;
     });
 
-/** The spec's headless-CMS sample with a fresh barcode, mutated here and there. */
+/** The sample headless-CMS payload (events/webhooks/) with a fresh barcode, mutated here and there. */
 const SAMPLE = JSON.parse(readFileSync(new URL('../../events/webhooks/headless-cms-product.json', import.meta.url), 'utf8')) as {
   entity: { attributes: Record<string, unknown> & { barcode: Array<Record<string, unknown>> } };
 };
@@ -859,7 +859,7 @@ function checkResponse(request: Sent, response: Received): void {
     if (value !== undefined && typeof value !== 'string') fail(`error.${name} is not a string`);
   }
   const extra = Object.keys(error!).filter((k) => !['type', 'code', 'message', 'param', 'suggestion', 'documentationUrl'].includes(k));
-  if (extra.length) fail(`error has fields the spec does not name: ${extra.join(', ')}`);
+  if (extra.length) fail(`error has fields the error object does not name: ${extra.join(', ')}`);
 }
 
 // ---- The suite --------------------------------------------------------------------------------

@@ -99,7 +99,7 @@ describe('POST /v1/passports', () => {
 });
 
 describe('GET /v1/products/{id}/passport', () => {
-  it('returns the read form of spec 2.2 exactly, with the product’s current name', async () => {
+  it('returns the passport read form exactly (docs/api.md), with the product’s current name', async () => {
     const product = await createProduct(org.live);
     const published = await publish(org.live, product.productId);
     await call('PATCH', `/v1/products/${product.productId}`, { key: org.live, body: { name: 'Renamed 2022' } });

@@ -39,7 +39,7 @@ beforeAll(async () => {
 });
 
 describe('POST /v1/webhooks/ingest', () => {
-  it('creates the product, passport v1 and the supplier from the spec’s sample payload', async () => {
+  it('creates the product, passport v1 and the supplier from the sample headless-CMS payload', async () => {
     // Prepare
     const { gtin, body } = payload();
     // Act

@@ -90,7 +90,7 @@ export async function newOrg(name = 'Test Org'): Promise<TestOrg> {
   };
 }
 
-/** Asserts the spec's nested error object (section 7) and returns it. */
+/** Asserts the API's nested error object (docs/decisions.md#errors-one-object-one-type-per-status) and returns it. */
 export function expectError(response: ApiResponse, status: number, type: string, param?: string) {
   const error = (response.body as { error?: Record<string, unknown> })?.error;
   const summary = `${response.status} ${response.text}`;

@@ -12,7 +12,7 @@ import {
 } from './i18n.ts';
 
 /**
- * The consumer e-label page (DESIGN "Public resolver"): a complete, self-contained HTML document
+ * The consumer e-label page (docs/api.md#the-public-resolver-and-its-e-label-page): a complete, self-contained HTML document
  * per passport, rendered on the server. No scripts, no external resources, no cookies: the only
  * bytes the browser gets are this document, styled by one inline stylesheet whose hash the
  * Content-Security-Policy names.
