@@ -12,6 +12,12 @@ export interface Config {
   scanQueueUrl?: string;
   /** Origin of the public resolver that every `qrCodeUrl` points at. */
   resolverOrigin: string;
+  /**
+   * RESOLVER_ORIGIN_SECRET: set in AWS, where CloudFront sends it to the resolver as the
+   * RESOLVER_ORIGIN_HEADER; the resolver then refuses requests without it (docs/deploy.md). Unset
+   * locally: every request is served.
+   */
+  resolverOriginSecret?: string;
   /** How long an authenticated API key may be served from memory (at most 5 s). */
   keyCacheTtlMs: number;
   /** Requests a minute an API key may make unless it has its own limit (RATE_LIMIT_PER_MINUTE). */
@@ -25,6 +31,12 @@ export interface Config {
   sessionSecretArn?: string;
   /** Lifetime of a dashboard session (SESSION_TTL_SECONDS, default 8 hours). */
   sessionTtlSeconds: number;
+  /**
+   * The key that seals webhook signing secrets at rest (lib/data/secret-box.ts): a KMS key id or ARN
+   * (SECRETS_KMS_KEY_ID, AWS), else 32 bytes base64-encoded (SECRETS_KEY, locally `.data/secrets-key`).
+   */
+  secretsKmsKeyId?: string;
+  secretsKey?: string;
   /** The OpenID Connect identity provider (Amazon Cognito in AWS, oidc-provider locally). */
   oidc: {
     issuer?: string;
@@ -34,6 +46,9 @@ export interface Config {
     redirectUri: string;
   };
 }
+
+/** The header in which CloudFront sends RESOLVER_ORIGIN_SECRET to the resolver (lower case, as functions see it). */
+export const RESOLVER_ORIGIN_HEADER = 'x-origin-verify';
 
 let cached: Config | undefined;
 
@@ -47,6 +62,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sqsEndpoint: env.SQS_ENDPOINT || undefined,
     scanQueueUrl: env.SCAN_QUEUE_URL || undefined,
     resolverOrigin: env.RESOLVER_ORIGIN ?? 'http://localhost:3000',
+    resolverOriginSecret: env.RESOLVER_ORIGIN_SECRET || undefined,
     keyCacheTtlMs: Number.isFinite(ttl) ? Math.min(Math.max(ttl, 0), 5000) : 5000,
     rateLimitPerMinute: positiveInt(env.RATE_LIMIT_PER_MINUTE, 1000),
     publicApiOrigin,
@@ -54,6 +70,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionSecret: env.SESSION_SECRET || undefined,
     sessionSecretArn: env.SESSION_SECRET_ARN || undefined,
     sessionTtlSeconds: positiveInt(env.SESSION_TTL_SECONDS, 8 * 60 * 60),
+    secretsKmsKeyId: env.SECRETS_KMS_KEY_ID || undefined,
+    secretsKey: env.SECRETS_KEY || undefined,
     oidc: {
       issuer: env.OIDC_ISSUER || undefined,
       clientId: env.OIDC_CLIENT_ID || undefined,

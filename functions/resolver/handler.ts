@@ -1,6 +1,7 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import middy from '@middy/core';
 import Negotiator from 'negotiator';
-import { config } from '../../lib/config.ts';
+import { config, RESOLVER_ORIGIN_HEADER } from '../../lib/config.ts';
 import { getPublicView, type PublicView } from '../../lib/data/passports.ts';
 import { sendScanEvent } from '../../lib/data/scan-queue.ts';
 import { parseGtinPath } from '../../lib/domain/digital-link.ts';
@@ -8,7 +9,7 @@ import { toPassportView } from '../../lib/domain/passport-view.ts';
 import { deviceClass, referrerDomain, viewerCountry, type ScanEvent } from '../../lib/domain/scan.ts';
 import { isEnvironment, type Tenant } from '../../lib/domain/tenant.ts';
 import { errorHandler } from '../../lib/http/error-handler.ts';
-import { InvalidRequestError, NotFoundError, type ApiError } from '../../lib/http/errors.ts';
+import { InvalidRequestError, NotFoundError, PermissionError, type ApiError } from '../../lib/http/errors.ts';
 import { logger } from '../../lib/http/logger.ts';
 import { requestIdHeader } from '../../lib/http/request-id.ts';
 import type { HttpEvent, HttpResult } from '../../lib/http/types.ts';
@@ -102,7 +103,25 @@ function scanEvent(event: HttpEvent, tenant: Tenant, view: PublicView): ScanEven
   };
 }
 
+/**
+ * Whether the request came through the resolver's CloudFront distribution. In AWS the API's own
+ * (execute-api or custom) domain serves the resolver routes too, where a client could set
+ * CloudFront-Viewer-Country itself and bypass the distribution's web ACL; CloudFront alone sends
+ * RESOLVER_ORIGIN_SECRET in RESOLVER_ORIGIN_HEADER (docs/deploy.md). Unset (locally): every request.
+ * Compared in constant time (digests of equal length).
+ */
+function viaCloudFront(event: HttpEvent): boolean {
+  const secret = config().resolverOriginSecret;
+  if (secret === undefined) return true;
+  const sent = event.headers?.[RESOLVER_ORIGIN_HEADER];
+  if (sent === undefined) return false;
+  const digest = (value: string) => createHash('sha256').update(value).digest();
+  return timingSafeEqual(digest(sent), digest(secret));
+}
+
 async function resolve(event: HttpEvent): Promise<HttpResult> {
+  // Before anything is read or counted: only then is the viewer-country header CloudFront's own.
+  if (!viaCloudFront(event)) throw new PermissionError('The resolver answers only through its own domain: open the product\'s qrCodeUrl.');
   const method = event.requestContext.http.method;
   if (event.routeKey === 'GET /.well-known/gs1resolver') {
     return jsonResult(200, resolverDescription(config().resolverOrigin));
