@@ -1,12 +1,14 @@
 /**
  * The dashboard's client of the API: same origin, the session cookie (HttpOnly, sent by the
  * browser), and on state-changing calls the session's CSRF token. Errors arrive as the API's
- * `{error: {type, code, message, param?, suggestion?}}` and are thrown as ApiError.
+ * `{error: {type, code, message, param?, suggestion?}}` and are thrown as ApiError; the types are
+ * those of the API's table (lib/http/error-types.ts).
  */
+import type { ErrorType } from '../../lib/http/error-types.ts';
 
 export interface ApiErrorBody {
-  type: string;
-  code: string;
+  type: ErrorType;
+  code: ErrorType;
   message: string;
   param?: string;
   suggestion?: string;
@@ -14,7 +16,7 @@ export interface ApiErrorBody {
 
 export class ApiError extends Error {
   readonly status: number;
-  readonly type: string;
+  readonly type: ErrorType;
   readonly param: string | undefined;
   readonly suggestion: string | undefined;
 

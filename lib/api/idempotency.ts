@@ -17,7 +17,7 @@ export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
 const KEY = /^[\x21-\x7e]{1,255}$/;
 
 /** The same key with another body: the client reused a key for a different request. */
-export class IdempotencyKeyReusedError extends ApiError {
+export class IdempotencyKeyReusedError extends ApiError<'idempotency_error'> {
   constructor() {
     super(400, 'idempotency_error', 'This Idempotency-Key was already used with a different request body.', {
       param: 'Idempotency-Key',
@@ -27,7 +27,7 @@ export class IdempotencyKeyReusedError extends ApiError {
 }
 
 /** The same key while its first request is still running. */
-export class IdempotencyKeyInFlightError extends ApiError {
+export class IdempotencyKeyInFlightError extends ApiError<'idempotency_error'> {
   constructor() {
     super(409, 'idempotency_error', 'A request with this Idempotency-Key is still in progress.', {
       param: 'Idempotency-Key',

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { routeKey, ROUTES, type Route } from './routes.ts';
 import { OPERATIONS, type Answer } from './operations.ts';
 import { errorSchema } from './schemas.ts';
+import { ERROR_TYPES } from '../http/error-types.ts';
 
 /**
  * The OpenAPI 3.1 document, generated from the route table (paths, methods, authentication,
@@ -19,18 +20,14 @@ interface OperationObject {
   [key: string]: unknown;
 }
 
-const STATUS_TEXT: Record<number, string> = {
-  400: 'Malformed request: invalid JSON, not JSON, an unknown query parameter (invalid_request_error)',
-  401: 'Missing or invalid authentication (authentication_error)',
-  403: 'Not allowed: a missing scope, or a session required (permission_error)',
-  404: 'Not found, also for another organization’s resources (not_found)',
-  405: 'Method not allowed (invalid_request_error)',
-  409: 'Conflict: a duplicate (duplicate_error), or the same Idempotency-Key in flight',
-  413: 'Body over 256 KiB (invalid_request_error)',
-  422: 'A field is invalid; param names it (validation_error)',
-  429: 'Rate limit exceeded; see Retry-After (rate_limit_error)',
-  500: 'Internal error; quote the Request-Id (api_error)',
-};
+/** Each error status's meaning, from the table of error types (lib/http/error-types.ts). */
+const STATUS_TEXT: Record<number, string> = {};
+for (const [type, { statuses }] of Object.entries(ERROR_TYPES)) {
+  for (const [status, meaning] of Object.entries(statuses)) {
+    const text = `${meaning} (${type})`;
+    STATUS_TEXT[Number(status)] = STATUS_TEXT[Number(status)] ? `${STATUS_TEXT[Number(status)]}; ${text}` : text;
+  }
+}
 
 class SchemaSet {
   readonly components: Record<string, JsonSchema> = {};

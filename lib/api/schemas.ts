@@ -4,23 +4,15 @@ import { CATEGORIES } from '../domain/product.ts';
 import { SCOPES } from '../domain/scopes.ts';
 import { ENVIRONMENTS } from '../domain/tenant.ts';
 import { SOURCES } from '../domain/webhook.ts';
+import { ERROR_TYPE_NAMES } from '../http/error-types.ts';
 
 /**
  * Response shapes that no domain module owns (errors, dashboard session, API keys, webhook
  * endpoints), as zod schemas: the OpenAPI document is generated from them, and the contract test
  * holds every response of the integration suite to it.
  */
-export const ERROR_TYPES = [
-  'invalid_request_error',
-  'authentication_error',
-  'permission_error',
-  'not_found',
-  'duplicate_error',
-  'validation_error',
-  'rate_limit_error',
-  'idempotency_error',
-  'api_error',
-] as const;
+/** The error types of the table (lib/http/error-types.ts). */
+export const ERROR_TYPES = ERROR_TYPE_NAMES;
 
 export const errorSchema = z
   .object({

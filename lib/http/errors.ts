@@ -1,21 +1,14 @@
+import { ERROR_TYPES, type ErrorType, type StatusOf } from './error-types.ts';
+
+export type { ErrorType } from './error-types.ts';
+
 /**
  * Every error the API can answer with, in one place.
  *
- * The spec (section 7) fixes the body shape `{ error: { type, code, message, param?, suggestion? } }`
- * with `code === type`; DESIGN section 4 names the types the spec leaves open.
- * Handlers throw these; the error-handler middleware turns them into responses.
+ * README "Errors" gives the body shape `{ error: { type, code, message, param?, suggestion? } }`
+ * with `code === type`; error-types.ts is the table of types and the statuses each answers with.
+ * Handlers throw these; the pipeline (lib/api/handler.ts) turns them into responses.
  */
-export type ErrorType =
-  | 'invalid_request_error'
-  | 'authentication_error'
-  | 'permission_error'
-  | 'not_found'
-  | 'duplicate_error'
-  | 'validation_error'
-  | 'rate_limit_error'
-  | 'idempotency_error'
-  | 'api_error';
-
 export interface ErrorBody {
   error: {
     type: ErrorType;
@@ -33,18 +26,22 @@ export interface ApiErrorOptions {
   headers?: Record<string, string>;
 }
 
-export class ApiError extends Error {
+export class ApiError<T extends ErrorType = ErrorType> extends Error {
+  readonly status: number;
   readonly param?: string;
   readonly suggestion?: string;
   readonly headers: Record<string, string>;
 
+  /** `status` must be one the table (error-types.ts) gives `type`. */
   constructor(
-    readonly status: number,
-    readonly type: ErrorType,
+    status: StatusOf<T>,
+    readonly type: T,
     message: string,
     options: ApiErrorOptions = {},
   ) {
     super(message);
+    if (!Object.hasOwn(ERROR_TYPES[type].statuses, status)) throw new Error(`${type} does not answer ${status} (lib/http/error-types.ts)`);
+    this.status = status;
     this.name = 'ApiError';
     this.param = options.param;
     this.suggestion = options.suggestion;
@@ -65,14 +62,14 @@ export class ApiError extends Error {
 }
 
 /** 400: the request itself is malformed (bad JSON, wrong content type, unknown query parameter). */
-export class InvalidRequestError extends ApiError {
+export class InvalidRequestError extends ApiError<'invalid_request_error'> {
   constructor(message: string, options?: ApiErrorOptions) {
     super(400, 'invalid_request_error', message, options);
   }
 }
 
 /** 401: missing, malformed, unknown or revoked credentials; bad webhook signature. */
-export class AuthenticationError extends ApiError {
+export class AuthenticationError extends ApiError<'authentication_error'> {
   constructor(message = 'Missing or invalid API key.', options?: ApiErrorOptions) {
     super(401, 'authentication_error', message, {
       suggestion: 'Send a valid key as "Authorization: Bearer sk_live_…" or "Bearer sk_test_…".',
@@ -83,21 +80,21 @@ export class AuthenticationError extends ApiError {
 }
 
 /** 403: authenticated, but the credentials do not allow this operation. */
-export class PermissionError extends ApiError {
+export class PermissionError extends ApiError<'permission_error'> {
   constructor(message: string, options?: ApiErrorOptions) {
     super(403, 'permission_error', message, options);
   }
 }
 
 /** 404: no such resource for this tenant (another tenant's resource is a 404 too). */
-export class NotFoundError extends ApiError {
+export class NotFoundError extends ApiError<'not_found'> {
   constructor(message: string, options?: ApiErrorOptions) {
     super(404, 'not_found', message, options);
   }
 }
 
 /** 405: the path exists but not with this method. */
-export class MethodNotAllowedError extends ApiError {
+export class MethodNotAllowedError extends ApiError<'invalid_request_error'> {
   constructor(method: string, allowed: readonly string[]) {
     super(405, 'invalid_request_error', `Method ${method} is not allowed on this path.`, {
       suggestion: `Use one of: ${allowed.join(', ')}.`,
@@ -107,14 +104,14 @@ export class MethodNotAllowedError extends ApiError {
 }
 
 /** 409: a unique value is taken. */
-export class DuplicateError extends ApiError {
+export class DuplicateError extends ApiError<'duplicate_error'> {
   constructor(message: string, options?: ApiErrorOptions) {
     super(409, 'duplicate_error', message, options);
   }
 }
 
 /** 413: the body is larger than the service accepts. */
-export class PayloadTooLargeError extends ApiError {
+export class PayloadTooLargeError extends ApiError<'invalid_request_error'> {
   constructor(limitBytes: number) {
     super(413, 'invalid_request_error', `The request body exceeds ${limitBytes} bytes.`, {
       suggestion: 'Send a smaller body.',
@@ -123,14 +120,14 @@ export class PayloadTooLargeError extends ApiError {
 }
 
 /** 422: the request is well-formed but a field is invalid; `param` names it. */
-export class ValidationError extends ApiError {
+export class ValidationError extends ApiError<'validation_error'> {
   constructor(message: string, param: string, suggestion?: string) {
     super(422, 'validation_error', message, { param, ...(suggestion ? { suggestion } : {}) });
   }
 }
 
 /** 429: too many requests for this API key. */
-export class RateLimitError extends ApiError {
+export class RateLimitError extends ApiError<'rate_limit_error'> {
   constructor(retryAfterSeconds: number, headers: Record<string, string> = {}) {
     super(429, 'rate_limit_error', 'Too many requests for this API key.', {
       suggestion: `Retry after ${retryAfterSeconds} seconds, with exponential backoff.`,
@@ -140,7 +137,7 @@ export class RateLimitError extends ApiError {
 }
 
 /** 500: a bug. The message is fixed so that nothing internal leaks. */
-export class InternalError extends ApiError {
+export class InternalError extends ApiError<'api_error'> {
   constructor(requestId: string) {
     super(500, 'api_error', `An internal error occurred. Quote request id ${requestId} when contacting support.`);
   }

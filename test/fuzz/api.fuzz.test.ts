@@ -12,6 +12,7 @@ import { HEADLESS_CMS_MAPPING } from '../../lib/domain/mapping.ts';
 import { SUPPLIER_ROLES, WINE_COLOURS } from '../../lib/domain/passport.ts';
 import { CATEGORIES } from '../../lib/domain/product.ts';
 import { API_KEY_SCOPES, SCOPES } from '../../lib/domain/scopes.ts';
+import { ERROR_TYPE_NAMES, statusesOf as statusesOfType } from '../../lib/http/error-types.ts';
 import { MAX_BODY_BYTES } from '../../lib/http/json-body.ts';
 import { createEndpoint } from '../../lib/services/webhooks.ts';
 import { baseUrl, newSession, type TestSession } from '../support/api.ts';
@@ -44,25 +45,16 @@ const SHRINK_MS = 20_000;
 
 // ---- What a route may answer ------------------------------------------------------------------
 
-/** DESIGN section 4: the error type of each status. */
-const TYPE_OF_STATUS: Readonly<Record<number, string>> = {
-  400: 'invalid_request_error',
-  401: 'authentication_error',
-  403: 'permission_error',
-  404: 'not_found',
-  405: 'invalid_request_error',
-  409: 'duplicate_error',
-  413: 'invalid_request_error',
-  422: 'validation_error',
-  429: 'rate_limit_error',
-};
 /**
+ * The error type of each status, from the table of error types (lib/http/error-types.ts).
  * Idempotency-Key conflicts (lib/api/idempotency.ts) answer 400 and 409 with type
- * `idempotency_error`, a type DESIGN section 4 does not list yet: accepted only on those statuses
- * and only for a request that sent the header.
+ * `idempotency_error`: accepted only on its statuses and only for a request that sent the header.
  */
-const IDEMPOTENCY_STATUSES = new Set([400, 409]);
-const ERROR_TYPES = new Set([...Object.values(TYPE_OF_STATUS), 'api_error', 'idempotency_error']);
+const TYPE_OF_STATUS: Readonly<Record<number, string>> = Object.fromEntries(
+  ERROR_TYPE_NAMES.filter((type) => type !== 'idempotency_error').flatMap((type) => statusesOfType(type).map((status) => [status, type])),
+);
+const IDEMPOTENCY_STATUSES = new Set(statusesOfType('idempotency_error'));
+const ERROR_TYPES = new Set<string>(ERROR_TYPE_NAMES);
 
 /** Statuses beyond what a route's table entry implies. */
 const EXTRA_STATUSES: Readonly<Record<string, readonly number[]>> = {
@@ -849,10 +841,10 @@ function checkResponse(request: Sent, response: Received): void {
   const error = body?.error;
   if (typeof error !== 'object' || error === null || Object.keys(body).length !== 1) fail('an error body that is not {error: {...}}');
   const { type, code, message, param, suggestion, documentationUrl } = error!;
-  if (typeof type !== 'string' || !ERROR_TYPES.has(type)) fail(`error.type '${String(type)}' is not a DESIGN section 4 type`);
+  if (typeof type !== 'string' || !ERROR_TYPES.has(type)) fail(`error.type '${String(type)}' is not a type of lib/http/error-types.ts`);
   if (code !== type) fail('error.code differs from error.type');
   const idempotencyConflict = type === 'idempotency_error' && IDEMPOTENCY_STATUSES.has(response.status) && request.headers['idempotency-key'] !== undefined;
-  if (type !== TYPE_OF_STATUS[response.status] && !idempotencyConflict) fail(`error.type '${String(type)}' on a ${response.status} (DESIGN: ${TYPE_OF_STATUS[response.status]})`);
+  if (type !== TYPE_OF_STATUS[response.status] && !idempotencyConflict) fail(`error.type '${String(type)}' on a ${response.status} (lib/http/error-types.ts: ${TYPE_OF_STATUS[response.status]})`);
   if (typeof message !== 'string' || message === '') fail('error.message is not a non-empty string');
   if (/\[native code\]|\[object \w+\]/.test(String(message))) fail('error.message is not a readable sentence');
   for (const [name, value] of Object.entries({ param, suggestion, documentationUrl })) {

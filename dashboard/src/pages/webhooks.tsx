@@ -16,7 +16,7 @@ function parseMapping(text: string): { ok: true; value: unknown } | { ok: false;
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch (error) {
-    return { ok: false, error: new ApiError(0, { type: 'invalid_json', message: `The mapping is not valid JSON: ${(error as Error).message}`, param: 'mapping' }) };
+    return { ok: false, error: new ApiError(0, { type: 'invalid_request_error', message: `The mapping is not valid JSON: ${(error as Error).message}`, param: 'mapping' }) };
   }
 }
 
@@ -209,7 +209,7 @@ function EditEndpointForm(props: { endpoint: WebhookEndpoint; onSaved: (endpoint
     setSaved(false);
     const mapping = parseMapping(values.mapping);
     if (!mapping.ok || mapping.value === undefined) {
-      setError(mapping.ok ? new ApiError(0, { type: 'invalid', message: 'The mapping is required.', param: 'mapping' }) : mapping.error);
+      setError(mapping.ok ? new ApiError(0, { type: 'validation_error', message: 'The mapping is required.', param: 'mapping' }) : mapping.error);
       focusField(form.current, 'mapping');
       return;
     }

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { buildOpenApi } from '../../lib/api/openapi.ts';
+import { IdempotencyKeyInFlightError, IdempotencyKeyReusedError } from '../../lib/api/idempotency.ts';
+import { ERROR_TYPES, ERROR_TYPE_NAMES, statusesOf, typesOfStatus } from '../../lib/http/error-types.ts';
+import {
+  ApiError,
+  AuthenticationError,
+  DuplicateError,
+  InternalError,
+  InvalidRequestError,
+  MethodNotAllowedError,
+  NotFoundError,
+  PayloadTooLargeError,
+  PermissionError,
+  RateLimitError,
+  ValidationError,
+} from '../../lib/http/errors.ts';
+
+describe('the table of error types', () => {
+  it('gives every error class a type and status of the table', () => {
+    // Prepare
+    const errors = [
+      new InvalidRequestError('x'),
+      new AuthenticationError(),
+      new PermissionError('x'),
+      new NotFoundError('x'),
+      new MethodNotAllowedError('PUT', ['GET']),
+      new DuplicateError('x'),
+      new PayloadTooLargeError(10),
+      new ValidationError('x', 'name'),
+      new RateLimitError(3),
+      new InternalError('req'),
+      new IdempotencyKeyReusedError(),
+      new IdempotencyKeyInFlightError(),
+    ];
+    // Act
+    const pairs = errors.map((error) => [error.type, error.status] as const);
+    // Assess
+    for (const [type, status] of pairs) expect(statusesOf(type), `${type} ${status}`).toContain(status);
+    expect(new Set(pairs.map(([type]) => type))).toEqual(new Set(ERROR_TYPE_NAMES));
+  });
+
+  it('refuses an error whose status its type does not answer with', () => {
+    // Act and assess
+    expect(() => new ApiError(404 as never, 'rate_limit_error', 'x')).toThrow(/rate_limit_error does not answer 404/);
+  });
+
+  it('describes every error status of the OpenAPI document from the table, naming each type that answers it', () => {
+    // Act
+    const document = buildOpenApi();
+    const create = document.paths['/v1/products']?.post;
+    const errorEnum = (document.components.schemas.Error as { properties: { error: { properties: { type: { enum: string[] } } } } }).properties.error.properties.type.enum;
+    // Assess
+    expect(errorEnum).toEqual(Object.keys(ERROR_TYPES));
+    expect(typesOfStatus(409)).toEqual(['duplicate_error', 'idempotency_error']);
+    expect(create?.responses['409']?.description).toBe('Conflict: a duplicate (duplicate_error); the same Idempotency-Key in flight (idempotency_error)');
+    expect(create?.responses['413']?.description).toBe('Body over 256 KiB (invalid_request_error)');
+  });
+});
