@@ -1,6 +1,6 @@
 /**
  * The one table of error types: each type's title and the statuses it answers with, each with
- * what it means there (README "Errors"). The error classes (errors.ts), the OpenAPI document's
+ * what it means there (docs/decisions.md#errors-one-object-one-type-per-status). The error classes (errors.ts), the OpenAPI document's
  * error enum and status texts (lib/api), the API fuzz suite and the dashboard read it. It imports
  * nothing, so the dashboard may import it by value.
  */

@@ -164,8 +164,8 @@ describe('links in the Markdown documents', () => {
     const docs: Record<string, string> = {
       'README.md': [
         '# The service',
-        'Read [the design](docs/design.md#the-single-table), [layers](docs/design.md#layers-and-rules),',
-        '[a missing page](docs/missing.md), [a wrong anchor](docs/design.md#no-such-heading),',
+        'Read [the guide](docs/guide.md#the-single-table), [layers](docs/guide.md#layers-and-rules),',
+        '[a missing page](docs/missing.md), [a wrong anchor](docs/guide.md#no-such-heading),',
         '[here](#the-service), [nowhere](#elsewhere), [the web](https://example.com/x.md#y),',
         '![a picture](docs/pic.png) and [a folder](docs/), [outside](../secret.md).',
         '```sh',
@@ -173,7 +173,7 @@ describe('links in the Markdown documents', () => {
         '```',
         'and `[inline code](docs/nothing-either.md)`.',
       ].join('\n'),
-      'docs/design.md': ['# Design', '## Layers and rules', '## The `single` table', '## The single table'].join('\n'),
+      'docs/guide.md': ['# Guide', '## Layers and rules', '## The `single` table', '## The single table'].join('\n'),
       'docs/pic.png': '',
     };
     const files: Files = {
@@ -182,12 +182,12 @@ describe('links in the Markdown documents', () => {
     };
 
     // Act
-    const broken = brokenLinks(['README.md', 'docs/design.md'], files);
+    const broken = brokenLinks(['README.md', 'docs/guide.md'], files);
 
     // Assess
     expect(broken).toEqual([
       'README.md:3: docs/missing.md: docs/missing.md does not exist',
-      'README.md:3: docs/design.md#no-such-heading: docs/design.md has no heading with the anchor #no-such-heading',
+      'README.md:3: docs/guide.md#no-such-heading: docs/guide.md has no heading with the anchor #no-such-heading',
       'README.md:4: #elsewhere: README.md has no heading with the anchor #elsewhere',
       'README.md:5: ../secret.md: points outside the repository',
     ]);
