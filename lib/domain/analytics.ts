@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { DIRECT, OTHER_REFERRER } from './referrer.ts';
 import { DEVICES, type Device } from './scan.ts';
 
 /**
@@ -11,6 +12,53 @@ export type Granularity = (typeof GRANULARITIES)[number];
 export const DEFAULT_WINDOW_DAYS = 90;
 export const MAX_WINDOW_DAYS = 366;
 export const TOP_REFERRERS = 10;
+/**
+ * Referring hosts kept per product and day (besides `direct` and `other`): the first 50 distinct
+ * hosts of the day get their own counter, every later new host counts into `other`. This bounds
+ * the rollup item (50 × 253 characters at most) whatever anyone puts in a Referer header.
+ */
+export const MAX_REFERRER_HOSTS = 50;
+
+/** What the aggregator last saw of a day rollup's referrer hosts (from the item itself). */
+export interface KnownReferrers {
+  hosts: ReadonlySet<string>;
+  /** Host counters the item holds (its `referrerHosts`); never more than `MAX_REFERRER_HOSTS`. */
+  count: number;
+}
+
+/** How one batch's referrer counts for one day rollup are written. */
+export interface ReferrerPlan {
+  /** Hosts the item already counts: plain increments, on the condition that they exist. */
+  existing: Array<[string, number]>;
+  /** New hosts that get a counter while room is left: each on the condition that it does not exist yet. */
+  added: Array<[string, number]>;
+  /** `direct`, counted apart from the hosts (every product has it; it never takes a host's place). */
+  direct: number;
+  /** `other`: stored `other` scans plus new hosts beyond the limit. */
+  other: number;
+}
+
+/**
+ * Plans a batch's referrer counts for one product-day: known hosts are incremented, new hosts take
+ * the free places (most scans first, then by name), the rest fold into `other`. Exact as long as
+ * `known` is what the item holds; the aggregator makes the writes conditional on it and, when an
+ * item has changed since, learns its hosts from the cancelled write and plans again.
+ */
+export function planReferrers(counts: ReadonlyMap<string, number>, known: KnownReferrers | undefined, limit = MAX_REFERRER_HOSTS): ReferrerPlan {
+  const plan: ReferrerPlan = { existing: [], added: [], direct: 0, other: 0 };
+  const candidates: Array<[string, number]> = [];
+  for (const [referrer, n] of counts) {
+    if (referrer === DIRECT) plan.direct += n;
+    else if (referrer === OTHER_REFERRER) plan.other += n;
+    else if (known?.hosts.has(referrer)) plan.existing.push([referrer, n]);
+    else candidates.push([referrer, n]);
+  }
+  candidates.sort(([a, x], [b, y]) => y - x || a.localeCompare(b));
+  const room = Math.max(0, limit - (known?.count ?? 0));
+  plan.added = candidates.slice(0, room);
+  for (const [, n] of candidates.slice(room)) plan.other += n;
+  return plan;
+}
 
 /** The counts of one product on one UTC day. Bots are counted apart and never in `scans`. */
 export interface DayRollup {
@@ -42,6 +90,7 @@ const dateParam = (name: string) =>
       error: `${name} must be a date in the form YYYY-MM-DD.`,
       params: { suggestion: `Send ${name} such as 2026-01-31 (UTC, inclusive).` },
     })
+    .meta({ format: 'date', pattern: DATE.source })
     .optional();
 
 export const analyticsQuerySchema = z.strictObject({
@@ -102,13 +151,24 @@ export const analyticsSchema = z
     totalScans: z.int().min(0).describe('Scans by people (bots excluded)'),
     uniqueCountries: z.int().min(0),
     locations: z.record(z.string(), z.int().min(0)).describe('ISO 3166-1 alpha-2 country → scans; "unknown" when the CDN gave none'),
-    topReferrers: z.array(z.object({ domain: z.string(), scans: z.int().min(0) })).describe('Top 10; "direct" without a referrer'),
+    topReferrers: z
+      .array(z.object({ domain: z.string(), scans: z.int().min(0) }))
+      .describe('Top 10 referring hosts by scans ("direct" without a referrer), then "other" with every other scan, so the scans add up to totalScans'),
     devices: z.object({ mobile: z.int().min(0), desktop: z.int().min(0), tablet: z.int().min(0) }),
     bots: z.int().min(0).describe('Scans by bots, counted apart'),
     scansByDay: z.array(z.object({ date: z.iso.date(), scans: z.int().min(0) })).describe('Every bucket of the window, ascending, labelled by its first day'),
   })
   .meta({ id: 'Analytics' });
 export type Analytics = z.infer<typeof analyticsSchema>;
+
+/** The top referrers by scans (then by name), then `other` with the rest of the scans when there are any. */
+export function topReferrers(referrers: Record<string, number>, top = TOP_REFERRERS): Array<{ domain: string; scans: number }> {
+  const ranked = Object.entries(referrers)
+    .filter(([domain, scans]) => domain !== OTHER_REFERRER && scans > 0)
+    .sort(([a, x], [b, y]) => y - x || a.localeCompare(b));
+  const other = (referrers[OTHER_REFERRER] ?? 0) + ranked.slice(top).reduce((sum, [, scans]) => sum + scans, 0);
+  return [...ranked.slice(0, top), ...(other > 0 ? [[OTHER_REFERRER, other] as const] : [])].map(([domain, scans]) => ({ domain, scans }));
+}
 
 /** Sums day rollups inside the window into the analytics object, every bucket present and zero-filled. */
 export function summarize(productId: string, window: Window, granularity: Granularity, rollups: readonly DayRollup[]): Analytics {
@@ -135,10 +195,7 @@ export function summarize(productId: string, window: Window, granularity: Granul
     totalScans,
     uniqueCountries: Object.keys(locations).filter((c) => c !== 'unknown' && (locations[c] ?? 0) > 0).length,
     locations,
-    topReferrers: Object.entries(referrers)
-      .sort(([a, x], [b, y]) => y - x || a.localeCompare(b))
-      .slice(0, TOP_REFERRERS)
-      .map(([domain, scans]) => ({ domain, scans })),
+    topReferrers: topReferrers(referrers),
     devices,
     bots,
     scansByDay: [...perBucket].map(([date, scans]) => ({ date, scans })),

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { isCountryCode } from './countries.ts';
 import { UUID_PATTERN } from './ids.ts';
+import { storedReferrer } from './referrer.ts';
 import { DEVICES } from './scan.ts';
 import { ENVIRONMENTS } from './tenant.ts';
 
@@ -13,6 +14,7 @@ export const scanEventSchema = z.strictObject({
   gtin: z.string().regex(/^\d{14}$/),
   at: z.iso.datetime(),
   country: z.string().refine((c) => c === 'unknown' || isCountryCode(c)),
-  referrer: z.string().min(1).max(253),
+  // A referrer that is not a valid host name counts as `other`: it never makes a poison message.
+  referrer: z.string().transform(storedReferrer),
   device: z.enum(DEVICES),
 });

@@ -1,5 +1,6 @@
 import Bowser from 'bowser';
 import { isCountryCode } from './countries.ts';
+import { referrerOf } from './referrer.ts';
 import type { Environment } from './tenant.ts';
 
 export const DEVICES = ['mobile', 'tablet', 'desktop', 'bot'] as const;
@@ -19,7 +20,7 @@ export interface ScanEvent {
   at: string;
   /** ISO 3166-1 alpha-2 from the CDN, or `unknown`. */
   country: string;
-  /** The referring site's host name, or `direct`. */
+  /** The referring site's host name (a valid DNS name, at most 253 characters), `direct` or `other`. */
   referrer: string;
   device: Device;
 }
@@ -35,16 +36,11 @@ export function deviceClass(userAgent: string | undefined): Device {
   return 'desktop';
 }
 
-/** Only the host name of a Referer header (lower case, no `www.`), or `direct`. */
-export function referrerDomain(referer: string | undefined): string {
-  if (!referer) return 'direct';
-  try {
-    const host = new URL(referer).hostname.toLowerCase().replace(/^www\./, '');
-    return host || 'direct';
-  } catch {
-    return 'direct';
-  }
-}
+/**
+ * Only the host name of a Referer header (lower case, no `www.`), `direct` without one, `other`
+ * when it is not an http(s) URL with a valid DNS host name (see `referrerOf`).
+ */
+export const referrerDomain = (referer: string | undefined): string => referrerOf(referer);
 
 /** The viewer country the CDN reports, if it is a real ISO code. */
 export function viewerCountry(header: string | undefined): string {
