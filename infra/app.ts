@@ -1,7 +1,7 @@
 /**
  * The CDK app: `npm run synth` (or `npx cdk synth|diff|deploy`). Environment-agnostic: it needs no
  * account, credentials or network to synthesize; deployment settings come from CDK context
- * (see infra/cdk/settings.ts and the README's "Deploy" section).
+ * (see infra/cdk/settings.ts and docs/deploy.md#context-values).
  */
 import { join } from 'node:path';
 import { App, Validations } from 'aws-cdk-lib';

@@ -35,7 +35,7 @@ export function addSuppressions(targets: NagTargets): void {
   Validations.of(targets.sessionSecret).acknowledge({
     id: 'AwsSolutions-SMG4',
     reason:
-      'The secret is the key of the dashboard session cookies; rotating it signs every user out, so operators rotate it on purpose (README, Deploy) rather than on a schedule.',
+      'The secret is the key of the dashboard session cookies; rotating it signs every user out, so operators rotate it on purpose (docs/deploy.md#cdk-nag-acknowledgements) rather than on a schedule.',
   });
   Validations.of(targets.distribution).acknowledge(
     {

@@ -37,7 +37,7 @@ export const DEFAULT_SETTINGS: DeploySettings = {
   apiBurstLimit: 1000,
 };
 
-/** The context keys, for the README and error messages. */
+/** The context keys, for docs/deploy.md#context-values and error messages. */
 export const CONTEXT_KEYS = [
   'apiDomain',
   'certificateArn',

@@ -1,7 +1,7 @@
 /**
  * The referrer dimension of a scan: the referring site's host name, `direct` (no Referer) or
  * `other` (a Referer that is not an http(s) URL with a valid DNS host name). Plain functions, no
- * dependencies: the resolver imports this on every scan (see README, "Scan analytics").
+ * dependencies: the resolver imports this on every scan (docs/api.md#scan-analytics-and-why-nothing-personal-is-kept).
  */
 export const DIRECT = 'direct';
 export const OTHER_REFERRER = 'other';

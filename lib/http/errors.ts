@@ -5,7 +5,7 @@ export type { ErrorType } from './error-types.ts';
 /**
  * Every error the API can answer with, in one place.
  *
- * README "Errors" gives the body shape `{ error: { type, code, message, param?, suggestion? } }`
+ * docs/decisions.md#errors-one-object-one-type-per-status gives the body shape `{ error: { type, code, message, param?, suggestion? } }`
  * with `code === type`; error-types.ts is the table of types and the statuses each answers with.
  * Handlers throw these; the pipeline (lib/api/handler.ts) turns them into responses.
  */

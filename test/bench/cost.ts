@@ -212,7 +212,7 @@ export function loadBenchRows(file = join(REPO_ROOT, 'bench-results', 'latest.js
 
 const dollars = (n: number) => (n >= 100 ? n.toFixed(0) : n >= 1 ? n.toFixed(2) : n.toFixed(3));
 
-/** The cost table as Markdown (the README shows it). */
+/** The cost table as Markdown (docs/benchmarks.md#cost shows it). */
 export function costTable(costs: Costs): string {
   const lines = ['| Component | $ per million scans | $ per million API calls |', '|---|--:|--:|'];
   for (const component of COMPONENTS) lines.push(`| ${component} | ${dollars(costs.scan[component])} | ${dollars(costs.api[component])} |`);
