@@ -128,6 +128,25 @@ function brokenLinks(markdownFiles: readonly string[], files: Files): string[] {
   return broken;
 }
 
+/** Every `docs/….md` or `docs/….md#anchor` cited in the given source files that does not resolve, one sentence each. */
+function citationsOf(sourceFiles: readonly string[], files: Files): string[] {
+  const broken: string[] = [];
+  for (const file of sourceFiles) {
+    files
+      .read(file)
+      .split('\n')
+      .forEach((text, index) => {
+        for (const m of text.matchAll(/\bdocs\/[\w./-]*\.md(?:#[\w-]+)?/g)) {
+          const [path = '', anchor] = m[0].split('#');
+          const where = `${file}:${index + 1}: ${m[0]}`;
+          if (!files.exists(path)) broken.push(`${where}: ${path} does not exist`);
+          else if (anchor !== undefined && !anchorsOf(files.read(path)).has(anchor.toLowerCase())) broken.push(`${where}: ${path} has no heading with the anchor #${anchor}`);
+        }
+      });
+  }
+  return broken;
+}
+
 const repositoryFiles: Files = {
   exists: (path) => existsSync(join(ROOT, path)),
   read: (path) => (statSync(join(ROOT, path)).isFile() ? readFileSync(join(ROOT, path), 'utf8') : ''),
@@ -145,6 +164,20 @@ describe('links in the Markdown documents', () => {
 
     // Assess
     expect(markdownFiles).toContain('README.md');
+    expect(broken).toEqual([]);
+  });
+
+  it('every docs/….md page (and #anchor) that a code comment or a test cites exists', () => {
+    // Prepare: the tracked source files, except this one (its synthetic documents are not citations).
+    const sources = execFileSync('git', ['ls-files', 'lib', 'functions', 'infra', 'dashboard', 'test', 'events', '.ci'], { cwd: ROOT, encoding: 'utf8' })
+      .split('\n')
+      .filter((path) => /\.(ts|tsx|js|mjs|json|css|html)$|^\.ci\//.test(path) && path !== 'test/unit/docs-links.test.ts' && existsSync(join(ROOT, path)));
+
+    // Act
+    const broken = citationsOf(sources, repositoryFiles);
+
+    // Assess
+    expect(sources.length).toBeGreaterThan(100);
     expect(broken).toEqual([]);
   });
 
