@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { startLocalStack, type StackInfo } from '../../infra/local/stack.ts';
+import { startLocalStack, type LocalStack, type StackInfo } from '../../infra/local/stack.ts';
 import { TEST_ACCOUNTS } from './accounts.ts';
 
 declare module 'vitest' {
@@ -12,11 +12,18 @@ declare module 'vitest' {
   }
 }
 
+interface SharedStack {
+  started: Promise<{ stack: LocalStack; dataDir: string }>;
+  users: number;
+}
+
 /**
- * Starts the real local stack (DynamoDB Local, fauxqs, gateway) on free ports in memory, so the
- * suite runs beside a developer's `npm start`. Tests reach it over HTTP.
+ * Vitest runs a project's global setup once per project, each in its own module instance, so the
+ * stack the integration, e2e and fuzz projects share is kept on the main process's globalThis.
  */
-export default async function setup(project: TestProject) {
+const shared = globalThis as typeof globalThis & { __passportTestStack?: SharedStack };
+
+async function start(): Promise<{ stack: LocalStack; dataDir: string }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'passport-test-'));
   process.env.POWERTOOLS_LOG_LEVEL ??= 'ERROR';
   // A short visibility timeout and batching window keep the queue tests quick.
@@ -30,9 +37,23 @@ export default async function setup(project: TestProject) {
     dashboardDir: join(dataDir, 'dashboard'),
     devAccounts: TEST_ACCOUNTS,
   });
+  return { stack, dataDir };
+}
+
+/**
+ * Starts the real local stack (DynamoDB Local, fauxqs, gateway) on free ports in memory, so the
+ * suite runs beside a developer's `npm start`; one stack for every project that asks for it,
+ * stopped when the last of them is done. Tests reach it over HTTP.
+ */
+export default async function setup(project: TestProject) {
+  const entry = (shared.__passportTestStack ??= { started: start(), users: 0 });
+  entry.users++;
+  const { stack, dataDir } = await entry.started;
   project.provide('stack', stack.info);
   project.provide('dataDir', dataDir);
   return async () => {
+    if (--entry.users > 0) return;
+    delete shared.__passportTestStack;
     await stack.stop();
     rmSync(dataDir, { recursive: true, force: true });
   };
