@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import middy from '@middy/core';
 import { buildOpenApi } from '../../lib/api/openapi.ts';
-import { errorHandler } from '../../lib/http/error-handler.ts';
+import { errorResponses } from '../../lib/http/api-errors.ts';
 import { NotFoundError } from '../../lib/http/errors.ts';
 import { requestIdHeader } from '../../lib/http/request-id.ts';
 import { json } from '../../lib/http/response.ts';
@@ -73,4 +73,4 @@ async function serve(event: HttpEvent): Promise<HttpResult> {
   }
 }
 
-export const handler = middy<HttpEvent, HttpResult>().use(requestIdHeader()).use(errorHandler()).handler(serve);
+export const handler = middy<HttpEvent, HttpResult>().use(requestIdHeader()).use(errorResponses()).handler(serve);

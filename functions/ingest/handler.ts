@@ -1,13 +1,14 @@
 import middy from '@middy/core';
+import httpJsonBodyParser from '@middy/http-json-body-parser';
 import { getEndpointById } from '../../lib/data/webhook-endpoints.ts';
 import { verifySignature } from '../../lib/domain/webhook.ts';
-import { errorHandler } from '../../lib/http/error-handler.ts';
-import { AuthenticationError, InvalidRequestError, PayloadTooLargeError } from '../../lib/http/errors.ts';
-import { MAX_BODY_BYTES, rawBody } from '../../lib/http/json-body.ts';
+import { errorResponses } from '../../lib/http/api-errors.ts';
+import { AuthenticationError } from '../../lib/http/errors.ts';
 import { logger } from '../../lib/http/logger.ts';
+import { captureRawBody, rawBody } from '../../lib/http/raw-body.ts';
 import { requestIdHeader } from '../../lib/http/request-id.ts';
 import { json } from '../../lib/http/response.ts';
-import type { HttpEvent, HttpResult } from '../../lib/http/types.ts';
+import type { HttpEvent, HttpMiddleware, HttpResult } from '../../lib/http/types.ts';
 import { ingest } from '../../lib/services/ingest.ts';
 
 const ENDPOINT_ID = /^whe_[0-9a-z]{20}$/;
@@ -18,25 +19,27 @@ const unauthenticated = () =>
     suggestion: 'Sign the exact body: X-Webhook-Signature: sha256=<hex HMAC-SHA256 with the endpoint secret>, and name the endpoint with ?endpoint=whe_….',
   });
 
+type Endpoint = NonNullable<Awaited<ReturnType<typeof getEndpointById>>>;
+const verified = new WeakMap<HttpEvent, Endpoint>();
+
+/** The HMAC, checked over the exact raw bytes (kept by captureRawBody) before anything is parsed. */
+const verifySignatureFirst: HttpMiddleware = {
+  before: async ({ event }) => {
+    const endpointId = event.queryStringParameters?.endpoint ?? event.headers?.['x-webhook-endpoint'] ?? '';
+    const endpoint = ENDPOINT_ID.test(endpointId) ? await getEndpointById(endpointId) : undefined;
+    if (!endpoint || !verifySignature(event.headers?.['x-webhook-signature'], rawBody(event), endpoint.secrets)) throw unauthenticated();
+    logger.appendKeys({ orgId: endpoint.orgId, environment: endpoint.environment, endpointId });
+    verified.set(event, endpoint);
+  },
+};
+
 /**
- * `POST /v1/webhooks/ingest`: a product-information system's delivery. The HMAC is checked over
- * the exact raw bytes before anything is parsed; then the payload is mapped with the endpoint's
- * mapping and applied idempotently.
+ * `POST /v1/webhooks/ingest`: a product-information system's delivery, signed over the exact
+ * body; the parsed payload is mapped with the endpoint's mapping and applied idempotently.
  */
 async function receive(event: HttpEvent): Promise<HttpResult> {
-  const bytes = rawBody(event);
-  if (bytes.length > MAX_BODY_BYTES) throw new PayloadTooLargeError(MAX_BODY_BYTES);
-  const endpointId = event.queryStringParameters?.endpoint ?? event.headers?.['x-webhook-endpoint'] ?? '';
-  const endpoint = ENDPOINT_ID.test(endpointId) ? await getEndpointById(endpointId) : undefined;
-  if (!endpoint || !verifySignature(event.headers?.['x-webhook-signature'], bytes, endpoint.secrets)) throw unauthenticated();
-  logger.appendKeys({ orgId: endpoint.orgId, environment: endpoint.environment, endpointId });
-
-  let payload: unknown;
-  try {
-    payload = JSON.parse(bytes.toString('utf8'));
-  } catch {
-    throw new InvalidRequestError('The payload is not valid JSON.', { suggestion: 'Send the JSON document the signature was computed over.' });
-  }
+  const endpoint = verified.get(event)!;
+  const payload: unknown = event.body;
   const result = await ingest(endpoint, payload);
   if (result.ignored) return json(200, { received: true, ignored: true, eventType: result.eventType });
   const first = result.products[0];
@@ -50,4 +53,14 @@ async function receive(event: HttpEvent): Promise<HttpResult> {
   });
 }
 
-export const handler = middy<HttpEvent, HttpResult>().use(requestIdHeader()).use(errorHandler()).handler(receive);
+/**
+ * Raw bytes first (413 past 256 KiB), then the signature over them, then
+ * @middy/http-json-body-parser (any content type, as before: deliveries are signed, not typed).
+ */
+export const handler = middy<HttpEvent, HttpResult>()
+  .use(requestIdHeader())
+  .use(errorResponses())
+  .use(captureRawBody())
+  .use(verifySignatureFirst)
+  .use(httpJsonBodyParser({ disableContentTypeCheck: true }) as HttpMiddleware)
+  .handler(receive);

@@ -8,7 +8,7 @@ import { parseGtinPath } from '../../lib/domain/digital-link.ts';
 import { toPassportView } from '../../lib/domain/passport-view.ts';
 import { deviceClass, referrerDomain, viewerCountry, type ScanEvent } from '../../lib/domain/scan.ts';
 import { isEnvironment, type Tenant } from '../../lib/domain/tenant.ts';
-import { errorHandler } from '../../lib/http/error-handler.ts';
+import { errorResponses } from '../../lib/http/api-errors.ts';
 import { InvalidRequestError, NotFoundError, PermissionError, type ApiError } from '../../lib/http/errors.ts';
 import { logger } from '../../lib/http/logger.ts';
 import { requestIdHeader } from '../../lib/http/request-id.ts';
@@ -179,4 +179,4 @@ async function resolve(event: HttpEvent): Promise<HttpResult> {
   return result;
 }
 
-export const handler = middy<HttpEvent, HttpResult>().use(requestIdHeader()).use(errorHandler()).handler(resolve);
+export const handler = middy<HttpEvent, HttpResult>().use(requestIdHeader()).use(errorResponses()).handler(resolve);

@@ -1,13 +1,14 @@
 import middy from '@middy/core';
+import httpJsonBodyParser from '@middy/http-json-body-parser';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { routeKey, routesOf, type FunctionName, type Route } from './routes.ts';
 import { authenticateApiKey, requireScope } from '../auth/authenticate.ts';
 import type { ApiKeyPrincipal, Principal } from '../auth/principal.ts';
 import { rateLimit } from '../auth/rate-limit.ts';
 import { authenticateSession, hasSessionCookie } from '../auth/session.ts';
-import { errorHandler } from '../http/error-handler.ts';
+import { errorResponses } from '../http/api-errors.ts';
 import { NotFoundError, RateLimitError } from '../http/errors.ts';
-import { parseJsonBody } from '../http/json-body.ts';
+import { captureRawBody } from '../http/raw-body.ts';
 import { withIdempotencyKey } from './idempotency.ts';
 import { logger } from '../http/logger.ts';
 import { requestIdHeader, requestIdOf } from '../http/request-id.ts';
@@ -51,21 +52,28 @@ function extraResponseHeaders(): HttpMiddleware {
   return { after: decorate, onError: decorate };
 }
 
+/** What the admission step decided for a request, for the operation. */
+interface Admitted {
+  route: Route;
+  operation: Operation | PublicOperation;
+  principal?: Principal;
+}
+const admitted = new WeakMap<HttpEvent, Admitted>();
+/** Work the response waits for but the request need not (the rate limit's `lastUsedAt`). */
+const pending = new WeakMap<HttpEvent, Promise<void>>();
+
 /**
- * Runs an API-key request under its key's rate limit. The decision comes first: a refused request
- * never starts its operation, whose reads (a search, an offset listing's count) grow with the
- * tenant's data. Under half the limit the decision is usually the instance's own count, with no
- * call (lib/auth/rate-limit.ts). The rate-limit headers go on every response after authentication.
+ * Decides an API-key request under its key's rate limit before anything else runs: a refused
+ * request never starts its operation, whose reads (a search, an offset listing's count) grow with
+ * the tenant's data. Under half the limit the decision is usually the instance's own count, with
+ * no call (lib/auth/rate-limit.ts). The rate-limit headers go on every response after
+ * authentication.
  */
-async function underRateLimit(event: HttpEvent, principal: ApiKeyPrincipal, run: () => Promise<HttpResult>): Promise<HttpResult> {
+async function underRateLimit(event: HttpEvent, principal: ApiKeyPrincipal): Promise<void> {
   const { decision, headers, background } = await rateLimit(principal);
   extraHeaders.set(event, headers);
-  try {
-    if (!decision.allowed) throw new RateLimitError(decision.retryAfterSeconds, headers);
-    return await run();
-  } finally {
-    await background;
-  }
+  pending.set(event, background);
+  if (!decision.allowed) throw new RateLimitError(decision.retryAfterSeconds, headers);
 }
 
 /**
@@ -83,11 +91,13 @@ async function authenticate(event: HttpEvent, route: Route): Promise<Principal> 
 }
 
 /**
- * The Lambda handler of one function group of the JSON API. Every request goes through the same
- * steps: request id and standard headers, structured logging, the error object (docs/decisions.md) for every
- * failure, authentication as the route says (API key with its rate limit, or dashboard session
- * with its CSRF defence, which API-key routes also accept; none for public operations), the route's scope check, JSON body parsing,
- * then the operation.
+ * The Lambda handler of one function group of the JSON API, a middy pipeline. Every request goes
+ * through the same steps: request id and standard headers, structured logging, the error object
+ * of docs/api.md for every failure (@middy/http-error-handler, fed by lib/http/api-errors.ts),
+ * admission (the route; authentication as the route says: an API key with its rate limit, decided
+ * before anything is read, or a dashboard session with its CSRF defence, which API-key routes also
+ * accept, or none for public operations; the route's scope), then for routes with a body its raw
+ * bytes (413 past 256 KiB) and @middy/http-json-body-parser, then the operation.
  * Throws at load time unless `operations` implements exactly the routes the table gives `fn`.
  */
 export function defineApiHandler(fn: FunctionName, operations: Readonly<Record<string, Operation | PublicOperation>>) {
@@ -105,35 +115,65 @@ export function defineApiHandler(fn: FunctionName, operations: Readonly<Record<s
     }
   }
 
-  return middy<HttpEvent, HttpResult>()
-    .use(requestIdHeader())
-    .use(extraResponseHeaders())
-    .use(injectLambdaContext(logger, { resetKeys: true }))
-    .use(errorHandler())
-    .handler(async (event, context) => {
+  /**
+   * The route, then who is calling (as the route says), the rate limit of an API key, and the
+   * route's scope: all before the body is read.
+   */
+  const admission: HttpMiddleware = {
+    before: async ({ event }) => {
       const route = routes.get(event.routeKey);
       const operation = operations[event.routeKey];
       if (!route || !operation) throw new NotFoundError('No such endpoint.');
-      const requestId = requestIdOf(event);
-      logger.appendKeys({ requestId, routeKey: event.routeKey });
+      logger.appendKeys({ requestId: requestIdOf(event), routeKey: event.routeKey });
       if (isPublic(operation)) {
-        return operation.run({ event, route, requestId, body: route.body ? parseJsonBody(event) : undefined });
+        admitted.set(event, { route, operation });
+        return;
       }
-
       const principal = await authenticate(event, route);
       logger.appendKeys({
         orgId: principal.tenant.orgId,
         environment: principal.tenant.environment,
         ...(principal.kind === 'apiKey' ? { keyId: principal.keyId } : { userId: principal.userId }),
       });
-      const run = async () => {
-        requireScope(principal, route.scopes, `${route.method} ${route.path}`);
-        const body = route.body ? parseJsonBody(event) : undefined;
-        const execute = () => operation({ event, route, requestId, principal, body });
-        return route.idempotent ? withIdempotencyKey(event, context, principal, event.routeKey, execute) : execute();
-      };
-      return principal.kind === 'apiKey' ? underRateLimit(event, principal, run) : run();
+      if (principal.kind === 'apiKey') await underRateLimit(event, principal);
+      requireScope(principal, route.scopes, `${route.method} ${route.path}`);
+      admitted.set(event, { route, operation, principal });
+    },
+  };
+  const settle = async ({ event }: HttpRequest): Promise<void> => {
+    await pending.get(event);
+  };
+
+  return middy<HttpEvent, HttpResult>()
+    .use(requestIdHeader())
+    .use(extraResponseHeaders())
+    .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use(errorResponses())
+    .use({ after: settle, onError: settle })
+    .use(admission)
+    .use(onBodyRoutes(captureRawBody()))
+    .use(onBodyRoutes(httpJsonBodyParser() as HttpMiddleware))
+    .handler(async (event, context) => {
+      const { route, operation, principal } = admitted.get(event)!;
+      const requestId = requestIdOf(event);
+      const body: unknown = route.body ? event.body : undefined;
+      if (isPublic(operation)) return operation.run({ event, route, requestId, body });
+      if (!principal) throw new Error(`${event.routeKey}: no principal was admitted.`);
+      const execute = () => operation({ event, route, requestId, principal, body });
+      return route.idempotent ? withIdempotencyKey(event, context, principal, event.routeKey, execute) : execute();
     });
+}
+
+/** Runs a `before` middleware only for requests whose route takes a JSON body. */
+function onBodyRoutes(middleware: HttpMiddleware): HttpMiddleware {
+  const before = middleware.before;
+  if (!before) throw new Error('onBodyRoutes wraps a before middleware.');
+  return {
+    before: (request) => {
+      if (admitted.get(request.event)?.route.body) return before(request);
+      return undefined;
+    },
+  };
 }
 
 /** A path parameter; a missing one cannot match any resource, so it is a 404. */

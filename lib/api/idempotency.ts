@@ -9,7 +9,7 @@ import type { Context } from 'aws-lambda';
 import type { Principal } from '../auth/principal.ts';
 import { idempotencyStore } from '../data/idempotency.ts';
 import { ApiError, InvalidRequestError } from '../http/errors.ts';
-import { rawBody } from '../http/json-body.ts';
+import { rawBody } from '../http/raw-body.ts';
 import type { HttpEvent, HttpResult } from '../http/types.ts';
 
 /** How long an answer is replayed for its key. */
