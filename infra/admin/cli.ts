@@ -68,6 +68,7 @@ function connect(aws: boolean): string {
     RESOLVER_ORIGIN: info.resolverOrigin,
     PUBLIC_API_ORIGIN: info.url,
     SESSION_SECRET: info.sessionSecret,
+    SECRETS_KEY: info.secretsKey,
   });
   return `local stack on port ${port}`;
 }

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { newSessionSecret } from '../../lib/auth/session-key.ts';
+import { newSecretsKey } from '../../lib/data/secret-box.ts';
 import { buildDashboard, DASHBOARD_DIST } from '../../dashboard/build.ts';
 import { ROUTES, type FunctionName } from '../../lib/api/routes.ts';
 import { FUNCTIONS } from '../functions.ts';
@@ -54,6 +55,8 @@ export interface StackInfo {
   oidcClientId: string;
   /** The session cookie key of this stack (local development only; the run file is private). */
   sessionSecret: string;
+  /** The key sealing webhook signing secrets at rest (SECRETS_KEY; in AWS a KMS key instead). */
+  secretsKey: string;
 }
 
 export interface LocalStack {
@@ -72,6 +75,21 @@ function localSessionSecret(options: StackOptions): string {
   mkdirSync(options.dataDir, { recursive: true });
   writeFileSync(file, `${secret}\n`, { mode: 0o600 });
   return secret;
+}
+
+/**
+ * The same for the key sealing webhook secrets: `.data/secrets-key`, made on first start (or
+ * SECRETS_KEY when set). Losing it makes the stored webhook secrets unreadable: rotate them.
+ */
+function localSecretsKey(options: StackOptions): string {
+  if (process.env.SECRETS_KEY) return process.env.SECRETS_KEY;
+  if (options.memory) return newSecretsKey();
+  const file = join(options.dataDir, 'secrets-key');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const key = newSecretsKey();
+  mkdirSync(options.dataDir, { recursive: true });
+  writeFileSync(file, `${key}\n`, { mode: 0o600 });
+  return key;
 }
 
 /**
@@ -140,6 +158,7 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
       oidcIssuer: identityProvider.issuer,
       oidcClientId: identityProvider.clientId,
       sessionSecret: localSessionSecret(options),
+      secretsKey: localSecretsKey(options),
     };
     // The functions read their configuration from the environment, as they do in Lambda.
     Object.assign(process.env, {
@@ -153,6 +172,7 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
       OIDC_ISSUER: info.oidcIssuer,
       OIDC_CLIENT_ID: info.oidcClientId,
       SESSION_SECRET: info.sessionSecret,
+      SECRETS_KEY: info.secretsKey,
     });
 
     // Lambda's SQS event source mapping, played locally for every function the queue triggers.

@@ -6,13 +6,38 @@ import type { Source, WebhookEndpoint, WebhookSecret } from '../domain/webhook.t
 import { db, tableName } from './client.ts';
 import { ENDPOINT_PREFIX, endpointListingKey, endpointLookupKey, orgPk } from './keys.ts';
 import { beginsWith, queryItems } from './query.ts';
+import { secretBox } from './secret-box.ts';
 
 /**
  * Webhook endpoints, as two items written together:
  * - `WHE#{endpointId}` / `WHE`: what a delivery looks up by the endpoint id alone (one GetItem);
  * - `ORG#{orgId}` / `WHE#{endpointId}`: the organization's listing.
- * Both hold the whole endpoint, secrets included (the HMAC needs them).
+ * Both hold the whole endpoint. The signing secrets (the HMAC needs them back) are sealed
+ * (lib/data/secret-box.ts: AES-256-GCM under a KMS data key in AWS, a local key locally, the
+ * organization and endpoint id as authenticated data) into `sealedSecrets`; `secrets` keeps only
+ * their dates. An item written before sealing (plaintext `secrets[].secret`, no `sealedSecrets`)
+ * still reads, and is sealed on its next write (docs/security.md, finding 3).
  */
+const secretsContext = (orgId: string, endpointId: string) => `webhook-endpoint:${orgId}:${endpointId}`;
+
+/** The endpoint's item attributes, with the secret values sealed. */
+async function sealed(endpoint: WebhookEndpoint): Promise<Record<string, unknown>> {
+  const values = JSON.stringify(endpoint.secrets.map((s) => s.secret));
+  return {
+    ...endpoint,
+    secrets: endpoint.secrets.map(({ secret: _secret, ...dates }) => dates),
+    sealedSecrets: await (await secretBox()).seal(values, secretsContext(endpoint.orgId, endpoint.endpointId)),
+  };
+}
+
+/** The item with its secret values opened (a plaintext item as it is). */
+async function opened(item: Record<string, unknown>): Promise<Record<string, unknown>> {
+  if (typeof item.sealedSecrets !== 'string') return item;
+  const values = JSON.parse(await (await secretBox()).open(item.sealedSecrets, secretsContext(String(item.orgId), String(item.endpointId)))) as string[];
+  const dates = (item.secrets ?? []) as Omit<WebhookSecret, 'secret'>[];
+  return { ...item, secrets: dates.map((d, i) => ({ secret: values[i] ?? '', ...d })) };
+}
+
 function fromItem(item: Record<string, unknown>): WebhookEndpoint {
   return {
     endpointId: String(item.endpointId),
@@ -33,12 +58,13 @@ export async function putEndpoint(endpoint: WebhookEndpoint, expectedUpdatedAt?:
   const condition = expectedUpdatedAt
     ? { ConditionExpression: 'updatedAt = :expected', ExpressionAttributeValues: { ':expected': expectedUpdatedAt } }
     : { ConditionExpression: 'attribute_not_exists(PK)' };
+  const item = await sealed(endpoint);
   try {
     await db().send(
       new TransactWriteCommand({
         TransactItems: [
-          { Put: { TableName: tableName(), Item: { ...endpointLookupKey(endpoint.endpointId), type: 'webhookEndpoint', ...endpoint }, ...condition } },
-          { Put: { TableName: tableName(), Item: { ...endpointListingKey(endpoint.orgId, endpoint.endpointId), type: 'webhookEndpointListing', ...endpoint }, ...condition } },
+          { Put: { TableName: tableName(), Item: { ...endpointLookupKey(endpoint.endpointId), type: 'webhookEndpoint', ...item }, ...condition } },
+          { Put: { TableName: tableName(), Item: { ...endpointListingKey(endpoint.orgId, endpoint.endpointId), type: 'webhookEndpointListing', ...item }, ...condition } },
         ],
       }),
     );
@@ -51,12 +77,12 @@ export async function putEndpoint(endpoint: WebhookEndpoint, expectedUpdatedAt?:
 
 export async function getEndpointById(endpointId: string): Promise<WebhookEndpoint | undefined> {
   const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: endpointLookupKey(endpointId) }));
-  return Item ? fromItem(Item) : undefined;
+  return Item ? fromItem(await opened(Item)) : undefined;
 }
 
 export async function listEndpoints(orgId: string): Promise<WebhookEndpoint[]> {
   const { items } = await queryItems(beginsWith(orgPk(orgId), ENDPOINT_PREFIX));
-  return items.map(fromItem).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  return (await Promise.all(items.map(opened))).map(fromItem).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
 }
 
 export async function deleteEndpoint(endpoint: WebhookEndpoint): Promise<void> {

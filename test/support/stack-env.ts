@@ -13,4 +13,5 @@ Object.assign(process.env, {
   OIDC_ISSUER: stack.oidcIssuer,
   OIDC_CLIENT_ID: stack.oidcClientId,
   SESSION_SECRET: stack.sessionSecret,
+  SECRETS_KEY: stack.secretsKey,
 });
