@@ -1,6 +1,8 @@
 import * as z from 'zod';
 import { routeKey, ROUTES, type Route } from './routes.ts';
-import { OPERATIONS, type Answer } from './operations.ts';
+import { maxVintage, vintageSchema } from '../domain/passport.ts';
+import { SCOPES } from '../domain/scopes.ts';
+import { OPERATIONS, PATH_PARAMETERS, TAGS, type Answer } from './operations.ts';
 import { errorSchema } from './schemas.ts';
 import { ERROR_TYPES } from '../http/error-types.ts';
 
@@ -35,7 +37,15 @@ class SchemaSet {
   /** A JSON Schema (2020-12) of `schema`; schemas with a zod `id` become `#/components/schemas/{id}`. */
   convert(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
     const id = z.globalRegistry.get(schema)?.id;
-    const json = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as JsonSchema;
+    const json = z.toJSONSchema(schema, {
+      target: 'draft-2020-12',
+      io,
+      unrepresentable: 'any',
+      override: ({ zodSchema, jsonSchema }) => {
+        // The one bound that moves with the calendar: stated as of now, when the document is generated.
+        if (zodSchema === vintageSchema) jsonSchema.maximum = maxVintage();
+      },
+    }) as JsonSchema;
     const text = JSON.stringify(json).replaceAll('"#/$defs/', '"#/components/schemas/');
     const { $schema: _schema, $defs, id: _id, ...rest } = JSON.parse(text) as JsonSchema & { $defs?: Record<string, JsonSchema> };
     for (const [name, def] of Object.entries($defs ?? {})) this.components[name] ??= def;
@@ -50,10 +60,17 @@ class SchemaSet {
 /** API Gateway's greedy `{name+}` is a plain `{name}` in OpenAPI. */
 const openApiPath = (path: string): string => path.replace(/\{(\w+)\+\}/g, '{$1}');
 
+/**
+ * Security requirements: which credentials an operation takes. Scopes are not in them: Spectral
+ * (spectral:oas, oas3-operation-security-defined) accepts scope lists for OAuth schemes only, so an
+ * operation lists its scopes in `x-required-scopes.anyOf` (any one authorizes the call, see
+ * lib/api/routes.ts), and the ApiKey scheme lists them all in `x-scopes`.
+ */
 function security(route: Route): Array<Record<string, string[]>> {
   switch (route.auth) {
     case 'apiKey':
-      return [{ ApiKey: [...route.scopes] }];
+      // The dashboard's session cookie is accepted too, and holds every scope (lib/api/handler.ts).
+      return [{ ApiKey: [] }, { SessionCookie: [] }];
     case 'session':
       return [{ SessionCookie: [] }];
     case 'webhook':
@@ -79,17 +96,26 @@ export function buildOpenApi(): OpenApiDocument {
     const doc = OPERATIONS[key];
     if (!doc) throw new Error(`The route ${key} has no entry in lib/api/operations.ts`);
     documented.add(key);
-    const parameters: unknown[] = [...route.path.matchAll(/\{(\w+)\+?\}/g)].map(([, name]) => ({
-      name,
-      in: 'path',
-      required: true,
-      schema: { type: 'string' },
-    }));
+    const parameters: unknown[] = [...route.path.matchAll(/\{(\w+)\+?\}/g)].map(([, name = '']) => {
+      const param = PATH_PARAMETERS[name];
+      if (!param) throw new Error(`The path parameter ${name} of ${key} has no entry in PATH_PARAMETERS (lib/api/operations.ts)`);
+      return { name, in: 'path', required: true, description: param.description, schema: set.convert(param.schema, 'input') };
+    });
     if (doc.query) {
       const query = set.convert(doc.query, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
       for (const [name, schema] of Object.entries(query.properties ?? {})) {
+        // The description and the rules across parameters (x-…) belong to the parameter, not its schema.
         const { description, ...rest } = schema;
-        parameters.push({ name, in: 'query', required: query.required?.includes(name) ?? false, schema: rest, ...(description ? { description } : {}) });
+        const extensions = Object.fromEntries(Object.entries(rest).filter(([k]) => k.startsWith('x-') && k !== 'x-check-digit'));
+        const own = Object.fromEntries(Object.entries(rest).filter(([k]) => !(k in extensions)));
+        parameters.push({
+          name,
+          in: 'query',
+          required: query.required?.includes(name) ?? false,
+          description: description ?? `The ${name} parameter`,
+          schema: own,
+          ...extensions,
+        });
       }
     }
     if (route.idempotent) {
@@ -115,9 +141,11 @@ export function buildOpenApi(): OpenApiDocument {
     const operation: OperationObject = {
       operationId: `${route.method.toLowerCase()}${route.path.replace(/[{}+]/g, '').replace(/[^A-Za-z0-9]+(\w)?/g, (_m, c: string | undefined) => (c ?? '').toUpperCase())}`,
       summary: doc.summary,
-      ...(doc.description ? { description: doc.description } : {}),
+      description: doc.description,
       tags: [doc.tag],
       security: security(route),
+      ...(route.scopes.length ? { 'x-required-scopes': { anyOf: [...route.scopes] } } : {}),
+      ...doc.extensions,
       ...(parameters.length ? { parameters } : {}),
       ...(doc.body ? { requestBody: { required: true, content: { 'application/json': { schema: set.convert(doc.body, 'input') } } } } : {}),
       responses,
@@ -133,16 +161,26 @@ export function buildOpenApi(): OpenApiDocument {
     info: {
       title: 'Product Passport API',
       version: '1.0.0',
-      description:
+      description: [
         'Digital Product Passports: products by GTIN, versioned passports, GS1 Digital Link QR codes, suppliers, scan analytics and signed webhooks. Errors are always {"error": {type, code, message, param?, suggestion?}} with code equal to type; every response carries Request-Id.',
+        'Every rule the server checks is stated here: patterns, bounds, formats and enums in the schemas; what no schema keyword can say in an extension as well as in words: `x-check-digit` (a GTIN\'s GS1 mod-10 check digit), `x-mutually-exclusive-with` (query parameters that cannot be combined), `x-date-window` (how far apart start and end may be), `x-refers-to` (a value that must name an existing item).',
+        'Scopes: `x-required-scopes.anyOf` of an operation lists the scopes any one of which authorizes it (also its security alternatives); `x-scopes` of the ApiKey scheme lists them all. The bounds that follow the calendar (the latest vintage is next year) are those of the day this document was generated.',
+      ].join('\n\n'),
+      contact: { name: 'Product Passport API team' },
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
     servers: [{ url: '/', description: 'This deployment' }],
-    tags: [...new Set(Object.values(OPERATIONS).map((o) => o.tag))].map((name) => ({ name })),
+    tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
     paths,
     components: {
       schemas: set.components,
       securitySchemes: {
-        ApiKey: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer sk_live_… or sk_test_…; the operation lists the scopes any one of which suffices.' },
+        ApiKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'Authorization: Bearer sk_live_… or sk_test_…; an operation lists the scopes any one of which suffices (x-required-scopes).',
+          'x-scopes': [...SCOPES],
+        },
         SessionCookie: { type: 'apiKey', in: 'cookie', name: 'session', description: 'The dashboard session cookie (see /v1/auth/login); state-changing calls also need Origin and X-CSRF-Token.' },
         WebhookSignature: { type: 'apiKey', in: 'header', name: 'X-Webhook-Signature', description: 'sha256=<lowercase hex HMAC-SHA256 of the exact body, keyed with the endpoint secret>' },
       },

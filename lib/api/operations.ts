@@ -1,17 +1,23 @@
 import * as z from 'zod';
-import { analyticsQuerySchema, analyticsSchema } from '../domain/analytics.ts';
+import { analyticsQuerySchema, analyticsSchema, DEFAULT_WINDOW_DAYS, MAX_WINDOW_DAYS } from '../domain/analytics.ts';
 import { createApiKeySchema, listApiKeysQuerySchema } from '../domain/api-key.ts';
-import { cursorLimit } from '../domain/pagination.ts';
+import { cursorQuerySchema } from '../domain/pagination.ts';
 import { createdPassportSchema, createPassportSchema, passportSchema, passportViewSchema } from '../domain/passport.ts';
 import {
   createdProductSchema,
   createProductSchema,
+  cursorPageSchema,
+  GTIN_DIGITS_PATTERN,
+  MAX_OFFSET,
+  offsetPageSchema,
   productListSchema,
+  productSearchSchema,
   productViewSchema,
   qrQuerySchema,
   updateProductSchema,
 } from '../domain/product.ts';
-import { switchSessionSchema } from '../domain/session.ts';
+import { loginQuerySchema, switchSessionSchema } from '../domain/session.ts';
+import { ENVIRONMENTS } from '../domain/tenant.ts';
 import { createSupplierSchema, supplierViewSchema } from '../domain/supplier.ts';
 import { createEndpointSchema, updateEndpointSchema } from '../domain/webhook.ts';
 import {
@@ -40,8 +46,10 @@ export interface Answer {
 
 export interface OperationDoc {
   summary: string;
-  description?: string;
+  description: string;
   tag: string;
+  /** OpenAPI extensions of the operation (rules across parameters, such as a date window). */
+  extensions?: Record<`x-${string}`, unknown>;
   query?: z.ZodObject;
   body?: z.ZodType;
   /** Success answers by status. */
@@ -53,14 +61,92 @@ export interface OperationDoc {
 const API_KEY_ERRORS = [401, 403, 429] as const;
 const SESSION_ERRORS = [401, 403] as const;
 
+/**
+ * `GET /v1/products` takes two forms the handler parses with offsetPageSchema and cursorPageSchema
+ * (and q with productSearchSchema): their fields, as one query. offset and starting_after exclude
+ * each other, which the document states in both descriptions and in `x-mutually-exclusive-with`.
+ */
 const listProductsQuery = z.object({
-  limit: z.int().min(1).max(100).optional().describe('Page size: 1..100; default 20 (offset form) or 25 (cursor form)'),
-  offset: z.int().min(0).optional().describe('Offset form: items to skip (at most 10,000)'),
-  starting_after: z.uuid().optional().describe('Cursor form: the productId of the last item of the previous page'),
-  q: z.string().min(1).max(100).optional().describe('Search: products whose name contains q (any letter case) or whose GTIN starts with q (as GTIN-14, -13, -12 or -8)'),
+  limit: offsetPageSchema.shape.limit.describe('Page size, 1 to 100; default 20 (offset form) or 25 (cursor form, with starting_after)'),
+  offset: offsetPageSchema.shape.offset.meta({
+    description: `Offset form: items to skip, 0 to ${MAX_OFFSET.toLocaleString('en')}. Cannot be combined with starting_after (422).`,
+    'x-mutually-exclusive-with': ['starting_after'],
+  }),
+  starting_after: cursorPageSchema.shape.starting_after.optional().meta({
+    description: 'Cursor form: the productId of the last item of the previous page. Cannot be combined with offset (422).',
+    'x-mutually-exclusive-with': ['offset'],
+  }),
+  q: productSearchSchema
+    .optional()
+    .describe('Search: products whose name contains q (any letter case) or whose GTIN starts with q (as GTIN-14, -13, -12 or -8); at least one character other than white space'),
 });
-const cursorQuery = (id: string) =>
-  z.object({ limit: cursorLimit.optional(), starting_after: z.string().optional().describe(`Cursor: the ${id} of the last item of the previous page`) });
+
+/** The cursor query of the passport and supplier lists, as their handlers build it. */
+const passportsQuery = cursorQuerySchema('passportId');
+const versionsQuery = passportsQuery.extend({
+  starting_after: passportsQuery.shape.starting_after.meta({
+    description: 'Cursor: the passportId of the last item of the previous page; it must be a version of this product (otherwise 422)',
+    'x-refers-to': 'passportId',
+  }),
+});
+const suppliersQuery = cursorQuerySchema('supplierId');
+const listSuppliersQuery = suppliersQuery.extend({
+  starting_after: suppliersQuery.shape.starting_after.describe('Cursor: the supplierId of the last item of the previous page'),
+});
+
+/** The analytics window: start and end (UTC days, inclusive), and how they bound each other. */
+const analyticsQuery = analyticsQuerySchema.extend({
+  start: analyticsQuerySchema.shape.start.describe(
+    `First day of the window (UTC, inclusive), YYYY-MM-DD; default ${DEFAULT_WINDOW_DAYS} days before end. Not after end, and at most ${MAX_WINDOW_DAYS} days before it (otherwise 422).`,
+  ),
+  end: analyticsQuerySchema.shape.end.describe('Last day of the window (UTC, inclusive), YYYY-MM-DD; default today. Not before start (otherwise 422).'),
+  granularity: analyticsQuerySchema.shape.granularity.describe('Buckets of scansByDay: day, week (from Monday) or month'),
+});
+const ANALYTICS_WINDOW = {
+  'x-date-window': {
+    start: 'start',
+    end: 'end',
+    maxDays: MAX_WINDOW_DAYS,
+    defaultEnd: 'today',
+    defaultDays: DEFAULT_WINDOW_DAYS,
+    description: `end is not before start, and the window (both days included) spans at most ${MAX_WINDOW_DAYS} days; end defaults to today (UTC), start to ${DEFAULT_WINDOW_DAYS} days before end`,
+  },
+} as const;
+
+/** Tags, in the order the reference shows them, each with its description. */
+export const TAGS: Readonly<Record<string, string>> = {
+  Products: 'Products registered by GTIN, each with a GS1 Digital Link QR code that never changes',
+  Passports: "Versioned passports: a product's ingredients, nutrition, allergens, origin and producers",
+  Suppliers: 'Economic operators (producers, bottlers, importers, …) named in passports',
+  Analytics: 'Aggregate scan counts per product: countries, devices, referrers, days; nothing personal',
+  Resolver: 'The public GS1 Digital Link resolver behind every printed QR code (no authentication)',
+  Webhooks: "Signed deliveries from a product-information system, and the organization's webhook endpoints",
+  Reference: 'This OpenAPI document and its rendered reference',
+  'Dashboard session': 'Sign-in to the dashboard (OpenID Connect) and its session cookie',
+  'API keys': "The organization's API keys, managed from a dashboard session",
+};
+
+/** Path parameters by name: what each holds. */
+export const PATH_PARAMETERS: Readonly<Record<string, { description: string; schema: z.ZodType }>> = {
+  productId: { description: 'The productId (a UUID) of a product of the organization', schema: z.string() },
+  supplierId: { description: 'The supplierId of a supplier of the organization', schema: z.string() },
+  endpointId: { description: 'The id of a webhook endpoint of the organization', schema: z.string() },
+  keyId: { description: 'The id of an API key of the organization', schema: z.string() },
+  orgId: { description: 'The organization, as printed in the qrCodeUrl', schema: z.string() },
+  environment: { description: 'The environment, as printed in the qrCodeUrl', schema: z.enum(ENVIRONMENTS) },
+  gtin: {
+    description: 'The GTIN (8, 12, 13 or 14 digits, GS1 mod-10 check digit last); qrCodeUrl prints it as GTIN-14',
+    schema: z.string().meta({ pattern: GTIN_DIGITS_PATTERN.source, 'x-check-digit': 'GS1 mod-10' }),
+  },
+  qualifiers: {
+    description:
+      'GS1 key qualifiers as /{AI}/{value} pairs: 22, then 10 (lot), then 21 (serial), each at most once and in that order, or 235 alone; values are 1 to 20 characters (28 for 235) of GS1 character set 82. The pattern gives the URL-safe part of that set.',
+    schema: z.string().meta({
+      pattern: '^(?:22/[0-9A-Za-z_-]{1,20}(?:/10/[0-9A-Za-z_-]{1,20})?(?:/21/[0-9A-Za-z_-]{1,20})?|10/[0-9A-Za-z_-]{1,20}(?:/21/[0-9A-Za-z_-]{1,20})?|21/[0-9A-Za-z_-]{1,20}|235/[0-9A-Za-z_-]{1,28})$',
+    }),
+  },
+  asset: { description: 'A file of the reference page: swagger-ui.css, swagger-ui-bundle.js or docs.js', schema: z.string() },
+};
 
 const html = (description: string): Answer => ({ description, contentType: 'text/html', schema: z.string() });
 
@@ -74,7 +160,7 @@ const resolverAnswers: Record<number, Answer> = {
 
 export const OPERATIONS: Record<string, OperationDoc> = {
   'POST /v1/products': {
-    summary: 'Register a product',
+    summary: 'Register a product', description: 'Registers a product by its GTIN and answers with its qrCodeUrl, the GS1 Digital Link URI to print. A GTIN already registered in this environment is refused with 409.',
     tag: 'Products',
     body: createProductSchema,
     responses: { 201: { description: 'Created; qrCodeUrl is final', schema: createdProductSchema } },
@@ -89,7 +175,7 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     errors: [400, ...API_KEY_ERRORS, 422],
   },
   'GET /v1/products/{productId}': {
-    summary: 'Get a product',
+    summary: 'Get a product', description: "One product of the organization; another organization's product is 404, as is an unknown id.",
     tag: 'Products',
     responses: { 200: { description: 'The product', schema: productViewSchema } },
     errors: [...API_KEY_ERRORS, 404],
@@ -103,7 +189,7 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     errors: [400, ...API_KEY_ERRORS, 404, 413, 422],
   },
   'GET /v1/products/{productId}/qr': {
-    summary: "The product's QR code",
+    summary: "The product's QR code", description: 'The QR code of qrCodeUrl as SVG, size pixels wide with a quiet zone of margin modules.',
     tag: 'Products',
     query: qrQuerySchema,
     responses: { 200: { description: 'An SVG QR code of qrCodeUrl', contentType: 'image/svg+xml', schema: z.string() } },
@@ -118,34 +204,34 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     errors: [400, ...API_KEY_ERRORS, 404, 413, 422],
   },
   'GET /v1/products/{productId}/passport': {
-    summary: "A product's current passport",
+    summary: "A product's current passport", description: 'The newest published version in its read form; 404 while the product has none.',
     tag: 'Passports',
     responses: { 200: { description: 'The read form', schema: passportViewSchema } },
     errors: [...API_KEY_ERRORS, 404],
   },
   'GET /v1/products/{productId}/passports': {
-    summary: "A product's passport versions, newest first",
+    summary: "A product's passport versions, newest first", description: 'Every published version of the product, newest first, in cursor pages.',
     tag: 'Passports',
-    query: cursorQuery('passportId'),
+    query: versionsQuery,
     responses: { 200: { description: 'A page of versions', schema: cursorPage(passportSchema) } },
     errors: [400, ...API_KEY_ERRORS, 404, 422],
   },
   'POST /v1/suppliers': {
-    summary: 'Register a supplier (economic operator)',
+    summary: 'Register a supplier (economic operator)', description: 'Registers an economic operator (producer, bottler, importer, …) with its country and VAT number.',
     tag: 'Suppliers',
     body: createSupplierSchema,
     responses: { 201: { description: 'Created', schema: supplierViewSchema } },
     errors: [400, ...API_KEY_ERRORS, 413, 422],
   },
   'GET /v1/suppliers': {
-    summary: 'List suppliers, oldest first',
+    summary: 'List suppliers, oldest first', description: "The organization's suppliers, oldest first, in cursor pages.",
     tag: 'Suppliers',
-    query: cursorQuery('supplierId'),
+    query: listSuppliersQuery,
     responses: { 200: { description: 'A page of suppliers', schema: cursorPage(supplierViewSchema) } },
     errors: [400, ...API_KEY_ERRORS, 422],
   },
   'GET /v1/suppliers/{supplierId}': {
-    summary: 'Get a supplier',
+    summary: 'Get a supplier', description: 'One supplier of the organization; an unknown id is 404.',
     tag: 'Suppliers',
     responses: { 200: { description: 'The supplier', schema: supplierViewSchema } },
     errors: [...API_KEY_ERRORS, 404],
@@ -154,62 +240,63 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     summary: "A product's scan analytics",
     description: 'Aggregate counts only: nothing personal is kept.',
     tag: 'Analytics',
-    query: analyticsQuerySchema,
+    query: analyticsQuery,
+    extensions: ANALYTICS_WINDOW,
     responses: { 200: { description: 'Analytics of the window', schema: analyticsSchema } },
     errors: [400, ...API_KEY_ERRORS, 404, 422],
   },
   'GET /{orgId}/{environment}/01/{gtin}': {
-    summary: 'Resolve a GS1 Digital Link (the printed QR code)',
+    summary: 'Resolve a GS1 Digital Link (the printed QR code)', description: 'What a phone opens when it scans the QR code: the newest passport as the e-label page, its JSON read form or its linkset, by content negotiation. Each GET counts one scan (no personal data kept).',
     tag: 'Resolver',
     query: z.object({ linkType: z.string().optional().describe('linkset (or all) for the linkset') }),
     responses: resolverAnswers,
     errors: [400, 404],
   },
   'GET /{orgId}/{environment}/01/{gtin}/{qualifiers+}': {
-    summary: 'Resolve a GS1 Digital Link with key qualifiers (/22/…, /10/{lot}, /21/{serial})',
+    summary: 'Resolve a GS1 Digital Link with key qualifiers (/22/…, /10/{lot}, /21/{serial})', description: "As the resolution without qualifiers: the passport is the GTIN's; the qualifiers are checked and kept in the links.",
     tag: 'Resolver',
     query: z.object({ linkType: z.string().optional() }),
     responses: resolverAnswers,
     errors: [400, 404],
   },
-  'HEAD /{orgId}/{environment}/01/{gtin}': { summary: 'Headers of a resolution', tag: 'Resolver', responses: { 200: { description: 'As GET, without a body' } }, errors: [400, 404] },
-  'HEAD /{orgId}/{environment}/01/{gtin}/{qualifiers+}': { summary: 'Headers of a resolution', tag: 'Resolver', responses: { 200: { description: 'As GET, without a body' } }, errors: [400, 404] },
-  'OPTIONS /{orgId}/{environment}/01/{gtin}': { summary: 'CORS preflight', tag: 'Resolver', responses: { 204: { description: 'CORS open to every origin' } }, errors: [] },
-  'OPTIONS /{orgId}/{environment}/01/{gtin}/{qualifiers+}': { summary: 'CORS preflight', tag: 'Resolver', responses: { 204: { description: 'CORS open to every origin' } }, errors: [] },
+  'HEAD /{orgId}/{environment}/01/{gtin}': { summary: 'Headers of a resolution', description: 'The headers GET would answer with, without a body; no scan is counted.', tag: 'Resolver', responses: { 200: { description: 'As GET, without a body' } }, errors: [400, 404] },
+  'HEAD /{orgId}/{environment}/01/{gtin}/{qualifiers+}': { summary: 'Headers of a resolution', description: 'The headers GET would answer with, without a body; no scan is counted.', tag: 'Resolver', responses: { 200: { description: 'As GET, without a body' } }, errors: [400, 404] },
+  'OPTIONS /{orgId}/{environment}/01/{gtin}': { summary: 'CORS preflight', description: 'The resolver is open to every origin (CORS).', tag: 'Resolver', responses: { 204: { description: 'CORS open to every origin' } }, errors: [] },
+  'OPTIONS /{orgId}/{environment}/01/{gtin}/{qualifiers+}': { summary: 'CORS preflight', description: 'The resolver is open to every origin (CORS).', tag: 'Resolver', responses: { 204: { description: 'CORS open to every origin' } }, errors: [] },
   'GET /.well-known/gs1resolver': {
-    summary: 'What this GS1 resolver supports',
+    summary: 'What this GS1 resolver supports', description: 'The GS1 resolver description: its name, root and the primary keys it resolves (GTIN).',
     tag: 'Resolver',
     responses: { 200: { description: 'The resolver description', schema: z.object({ name: z.string(), resolverRoot: z.string(), supportedPrimaryKeys: z.array(z.string()) }).loose() } },
     errors: [],
   },
   'POST /v1/webhooks/endpoints': {
-    summary: 'Create a webhook endpoint',
+    summary: 'Create a webhook endpoint', description: "Creates an endpoint for a product-information system's deliveries; the answer holds its signing secret, shown this once. A custom source needs a mapping.",
     tag: 'Webhooks',
     body: createEndpointSchema,
     responses: { 201: { description: 'Created; secret is shown this once', schema: webhookEndpointSchema } },
     errors: [400, ...SESSION_ERRORS, 413, 422],
   },
   'GET /v1/webhooks/endpoints': {
-    summary: "The organization's webhook endpoints",
+    summary: "The organization's webhook endpoints", description: "Every webhook endpoint of the session's organization and environment, without secrets.",
     tag: 'Webhooks',
     responses: { 200: { description: 'Every endpoint', schema: dataList(webhookEndpointSchema) } },
     errors: [...SESSION_ERRORS],
   },
   'GET /v1/webhooks/endpoints/{endpointId}': {
-    summary: 'A webhook endpoint, its mapping included',
+    summary: 'A webhook endpoint, its mapping included', description: 'One webhook endpoint with its mapping, without secrets.',
     tag: 'Webhooks',
     responses: { 200: { description: 'The endpoint', schema: webhookEndpointSchema } },
     errors: [...SESSION_ERRORS, 404],
   },
   'PATCH /v1/webhooks/endpoints/{endpointId}': {
-    summary: "Change a webhook endpoint's mapping, default category or description",
+    summary: "Change a webhook endpoint's mapping, default category or description", description: 'Partial: omitted fields stay.',
     tag: 'Webhooks',
     body: updateEndpointSchema,
     responses: { 200: { description: 'The endpoint', schema: webhookEndpointSchema } },
     errors: [400, ...SESSION_ERRORS, 404, 413, 422],
   },
   'DELETE /v1/webhooks/endpoints/{endpointId}': {
-    summary: 'Delete a webhook endpoint',
+    summary: 'Delete a webhook endpoint', description: 'Deletes the endpoint; deliveries signed for it are refused from then on.',
     tag: 'Webhooks',
     responses: { 200: { description: 'Deleted', schema: z.object({ id: z.string(), deleted: z.literal(true) }) } },
     errors: [...SESSION_ERRORS, 404],
@@ -233,61 +320,65 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     errors: [400, 401, 413, 422],
   },
   'GET /v1/openapi.json': {
-    summary: 'This document',
+    summary: 'This document', description: 'The OpenAPI 3.1 document of this API, generated from the route table and the schemas the handlers validate with.',
     tag: 'Reference',
     responses: { 200: { description: 'The OpenAPI 3.1 document', schema: z.object({ openapi: z.string() }).loose() } },
     errors: [],
   },
-  'GET /docs': { summary: 'The API reference page', tag: 'Reference', responses: { 200: html('Swagger UI on this document, served offline') }, errors: [] },
-  'GET /docs/{asset}': { summary: 'A file of the reference page', tag: 'Reference', responses: { 200: { description: 'CSS or JavaScript' } }, errors: [404] },
+  'GET /docs': { summary: 'The API reference page', description: 'Swagger UI on /v1/openapi.json, served by the service itself (no other origin).', tag: 'Reference', responses: { 200: html('Swagger UI on this document, served offline') }, errors: [] },
+  'GET /docs/{asset}': { summary: 'A file of the reference page', description: 'The stylesheet and scripts of the reference page.', tag: 'Reference', responses: { 200: { description: 'CSS or JavaScript' } }, errors: [404] },
   'GET /v1/auth/login': {
-    summary: 'Sign in to the dashboard',
+    summary: 'Sign in to the dashboard', description: 'Starts the OpenID Connect authorization code flow with PKCE and redirects to the identity provider.',
     tag: 'Dashboard session',
-    query: z.object({ returnTo: z.string().optional() }),
+    query: z.object({
+      returnTo: loginQuerySchema.shape.returnTo.describe(
+        'Where to go after signing in: a path on this API (not //…), or a URL on one of the dashboard origins (otherwise 422); default /v1/auth/session',
+      ),
+    }),
     responses: { 302: { description: 'To the identity provider (authorization code flow with PKCE)' } },
     errors: [400, 422],
   },
   'GET /v1/auth/callback': {
-    summary: 'The identity provider returns here',
+    summary: 'The identity provider returns here', description: 'Completes the sign-in, sets the session cookie and redirects to returnTo.',
     tag: 'Dashboard session',
     responses: { 303: { description: 'Signed in: the session cookie is set' } },
     errors: [400, 401, 403],
   },
   'POST /v1/auth/logout': {
-    summary: 'Sign out',
+    summary: 'Sign out', description: 'Ends the session and clears its cookie.',
     tag: 'Dashboard session',
     responses: { 200: { description: 'Signed out', schema: z.object({ signedOut: z.literal(true) }) } },
     errors: [...SESSION_ERRORS],
   },
   'GET /v1/auth/session': {
-    summary: 'The signed-in user, organizations and current environment',
+    summary: 'The signed-in user, organizations and current environment', description: 'The signed-in user, their organizations, the current organization and environment, and the CSRF token.',
     tag: 'Dashboard session',
     responses: { 200: { description: 'The session', schema: sessionViewSchema } },
     errors: [...SESSION_ERRORS],
   },
   'POST /v1/auth/session': {
-    summary: 'Switch organization or environment',
+    summary: 'Switch organization or environment', description: 'Switches the session to another organization the user belongs to (404 otherwise), or to the other environment.',
     tag: 'Dashboard session',
     body: switchSessionSchema,
     responses: { 200: { description: 'The switched session', schema: sessionViewSchema } },
     errors: [400, ...SESSION_ERRORS, 404, 413, 422],
   },
   'POST /v1/auth/api-keys': {
-    summary: 'Create an API key',
+    summary: 'Create an API key', description: 'Creates an API key for the current or the given environment; the full key is in the answer only.',
     tag: 'API keys',
     body: createApiKeySchema,
     responses: { 201: { description: 'Created; key is shown this once', schema: createdApiKeySchema } },
     errors: [400, ...SESSION_ERRORS, 413, 422],
   },
   'GET /v1/auth/api-keys': {
-    summary: "The organization's active API keys, masked",
+    summary: "The organization's active API keys, masked", description: "The organization's active API keys, masked (prefix and last 4 characters), optionally of one environment.",
     tag: 'API keys',
     query: listApiKeysQuerySchema,
     responses: { 200: { description: 'Active keys', schema: dataList(apiKeyViewSchema) } },
     errors: [400, ...SESSION_ERRORS, 422],
   },
   'DELETE /v1/auth/api-keys/{keyId}': {
-    summary: 'Revoke an API key (irreversible; effective within 5 seconds)',
+    summary: 'Revoke an API key (irreversible; effective within 5 seconds)', description: 'Revokes the key; a revoked key is refused within 5 seconds.',
     tag: 'API keys',
     responses: { 200: { description: 'Revoked', schema: revokedApiKeySchema } },
     errors: [...SESSION_ERRORS, 404],

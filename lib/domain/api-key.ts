@@ -10,7 +10,7 @@ export const KEY_ID_PATTERN = /^key_[0-9a-z]{20}$/;
  * `api_keys:manage`. Every problem is reported on `scopes`; duplicates are dropped.
  */
 const scopesSchema = z
-  .array(z.string({ error: 'scopes must be an array of scope names.' }), {
+  .array(z.string({ error: 'scopes must be an array of scope names.' }).meta({ enum: [...API_KEY_SCOPES] }), {
     error: (issue) => (issue.input === undefined ? 'scopes is required.' : 'scopes must be an array of scope names.'),
   })
   .min(1, { error: 'scopes must name at least one scope.' })
@@ -38,7 +38,8 @@ export const createApiKeySchema = z.strictObject({
     .string({ error: (issue) => (issue.input === undefined ? 'name is required.' : 'name must be a string.') })
     .trim()
     .min(1, { error: 'name must not be empty.' })
-    .max(100, { error: 'name must be at most 100 characters.' }),
+    .max(100, { error: 'name must be at most 100 characters.' })
+    .regex(/\S/, { error: 'name must not be empty.' }),
   scopes: scopesSchema,
   /** Defaults to the session's current environment. */
   environment: z.enum(ENVIRONMENTS, { error: `environment must be one of: ${ENVIRONMENTS.join(', ')}.` }).optional(),

@@ -13,6 +13,6 @@ export const cursorQuerySchema = (idDescription: string, id: z.ZodType<string> =
   z.strictObject({
     limit: cursorLimit,
     starting_after: id
-      .refine((v) => v.length > 0, { error: `starting_after must be the ${idDescription} of the last item of the previous page.` })
+      .check(z.minLength(1, { error: `starting_after must be the ${idDescription} of the last item of the previous page.` }))
       .optional(),
   });

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { countrySchema } from './country-schema.ts';
 import { UUID_PATTERN } from './ids.ts';
-import { CATEGORIES, type Category } from './product.ts';
+import { CATEGORIES, NOT_BLANK, type Category } from './product.ts';
 
 /** Roles of an economic operator, `producer` the default (docs/decisions.md#smaller-choices). */
 export const SUPPLIER_ROLES = ['producer', 'bottler', 'importer', 'distributor', 'manufacturer', 'recycler'] as const;
@@ -20,14 +20,16 @@ const amount = (field: string) =>
     .number({ error: `${field} must be a number.` })
     .min(0, { error: `${field} must be 0 or more.` })
     .max(100_000, { error: `${field} is implausibly large.` })
-    .refine((value) => value === 0 || value >= MIN_NON_ZERO_AMOUNT, { error: `${field} must be 0 or at least ${MIN_NON_ZERO_AMOUNT}.` });
+    .refine((value) => value === 0 || value >= MIN_NON_ZERO_AMOUNT, { error: `${field} must be 0 or at least ${MIN_NON_ZERO_AMOUNT}.` })
+    .meta({ anyOf: [{ const: 0 }, { minimum: MIN_NON_ZERO_AMOUNT }] });
 
 const shortText = (field: string, max = 200) =>
   z
     .string({ error: (issue) => (issue.input === undefined ? `${field} is required.` : `${field} must be a string.`) })
     .trim()
     .min(1, { error: `${field} must not be empty.` })
-    .max(max, { error: `${field} must be at most ${max} characters.` });
+    .max(max, { error: `${field} must be at most ${max} characters.` })
+    .regex(NOT_BLANK, { error: `${field} must not be empty.` });
 
 /** Nutrition per 100 ml (wine, drinks) or 100 g; every figure optional, none negative. */
 export const nutritionSchema = z.strictObject({
@@ -66,19 +68,29 @@ export const producerSchema = z.strictObject({
   country: countrySchema('country').optional(),
 });
 
-const maxVintage = () => new Date().getUTCFullYear() + 1;
+export const MIN_VINTAGE = 1800;
+/** The latest vintage accepted: next year, so it moves every 1 January (UTC). */
+export const maxVintage = (now: Date = new Date()): number => now.getUTCFullYear() + 1;
+
+/**
+ * The harvest year. Its upper bound moves with the calendar, so zod checks it at parse time and the
+ * OpenAPI document (lib/api/openapi.ts) writes `maximum` from maxVintage() when it is generated.
+ */
+export const vintageSchema = z
+  .number({ error: 'vintage must be a year.' })
+  .int({ error: 'vintage must be a whole year.' })
+  .min(MIN_VINTAGE, { error: `vintage must be ${MIN_VINTAGE} or later.` })
+  .refine((year) => year <= maxVintage(), { error: 'vintage cannot be later than next year.' })
+  .meta({
+    description: `Harvest year: ${MIN_VINTAGE} to next year. The maximum moves every 1 January (UTC); this document states it as of when it was generated.`,
+  });
 
 /** The passport data object (docs/api.md#passport-data): known fields strictly typed, unknown fields rejected. */
 export const passportDataSchema = z.strictObject(
   {
     productType: z.enum(CATEGORIES, { error: `productType must be one of: ${CATEGORIES.join(', ')}.` }).optional(),
     colour: z.enum(WINE_COLOURS, { error: `colour must be one of: ${WINE_COLOURS.join(', ')}.` }).optional(),
-    vintage: z
-      .number({ error: 'vintage must be a year.' })
-      .int({ error: 'vintage must be a whole year.' })
-      .min(1800, { error: 'vintage must be 1800 or later.' })
-      .refine((year) => year <= maxVintage(), { error: 'vintage cannot be later than next year.' })
-      .optional(),
+    vintage: vintageSchema.optional(),
     ingredients: z
       .array(shortText('ingredient'), { error: 'ingredients must be an array of strings.' })
       .max(100, { error: 'ingredients may list at most 100 entries.' })

@@ -22,21 +22,37 @@ export interface Product {
   passportVersion: number;
 }
 
+/** Something other than white space: what trimming to at least one character means, as a pattern. */
+export const NOT_BLANK = /\S/;
+
 const text = (field: string, max: number) =>
   z
     .string({ error: (issue) => (issue.input === undefined ? `${field} is required.` : `${field} must be a string.`) })
     .trim()
     .min(1, { error: `${field} must not be empty.` })
-    .max(max, { error: `${field} must be at most ${max} characters.` });
+    .max(max, { error: `${field} must be at most ${max} characters.` })
+    .regex(NOT_BLANK, { error: `${field} must not be empty.` });
 
 const category = z.enum(CATEGORIES, {
   error: (issue) =>
     issue.input === undefined ? 'category is required.' : `category must be one of: ${CATEGORIES.join(', ')}.`,
 });
 
-/** GTIN-8/12/13/14 with a valid check digit, normalized to GTIN-14. */
+/** The digit counts of a GTIN (8, 12, 13 or 14), as the OpenAPI document states them. */
+export const GTIN_DIGITS_PATTERN = /^(?:\d{8}|\d{12}|\d{13}|\d{14})$/;
+
+/**
+ * GTIN-8/12/13/14 with a valid check digit, normalized to GTIN-14. No pattern can state the check
+ * digit, so the document gives the digit counts as `pattern` and the check digit in its
+ * description and in `x-check-digit` (the GS1 mod-10 rule of lib/domain/gtin.ts).
+ */
 export const gtinSchema = z
   .string({ error: (issue) => (issue.input === undefined ? 'gtin is required.' : 'gtin must be a string of digits.') })
+  .meta({
+    description: 'GTIN-8, -12, -13 or -14: 8, 12, 13 or 14 digits whose last digit is the GS1 mod-10 check digit (surrounding spaces are ignored)',
+    pattern: GTIN_DIGITS_PATTERN.source,
+    'x-check-digit': 'GS1 mod-10',
+  })
   .transform((value, ctx) => {
     const result = normalizeGtin(value.trim());
     if (result.ok) return result.gtin14;
@@ -95,7 +111,8 @@ export const productSearchSchema = z
   .string()
   .trim()
   .min(1, { error: 'q must not be empty: leave it out to list every product.' })
-  .max(100, { error: 'q must be at most 100 characters.' });
+  .max(100, { error: 'q must be at most 100 characters.' })
+  .regex(NOT_BLANK, { error: 'q must not be empty: leave it out to list every product.' });
 
 /**
  * Whether a product matches a search: its name contains `q` in any letter case, or, when `q` is

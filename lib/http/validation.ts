@@ -12,24 +12,77 @@ export function formatPath(path: readonly PropertyKey[]): string {
   }, '');
 }
 
+/** Examples of the string formats zod names, for suggestions in plain words. */
+const FORMAT_EXAMPLES: Readonly<Record<string, string>> = {
+  uuid: 'a UUID, such as 0192f4a6-3b8c-7d2e-9f10-4a5b6c7d8e9f',
+  guid: 'a UUID, such as 0192f4a6-3b8c-7d2e-9f10-4a5b6c7d8e9f',
+  email: 'an email address, such as name@example.com',
+  url: 'an absolute URL, such as https://example.com/page',
+  date: 'a date, such as 2026-01-31',
+  datetime: 'a date and time, such as 2026-01-31T12:00:00Z',
+};
+
+const article = (type: string): string => (type === 'int' ? 'an integer' : /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`);
+
 function suggestionFor(issue: Issue, param: string): string | undefined {
   switch (issue.code) {
     case 'invalid_type':
-      return `Send ${param} as ${issue.expected === 'int' ? 'an integer' : `a ${issue.expected}`}.`;
+      return `Send ${param} as ${article(issue.expected)}.`;
     case 'invalid_value':
-      return `Use one of: ${issue.values.map(String).join(', ')}.`;
+      return issue.values.length <= 12 ? `Use one of: ${issue.values.map(String).join(', ')}.` : undefined;
     case 'too_big':
       return `Send at most ${String(issue.maximum)}${issue.origin === 'string' ? ' characters' : ''}.`;
     case 'too_small':
       return issue.origin === 'string' && issue.minimum === 1
         ? `Send a non-empty ${param}, or leave it out when it is optional.`
         : `Send at least ${String(issue.minimum)}${issue.origin === 'string' ? ' characters' : ''}.`;
-    case 'invalid_format':
-      return `Send ${param} in ${issue.format} format.`;
+    case 'invalid_format': {
+      // A pattern says nothing to a person: the message of such a rule names it in words.
+      const example = FORMAT_EXAMPLES[issue.format];
+      return example ? `Send ${param} as ${example}.` : undefined;
+    }
     case 'custom':
       return typeof issue.params?.suggestion === 'string' ? issue.params.suggestion : undefined;
     default:
       return undefined;
+  }
+}
+
+/**
+ * The message of an issue whose schema gives none, as a plain sentence naming the field (instead of
+ * zod's "Invalid string: must match pattern …"). A schema's own `error` option comes first.
+ */
+export function plainMessage(issue: z.core.$ZodRawIssue): string {
+  const param = formatPath(issue.path ?? []) || 'The request';
+  switch (issue.code) {
+    case 'invalid_type':
+      return issue.input === undefined ? `${param} is required.` : `${param} must be ${article(issue.expected)}.`;
+    case 'invalid_value':
+      return issue.values.length <= 12 ? `${param} must be one of: ${issue.values.map(String).join(', ')}.` : `${param} is not one of the allowed values.`;
+    case 'too_big':
+      return issue.origin === 'string'
+        ? `${param} must be at most ${String(issue.maximum)} characters.`
+        : issue.origin === 'array'
+          ? `${param} may hold at most ${String(issue.maximum)} items.`
+          : `${param} must be at most ${String(issue.maximum)}.`;
+    case 'too_small':
+      return issue.origin === 'string'
+        ? issue.minimum === 1
+          ? `${param} must not be empty.`
+          : `${param} must be at least ${String(issue.minimum)} characters.`
+        : issue.origin === 'array'
+          ? `${param} must hold at least ${String(issue.minimum)} items.`
+          : `${param} must be at least ${String(issue.minimum)}.`;
+    case 'invalid_format': {
+      const example = FORMAT_EXAMPLES[issue.format];
+      return example ? `${param} must be ${example}.` : `${param} is not in the form the API reference gives for it.`;
+    }
+    case 'not_multiple_of':
+      return `${param} must be a multiple of ${String(issue.divisor)}.`;
+    case 'unrecognized_keys':
+      return `Unknown field '${issue.keys[0] ?? ''}'.`;
+    default:
+      return `${param} is invalid.`;
   }
 }
 
@@ -68,7 +121,7 @@ export function parseOrThrow<S extends z.ZodType>(
   input: unknown,
   prefix: readonly PropertyKey[] = [],
 ): z.output<S> {
-  const result = schema.safeParse(input);
+  const result = schema.safeParse(input, { error: plainMessage });
   if (result.success) return result.data;
   throw toValidationError(result.error, prefix);
 }

@@ -2,6 +2,12 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { routeKey, ROUTES } from '../../lib/api/routes.ts';
 import { buildOpenApi } from '../../lib/api/openapi.ts';
+import { COUNTRY_CODES } from '../../lib/domain/countries.ts';
+import { SCOPES } from '../../lib/domain/scopes.ts';
+
+type Json = Record<string, any>;
+const parameter = (operation: Json, name: string): Json => operation.parameters.find((p: Json) => p.name === name);
+const jsonBody = (operation: Json): Json => operation.requestBody.content['application/json'].schema;
 
 describe('the OpenAPI document', () => {
   const document = buildOpenApi();
@@ -19,9 +25,29 @@ describe('the OpenAPI document', () => {
     for (const route of ROUTES) {
       const operation = document.paths[route.path.replace(/\{(\w+)\+\}/g, '{$1}')]?.[route.method.toLowerCase()];
       expect(operation, routeKey(route)).toBeDefined();
-      if (route.auth === 'apiKey') expect(operation?.security).toEqual([{ ApiKey: [...route.scopes] }]);
+      if (route.auth === 'apiKey') expect(operation?.security).toEqual([{ ApiKey: [] }, { SessionCookie: [] }]);
       if (route.auth === 'none') expect(operation?.security).toEqual([]);
+      if (route.scopes.length) expect(operation?.['x-required-scopes'], routeKey(route)).toEqual({ anyOf: [...route.scopes] });
+      else expect(operation?.['x-required-scopes']).toBeUndefined();
     }
+    expect((document.components.securitySchemes.ApiKey as Record<string, unknown>)['x-scopes']).toEqual([...SCOPES]);
+  });
+
+  it('describes every operation, tag and path parameter, with contact and licence', () => {
+    const operations = Object.values(document.paths).flatMap((path) => Object.values(path));
+    for (const operation of operations) {
+      expect(typeof operation.description, operation.operationId).toBe('string');
+      for (const parameter of (operation.parameters ?? []) as Array<{ name: string; description?: string }>) {
+        expect(parameter.description, `${operation.operationId} ${parameter.name}`).toBeTruthy();
+      }
+    }
+    expect(new Set(operations.map((o) => o.operationId)).size).toBe(operations.length);
+    const tags = document.tags as Array<{ name: string; description?: string }>;
+    expect(new Set(operations.flatMap((o) => o.tags as string[]))).toEqual(new Set(tags.map((t) => t.name)));
+    for (const tag of tags) expect(tag.description, tag.name).toBeTruthy();
+    const info = document.info as Record<string, any>;
+    expect(info.contact.name).toBeTruthy();
+    expect(info.license).toEqual({ name: 'Proprietary', identifier: 'LicenseRef-Proprietary' });
   });
 
   it('describes request bodies from the handlers’ own schemas, and every error with the Error object', () => {
@@ -34,5 +60,63 @@ describe('the OpenAPI document', () => {
     const error = document.components.schemas.Error as Record<string, any>;
     expect(error.properties.error.required).toEqual(['type', 'code', 'message']);
     expect(create.parameters.map((p: { name: string }) => p.name)).toContain('Idempotency-Key');
+  });
+
+  describe('states every rule the server enforces (issue 12 item 6)', () => {
+    const paths = document.paths as Record<string, Record<string, Json>>;
+    const listProducts = paths['/v1/products']!.get!;
+    const createProduct = paths['/v1/products']!.post!;
+    const publish = paths['/v1/passports']!.post!;
+
+    it('country: the ISO 3166-1 alpha-2 codes the server accepts, as an enum', () => {
+      const data = jsonBody(publish).properties.data;
+      const country = data.properties.origin.properties.country;
+      expect(country.enum).toEqual([...COUNTRY_CODES].sort());
+      expect(data.properties.producers.items.properties.country.enum).toHaveLength(COUNTRY_CODES.size);
+      expect(jsonBody(paths['/v1/suppliers']!.post!).properties.country.enum).toContain('FR');
+    });
+
+    it('vintage: 1800 to next year, the maximum as of the day the document is generated', () => {
+      const vintage = jsonBody(publish).properties.data.properties.vintage;
+      expect(vintage).toMatchObject({ type: 'integer', minimum: 1800, maximum: new Date().getUTCFullYear() + 1 });
+      expect(vintage.description).toContain('next year');
+    });
+
+    it('offset: at most 10,000, and never with starting_after (both ways, in words and in x-mutually-exclusive-with)', () => {
+      const offset = parameter(listProducts, 'offset');
+      const startingAfter = parameter(listProducts, 'starting_after');
+      expect(offset.schema).toMatchObject({ type: 'integer', minimum: 0, maximum: 10_000 });
+      expect(offset['x-mutually-exclusive-with']).toEqual(['starting_after']);
+      expect(startingAfter['x-mutually-exclusive-with']).toEqual(['offset']);
+      expect(offset.description).toContain('starting_after');
+      expect(startingAfter.description).toContain('offset');
+      expect(startingAfter.schema.format).toBe('uuid');
+      expect(parameter(listProducts, 'q').schema.pattern).toBe('\\S');
+    });
+
+    it('gtin: the digit counts as a pattern, the check digit in words and in x-check-digit', () => {
+      const gtin = jsonBody(createProduct).properties.gtin;
+      expect(gtin.pattern).toBe('^(?:\\d{8}|\\d{12}|\\d{13}|\\d{14})$');
+      expect(gtin['x-check-digit']).toBe('GS1 mod-10');
+      expect(gtin.description).toContain('check digit');
+      expect(parameter(paths['/{orgId}/{environment}/01/{gtin}']!.get!, 'gtin').schema['x-check-digit']).toBe('GS1 mod-10');
+    });
+
+    it('analytics start and end: dates (YYYY-MM-DD), and the window rule in x-date-window', () => {
+      const analytics = paths['/v1/analytics/product/{productId}']!.get!;
+      for (const name of ['start', 'end']) {
+        expect(parameter(analytics, name).schema).toMatchObject({ type: 'string', format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$' });
+      }
+      expect(analytics['x-date-window']).toMatchObject({ start: 'start', end: 'end', maxDays: 366 });
+    });
+
+    it('blank names, unknown scopes and mapping targets are outside the schemas too', () => {
+      expect(jsonBody(createProduct).properties.name).toMatchObject({ minLength: 1, maxLength: 200, pattern: '\\S' });
+      const keys = jsonBody(paths['/v1/auth/api-keys']!.post!);
+      expect(keys.properties.scopes.items.enum).toEqual(SCOPES.filter((s) => s !== 'api_keys:manage'));
+      const endpoint = jsonBody(paths['/v1/webhooks/endpoints']!.post!);
+      expect(endpoint.properties.mapping.propertyNames.enum).toContain('nutrition.fatG');
+      expect(endpoint.then.required).toEqual(['mapping']);
+    });
   });
 });
