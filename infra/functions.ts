@@ -19,6 +19,11 @@ export interface Grants {
    * function with session or API-key routes needs it, since API-key routes also take the session.
    */
   sessionSecret?: boolean;
+  /**
+   * KMS actions on the key sealing webhook signing secrets (lib/data/secret-box.ts;
+   * docs/security.md, finding 3): GenerateDataKey to seal a secret, Decrypt to open one.
+   */
+  secretsKey?: readonly ('kms:GenerateDataKey' | 'kms:Decrypt')[];
 }
 
 export type TableAction =
@@ -106,7 +111,8 @@ export const FUNCTIONS: Record<FunctionName, FunctionSpec> = {
     description: 'Webhook endpoints of an organization (dashboard session)',
     memoryMb: 512,
     timeoutSeconds: 10,
-    grants: { table: [...WRITE, 'dynamodb:DeleteItem'], sessionSecret: true },
+    // Seals new and rotated secrets, opens them to carry them over a rotation or an edit.
+    grants: { table: [...WRITE, 'dynamodb:DeleteItem'], sessionSecret: true, secretsKey: ['kms:GenerateDataKey', 'kms:Decrypt'] },
   },
   docs: {
     entry: 'functions/docs/handler.ts',
@@ -125,7 +131,8 @@ export const FUNCTIONS: Record<FunctionName, FunctionSpec> = {
     description: 'Signed webhook deliveries from product-information systems',
     memoryMb: 512,
     timeoutSeconds: 30,
-    grants: { table: WRITE },
+    // Opens the endpoint's sealed secrets to verify a delivery; never seals.
+    grants: { table: WRITE, secretsKey: ['kms:Decrypt'] },
   },
   auth: {
     entry: 'functions/auth/handler.ts',
