@@ -164,6 +164,16 @@ describe('the JSON body: @middy/http-json-body-parser, answered with the error o
     expect(errorOf(response)).toMatchObject({ type: 'validation_error', param: 'category' });
   });
 
+  it('reads an application/*+json body as JSON, as the package does', async () => {
+    // Prepare
+    const { key } = apiKey({ scopes: ['products:write'] });
+    // Act
+    const response = await handler(post(key, '{"name": "N", "category": "beer", "gtin": "96385074"}', { 'content-type': 'application/merge-patch+json' }), context);
+    // Assess
+    expect(response.statusCode).toBe(422);
+    expect(errorOf(response)).toMatchObject({ type: 'validation_error', param: 'category' });
+  });
+
   it('authenticates and checks the scope before reading the body', async () => {
     // Prepare
     const { key } = apiKey({ scopes: ['products:read'] });
