@@ -63,7 +63,7 @@ export function plainMessage(issue: z.core.$ZodRawIssue): string {
       return issue.origin === 'string'
         ? `${param} must be at most ${String(issue.maximum)} characters.`
         : issue.origin === 'array'
-          ? `${param} may hold at most ${String(issue.maximum)} items.`
+          ? `${param} may hold at most ${String(issue.maximum)} ${issue.maximum === 1 ? 'item' : 'items'}.`
           : `${param} must be at most ${String(issue.maximum)}.`;
     case 'too_small':
       return issue.origin === 'string'
@@ -71,7 +71,7 @@ export function plainMessage(issue: z.core.$ZodRawIssue): string {
           ? `${param} must not be empty.`
           : `${param} must be at least ${String(issue.minimum)} characters.`
         : issue.origin === 'array'
-          ? `${param} must hold at least ${String(issue.minimum)} items.`
+          ? `${param} must hold at least ${String(issue.minimum)} ${issue.minimum === 1 ? 'item' : 'items'}.`
           : `${param} must be at least ${String(issue.minimum)}.`;
     case 'invalid_format': {
       const example = FORMAT_EXAMPLES[issue.format];
