@@ -88,6 +88,14 @@ function learnReferrers(key: string, item: Record<string, unknown> | undefined):
   knownReferrers.set(key, { hosts, count: Math.max(hosts.size, number(item?.[HOST_COUNTER])) });
 }
 
+/** After a committed write: the hosts it added are on the item now (what else is there stays unknown). */
+function rememberAdded(key: string, added: readonly string[]): void {
+  if (added.length === 0) return;
+  const known = knownReferrers.get(key);
+  if (!known && knownReferrers.size >= KNOWN_ROLLUPS_CACHED) knownReferrers.clear();
+  knownReferrers.set(key, { hosts: new Set([...(known?.hosts ?? []), ...added]), count: (known?.count ?? 0) + added.length });
+}
+
 /** Forgets what this process learned of rollup items (tests start from a cold process this way). */
 export const forgetReferrers = (): void => knownReferrers.clear();
 
@@ -157,10 +165,12 @@ function transactionItems(unit: readonly CountedMessage[], nowSeconds: number) {
     },
   }));
   const rollupKeys = [...groups.keys()];
+  const addedHosts: string[][] = [];
   const updates = [...groups].map(([key, events]) => {
     const first = events[0] as ScanEvent;
     const { counts, referrers } = increments(events);
     const plan = planReferrers(referrers, knownReferrers.get(key));
+    addedHosts.push(plan.added.map(([host]) => host));
     const adds = [...counts];
     if (plan.direct) adds.push([referrerAttribute(DIRECT), plan.direct]);
     if (plan.other) adds.push([referrerAttribute(OTHER_REFERRER), plan.other]);
@@ -193,7 +203,7 @@ function transactionItems(unit: readonly CountedMessage[], nowSeconds: number) {
       },
     };
   });
-  return { items: [...ledger, ...updates], rollupKeys };
+  return { items: [...ledger, ...updates], rollupKeys, addedHosts };
 }
 
 /** Most transactions one unit may take: redeliveries, changed referrer hosts and conflicts retried. */
@@ -210,9 +220,10 @@ export async function countUnit(unit: readonly CountedMessage[], stats: WriteSta
   let pending = [...unit];
   let duplicates = 0;
   for (let attempt = 1; pending.length > 0; attempt++) {
-    const { items, rollupKeys } = transactionItems(pending, Math.floor(Date.now() / 1000));
+    const { items, rollupKeys, addedHosts } = transactionItems(pending, Math.floor(Date.now() / 1000));
     try {
       await db().send(new TransactWriteCommand({ TransactItems: items }));
+      rollupKeys.forEach((key, i) => rememberAdded(key, addedHosts[i] ?? []));
       stats.transactions++;
       stats.rollupUpdates += items.length - pending.length;
       stats.writeUnits +=

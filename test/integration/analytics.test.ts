@@ -3,6 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as aggregate } from '../../functions/aggregator/handler.ts';
 import { call, expectError, newOrg, type TestOrg } from '../support/api.ts';
 import { createProduct, publish, type CreatedProduct } from '../support/fixtures.ts';
+import { queryRollups } from '../../lib/data/rollups.ts';
+import { MAX_REFERRER_HOSTS } from '../../lib/domain/analytics.ts';
 import { drained, eventually, queueDepths, sendRawBatch } from '../support/queues.ts';
 
 const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
@@ -17,11 +19,12 @@ beforeAll(async () => {
   org = await newOrg('Analytics Org');
 });
 
-async function publishedProduct(): Promise<CreatedProduct> {
-  const product = await createProduct(org.live);
-  await publish(org.live, product.productId);
+async function publishedProductOf(owner: TestOrg): Promise<CreatedProduct> {
+  const product = await createProduct(owner.live);
+  await publish(owner.live, product.productId);
   return product;
 }
+const publishedProduct = () => publishedProductOf(org);
 
 const analytics = (productId: string, query = '') => call('GET', `/v1/analytics/product/${productId}${query}`, { key: org.live });
 
@@ -183,4 +186,89 @@ describe('GET /v1/analytics/product/{id}', () => {
     expectError(await call('GET', `/v1/analytics/product/${product.productId}`), 401, 'authentication_error');
     expectError(await call('GET', `/v1/analytics/product/${product.productId}`, { key: await org.keyWith(['products:read']) }), 403, 'permission_error');
   });
+});
+
+// Last in this file: the flood fills the one scan queue, which the tests above wait on.
+const FLOOD = 2000;
+const VICTIM_EVERY = 10; // one scan of the other tenant's product after every 10 flood scans
+const IN_FLIGHT = 4;
+
+/** A unique, valid host name of 240 characters (labels of at most 63). */
+const floodHost = (i: number) => `${String(i).padStart(5, '0')}${'a'.repeat(58)}.${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(40)}.example`;
+
+/** Runs `count` jobs with at most `limit` in flight. */
+async function limited(count: number, limit: number, job: (i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: limit }, async () => {
+    while (next < count) await job(next++);
+  }));
+}
+
+describe('scan counting under a referrer flood', () => {
+  it(
+    'attack: 2,000 scans with unique 240-character referrers on one product leave the DLQ empty, count another tenant exactly, and keep at most 50 hosts plus other',
+    async () => {
+      // Prepare
+      expect(floodHost(0)).toHaveLength(240);
+      const [attacker, victim] = await Promise.all([newOrg('Flooded Org'), newOrg('Bystander Org')]);
+      const flooded = await publishedProductOf(attacker);
+      const bystander = await publishedProductOf(victim);
+      const victimScans = FLOOD / VICTIM_EVERY;
+      const scan = async (url: string, referer?: string) => {
+        const headers: Record<string, string> = { 'user-agent': IPHONE, accept: 'application/json' };
+        if (referer) headers.referer = referer;
+        const response = await fetch(url, { headers });
+        await response.arrayBuffer();
+        expect(response.status).toBe(200);
+      };
+
+      // Act: the flood, with the other tenant's scans interleaved so that they share batches
+      await limited(FLOOD + victimScans, IN_FLIGHT, async (i) => {
+        if (i % (VICTIM_EVERY + 1) === VICTIM_EVERY) {
+          const v = Math.floor(i / (VICTIM_EVERY + 1));
+          await scan(bystander.qrCodeUrl, v % 2 === 0 ? `https://www.instagram.com/p/${v}` : undefined);
+        } else {
+          await scan(flooded.qrCodeUrl, `https://${floodHost(i)}/path?q=${i}`);
+        }
+      });
+      // Every message either counted and deleted, or (old code) moved to the DLQ after five receives.
+      await eventually(
+        async () => {
+          const { scan: depth } = await queueDepths();
+          return depth.ready + depth.inflight + depth.delayed === 0 ? true : undefined;
+        },
+        120_000,
+        'the scan queue to drain',
+      );
+
+      // Assess
+      const { dlqBodies } = await queueDepths();
+      expect(dlqBodies.filter((body) => body.includes(flooded.productId) || body.includes(bystander.productId))).toEqual([]);
+
+      const other = await call('GET', `/v1/analytics/product/${bystander.productId}`, { key: victim.live });
+      expect(other.status).toBe(200);
+      expect(other.body.totalScans).toBe(victimScans);
+      expect(other.body.topReferrers).toEqual([
+        { domain: 'direct', scans: victimScans / 2 },
+        { domain: 'instagram.com', scans: victimScans / 2 },
+      ]);
+
+      const target = await call('GET', `/v1/analytics/product/${flooded.productId}`, { key: attacker.live });
+      expect(target.status).toBe(200);
+      expect(target.body.totalScans).toBe(FLOOD);
+      const referrers = target.body.topReferrers as Array<{ domain: string; scans: number }>;
+      const hosts = referrers.filter((r) => r.domain !== 'other');
+      expect(hosts.length).toBeLessThanOrEqual(MAX_REFERRER_HOSTS);
+      expect(hosts.every((r) => r.domain.endsWith('.example') && r.domain.length === 240)).toBe(true);
+      expect(referrers.at(-1)?.domain).toBe('other');
+      expect(referrers.reduce((sum, r) => sum + r.scans, 0)).toBe(FLOOD);
+      // The stored day rollup itself keeps at most 50 hosts (the answer shows the top 10 of them).
+      const [stored] = await queryRollups({ orgId: attacker.orgId, environment: 'live' }, flooded.productId, today(), today());
+      const storedHosts = Object.keys(stored?.referrers ?? {}).filter((r) => r !== 'other');
+      expect(storedHosts.length).toBeGreaterThan(0);
+      expect(storedHosts.length).toBeLessThanOrEqual(MAX_REFERRER_HOSTS);
+      expect(stored?.referrers.other).toBe(FLOOD - storedHosts.length);
+    },
+    240_000,
+  );
 });
