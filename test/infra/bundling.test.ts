@@ -1,4 +1,7 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { promisify } from 'node:util';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +17,8 @@ import { FUNCTIONS } from '../../infra/functions.ts';
 
 /**
  * Real bundling, once: the CDK stack bundles the resolver with NodejsFunction (local esbuild, no
- * Docker) and the bundle then runs in a fresh Node process against the suite's DynamoDB Local.
+ * Docker) and the bundle then runs in a fresh Node process against a loopback stand-in for
+ * DynamoDB (the infra tier starts no stack).
  */
 const outdir = mkdtempSync(join(tmpdir(), 'passport-cdk-'));
 let bundleDir = '';
@@ -53,8 +57,16 @@ describe('NodejsFunction bundling', () => {
     expect(code.length / code.split('\n').length).toBeGreaterThan(2000);
   });
 
-  it('runs in a fresh Node process: the resolver answers from DynamoDB through the bundled SDK', () => {
-    // Prepare
+  it('runs in a fresh Node process: the resolver answers from DynamoDB through the bundled SDK', async () => {
+    // Prepare: a DynamoDB endpoint on loopback that knows no item, and records the operations it is sent.
+    const operations: string[] = [];
+    const dynamodb = createServer((request, response) => {
+      operations.push(String(request.headers['x-amz-target']));
+      request.resume();
+      request.on('end', () => response.writeHead(200, { 'content-type': 'application/x-amz-json-1.0' }).end('{}'));
+    });
+    await new Promise<void>((resolve) => dynamodb.listen(0, '127.0.0.1', resolve));
+    const endpoint = `http://127.0.0.1:${(dynamodb.address() as AddressInfo).port}`;
     const event = (path: string, routeKey: string, pathParameters: Record<string, string>) => ({
       version: '2.0',
       routeKey,
@@ -79,10 +91,22 @@ describe('NodejsFunction bundling', () => {
       console.log(JSON.stringify(results));`;
 
     // Act
-    const output = runNode(script, { ...process.env, NODE_OPTIONS: LAMBDA_NODE_OPTIONS, POWERTOOLS_LOG_LEVEL: 'ERROR' });
+    const { stdout: output } = await promisify(execFile)(process.execPath, ['--input-type=module', '--eval', script], {
+      encoding: 'utf8',
+      env: {
+        ...process.env,
+        NODE_OPTIONS: LAMBDA_NODE_OPTIONS,
+        POWERTOOLS_LOG_LEVEL: 'ERROR',
+        AWS_REGION: 'eu-central-1',
+        TABLE_NAME: 'product-passport',
+        DYNAMODB_ENDPOINT: endpoint,
+        RESOLVER_ORIGIN: 'https://id.example.com',
+      },
+    }).finally(() => dynamodb.close());
 
     // Assess
     expect(JSON.parse(output.trim().split('\n').at(-1) ?? '[]')).toEqual([200, 404]);
+    expect(operations).toEqual(['DynamoDB_20120810.GetItem']);
   });
 });
 

@@ -18,8 +18,8 @@ import { S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership, type CfnBucket } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
-import { buildDashboardSync, DASHBOARD_SRC } from '../../dashboard/build.ts';
-import { DASHBOARD_CSP } from '../local/dashboard.ts';
+import { buildDashboardSync, DASHBOARD_SRC } from '../../../dashboard/build.ts';
+import { DASHBOARD_CSP } from '../../local/dashboard.ts';
 
 export interface DashboardSiteProps {
   /** The distribution that gets the `/dashboard*` behaviour (the resolver's). */
@@ -37,7 +37,8 @@ export const DASHBOARD_PREFIX = 'dashboard';
  * security headers, and routed on the HTTP API at `/dashboard` and `/dashboard/{proxy+}` so that the
  * dashboard shares the API's origin: the session cookie (host-only, set by the sign-in callback on
  * the API's domain) and the CSRF origin check work as they do locally. API Gateway's HTTP proxy
- * sends the distribution's own Host header.
+ * sends the distribution's own Host header. It grants CloudFront (this distribution only, through
+ * origin access control) read access to the bucket, and the deployment's function writes to it.
  */
 export class DashboardSite extends Construct {
   readonly bucket: Bucket;

@@ -1,0 +1,65 @@
+import { CfnOutput, Duration } from 'aws-cdk-lib';
+import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import { Alarm, ComparisonOperator, MathExpression, TreatMissingData, type IAlarmAction } from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import type { Construct } from 'constructs';
+import { pascal } from '../function-table.ts';
+import { StackPart } from './part.ts';
+
+export interface AlarmsProps {
+  deadLetterQueue: IQueue;
+  api: HttpApi;
+  functions: Readonly<Record<string, IFunction>>;
+  /** Subscribed to the alarm topic when set. */
+  email?: string;
+}
+
+/**
+ * The alarms, to one TLS-only SNS topic (optionally e-mailed): scan events in the dead-letter
+ * queue, more than 1% of API requests answered 5xx over 5 minutes, and any throttling of each
+ * function. It grants CloudWatch alarms publishing to the topic (SnsAction).
+ */
+export class Alarms extends StackPart {
+  readonly topic: Topic;
+
+  constructor(scope: Construct, id: string, props: AlarmsProps) {
+    super(scope, id);
+    this.topic = new Topic(this, 'AlarmTopic', { displayName: 'Product Passport alarms', enforceSSL: true });
+    if (props.email) this.topic.addSubscription(new EmailSubscription(props.email));
+    const notify: IAlarmAction = new SnsAction(this.topic);
+    const above = { comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD, evaluationPeriods: 1, treatMissingData: TreatMissingData.NOT_BREACHING };
+    new Alarm(this, 'ScanDeadLetterAlarm', {
+      alarmDescription: 'Scan events are in the dead-letter queue: the aggregator failed them 5 times.',
+      metric: props.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }),
+      threshold: 0,
+      ...above,
+    }).addAlarmAction(notify);
+    new Alarm(this, 'Api5xxRateAlarm', {
+      alarmDescription: 'More than 1% of API requests answered 5xx over 5 minutes.',
+      metric: new MathExpression({
+        label: '5xx rate (%)',
+        expression: 'IF(requests > 0, 100 * errors / requests, 0)',
+        usingMetrics: {
+          errors: props.api.metricServerError({ period: Duration.minutes(5), statistic: 'Sum' }),
+          requests: props.api.metricCount({ period: Duration.minutes(5), statistic: 'Sum' }),
+        },
+        period: Duration.minutes(5),
+      }),
+      threshold: 1,
+      ...above,
+    }).addAlarmAction(notify);
+    for (const [name, fn] of Object.entries(props.functions)) {
+      new Alarm(this, `${pascal(name)}ThrottlesAlarm`, {
+        alarmDescription: `The ${name} function was throttled.`,
+        metric: fn.metricThrottles({ period: Duration.minutes(5), statistic: 'Sum' }),
+        threshold: 0,
+        ...above,
+      }).addAlarmAction(notify);
+    }
+    new CfnOutput(this, 'AlarmTopicArn', { value: this.topic.topicArn });
+  }
+}

@@ -1,0 +1,201 @@
+import { join } from 'node:path';
+import { CfnOutput, Duration, Stack } from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import {
+  DomainName,
+  HttpApi,
+  HttpMethod,
+  HttpRoute,
+  HttpRouteKey,
+  HttpStage,
+  LogGroupLogDestination,
+  PayloadFormatVersion,
+} from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
+import { Effect, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, LoggingFormat, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import { AaaaRecord, ARecord, RecordTarget, type IHostedZone } from 'aws-cdk-lib/aws-route53';
+import { ApiGatewayv2DomainProperties } from 'aws-cdk-lib/aws-route53-targets';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { Construct } from 'constructs';
+import { LAMBDA_NODE_OPTIONS, lambdaBundling, REPO_ROOT } from '../bundling.ts';
+import { pascal, readsSessionSecret, scanQueueActions, type FunctionTable, type StackRoute } from '../function-table.ts';
+import type { DeploySettings } from '../settings.ts';
+import { StackPart } from './part.ts';
+import type { ScanPipeline } from './scan-pipeline.ts';
+
+/** Access log fields. No source IP or user agent: the e-label rules forbid tracking consumers. */
+const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
+  JSON.stringify({
+    requestId: '$context.requestId',
+    time: '$context.requestTimeEpoch',
+    routeKey: '$context.routeKey',
+    status: '$context.status',
+    protocol: '$context.protocol',
+    responseLength: '$context.responseLength',
+    responseLatency: '$context.responseLatency',
+    integrationLatency: '$context.integrationLatency',
+    integrationStatus: '$context.integrationStatus',
+    integrationError: '$context.integrationErrorMessage',
+  }),
+);
+
+export interface ApiProps {
+  settings: DeploySettings;
+  /** The hosted zone for the API domain's alias records, when the settings name one. */
+  zone?: IHostedZone;
+}
+
+export interface ApiFunctionsProps {
+  functions: FunctionTable;
+  routes: readonly StackRoute[];
+  /** The environment every function gets (table, queue, origins, identity provider). */
+  environment: Record<string, string>;
+  /** Extra environment of single functions, by name. */
+  environmentOf?: Readonly<Record<string, Record<string, string>>>;
+  /** The table's and its indexes' ARNs. */
+  tableResources: string[];
+  scanPipeline: ScanPipeline;
+  sessionSecret: ISecret;
+}
+
+/**
+ * The HTTP API and its functions (docs/architecture.md): one Node 22 ARM64 function per
+ * infra/functions.ts entry with its own log group and role, one route per lib/api/routes.ts entry,
+ * the throttled `$default` stage with access logs without IP addresses, and the optional custom
+ * domain. It grants each function's role exactly the grants of infra/functions.ts (table actions
+ * on the table and its indexes, SQS actions on the scan queue, GetSecretValue on the session key,
+ * writes to its log group), and API Gateway the right to invoke each HTTP function.
+ */
+export class Api extends StackPart {
+  readonly api: HttpApi;
+  /** The API's own host (`<id>.execute-api.<region>.amazonaws.com`). */
+  readonly host: string;
+  /** Origin of the API as browsers reach it: the custom domain, or the execute-api host. */
+  readonly origin: string;
+  readonly functions: Record<string, NodejsFunction> = {};
+  readonly routes: { construct: HttpRoute; auth: StackRoute['auth'] }[] = [];
+  private readonly settings: DeploySettings;
+  private readonly zone: IHostedZone | undefined;
+
+  constructor(scope: Construct, id: string, props: ApiProps) {
+    super(scope, id);
+    this.settings = props.settings;
+    this.zone = props.zone;
+    // Its default stage comes with the routes (addFunctions).
+    this.api = new HttpApi(this, 'Api', {
+      description: 'Product Passport API and public GS1 Digital Link resolver',
+      createDefaultStage: false,
+    });
+    const stack = Stack.of(this);
+    this.host = `${this.api.apiId}.execute-api.${stack.region}.${stack.urlSuffix}`;
+    this.origin = props.settings.apiDomain ? `https://${props.settings.apiDomain}` : `https://${this.host}`;
+  }
+
+  /** The functions with exactly their grants, the routes to them, and the stage that serves them. */
+  addFunctions(props: ApiFunctionsProps): void {
+    const { settings } = this;
+    for (const [name, spec] of Object.entries(props.functions)) {
+      const id = pascal(name);
+      const logGroup = new LogGroup(this, `${id}Logs`, { retention: settings.logRetention });
+      const role = new Role(this, `${id}Role`, {
+        assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+        description: `Product Passport ${name} function: exactly the grants of infra/functions.ts`,
+      });
+      const readsSession = readsSessionSecret(name, spec);
+      const fn = new NodejsFunction(this, `${id}Function`, {
+        entry: join(REPO_ROOT, spec.entry),
+        handler: 'handler',
+        description: spec.description,
+        runtime: Runtime.NODEJS_22_X,
+        architecture: Architecture.ARM_64,
+        memorySize: spec.memoryMb,
+        timeout: Duration.seconds(spec.timeoutSeconds),
+        role,
+        logGroup,
+        loggingFormat: LoggingFormat.JSON,
+        projectRoot: REPO_ROOT,
+        depsLockFilePath: join(REPO_ROOT, 'package-lock.json'),
+        awsSdkConnectionReuse: false,
+        bundling: lambdaBundling(spec.assets),
+        environment: {
+          ...props.environment,
+          ...(readsSession ? { SESSION_SECRET_ARN: props.sessionSecret.secretArn } : {}),
+          ...props.environmentOf?.[name],
+        },
+      });
+      this.functions[name] = fn;
+
+      // Least privilege, written out from the grants (grantReadWriteData would over-grant).
+      logGroup.grantWrite(role);
+      if (spec.grants.table.length) {
+        role.addToPrincipalPolicy(
+          new PolicyStatement({ sid: 'Table', effect: Effect.ALLOW, actions: [...spec.grants.table], resources: props.tableResources }),
+        );
+      }
+      const queueActions = scanQueueActions(spec);
+      if (queueActions.length) {
+        role.addToPrincipalPolicy(
+          new PolicyStatement({ sid: 'ScanQueue', effect: Effect.ALLOW, actions: queueActions, resources: [props.scanPipeline.queue.queueArn] }),
+        );
+      }
+      if (readsSession) {
+        role.addToPrincipalPolicy(
+          new PolicyStatement({ sid: 'SessionSecret', effect: Effect.ALLOW, actions: ['secretsmanager:GetSecretValue'], resources: [props.sessionSecret.secretArn] }),
+        );
+      }
+      if (spec.trigger) props.scanPipeline.addConsumer(id, fn, role, spec.trigger);
+    }
+
+    // One route per ROUTES entry, integrated with the function the table names.
+    const integrations = new Map<string, HttpLambdaIntegration>();
+    for (const route of props.routes) {
+      const fn = this.functions[route.function];
+      if (!fn) throw new Error(`Route ${route.method} ${route.path} names unknown function ${route.function}.`);
+      let integration = integrations.get(route.function);
+      if (!integration) {
+        integration = new HttpLambdaIntegration(`${pascal(route.function)}Integration`, fn, {
+          payloadFormatVersion: PayloadFormatVersion.VERSION_2_0,
+          // One invoke permission per function for the whole API instead of one per route.
+          scopePermissionToRoute: false,
+        });
+        integrations.set(route.function, integration);
+      }
+      const construct = new HttpRoute(this, `Route ${route.method} ${route.path}`, {
+        httpApi: this.api,
+        routeKey: HttpRouteKey.with(route.path, HttpMethod[route.method]),
+        integration,
+      });
+      this.routes.push({ construct, auth: route.auth });
+    }
+
+    const apiLogs = new LogGroup(this, 'ApiAccessLogs', { retention: settings.logRetention });
+    // In the stack's own scope: the stage's API mapping is named after the domain's path, and a
+    // renamed mapping would be created beside the old one for the same domain, which fails.
+    const stack = Stack.of(this);
+    const domainName =
+      settings.apiDomain && settings.certificateArn
+        ? new DomainName(stack, 'ApiDomain', {
+            domainName: settings.apiDomain,
+            certificate: Certificate.fromCertificateArn(stack, 'ApiCertificate', settings.certificateArn),
+          })
+        : undefined;
+    new HttpStage(this, 'DefaultStage', {
+      httpApi: this.api,
+      stageName: '$default',
+      autoDeploy: true,
+      throttle: { rateLimit: settings.apiRateLimit, burstLimit: settings.apiBurstLimit },
+      accessLogSettings: { destination: new LogGroupLogDestination(apiLogs), format: ACCESS_LOG_FORMAT },
+      ...(domainName ? { domainMapping: { domainName } } : {}),
+    });
+    if (this.zone && domainName && settings.apiDomain) {
+      const target = RecordTarget.fromAlias(new ApiGatewayv2DomainProperties(domainName.regionalDomainName, domainName.regionalHostedZoneId));
+      new ARecord(this, 'ApiAlias', { zone: this.zone, recordName: settings.apiDomain, target });
+      new AaaaRecord(this, 'ApiAliasIpv6', { zone: this.zone, recordName: settings.apiDomain, target });
+    }
+    new CfnOutput(this, 'ApiUrl', { value: this.origin });
+  }
+}

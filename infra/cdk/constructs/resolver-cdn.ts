@@ -1,0 +1,95 @@
+import { CfnOutput, Fn, Stack } from 'aws-cdk-lib';
+import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
+import {
+  AllowedMethods,
+  CachePolicy,
+  Distribution,
+  HttpVersion,
+  OriginProtocolPolicy,
+  OriginRequestCookieBehavior,
+  OriginRequestHeaderBehavior,
+  OriginRequestPolicy,
+  OriginRequestQueryStringBehavior,
+  OriginSslPolicy,
+  PriceClass,
+  SecurityPolicyProtocol,
+  ViewerProtocolPolicy,
+} from 'aws-cdk-lib/aws-cloudfront';
+import { HttpOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { AaaaRecord, ARecord, RecordTarget, type IHostedZone } from 'aws-cdk-lib/aws-route53';
+import { CloudFrontTarget } from 'aws-cdk-lib/aws-route53-targets';
+import type { Construct } from 'constructs';
+import { resolverCertificateArn, type DeploySettings } from '../settings.ts';
+import { StackPart } from './part.ts';
+
+/** Headers the resolver reads: the viewer's country (CloudFront's) and content negotiation. */
+export const RESOLVER_HEADERS = ['CloudFront-Viewer-Country', 'Accept', 'Accept-Language', 'Referer', 'User-Agent'] as const;
+
+export interface ResolverCdnProps {
+  /** The HTTP API's own host (`<id>.execute-api.<region>.amazonaws.com`), CloudFront's origin. */
+  apiHost: string;
+  settings: DeploySettings;
+  /** The hosted zone for the resolver domain's alias records, when the settings name one. */
+  zone?: IHostedZone;
+}
+
+/**
+ * CloudFront in front of the public resolver: every printed qrCodeUrl lands here, so that
+ * CloudFront-Viewer-Country reaches the resolver (docs/architecture.md). Nothing is cached (each GET
+ * is a counted scan); HTTPS only, with the optional web ACL and custom domain of the settings. It
+ * grants nothing: its origin is the API's public endpoint.
+ */
+export class ResolverCdn extends StackPart {
+  readonly distribution: Distribution;
+  /** Origin of every qrCodeUrl: the custom resolver domain, or the distribution's own. */
+  readonly origin: string;
+  /** Whether the distribution serves a custom domain with its own certificate. */
+  readonly customCertificate: boolean;
+
+  constructor(scope: Construct, id: string, props: ResolverCdnProps) {
+    super(scope, id);
+    const { settings } = props;
+    const stack = Stack.of(this);
+    const certificateArn = settings.resolverDomain ? resolverCertificateArn(settings) : undefined;
+    const certificate = certificateArn ? Certificate.fromCertificateArn(this, 'ResolverCertificate', certificateArn) : undefined;
+    this.customCertificate = Boolean(certificate);
+    const originRequestPolicy = new OriginRequestPolicy(this, 'ResolverOriginRequestPolicy', {
+      // CloudFront is global: the name must differ between regions deploying the same stack.
+      originRequestPolicyName: Fn.join('-', [stack.stackName, 'resolver', stack.region]),
+      comment: 'Product Passport resolver: viewer country and content negotiation headers',
+      headerBehavior: OriginRequestHeaderBehavior.allowList(...RESOLVER_HEADERS),
+      queryStringBehavior: OriginRequestQueryStringBehavior.all(),
+      cookieBehavior: OriginRequestCookieBehavior.none(),
+    });
+    this.distribution = new Distribution(this, 'ResolverDistribution', {
+      comment: 'Product Passport public resolver (GS1 Digital Link)',
+      defaultBehavior: {
+        origin: new HttpOrigin(props.apiHost, {
+          protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
+          originSslProtocols: [OriginSslPolicy.TLS_V1_2],
+        }),
+        // Every GET is a counted scan, so nothing is served from the cache.
+        cachePolicy: CachePolicy.CACHING_DISABLED,
+        originRequestPolicy,
+        allowedMethods: AllowedMethods.ALLOW_GET_HEAD_OPTIONS,
+        viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+        compress: true,
+      },
+      httpVersion: HttpVersion.HTTP2_AND_3,
+      ...(settings.resolverWebAclArn ? { webAclId: settings.resolverWebAclArn } : {}),
+      priceClass: PriceClass.PRICE_CLASS_100,
+      ...(certificate && settings.resolverDomain
+        ? { domainNames: [settings.resolverDomain], certificate, minimumProtocolVersion: SecurityPolicyProtocol.TLS_V1_2_2021 }
+        : {}),
+    });
+    this.origin = settings.resolverDomain ? `https://${settings.resolverDomain}` : `https://${this.distribution.distributionDomainName}`;
+
+    if (props.zone && settings.resolverDomain) {
+      const target = RecordTarget.fromAlias(new CloudFrontTarget(this.distribution));
+      new ARecord(this, 'ResolverAlias', { zone: props.zone, recordName: settings.resolverDomain, target });
+      new AaaaRecord(this, 'ResolverAliasIpv6', { zone: props.zone, recordName: settings.resolverDomain, target });
+    }
+    new CfnOutput(this, 'ResolverUrl', { value: this.origin });
+    new CfnOutput(this, 'ResolverDistributionDomain', { value: this.distribution.distributionDomainName });
+  }
+}
