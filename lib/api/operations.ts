@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { analyticsQuerySchema, analyticsSchema, DEFAULT_WINDOW_DAYS, MAX_WINDOW_DAYS } from '../domain/analytics.ts';
 import { createApiKeySchema, listApiKeysQuerySchema } from '../domain/api-key.ts';
 import { cursorQuerySchema } from '../domain/pagination.ts';
-import { createdPassportSchema, createPassportSchema, passportSchema, passportViewSchema } from '../domain/passport.ts';
+import { createdPassportSchema, createPassportSchema, passportVersionSchema, passportSchema } from '../domain/passport.ts';
 import {
   createdProductSchema,
   createProductSchema,
@@ -12,22 +12,22 @@ import {
   offsetPageSchema,
   productListSchema,
   productSearchSchema,
-  productViewSchema,
+  productSchema,
   qrQuerySchema,
   updateProductSchema,
 } from '../domain/product.ts';
 import { loginQuerySchema, switchSessionSchema } from '../domain/session.ts';
 import { ENVIRONMENTS } from '../domain/tenant.ts';
-import { createSupplierSchema, supplierViewSchema } from '../domain/supplier.ts';
+import { createSupplierSchema, supplierSchema } from '../domain/supplier.ts';
 import { createEndpointSchema, updateEndpointSchema } from '../domain/webhook.ts';
 import {
-  apiKeyViewSchema,
+  apiKeySchema,
   createdApiKeySchema,
   cursorPage,
   dataList,
   ingestResultSchema,
   revokedApiKeySchema,
-  sessionViewSchema,
+  sessionSchema,
   webhookEndpointSchema,
 } from './schemas.ts';
 
@@ -154,7 +154,7 @@ const resolverAnswers: Record<number, Answer> = {
   200: {
     description:
       'The newest passport, by content negotiation: the e-label page (text/html, the default), the passport read form (application/json), or an RFC 9264 linkset (application/linkset+json, or ?linkType=linkset)',
-    schema: passportViewSchema,
+    schema: passportSchema,
   },
 };
 
@@ -177,7 +177,7 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   'GET /v1/products/{productId}': {
     summary: 'Get a product', description: "One product of the organization; another organization's product is 404, as is an unknown id.",
     tag: 'Products',
-    responses: { 200: { description: 'The product', schema: productViewSchema } },
+    responses: { 200: { description: 'The product', schema: productSchema } },
     errors: [...API_KEY_ERRORS, 404],
   },
   'PATCH /v1/products/{productId}': {
@@ -185,7 +185,7 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     description: 'Partial: omitted fields stay; sku: null clears the SKU; gtin cannot change. Never changes passport data.',
     tag: 'Products',
     body: updateProductSchema,
-    responses: { 200: { description: 'The updated product', schema: z.object({ product: productViewSchema }) } },
+    responses: { 200: { description: 'The updated product', schema: z.object({ product: productSchema }) } },
     errors: [400, ...API_KEY_ERRORS, 404, 413, 422],
   },
   'GET /v1/products/{productId}/qr': {
@@ -206,34 +206,34 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   'GET /v1/products/{productId}/passport': {
     summary: "A product's current passport", description: 'The newest published version in its read form; 404 while the product has none.',
     tag: 'Passports',
-    responses: { 200: { description: 'The read form', schema: passportViewSchema } },
+    responses: { 200: { description: 'The read form', schema: passportSchema } },
     errors: [...API_KEY_ERRORS, 404],
   },
   'GET /v1/products/{productId}/passports': {
     summary: "A product's passport versions, newest first", description: 'Every published version of the product, newest first, in cursor pages.',
     tag: 'Passports',
     query: versionsQuery,
-    responses: { 200: { description: 'A page of versions', schema: cursorPage(passportSchema) } },
+    responses: { 200: { description: 'A page of versions', schema: cursorPage(passportVersionSchema) } },
     errors: [400, ...API_KEY_ERRORS, 404, 422],
   },
   'POST /v1/suppliers': {
     summary: 'Register a supplier (economic operator)', description: 'Registers an economic operator (producer, bottler, importer, …) with its country and VAT number.',
     tag: 'Suppliers',
     body: createSupplierSchema,
-    responses: { 201: { description: 'Created', schema: supplierViewSchema } },
+    responses: { 201: { description: 'Created', schema: supplierSchema } },
     errors: [400, ...API_KEY_ERRORS, 413, 422],
   },
   'GET /v1/suppliers': {
     summary: 'List suppliers, oldest first', description: "The organization's suppliers, oldest first, in cursor pages.",
     tag: 'Suppliers',
     query: listSuppliersQuery,
-    responses: { 200: { description: 'A page of suppliers', schema: cursorPage(supplierViewSchema) } },
+    responses: { 200: { description: 'A page of suppliers', schema: cursorPage(supplierSchema) } },
     errors: [400, ...API_KEY_ERRORS, 422],
   },
   'GET /v1/suppliers/{supplierId}': {
     summary: 'Get a supplier', description: 'One supplier of the organization; an unknown id is 404.',
     tag: 'Suppliers',
-    responses: { 200: { description: 'The supplier', schema: supplierViewSchema } },
+    responses: { 200: { description: 'The supplier', schema: supplierSchema } },
     errors: [...API_KEY_ERRORS, 404],
   },
   'GET /v1/analytics/product/{productId}': {
@@ -353,14 +353,14 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   'GET /v1/auth/session': {
     summary: 'The signed-in user, organizations and current environment', description: 'The signed-in user, their organizations, the current organization and environment, and the CSRF token.',
     tag: 'Dashboard session',
-    responses: { 200: { description: 'The session', schema: sessionViewSchema } },
+    responses: { 200: { description: 'The session', schema: sessionSchema } },
     errors: [...SESSION_ERRORS],
   },
   'POST /v1/auth/session': {
     summary: 'Switch organization or environment', description: 'Switches the session to another organization the user belongs to (404 otherwise), or to the other environment.',
     tag: 'Dashboard session',
     body: switchSessionSchema,
-    responses: { 200: { description: 'The switched session', schema: sessionViewSchema } },
+    responses: { 200: { description: 'The switched session', schema: sessionSchema } },
     errors: [400, ...SESSION_ERRORS, 404, 413, 422],
   },
   'POST /v1/auth/api-keys': {
@@ -374,7 +374,7 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     summary: "The organization's active API keys, masked", description: "The organization's active API keys, masked (prefix and last 4 characters), optionally of one environment.",
     tag: 'API keys',
     query: listApiKeysQuerySchema,
-    responses: { 200: { description: 'Active keys', schema: dataList(apiKeyViewSchema) } },
+    responses: { 200: { description: 'Active keys', schema: dataList(apiKeySchema) } },
     errors: [400, ...SESSION_ERRORS, 422],
   },
   'DELETE /v1/auth/api-keys/{keyId}': {

@@ -29,7 +29,7 @@ export const errorSchema = z
 
 const environment = z.enum(ENVIRONMENTS);
 
-export const apiKeyViewSchema = z
+export const apiKeySchema = z
   .object({
     id: z.string(),
     name: z.string(),
@@ -43,14 +43,14 @@ export const apiKeyViewSchema = z
   })
   .meta({ id: 'ApiKey' });
 
-export const createdApiKeySchema = apiKeyViewSchema
+export const createdApiKeySchema = apiKeySchema
   .pick({ id: true, name: true, scopes: true, environment: true, prefix: true, createdAt: true })
   .extend({ key: z.string().describe('The full key: shown this once') })
   .meta({ id: 'CreatedApiKey' });
 
 export const revokedApiKeySchema = z.object({ id: z.string(), revoked: z.literal(true), revokedAt: z.iso.datetime() });
 
-export const sessionViewSchema = z
+export const sessionSchema = z
   .object({
     user: z.object({ id: z.string(), email: z.string(), name: z.string().optional() }),
     organizations: z.array(z.object({ id: z.string(), name: z.string() })),

@@ -1,6 +1,6 @@
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import type { Passport, PassportData } from '../domain/passport.ts';
-import type { Category, Product } from '../domain/product.ts';
+import type { PassportVersion, PassportData } from '../domain/passport.ts';
+import type { Category, ProductRecord } from '../domain/product.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import { db, tableName } from './client.ts';
 import { cancellationReasons } from './errors.ts';
@@ -13,7 +13,7 @@ import { beginsWith, queryItems } from './query.ts';
  * - `PASSPORTID#{passportId}`: finds a version by its id (for cursors).
  * Publishing also moves the product's `passportVersion` and the public view on its GTIN item.
  */
-function fromItem(item: Record<string, unknown>): Passport {
+function fromItem(item: Record<string, unknown>): PassportVersion {
   return {
     passportId: String(item.passportId),
     productId: String(item.productId),
@@ -31,7 +31,7 @@ export interface PublicView {
   category: Category;
   gtin: string;
   qrCodeUrl: string;
-  passport?: Passport;
+  passport?: PassportVersion;
 }
 
 /**
@@ -39,7 +39,7 @@ export interface PublicView {
  * the product's `passportVersion` is still `passport.version - 1`, so two concurrent publishers
  * can never take the same version. Returns 'conflict' when another version won the race.
  */
-export async function insertPassportVersion(tenant: Tenant, product: Product, passport: Passport): Promise<'created' | 'conflict'> {
+export async function insertPassportVersion(tenant: Tenant, product: ProductRecord, passport: PassportVersion): Promise<'created' | 'conflict'> {
   const pk = tenantPk(tenant);
   const previous = passport.version - 1;
   try {
@@ -92,7 +92,7 @@ export async function insertPassportVersion(tenant: Tenant, product: Product, pa
   }
 }
 
-export async function getPassportVersion(tenant: Tenant, productId: string, version: number): Promise<Passport | undefined> {
+export async function getPassportVersion(tenant: Tenant, productId: string, version: number): Promise<PassportVersion | undefined> {
   const { Item } = await db().send(
     new GetCommand({ TableName: tableName(), Key: { PK: tenantPk(tenant), SK: passportVersionSk(productId, version) } }),
   );
@@ -111,7 +111,7 @@ export async function listPassportVersions(
   productId: string,
   limit: number,
   beforeVersion?: number,
-): Promise<{ passports: Passport[]; hasMore: boolean }> {
+): Promise<{ passports: PassportVersion[]; hasMore: boolean }> {
   const pk = tenantPk(tenant);
   const page = await queryItems(
     { ...beginsWith(pk, passportVersionPrefix(productId)), ScanIndexForward: false },

@@ -1,5 +1,5 @@
 import { GetCommand, QueryCommand, TransactWriteCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { Category, Product, UpdateProductInput } from '../domain/product.ts';
+import type { Category, ProductRecord, UpdateProductInput } from '../domain/product.ts';
 import type { Environment, Tenant } from '../domain/tenant.ts';
 import { db, tableName } from './client.ts';
 import { cancellationReasons, retryOnConflict } from './errors.ts';
@@ -14,11 +14,11 @@ import { gtinSk, PRODUCT_PREFIX, productSk, tenantPk } from './keys.ts';
  */
 type Item = Record<string, unknown>;
 
-export function toItem(product: Product): Item {
+export function toItem(product: ProductRecord): Item {
   return { PK: tenantPk(product), SK: productSk(product.productId), type: 'product', ...product };
 }
 
-export function fromItem(item: Item): Product {
+export function fromItem(item: Item): ProductRecord {
   return {
     productId: String(item.productId),
     orgId: String(item.orgId),
@@ -36,7 +36,7 @@ export function fromItem(item: Item): Product {
 }
 
 /** The public fields the GTIN item repeats from its product. */
-const publicFields = (product: Pick<Product, 'productId' | 'name' | 'category' | 'gtin' | 'qrCodeUrl'>) => ({
+const publicFields = (product: Pick<ProductRecord, 'productId' | 'name' | 'category' | 'gtin' | 'qrCodeUrl'>) => ({
   productId: product.productId,
   name: product.name,
   category: product.category,
@@ -48,7 +48,7 @@ const publicFields = (product: Pick<Product, 'productId' | 'name' | 'category' |
  * Writes the product and its GTIN claim in one transaction, so a GTIN is never claimed without
  * its product and two concurrent creates of one GTIN cannot both succeed.
  */
-export async function insertProduct(product: Product): Promise<'created' | 'duplicate'> {
+export async function insertProduct(product: ProductRecord): Promise<'created' | 'duplicate'> {
   try {
     await retryOnConflict(() =>
       db().send(
@@ -75,7 +75,7 @@ export async function insertProduct(product: Product): Promise<'created' | 'dupl
   }
 }
 
-export async function getProduct(tenant: Tenant, productId: string, consistent = false): Promise<Product | undefined> {
+export async function getProduct(tenant: Tenant, productId: string, consistent = false): Promise<ProductRecord | undefined> {
   const { Item } = await db().send(
     new GetCommand({
       TableName: tableName(),
@@ -92,10 +92,10 @@ export async function getProduct(tenant: Tenant, productId: string, consistent =
  */
 export async function updateProduct(
   tenant: Tenant,
-  product: Product,
+  product: ProductRecord,
   changes: UpdateProductInput,
   now: string,
-): Promise<Product | undefined> {
+): Promise<ProductRecord | undefined> {
   const names: Record<string, string> = { '#updatedAt': 'updatedAt' };
   const values: Record<string, unknown> = { ':updatedAt': now };
   const sets = ['#updatedAt = :updatedAt'];
@@ -150,15 +150,15 @@ export async function updateProduct(
 }
 
 /** Which products a listing shows: all of them, or those a search matches. */
-export type ProductFilter = (product: Product) => boolean;
+export type ProductFilter = (product: ProductRecord) => boolean;
 
 /**
  * Reads products in creation order until `count` are collected or the tenant has no more. With a
  * `filter`, the partition is read in full pages and only matching products count (a search is a
  * filter over the tenant's products, not an index: it reads them all at worst).
  */
-async function queryProducts(tenant: Tenant, count: number, startingAfter?: string, filter?: ProductFilter): Promise<Product[]> {
-  const products: Product[] = [];
+async function queryProducts(tenant: Tenant, count: number, startingAfter?: string, filter?: ProductFilter): Promise<ProductRecord[]> {
+  const products: ProductRecord[] = [];
   let exclusiveStartKey: QueryCommandInput['ExclusiveStartKey'] = startingAfter
     ? { PK: tenantPk(tenant), SK: productSk(startingAfter) }
     : undefined;
@@ -182,7 +182,7 @@ async function queryProducts(tenant: Tenant, count: number, startingAfter?: stri
 }
 
 export interface Page {
-  products: Product[];
+  products: ProductRecord[];
   hasMore: boolean;
 }
 

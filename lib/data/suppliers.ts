@@ -1,6 +1,6 @@
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { SupplierRole } from '../domain/passport.ts';
-import type { Supplier } from '../domain/supplier.ts';
+import type { SupplierRecord } from '../domain/supplier.ts';
 import type { Environment, Tenant } from '../domain/tenant.ts';
 import { db, tableName } from './client.ts';
 import { cancellationReasons } from './errors.ts';
@@ -13,7 +13,7 @@ import { beginsWith, queryItems } from './query.ts';
  * - `SUPPLIERNAME#{normalized name}`: the first supplier of that name, so that webhook deliveries
  *   naming a producer reuse it instead of creating another.
  */
-function fromItem(item: Record<string, unknown>): Supplier {
+function fromItem(item: Record<string, unknown>): SupplierRecord {
   return {
     supplierId: String(item.supplierId),
     orgId: String(item.orgId),
@@ -31,7 +31,7 @@ function fromItem(item: Record<string, unknown>): Supplier {
  * write fails ('name-taken') when another supplier already holds the name; without it, the
  * supplier is written either way and the name keeps its first holder.
  */
-export async function insertSupplier(supplier: Supplier, exclusiveName = false): Promise<'created' | 'name-taken'> {
+export async function insertSupplier(supplier: SupplierRecord, exclusiveName = false): Promise<'created' | 'name-taken'> {
   const pk = tenantPk(supplier);
   try {
     await db().send(
@@ -77,7 +77,7 @@ export async function findSupplierIdByName(tenant: Tenant, name: string): Promis
   return typeof Item?.supplierId === 'string' ? Item.supplierId : undefined;
 }
 
-export async function getSupplier(tenant: Tenant, supplierId: string): Promise<Supplier | undefined> {
+export async function getSupplier(tenant: Tenant, supplierId: string): Promise<SupplierRecord | undefined> {
   const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: { PK: tenantPk(tenant), SK: supplierSk(supplierId) } }));
   return Item ? fromItem(Item) : undefined;
 }
@@ -87,7 +87,7 @@ export async function listSuppliers(
   tenant: Tenant,
   limit: number,
   startingAfter?: string,
-): Promise<{ suppliers: Supplier[]; hasMore: boolean }> {
+): Promise<{ suppliers: SupplierRecord[]; hasMore: boolean }> {
   const pk = tenantPk(tenant);
   const page = await queryItems(beginsWith(pk, SUPPLIER_PREFIX), {
     limit,

@@ -2,7 +2,7 @@ import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Mapping } from '../domain/mapping.ts';
 import type { Category } from '../domain/product.ts';
 import type { Environment } from '../domain/tenant.ts';
-import type { Source, WebhookEndpoint, WebhookSecret } from '../domain/webhook.ts';
+import type { Source, WebhookEndpointRecord, WebhookSecret } from '../domain/webhook.ts';
 import { db, tableName } from './client.ts';
 import { ENDPOINT_PREFIX, endpointListingKey, endpointLookupKey, orgPk } from './keys.ts';
 import { beginsWith, queryItems } from './query.ts';
@@ -21,7 +21,7 @@ import { secretBox } from './secret-box.ts';
 const secretsContext = (orgId: string, endpointId: string) => `webhook-endpoint:${orgId}:${endpointId}`;
 
 /** The endpoint's item attributes, with the secret values sealed. */
-async function sealed(endpoint: WebhookEndpoint): Promise<Record<string, unknown>> {
+async function sealed(endpoint: WebhookEndpointRecord): Promise<Record<string, unknown>> {
   const values = JSON.stringify(endpoint.secrets.map((s) => s.secret));
   return {
     ...endpoint,
@@ -38,7 +38,7 @@ async function opened(item: Record<string, unknown>): Promise<Record<string, unk
   return { ...item, secrets: dates.map((d, i) => ({ secret: values[i] ?? '', ...d })) };
 }
 
-function fromItem(item: Record<string, unknown>): WebhookEndpoint {
+function fromItem(item: Record<string, unknown>): WebhookEndpointRecord {
   return {
     endpointId: String(item.endpointId),
     orgId: String(item.orgId),
@@ -54,7 +54,7 @@ function fromItem(item: Record<string, unknown>): WebhookEndpoint {
 }
 
 /** Writes both items; `expectedUpdatedAt` makes the write conditional on no concurrent change. */
-export async function putEndpoint(endpoint: WebhookEndpoint, expectedUpdatedAt?: string): Promise<boolean> {
+export async function putEndpoint(endpoint: WebhookEndpointRecord, expectedUpdatedAt?: string): Promise<boolean> {
   const condition = expectedUpdatedAt
     ? { ConditionExpression: 'updatedAt = :expected', ExpressionAttributeValues: { ':expected': expectedUpdatedAt } }
     : { ConditionExpression: 'attribute_not_exists(PK)' };
@@ -75,17 +75,17 @@ export async function putEndpoint(endpoint: WebhookEndpoint, expectedUpdatedAt?:
   }
 }
 
-export async function getEndpointById(endpointId: string): Promise<WebhookEndpoint | undefined> {
+export async function getEndpointById(endpointId: string): Promise<WebhookEndpointRecord | undefined> {
   const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: endpointLookupKey(endpointId) }));
   return Item ? fromItem(await opened(Item)) : undefined;
 }
 
-export async function listEndpoints(orgId: string): Promise<WebhookEndpoint[]> {
+export async function listEndpoints(orgId: string): Promise<WebhookEndpointRecord[]> {
   const { items } = await queryItems(beginsWith(orgPk(orgId), ENDPOINT_PREFIX));
   return (await Promise.all(items.map(opened))).map(fromItem).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
 }
 
-export async function deleteEndpoint(endpoint: WebhookEndpoint): Promise<void> {
+export async function deleteEndpoint(endpoint: WebhookEndpointRecord): Promise<void> {
   await db().send(
     new TransactWriteCommand({
       TransactItems: [

@@ -1,11 +1,11 @@
-import type { Passport, PassportView } from './passport.ts';
+import type { PassportVersion, Passport } from './passport.ts';
 import type { Category } from './product.ts';
 
 /** The read form of a passport version: a plain function (no zod), so the resolver's bundle stays small. */
 export function toPassportView(
   product: { productId: string; name: string; category: Category; gtin: string; qrCodeUrl: string },
-  passport: Passport,
-): PassportView {
+  passport: PassportVersion,
+): Passport {
   return {
     productId: product.productId,
     passportId: passport.passportId,

@@ -115,7 +115,7 @@ export const PASSPORT_STATUSES = ['published'] as const;
 export type PassportStatus = (typeof PASSPORT_STATUSES)[number];
 
 /** One published version of a product's passport. */
-export const passportSchema = z
+export const passportVersionSchema = z
   .object({
     passportId: z.string(),
     productId: z.uuid(),
@@ -125,10 +125,10 @@ export const passportSchema = z
     createdAt: z.iso.datetime(),
   })
   .meta({ id: 'PassportVersion' });
-export type Passport = z.infer<typeof passportSchema>;
+export type PassportVersion = z.infer<typeof passportVersionSchema>;
 
 /** The passport's read form (docs/api.md#endpoints, `GET /v1/products/{productId}/passport`). */
-export const passportViewSchema = z
+export const passportSchema = z
   .object({
     productId: z.uuid(),
     passportId: z.string(),
@@ -142,9 +142,9 @@ export const passportViewSchema = z
     lastUpdated: z.iso.datetime(),
   })
   .meta({ id: 'Passport' });
-export type PassportView = z.infer<typeof passportViewSchema>;
+export type Passport = z.infer<typeof passportSchema>;
 
-export const createdPassportSchema = passportViewSchema
+export const createdPassportSchema = passportSchema
   .pick({ passportId: true, productId: true, version: true, status: true })
   .extend({ createdAt: z.iso.datetime() })
   .meta({ id: 'CreatedPassport' });

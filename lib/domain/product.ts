@@ -6,7 +6,7 @@ export const CATEGORIES = ['wine', 'food', 'textile', 'electronics', 'battery'] 
 export type Category = (typeof CATEGORIES)[number];
 
 /** A product as the domain knows it; the data layer maps it to and from items. */
-export interface Product {
+export interface ProductRecord {
   productId: string;
   orgId: string;
   environment: Environment;
@@ -118,7 +118,7 @@ export const productSearchSchema = z
  * Whether a product matches a search: its name contains `q` in any letter case, or, when `q` is
  * digits, its GTIN starts with `q` in any of the lengths it is printed in (GTIN-14, -13, -12, -8).
  */
-export function productMatches(product: Pick<Product, 'name' | 'gtin'>, q: string): boolean {
+export function productMatches(product: Pick<ProductRecord, 'name' | 'gtin'>, q: string): boolean {
   const query = q.trim().toLowerCase();
   if (query === '') return true;
   if (product.name.toLowerCase().includes(query)) return true;
@@ -164,7 +164,7 @@ export const productLinkSchema = z.object({ href: z.string(), rel: z.string(), t
 export type ProductLink = z.infer<typeof productLinkSchema>;
 
 /** The product's read form (docs/api.md#endpoints), with `productId`, `environment` and `qrCodeUrl`. */
-export const productViewSchema = z
+export const productSchema = z
   .object({
     productId: z.uuid(),
     internalId: z.uuid(),
@@ -181,7 +181,7 @@ export const productViewSchema = z
     updatedAt: z.iso.datetime(),
   })
   .meta({ id: 'Product' });
-export type ProductView = z.infer<typeof productViewSchema>;
+export type Product = z.infer<typeof productSchema>;
 
 export const createdProductSchema = z
   .object({ productId: z.uuid(), qrCodeUrl: z.url(), createdAt: z.iso.datetime() })
@@ -189,14 +189,14 @@ export const createdProductSchema = z
 
 export const productListSchema = z
   .object({
-    data: z.array(productViewSchema),
-    products: z.array(productViewSchema).optional().describe('The same array as data (offset form only)'),
+    data: z.array(productSchema),
+    products: z.array(productSchema).optional().describe('The same array as data (offset form only)'),
     pagination: z.object({ total: z.int(), limit: z.int(), offset: z.int() }).optional().describe('Offset form only'),
     hasMore: z.boolean(),
   })
   .meta({ id: 'ProductList' });
 
-export function toProductView(product: Product): ProductView {
+export function toProductView(product: ProductRecord): Product {
   return {
     productId: product.productId,
     internalId: product.productId,

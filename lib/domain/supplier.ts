@@ -5,7 +5,7 @@ import { NOT_BLANK } from './product.ts';
 import type { Environment } from './tenant.ts';
 
 /** An economic operator (docs/api.md#endpoints). */
-export interface Supplier {
+export interface SupplierRecord {
   supplierId: string;
   orgId: string;
   environment: Environment;
@@ -51,7 +51,7 @@ export const createSupplierSchema = z.strictObject({
 });
 export type CreateSupplierInput = z.infer<typeof createSupplierSchema>;
 
-export const supplierViewSchema = z
+export const supplierSchema = z
   .object({
     supplierId: z.string().regex(/^sup_[0-9a-z]{20}$/),
     name: z.string(),
@@ -61,9 +61,9 @@ export const supplierViewSchema = z
     createdAt: z.iso.datetime(),
   })
   .meta({ id: 'Supplier' });
-export type SupplierView = z.infer<typeof supplierViewSchema>;
+export type Supplier = z.infer<typeof supplierSchema>;
 
-export const toSupplierView = (s: Supplier): SupplierView => ({
+export const toSupplierView = (s: SupplierRecord): Supplier => ({
   supplierId: s.supplierId,
   name: s.name,
   role: s.role,

@@ -29,7 +29,7 @@ export interface WebhookSecret {
 }
 
 /** An organization's webhook endpoint: where its PIM delivers, and how payloads map to passports. */
-export interface WebhookEndpoint {
+export interface WebhookEndpointRecord {
   endpointId: string;
   orgId: string;
   environment: Environment;
@@ -86,7 +86,7 @@ export type UpdateEndpointInput = z.infer<typeof updateEndpointSchema>;
 export const defaultMapping = (source: Source): Mapping | undefined => (source === 'headless-cms' ? HEADLESS_CMS_MAPPING : undefined);
 
 /** The endpoint as its owner sees it: secrets never appear after creation or rotation. */
-export function toEndpointView(endpoint: WebhookEndpoint): {
+export function toEndpointView(endpoint: WebhookEndpointRecord): {
   id: string;
   source: Source;
   environment: Environment;

@@ -6,7 +6,7 @@ import { applyMapping, sourceOf, type MappedProduct } from '../domain/mapping.ts
 import { passportDataSchema, type PassportData } from '../domain/passport.ts';
 import { createProductSchema, updateProductSchema, type CreateProductInput } from '../domain/product.ts';
 import type { Tenant } from '../domain/tenant.ts';
-import { isUpsertEvent, type WebhookEndpoint } from '../domain/webhook.ts';
+import { isUpsertEvent, type WebhookEndpointRecord } from '../domain/webhook.ts';
 import { DuplicateError, InvalidRequestError, ValidationError } from '../http/errors.ts';
 import { toValidationError } from '../http/validation.ts';
 import { publishIfChanged } from './passports.ts';
@@ -49,7 +49,7 @@ function fromSource(mapped: MappedProduct, error: ValidationError, prefix: strin
   return new ValidationError(`${source}: ${error.message}`, source, error.suggestion ?? 'Fix the value in the product-information system, or the mapping.');
 }
 
-async function plan(tenant: Tenant, endpoint: WebhookEndpoint, mapped: MappedProduct): Promise<Plan> {
+async function plan(tenant: Tenant, endpoint: WebhookEndpointRecord, mapped: MappedProduct): Promise<Plan> {
   const gtin = normalizeGtin(mapped.gtin);
   if (!gtin.ok) throw new ValidationError(`${mapped.gtinAt}: not a valid GTIN. ${gtin.reason}`, mapped.gtinAt, 'Send 8, 12, 13 or 14 digits with a valid check digit.');
   const parsedData = passportDataSchema.safeParse(mapped.data);
@@ -103,7 +103,7 @@ async function write(tenant: Tenant, step: Plan): Promise<IngestedProduct> {
  * it names before writing anything, then creates each new product and publishes a passport version
  * wherever the mapped data differs from the current one. Repeating a delivery changes nothing.
  */
-export async function ingest(endpoint: WebhookEndpoint, payload: unknown): Promise<IngestResult> {
+export async function ingest(endpoint: WebhookEndpointRecord, payload: unknown): Promise<IngestResult> {
   if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
     throw new InvalidRequestError('The payload must be a JSON object.');
   }

@@ -2,8 +2,8 @@ import { getProduct } from '../data/products.ts';
 import { getPassportVersion, insertPassportVersion } from '../data/passports.ts';
 import { canonicalJson } from '../domain/json.ts';
 import { newPrefixedId } from '../domain/ids.ts';
-import type { Passport, PassportData } from '../domain/passport.ts';
-import type { Product } from '../domain/product.ts';
+import type { PassportVersion, PassportData } from '../domain/passport.ts';
+import type { ProductRecord } from '../domain/product.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import { NotFoundError } from '../http/errors.ts';
 
@@ -18,18 +18,18 @@ const MAX_ATTEMPTS = 50;
  */
 async function publish(
   tenant: Tenant,
-  product: Product,
+  product: ProductRecord,
   data: PassportData,
   unlessCurrent: boolean,
-): Promise<{ passport: Passport; duplicate: boolean }> {
+): Promise<{ passport: PassportVersion; duplicate: boolean }> {
   const wanted = unlessCurrent ? canonicalJson(data) : undefined;
-  let current: Product | undefined = product;
+  let current: ProductRecord | undefined = product;
   for (let attempt = 1; attempt <= MAX_ATTEMPTS && current; attempt++) {
     if (wanted !== undefined && current.passportVersion) {
       const latest = await getPassportVersion(tenant, current.productId, current.passportVersion);
       if (latest && canonicalJson(latest.data) === wanted) return { passport: latest, duplicate: true };
     }
-    const passport: Passport = {
+    const passport: PassportVersion = {
       passportId: newPrefixedId('ps'),
       productId: current.productId,
       version: current.passportVersion + 1,
@@ -45,8 +45,8 @@ async function publish(
   throw new Error(`Could not publish a passport version for ${product.productId} after ${MAX_ATTEMPTS} attempts`);
 }
 
-export const publishPassport = async (tenant: Tenant, product: Product, data: PassportData): Promise<Passport> =>
+export const publishPassport = async (tenant: Tenant, product: ProductRecord, data: PassportData): Promise<PassportVersion> =>
   (await publish(tenant, product, data, false)).passport;
 
-export const publishIfChanged = (tenant: Tenant, product: Product, data: PassportData): Promise<{ passport: Passport; duplicate: boolean }> =>
+export const publishIfChanged = (tenant: Tenant, product: ProductRecord, data: PassportData): Promise<{ passport: PassportVersion; duplicate: boolean }> =>
   publish(tenant, product, data, true);

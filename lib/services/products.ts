@@ -2,7 +2,7 @@ import { config } from '../config.ts';
 import { getProduct, insertProduct } from '../data/products.ts';
 import { digitalLinkUri } from '../domain/digital-link.ts';
 import { newProductId, UUID_PATTERN } from '../domain/ids.ts';
-import type { CreateProductInput, Product } from '../domain/product.ts';
+import type { CreateProductInput, ProductRecord } from '../domain/product.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import { DuplicateError, NotFoundError } from '../http/errors.ts';
 
@@ -10,8 +10,8 @@ import { DuplicateError, NotFoundError } from '../http/errors.ts';
  * Registers a product under a GTIN that is new to the tenant; its `qrCodeUrl` is fixed here for
  * the life of the product. 409 when the tenant already has the GTIN.
  */
-export async function createProduct(tenant: Tenant, input: CreateProductInput, now = new Date().toISOString()): Promise<Product> {
-  const product: Product = {
+export async function createProduct(tenant: Tenant, input: CreateProductInput, now = new Date().toISOString()): Promise<ProductRecord> {
+  const product: ProductRecord = {
     productId: newProductId(),
     ...tenant,
     gtin: input.gtin,
@@ -34,7 +34,7 @@ export async function createProduct(tenant: Tenant, input: CreateProductInput, n
 }
 
 /** The tenant's product, or a 404 naming `param` (also for another tenant's product). */
-export async function requireProduct(tenant: Tenant, productId: string, param = 'productId'): Promise<Product> {
+export async function requireProduct(tenant: Tenant, productId: string, param = 'productId'): Promise<ProductRecord> {
   const product = UUID_PATTERN.test(productId) ? await getProduct(tenant, productId.toLowerCase()) : undefined;
   if (!product) throw new NotFoundError(`No product with id '${productId}'.`, { param });
   return product;

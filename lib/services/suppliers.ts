@@ -1,9 +1,9 @@
 import { findSupplierIdByName, insertSupplier } from '../data/suppliers.ts';
 import { newSortableId } from '../domain/ids.ts';
-import type { CreateSupplierInput, Supplier } from '../domain/supplier.ts';
+import type { CreateSupplierInput, SupplierRecord } from '../domain/supplier.ts';
 import type { Tenant } from '../domain/tenant.ts';
 
-const newSupplier = (tenant: Tenant, input: CreateSupplierInput, now: string): Supplier => ({
+const newSupplier = (tenant: Tenant, input: CreateSupplierInput, now: string): SupplierRecord => ({
   supplierId: newSortableId('sup'),
   ...tenant,
   name: input.name,
@@ -13,7 +13,7 @@ const newSupplier = (tenant: Tenant, input: CreateSupplierInput, now: string): S
   createdAt: now,
 });
 
-export async function createSupplier(tenant: Tenant, input: CreateSupplierInput, now = new Date().toISOString()): Promise<Supplier> {
+export async function createSupplier(tenant: Tenant, input: CreateSupplierInput, now = new Date().toISOString()): Promise<SupplierRecord> {
   const supplier = newSupplier(tenant, input, now);
   await insertSupplier(supplier);
   return supplier;

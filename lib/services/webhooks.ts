@@ -6,7 +6,7 @@ import {
   ROTATION_OVERLAP_MS,
   type CreateEndpointInput,
   type UpdateEndpointInput,
-  type WebhookEndpoint,
+  type WebhookEndpointRecord,
 } from '../domain/webhook.ts';
 import { NotFoundError, ValidationError } from '../http/errors.ts';
 
@@ -17,11 +17,11 @@ export async function createEndpoint(
   tenant: Tenant,
   input: CreateEndpointInput,
   now = new Date().toISOString(),
-): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+): Promise<{ endpoint: WebhookEndpointRecord; secret: string }> {
   const mapping = input.mapping ?? defaultMapping(input.source);
   if (!mapping) throw new ValidationError('A custom source needs a mapping.', 'mapping');
   const secret = newSecret();
-  const endpoint: WebhookEndpoint = {
+  const endpoint: WebhookEndpointRecord = {
     endpointId: newPrefixedId('whe'),
     orgId: tenant.orgId,
     environment: input.environment ?? tenant.environment,
@@ -38,22 +38,22 @@ export async function createEndpoint(
 }
 
 /** The organization's endpoint, or 404 (also for another organization's endpoint). */
-export async function requireEndpoint(orgId: string, endpointId: string): Promise<WebhookEndpoint> {
+export async function requireEndpoint(orgId: string, endpointId: string): Promise<WebhookEndpointRecord> {
   const endpoint = /^whe_[0-9a-z]{20}$/.test(endpointId) ? await getEndpointById(endpointId) : undefined;
   if (!endpoint || endpoint.orgId !== orgId) throw new NotFoundError(`No webhook endpoint with id '${endpointId}'.`, { param: 'endpointId' });
   return endpoint;
 }
 
-export const endpointsOf = (orgId: string): Promise<WebhookEndpoint[]> => listEndpoints(orgId);
+export const endpointsOf = (orgId: string): Promise<WebhookEndpointRecord[]> => listEndpoints(orgId);
 
-async function replace(current: WebhookEndpoint, next: WebhookEndpoint): Promise<WebhookEndpoint> {
+async function replace(current: WebhookEndpointRecord, next: WebhookEndpointRecord): Promise<WebhookEndpointRecord> {
   if (!(await putEndpoint(next, current.updatedAt))) {
     throw new ValidationError('The endpoint changed while this request ran; read it again and retry.', 'endpointId');
   }
   return next;
 }
 
-export async function updateEndpoint(endpoint: WebhookEndpoint, changes: UpdateEndpointInput): Promise<WebhookEndpoint> {
+export async function updateEndpoint(endpoint: WebhookEndpointRecord, changes: UpdateEndpointInput): Promise<WebhookEndpointRecord> {
   return replace(endpoint, {
     ...endpoint,
     ...(changes.mapping ? { mapping: changes.mapping } : {}),
@@ -67,7 +67,7 @@ export async function updateEndpoint(endpoint: WebhookEndpoint, changes: UpdateE
  * Issues a new secret. The previous one keeps verifying for 24 hours, so the PIM can switch
  * without losing a delivery; any older secret stops at once.
  */
-export async function rotateSecret(endpoint: WebhookEndpoint, now = Date.now()): Promise<{ endpoint: WebhookEndpoint; secret: string; previousValidUntil: string }> {
+export async function rotateSecret(endpoint: WebhookEndpointRecord, now = Date.now()): Promise<{ endpoint: WebhookEndpointRecord; secret: string; previousValidUntil: string }> {
   const secret = newSecret();
   const previousValidUntil = new Date(now + ROTATION_OVERLAP_MS).toISOString();
   const previous = endpoint.secrets[0];
@@ -79,4 +79,4 @@ export async function rotateSecret(endpoint: WebhookEndpoint, now = Date.now()):
   return { endpoint: updated, secret, previousValidUntil };
 }
 
-export const removeEndpoint = (endpoint: WebhookEndpoint): Promise<void> => deleteEndpoint(endpoint);
+export const removeEndpoint = (endpoint: WebhookEndpointRecord): Promise<void> => deleteEndpoint(endpoint);

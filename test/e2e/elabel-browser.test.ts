@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContextOptions } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PassportView } from '../../lib/domain/passport.ts';
+import type { Passport } from '../../lib/domain/passport.ts';
 import {
   CONTENT_SECURITY_POLICY,
   renderBadLink,
@@ -23,7 +23,7 @@ import {
 const RESULTS_DIR = fileURLToPath(new URL('../../test-results/', import.meta.url));
 
 /** A complete red wine with a long, unbreakable name and long producer names: the worst case for a 360 px screen. */
-const RED_WINE: PassportView = {
+const RED_WINE: Passport = {
   productId: '01890a5d-ac96-774b-bcce-b302099a8057',
   passportId: 'ps_01890a5dac96',
   name: 'Château Lumière Pauillac Grand Vin Rouge 2019',

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { PassportData, PassportView } from '../../lib/domain/passport.ts';
+import type { PassportData, Passport } from '../../lib/domain/passport.ts';
 import {
   CONTENT_SECURITY_POLICY,
   energyValues,
@@ -11,7 +11,7 @@ import {
 } from '../../functions/resolver/page/elabel.ts';
 import { LABELS, LANGUAGES, negotiateLanguage } from '../../functions/resolver/page/i18n.ts';
 
-function wineView(data: PassportData, overrides: Partial<PassportView> = {}): PassportView {
+function wineView(data: PassportData, overrides: Partial<Passport> = {}): Passport {
   return {
     productId: '01890a5d-ac96-774b-bcce-b302099a8057',
     passportId: 'ps_01890a5dac96',

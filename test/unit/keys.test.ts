@@ -1,9 +1,9 @@
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Product } from '../../lib/domain/product.ts';
+import type { ProductRecord } from '../../lib/domain/product.ts';
 import type { Tenant } from '../../lib/domain/tenant.ts';
-import type { WebhookEndpoint } from '../../lib/domain/webhook.ts';
+import type { WebhookEndpointRecord } from '../../lib/domain/webhook.ts';
 import { findApiKeyByHash, getApiKey, insertApiKey, listActiveApiKeys, touchApiKey, type ApiKeyRecord } from '../../lib/data/api-keys.ts';
 import { idempotencyStore } from '../../lib/data/idempotency.ts';
 import { getMembership, insertMembership, listMembershipsOfUser } from '../../lib/data/memberships.ts';
@@ -55,7 +55,7 @@ function keysSent(): string[] {
 }
 
 const tenant: Tenant = { orgId: 'org_1', environment: 'test' };
-const product: Product = {
+const product: ProductRecord = {
   productId: '01937f4e-8a6b-7c3d-9e2f-0a1b2c3d4e5f',
   orgId: 'org_1',
   environment: 'test',
@@ -140,7 +140,7 @@ describe('stored keys', () => {
     const key: ApiKeyRecord = {
       keyId: 'key_1', orgId: 'org_1', environment: 'live', name: 'k', scopes: [], hash: 'abc123', prefix: 'sk_live_', last4: 'AAAA', createdAt: product.createdAt,
     };
-    const endpoint: WebhookEndpoint = {
+    const endpoint: WebhookEndpointRecord = {
       endpointId: 'whe_1', orgId: 'org_1', environment: 'live', source: 'custom', defaultCategory: 'wine', mapping: {}, secrets: [], createdAt: product.createdAt, updatedAt: product.createdAt,
     };
     // Act

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Nutrition, PassportView } from '../../../lib/domain/passport.ts';
+import type { Nutrition, Passport } from '../../../lib/domain/passport.ts';
 import {
   countryName,
   formatDate,
@@ -223,7 +223,7 @@ ${content}
 `;
 }
 
-function ingredientsSection(view: PassportView, labels: Labels): SafeHtml | undefined {
+function ingredientsSection(view: Passport, labels: Labels): SafeHtml | undefined {
   const ingredients = (view.data.ingredients ?? []).filter(isPresent);
   if (ingredients.length === 0) return undefined;
   const list = ingredients.map((ingredient, index) => html`${index > 0 && ', '}${emphasiseAllergens(ingredient)}`);
@@ -241,7 +241,7 @@ export function energyValues(nutrition: Nutrition): { kj: number; kcal: number }
   };
 }
 
-function nutritionSection(view: PassportView, lang: Lang, labels: Labels): SafeHtml | undefined {
+function nutritionSection(view: Passport, lang: Lang, labels: Labels): SafeHtml | undefined {
   const nutrition = view.data.nutrition;
   if (!nutrition) return undefined;
   const rows: SafeHtml[] = [];
@@ -275,14 +275,14 @@ ${rows.map((row) => html`${row}\n`)}</tbody>
   return section('nutrition', labels.nutrition, table);
 }
 
-const ALLERGEN_FLAGS: [keyof NonNullable<PassportView['data']['allergens']>, AllergenKey][] = [
+const ALLERGEN_FLAGS: [keyof NonNullable<Passport['data']['allergens']>, AllergenKey][] = [
   ['containsSulphites', 'sulphites'],
   ['containsEgg', 'egg'],
   ['containsFish', 'fish'],
   ['containsMilk', 'milk'],
 ];
 
-function allergensSection(view: PassportView, labels: Labels): SafeHtml | undefined {
+function allergensSection(view: Passport, labels: Labels): SafeHtml | undefined {
   const allergens = view.data.allergens;
   if (!allergens) return undefined;
   const contained = ALLERGEN_FLAGS.filter(([flag]) => allergens[flag] === true).map(([, key]) => labels.allergenNames[key]);
@@ -290,7 +290,7 @@ function allergensSection(view: PassportView, labels: Labels): SafeHtml | undefi
   return section('allergens', labels.allergens, html`<p><strong>${labels.contains(contained.join(', '))}</strong></p>`, 'card allergens');
 }
 
-function originSection(view: PassportView, lang: Lang, labels: Labels): SafeHtml | undefined {
+function originSection(view: Passport, lang: Lang, labels: Labels): SafeHtml | undefined {
   const origin = view.data.origin;
   if (!origin) return undefined;
   const entries: [string, string][] = [];
@@ -301,7 +301,7 @@ function originSection(view: PassportView, lang: Lang, labels: Labels): SafeHtml
   return section('origin', labels.origin, html`<dl>${entries.map(([term, value]) => html`<dt>${term}</dt><dd>${value}</dd>`)}</dl>`);
 }
 
-function producersSection(view: PassportView, lang: Lang, labels: Labels): SafeHtml | undefined {
+function producersSection(view: Passport, lang: Lang, labels: Labels): SafeHtml | undefined {
   const producers = (view.data.producers ?? []).filter((producer) => producer && isPresent(producer.name));
   if (producers.length === 0) return undefined;
   const items = producers.map((producer) => {
@@ -313,7 +313,7 @@ function producersSection(view: PassportView, lang: Lang, labels: Labels): SafeH
   return section('producers', labels.producers, html`<ul class="producers">${items}</ul>`);
 }
 
-function wineMeta(view: PassportView, labels: Labels): SafeHtml | undefined {
+function wineMeta(view: Passport, labels: Labels): SafeHtml | undefined {
   const isWine = view.category === 'wine' || view.data.productType === 'wine';
   if (!isWine) return undefined;
   const parts: string[] = [];
@@ -324,7 +324,7 @@ function wineMeta(view: PassportView, labels: Labels): SafeHtml | undefined {
   return html`<p class="meta">${separated(parts)}</p>`;
 }
 
-function footer(view: PassportView, lang: Lang, labels: Labels): SafeHtml {
+function footer(view: Passport, lang: Lang, labels: Labels): SafeHtml {
   const version = String(view.version);
   const date = formatDate(view.lastUpdated, lang);
   const versionLine = isAmount(view.version) ? (date ? labels.versionPublished(version, date) : labels.versionOnly(version)) : undefined;
@@ -338,7 +338,7 @@ ${isPresent(view.gtin) && html`<p>${labels.gtin} <span class="gtin" translate="n
 // Pages
 
 /** The e-label page of a published passport, in the given language. */
-export function renderElabel(view: PassportView, lang: Lang): string {
+export function renderElabel(view: Passport, lang: Lang): string {
   const labels = LABELS[lang];
   const sections = [
     ingredientsSection(view, labels),
