@@ -92,6 +92,8 @@ export class PassportStack extends Stack {
         NODE_OPTIONS: LAMBDA_NODE_OPTIONS,
         ...(settings.dashboardOrigins ? { DASHBOARD_ORIGINS: settings.dashboardOrigins } : {}),
       },
+      // Only the resolver learns the secret CloudFront sends it (constructs/resolver-cdn.ts).
+      environmentOf: { resolver: { RESOLVER_ORIGIN_SECRET: cdn.originSecretValue } },
       tableResources: data.resources,
       scanPipeline: scans,
       sessionSecret: signIn.sessionSecret,
@@ -109,6 +111,7 @@ export class PassportStack extends Stack {
     this.functions = api.functions;
     addSuppressions({
       sessionSecret: signIn.sessionSecret,
+      resolverOriginSecret: cdn.originSecret,
       distribution: cdn.distribution,
       userPool: signIn.userPool,
       functions: Object.values(api.functions),

@@ -260,6 +260,29 @@ describe('resolver distribution', () => {
     expect(behavior.ViewerProtocolPolicy).toBe('redirect-to-https');
     expect(JSON.stringify(config.Origins)).toContain(logicalId(synth.stack.api));
   });
+
+  it('attack: the execute-api domain cannot pose as CloudFront: the API origin gets a generated secret header that only the resolver function is given', () => {
+    // Prepare
+    const config = single(synth, 'AWS::CloudFront::Distribution').DistributionConfig as Record<string, unknown>;
+    const apiOrigin = (config.Origins as { Id: string; CustomOriginConfig?: unknown; OriginCustomHeaders?: { HeaderName: string; HeaderValue: unknown }[] }[]).find(
+      (origin) => origin.CustomOriginConfig !== undefined,
+    );
+    const secrets = ofType(synth, 'AWS::SecretsManager::Secret').filter(([, r]) => JSON.stringify(r.Properties).includes('resolver'));
+
+    // Act
+    const header = apiOrigin?.OriginCustomHeaders?.find((h) => h.HeaderName.toLowerCase() === 'x-origin-verify');
+    const settingOf = (name: string) =>
+      (synth.resources[functionLogicalId(synth, name)]?.Properties?.Environment as { Variables: Record<string, unknown> }).Variables.RESOLVER_ORIGIN_SECRET;
+
+    // Assess: one generated secret, resolved at deployment (no value in the template), the same in both places.
+    expect(secrets).toHaveLength(1);
+    const [secretId, secret] = secrets[0]!;
+    expect(secret.Properties?.GenerateSecretString).toMatchObject({ ExcludePunctuation: true, PasswordLength: 64 });
+    expect(JSON.stringify(header?.HeaderValue)).toMatch(/\{\{resolve:secretsmanager:/);
+    expect(JSON.stringify(header?.HeaderValue)).toContain(secretId);
+    expect(settingOf('resolver')).toEqual(header?.HeaderValue);
+    for (const [name] of functions.filter(([name]) => name !== 'resolver')) expect(settingOf(name), name).toBeUndefined();
+  });
 });
 
 describe('sign-in', () => {
@@ -278,7 +301,7 @@ describe('sign-in', () => {
 describe('session key', () => {
   it('is generated in the form the session code decodes: base64 text of 32 bytes', () => {
     // Prepare
-    const generate = single(synth, 'AWS::SecretsManager::Secret').GenerateSecretString as Record<string, unknown>;
+    const generate = synth.resources[logicalId(synth.stack.sessionSecret)]?.Properties?.GenerateSecretString as Record<string, unknown>;
     const sample = 'aZ09'.repeat(11).slice(0, Number(generate.PasswordLength));
 
     // Act

@@ -1,4 +1,4 @@
-import { CfnOutput, Fn, Stack } from 'aws-cdk-lib';
+import { CfnOutput, Fn, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import {
   AllowedMethods,
@@ -18,7 +18,9 @@ import {
 import { HttpOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { AaaaRecord, ARecord, RecordTarget, type IHostedZone } from 'aws-cdk-lib/aws-route53';
 import { CloudFrontTarget } from 'aws-cdk-lib/aws-route53-targets';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
+import { RESOLVER_ORIGIN_HEADER } from '../../../lib/config.ts';
 import { resolverCertificateArn, type DeploySettings } from '../settings.ts';
 import { StackPart } from './part.ts';
 
@@ -36,8 +38,12 @@ export interface ResolverCdnProps {
 /**
  * CloudFront in front of the public resolver: every printed qrCodeUrl lands here, so that
  * CloudFront-Viewer-Country reaches the resolver (docs/architecture.md). Nothing is cached (each GET
- * is a counted scan); HTTPS only, with the optional web ACL and custom domain of the settings. It
- * grants nothing: its origin is the API's public endpoint.
+ * is a counted scan); HTTPS only, with the optional web ACL and custom domain of the settings.
+ * CloudFront sends the resolver a generated secret in X-Origin-Verify, which the resolver function
+ * gets as RESOLVER_ORIGIN_SECRET (`originSecret`), so that the resolver routes on the API's own
+ * domain, which bypass this distribution, are refused (docs/deploy.md). Both are CloudFormation
+ * dynamic references resolved at deployment: the value is in no template. It grants nothing: its
+ * origin is the API's public endpoint.
  */
 export class ResolverCdn extends StackPart {
   readonly distribution: Distribution;
@@ -45,6 +51,9 @@ export class ResolverCdn extends StackPart {
   readonly origin: string;
   /** Whether the distribution serves a custom domain with its own certificate. */
   readonly customCertificate: boolean;
+  /** The secret CloudFront sends to the resolver, and its value (a dynamic reference) for RESOLVER_ORIGIN_SECRET. */
+  readonly originSecret: Secret;
+  readonly originSecretValue: string;
 
   constructor(scope: Construct, id: string, props: ResolverCdnProps) {
     super(scope, id);
@@ -61,12 +70,19 @@ export class ResolverCdn extends StackPart {
       queryStringBehavior: OriginRequestQueryStringBehavior.all(),
       cookieBehavior: OriginRequestCookieBehavior.none(),
     });
+    this.originSecret = new Secret(this, 'ResolverOriginSecret', {
+      description: 'Sent by the resolver distribution to the resolver (X-Origin-Verify): requests without it did not come through CloudFront',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true, includeSpace: false },
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    this.originSecretValue = this.originSecret.secretValue.unsafeUnwrap();
     this.distribution = new Distribution(this, 'ResolverDistribution', {
       comment: 'Product Passport public resolver (GS1 Digital Link)',
       defaultBehavior: {
         origin: new HttpOrigin(props.apiHost, {
           protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
           originSslProtocols: [OriginSslPolicy.TLS_V1_2],
+          customHeaders: { [RESOLVER_ORIGIN_HEADER]: this.originSecretValue },
         }),
         // Every GET is a counted scan, so nothing is served from the cache.
         cachePolicy: CachePolicy.CACHING_DISABLED,
