@@ -3,7 +3,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as aggregate } from '../../functions/aggregator/handler.ts';
 import { call, expectError, newOrg, type TestOrg } from '../support/api.ts';
 import { createProduct, publish, type CreatedProduct } from '../support/fixtures.ts';
-import { queryRollups } from '../../lib/data/rollups.ts';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '../../lib/data/client.ts';
+import { forgetReferrers, queryRollups } from '../../lib/data/rollups.ts';
 import { MAX_REFERRER_HOSTS } from '../../lib/domain/analytics.ts';
 import { drained, eventually, queueDepths, sendRawBatch } from '../support/queues.ts';
 
@@ -185,6 +187,71 @@ describe('GET /v1/analytics/product/{id}', () => {
     expectError(await analytics(product.productId, '?country=DE'), 400, 'invalid_request_error', 'country');
     expectError(await call('GET', `/v1/analytics/product/${product.productId}`), 401, 'authentication_error');
     expectError(await call('GET', `/v1/analytics/product/${product.productId}`, { key: await org.keyWith(['products:read']) }), 403, 'permission_error');
+  });
+});
+
+describe('scan counting isolation and the referrer bound, in the aggregator', () => {
+  const context = { functionName: 'aggregator', awsRequestId: 'r', getRemainingTimeInMillis: () => 30_000 } as Context;
+  const record = (messageId: string, owner: TestOrg, product: CreatedProduct, referrer = 'direct') => ({
+    messageId,
+    receiptHandle: messageId,
+    body: JSON.stringify({
+      v: 1, orgId: owner.orgId, environment: 'live', productId: product.productId, gtin: `0${product.gtin}`,
+      at: new Date().toISOString(), country: 'AT', referrer, device: 'desktop',
+    }),
+    attributes: { ApproximateReceiveCount: '1', SentTimestamp: '0', SenderId: 'x', ApproximateFirstReceiveTimestamp: '0' },
+    messageAttributes: {},
+    md5OfBody: '',
+    eventSource: 'aws:sqs',
+    eventSourceARN: 'arn:aws:sqs:eu-central-1:000000000000:scan-events',
+    awsRegion: 'eu-central-1',
+  });
+
+  it('attack: a product-day that cannot be written fails only its own records, never another product or tenant in the batch', async () => {
+    // Prepare: a day rollup whose counter has the wrong type, so every write to it fails
+    const other = await newOrg('Isolation Org');
+    const [broken, sibling, foreign] = await Promise.all([publishedProduct(), publishedProduct(), publishedProductOf(other)]);
+    await db().send(new PutCommand({
+      TableName: tableName(),
+      Item: { PK: `STATS#${org.orgId}#live#${broken.productId}`, SK: `DAY#${today()}`, type: 'rollup', scans: 'not a number' },
+    }));
+    const id = crypto.randomUUID();
+    // Act
+    const response = await aggregate({
+      Records: [
+        record(`${id}-1`, org, broken), record(`${id}-2`, org, sibling), record(`${id}-3`, other, foreign),
+        record(`${id}-4`, org, broken), record(`${id}-5`, org, sibling),
+      ],
+    }, context);
+    // Assess
+    expect(response.batchItemFailures.map((f) => f.itemIdentifier).sort()).toEqual([`${id}-1`, `${id}-4`]);
+    expect((await analytics(sibling.productId)).body.totalScans).toBe(2);
+    expect((await call('GET', `/v1/analytics/product/${foreign.productId}`, { key: other.live })).body.totalScans).toBe(1);
+  });
+
+  it('keeps counting exactly and within 50 hosts when a fresh aggregator meets a rollup it has not seen', async () => {
+    // Prepare: 48 hosts counted by one aggregator instance
+    const product = await publishedProduct();
+    const host = (i: number) => `site${i}.example.org`;
+    const id = crypto.randomUUID();
+    const first = Array.from({ length: 48 }, (_, i) => record(`${id}-a${i}`, org, product, host(i)));
+    expect(await aggregate({ Records: first }, context)).toEqual({ batchItemFailures: [] });
+    // Act: a new instance (nothing learned) counts 2 known hosts, 5 new ones, direct, and a redelivery
+    forgetReferrers();
+    const second = [
+      record(`${id}-b0`, org, product, host(0)), record(`${id}-b1`, org, product, host(1)),
+      ...Array.from({ length: 5 }, (_, i) => record(`${id}-c${i}`, org, product, host(100 + i))),
+      record(`${id}-d`, org, product, 'direct'), first[2] as ReturnType<typeof record>,
+    ];
+    expect(await aggregate({ Records: second }, context)).toEqual({ batchItemFailures: [] });
+    // Assess
+    const body = (await analytics(product.productId)).body;
+    expect(body.totalScans).toBe(48 + 8);
+    expect(body.topReferrers.reduce((n: number, r: { scans: number }) => n + r.scans, 0)).toBe(56);
+    const [stored] = await queryRollups({ orgId: org.orgId, environment: 'live' }, product.productId, today(), today());
+    const hosts = Object.keys(stored?.referrers ?? {}).filter((r) => r !== 'other' && r !== 'direct');
+    expect(hosts).toHaveLength(50);
+    expect(stored?.referrers).toMatchObject({ [host(0)]: 2, [host(1)]: 2, [host(2)]: 1, direct: 1, other: 3 });
   });
 });
 
