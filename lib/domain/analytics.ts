@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { GRANULARITIES, type Granularity } from './enums.ts';
 import { DIRECT, OTHER_REFERRER } from './referrer.ts';
 import { DEVICES, type Device } from './scan.ts';
 
@@ -6,8 +7,7 @@ import { DEVICES, type Device } from './scan.ts';
  * Scan analytics: day rollups (one per product and UTC day) and their aggregation into the
  * analytics object of `GET /v1/analytics/product/{productId}` (docs/api.md#endpoints). Plain functions; no I/O.
  */
-export const GRANULARITIES = ['day', 'week', 'month'] as const;
-export type Granularity = (typeof GRANULARITIES)[number];
+export { GRANULARITIES, type Granularity };
 
 export const DEFAULT_WINDOW_DAYS = 90;
 export const MAX_WINDOW_DAYS = 366;

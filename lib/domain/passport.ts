@@ -1,13 +1,11 @@
 import * as z from 'zod';
 import { countrySchema } from './country-schema.ts';
+import { ALLERGEN_FIELDS, NUTRITION_FIELDS, SUPPLIER_ROLES, WINE_COLOURS, type AllergenField, type NutritionField, type SupplierRole } from './enums.ts';
 import { UUID_PATTERN } from './ids.ts';
 import { CATEGORIES, NOT_BLANK, type Category } from './product.ts';
 
-/** Roles of an economic operator, `producer` the default (docs/decisions.md#smaller-choices). */
-export const SUPPLIER_ROLES = ['producer', 'bottler', 'importer', 'distributor', 'manufacturer', 'recycler'] as const;
-export type SupplierRole = (typeof SUPPLIER_ROLES)[number];
-
-export const WINE_COLOURS = ['red', 'white', 'rose', 'orange'] as const;
+/** Supplier roles (`producer` the default: docs/decisions.md#smaller-choices), colours, nutrition and allergen fields. */
+export { ALLERGEN_FIELDS, NUTRITION_FIELDS, SUPPLIER_ROLES, WINE_COLOURS, type SupplierRole };
 
 /**
  * Smallest non-zero amount: nothing on a label is finer, and DynamoDB cannot store numbers under
@@ -32,28 +30,16 @@ const shortText = (field: string, max = 200) =>
     .regex(NOT_BLANK, { error: `${field} must not be empty.` });
 
 /** Nutrition per 100 ml (wine, drinks) or 100 g; every figure optional, none negative. */
-export const nutritionSchema = z.strictObject({
-  energyKj: amount('energyKj').optional(),
-  energyKcal: amount('energyKcal').optional(),
-  fatG: amount('fatG').optional(),
-  saturatedFatG: amount('saturatedFatG').optional(),
-  carbohydratesG: amount('carbohydratesG').optional(),
-  sugarsG: amount('sugarsG').optional(),
-  proteinG: amount('proteinG').optional(),
-  saltG: amount('saltG').optional(),
-  alcoholG: amount('alcoholG').optional(),
-});
+export const nutritionSchema = z.strictObject(
+  Object.fromEntries(NUTRITION_FIELDS.map((field) => [field, amount(field).optional()])) as Record<NutritionField, z.ZodOptional<ReturnType<typeof amount>>>,
+);
 export type Nutrition = z.infer<typeof nutritionSchema>;
-export const NUTRITION_FIELDS = Object.keys(nutritionSchema.shape) as (keyof Nutrition)[];
 
 const flag = (field: string) => z.boolean({ error: `${field} must be true or false.` });
 
-export const allergensSchema = z.strictObject({
-  containsSulphites: flag('containsSulphites').optional(),
-  containsEgg: flag('containsEgg').optional(),
-  containsFish: flag('containsFish').optional(),
-  containsMilk: flag('containsMilk').optional(),
-});
+export const allergensSchema = z.strictObject(
+  Object.fromEntries(ALLERGEN_FIELDS.map((field) => [field, flag(field).optional()])) as Record<AllergenField, z.ZodOptional<ReturnType<typeof flag>>>,
+);
 export type Allergens = z.infer<typeof allergensSchema>;
 
 export const originSchema = z.strictObject({

@@ -1,9 +1,9 @@
 import * as z from 'zod';
+import { CATEGORIES, type Category } from './enums.ts';
 import { normalizeGtin } from './gtin.ts';
 import type { Environment } from './tenant.ts';
 
-export const CATEGORIES = ['wine', 'food', 'textile', 'electronics', 'battery'] as const;
-export type Category = (typeof CATEGORIES)[number];
+export { CATEGORIES, type Category };
 
 /** A product as the domain knows it; the data layer maps it to and from items. */
 export interface ProductRecord {

@@ -1,19 +1,11 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import * as z from 'zod';
+import { SIGNATURE_SCHEMES, SOURCES, type SignatureScheme, type Source } from './enums.ts';
 import { HEADLESS_CMS_MAPPING, mappingSchema, TARGETS, type Mapping } from './mapping.ts';
 import { CATEGORIES, type Category } from './product.ts';
 import { ENVIRONMENTS, type Environment } from './tenant.ts';
 
-export const SOURCES = ['headless-cms', 'custom'] as const;
-export type Source = (typeof SOURCES)[number];
-
-/**
- * How a delivery is signed: `hmac-body` (X-Webhook-Signature over the body alone, the default) or
- * `standard-webhooks` (webhook-id, webhook-timestamp and webhook-signature over id, timestamp and
- * body, within 5 minutes of the server's clock; docs/security.md).
- */
-export const SIGNATURE_SCHEMES = ['hmac-body', 'standard-webhooks'] as const;
-export type SignatureScheme = (typeof SIGNATURE_SCHEMES)[number];
+export { SIGNATURE_SCHEMES, SOURCES, type SignatureScheme, type Source };
 
 /** How far a Standard Webhooks `webhook-timestamp` may be from the server's clock, either way. */
 export const TIMESTAMP_TOLERANCE_MS = 5 * 60 * 1000;
