@@ -3,7 +3,7 @@ import { mappingSchema } from '../domain/mapping.ts';
 import { CATEGORIES } from '../domain/product.ts';
 import { SCOPES } from '../domain/scopes.ts';
 import { ENVIRONMENTS } from '../domain/tenant.ts';
-import { SOURCES } from '../domain/webhook.ts';
+import { SIGNATURE_SCHEMES, SOURCES } from '../domain/webhook.ts';
 import { ERROR_TYPE_NAMES } from '../http/error-types.ts';
 
 /**
@@ -42,11 +42,13 @@ export const apiKeySchema = z
     rateLimitPerMinute: z.int(),
   })
   .meta({ id: 'ApiKey' });
+export type ApiKey = z.infer<typeof apiKeySchema>;
 
 export const createdApiKeySchema = apiKeySchema
   .pick({ id: true, name: true, scopes: true, environment: true, prefix: true, createdAt: true })
   .extend({ key: z.string().describe('The full key: shown this once') })
   .meta({ id: 'CreatedApiKey' });
+export type CreatedApiKey = z.infer<typeof createdApiKeySchema>;
 
 export const revokedApiKeySchema = z.object({ id: z.string(), revoked: z.literal(true), revokedAt: z.iso.datetime() });
 
@@ -60,6 +62,7 @@ export const sessionSchema = z
     expiresAt: z.iso.datetime(),
   })
   .meta({ id: 'Session' });
+export type Session = z.infer<typeof sessionSchema>;
 
 export const webhookEndpointSchema = z
   .object({
@@ -70,11 +73,13 @@ export const webhookEndpointSchema = z
     mapping: mappingSchema,
     description: z.string().nullable(),
     secretPreviousValidUntil: z.iso.datetime().nullable(),
+    signatureScheme: z.enum(SIGNATURE_SCHEMES).describe('How deliveries are signed (docs/security.md)'),
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),
     secret: z.string().optional().describe('Only in the answer to create: shown once'),
   })
   .meta({ id: 'WebhookEndpoint' });
+export type WebhookEndpoint = z.infer<typeof webhookEndpointSchema>;
 
 export const ingestResultSchema = z
   .object({
@@ -82,6 +87,7 @@ export const ingestResultSchema = z
     ignored: z.boolean().optional(),
     eventType: z.string().nullable().optional(),
     duplicate: z.boolean().optional(),
+    stale: z.boolean().optional().describe('Every product was older than its published data (revision or update time): nothing was written'),
     productId: z.uuid().optional(),
     passportId: z.string().optional(),
     version: z.int().optional(),
@@ -94,6 +100,7 @@ export const ingestResultSchema = z
           version: z.int(),
           duplicate: z.boolean(),
           productCreated: z.boolean(),
+          stale: z.boolean().optional(),
         }),
       )
       .optional(),

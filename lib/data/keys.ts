@@ -13,6 +13,7 @@ import type { Tenant } from '../domain/tenant.ts';
  * | passport version | `T#{orgId}#{env}` | `PASSPORT#{productId}#{version, 6 digits}` | get one version; list a product's versions newest first |
  * | passport id | `T#{orgId}#{env}` | `PASSPORTID#{passportId}` | the version a passport id names (cursors) |
  * | supplier | `T#{orgId}#{env}` | `SUPPLIER#{supplierId}` | get by id; list in creation order |
+ * | webhook watermark | `T#{orgId}#{env}` | `WHMARK#{productId}` | the newest source revision or update time a delivery published for the product |
  * | supplier name claim | `T#{orgId}#{env}` | `SUPPLIERNAME#{normalized name}` | the first supplier of a name (webhook deliveries reuse it) |
  * | idempotency record | `IDEMPOTENCY#{orgId}#{env}` | the request's hash (Powertools) | replay a request with the same `Idempotency-Key` |
  * | organization | `ORG#{orgId}` | `ORG` | get by id |
@@ -21,6 +22,7 @@ import type { Tenant } from '../domain/tenant.ts';
  * | webhook endpoint listing | `ORG#{orgId}` | `WHE#{endpointId}` | list an organization's endpoints |
  * | API key by hash | `APIKEY#{sha256}` | `APIKEY` | authenticate a request (one GetItem) |
  * | webhook endpoint lookup | `WHE#{endpointId}` | `WHE` | a delivery finds its endpoint by id alone (one GetItem) |
+ * | accepted webhook delivery | `WHD#{endpointId}` | `SHA256#{body digest}` or `MSGID#{webhook-id}` | refuse a replayed delivery (no TTL: lib/data/webhook-deliveries.ts) |
  * | user | `USER#{userId}` | `USER` | get by id |
  * | membership of a user | `USER#{userId}` | `MEMBER#{orgId}` | list a user's organizations in one query |
  * | email claim | `EMAIL#{lower-case email}` | `EMAIL` | one user per email; find the user of an email |
@@ -53,6 +55,8 @@ export const passportIdSk = (passportId: string): string => `PASSPORTID#${passpo
 export const SUPPLIER_PREFIX = 'SUPPLIER#';
 export const supplierSk = (supplierId: string): string => `${SUPPLIER_PREFIX}${supplierId}`;
 /** The name claim: case, Unicode form and runs of white space do not make another name. */
+/** The newest source revision or update time webhook deliveries published for a product. */
+export const watermarkSk = (productId: string): string => `WHMARK#${productId}`;
 export const supplierNameSk = (name: string): string =>
   `SUPPLIERNAME#${name.normalize('NFC').trim().replace(/\s+/g, ' ').toLowerCase()}`;
 
@@ -78,6 +82,11 @@ export const endpointListingKey = (orgId: string, endpointId: string): ItemKey =
 
 export const apiKeyHashKey = (hash: string): ItemKey => ({ PK: `APIKEY#${hash}`, SK: 'APIKEY' });
 export const endpointLookupKey = (endpointId: string): ItemKey => ({ PK: `WHE#${endpointId}`, SK: 'WHE' });
+/** An accepted webhook delivery, by the SHA-256 of its body or its Standard Webhooks message id. */
+export const deliveryKey = (endpointId: string, key: { kind: 'sha256' | 'webhook-id'; value: string }): ItemKey => ({
+  PK: `WHD#${endpointId}`,
+  SK: key.kind === 'sha256' ? `SHA256#${key.value}` : `MSGID#${key.value}`,
+});
 
 // Users and their sign-in.
 

@@ -1,4 +1,4 @@
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { PassportVersion, PassportData } from '../domain/passport.ts';
 import type { Category, ProductRecord } from '../domain/product.ts';
 import type { Tenant } from '../domain/tenant.ts';
@@ -39,7 +39,13 @@ export interface PublicView {
  * the product's `passportVersion` is still `passport.version - 1`, so two concurrent publishers
  * can never take the same version. Returns 'conflict' when another version won the race.
  */
-export async function insertPassportVersion(tenant: Tenant, product: ProductRecord, passport: PassportVersion): Promise<'created' | 'conflict'> {
+export async function insertPassportVersion(
+  tenant: Tenant,
+  product: ProductRecord,
+  passport: PassportVersion,
+  /** More items for the same transaction (webhook ingest: its replay ledger and watermark); their failed conditions are a 'conflict' too. */
+  also: NonNullable<TransactWriteCommandInput['TransactItems']> = [],
+): Promise<'created' | 'conflict'> {
   const pk = tenantPk(tenant);
   const previous = passport.version - 1;
   try {
@@ -81,6 +87,7 @@ export async function insertPassportVersion(tenant: Tenant, product: ProductReco
               ExpressionAttributeValues: { ':passport': passport },
             },
           },
+          ...also,
         ],
       }),
     );

@@ -48,6 +48,7 @@ function fromItem(item: Record<string, unknown>): WebhookEndpointRecord {
     mapping: (item.mapping ?? {}) as Mapping,
     secrets: (item.secrets ?? []) as WebhookSecret[],
     ...(typeof item.description === 'string' ? { description: item.description } : {}),
+    ...(item.signatureScheme === 'standard-webhooks' ? { signatureScheme: 'standard-webhooks' as const } : {}),
     createdAt: String(item.createdAt),
     updatedAt: String(item.updatedAt),
   };

@@ -1,15 +1,28 @@
-import { getPublicView, type PublicView } from '../data/passports.ts';
+import { getPassportVersion, getPublicView, insertPassportVersion, type PublicView } from '../data/passports.ts';
 import { getProduct, updateProduct } from '../data/products.ts';
+import {
+  advanceWatermark,
+  deliveryUnrecordedItems,
+  findDelivery,
+  getWatermark,
+  recordDelivery,
+  recordDeliveryItems,
+  watermarkItem,
+  type DeliveryKey,
+  type DeliveryRecord,
+  type StoredWatermark,
+  type TransactItem,
+} from '../data/webhook-deliveries.ts';
 import { normalizeGtin } from '../domain/gtin.ts';
+import { newPrefixedId } from '../domain/ids.ts';
 import { canonicalJson } from '../domain/json.ts';
-import { applyMapping, sourceOf, type MappedProduct } from '../domain/mapping.ts';
-import { passportDataSchema, type PassportData } from '../domain/passport.ts';
-import { createProductSchema, updateProductSchema, type CreateProductInput } from '../domain/product.ts';
+import { applyMapping, sourceOf, type MapStats, type MappedProduct } from '../domain/mapping.ts';
+import { passportDataSchema, type PassportVersion, type PassportData } from '../domain/passport.ts';
+import { createProductSchema, updateProductSchema, type CreateProductInput, type ProductRecord } from '../domain/product.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import { isUpsertEvent, type WebhookEndpointRecord } from '../domain/webhook.ts';
 import { DuplicateError, InvalidRequestError, ValidationError } from '../http/errors.ts';
 import { toValidationError } from '../http/validation.ts';
-import { publishIfChanged } from './passports.ts';
 import { createProduct } from './products.ts';
 import { ensureSupplierNamed } from './suppliers.ts';
 
@@ -22,9 +35,14 @@ export interface IngestedProduct {
   duplicate: boolean;
   /** The delivery created the product. */
   productCreated: boolean;
+  /** Refused as older than the published data (its revision or update time): nothing was written. */
+  stale?: boolean;
 }
 
 export type IngestResult = { ignored: true; eventType: string | null } | { ignored: false; products: IngestedProduct[] };
+
+/** What identifies a delivery in the replay ledger: the SHA-256 of its raw body, and its Standard Webhooks id if it has one. */
+export type DeliveryKeys = readonly DeliveryKey[];
 
 /**
  * The most products one delivery may name: each costs a few writes, and a delivery must finish
@@ -40,7 +58,17 @@ interface Plan {
   view?: PublicView;
   create?: CreateProductInput;
   data: PassportData;
+  /** The watermark stored for the product, when the delivery carries one. */
+  stored?: StoredWatermark;
+  /** Older than the published data: nothing of it is written. */
+  stale?: boolean;
 }
+
+/** `mark` is older than `stored` (a mark of another kind is never compared; an equal one is not older). */
+const olderThan = (mark: StoredWatermark | undefined, stored: StoredWatermark | undefined): boolean =>
+  mark !== undefined && stored !== undefined && mark.kind === stored.kind && mark.value < stored.value;
+
+const markOf = (mapped: MappedProduct): StoredWatermark | undefined => (mapped.watermark ? { kind: mapped.watermark.kind, value: mapped.watermark.value } : undefined);
 
 /** A 422 whose param names the payload field the bad value came from. */
 function fromSource(mapped: MappedProduct, error: ValidationError, prefix: string): ValidationError {
@@ -61,7 +89,9 @@ async function plan(tenant: Tenant, endpoint: WebhookEndpointRecord, mapped: Map
     const name = mapped.product.name?.trim();
     const rename = name ? updateProductSchema.safeParse({ name }) : undefined;
     if (rename && !rename.success) throw fromSource(mapped, toValidationError(rename.error), '');
-    return { mapped, gtin14: gtin.gtin14, view, data: parsedData.data };
+    const stored = mapped.watermark ? await getWatermark(tenant, view.productId) : undefined;
+    const stale = view.passport !== undefined && olderThan(markOf(mapped), stored);
+    return { mapped, gtin14: gtin.gtin14, view, data: parsedData.data, ...(stored ? { stored } : {}), ...(stale ? { stale } : {}) };
   }
 
   const input = createProductSchema.safeParse({ ...mapped.product, category: endpoint.defaultCategory, gtin: gtin.gtin14 });
@@ -69,11 +99,95 @@ async function plan(tenant: Tenant, endpoint: WebhookEndpointRecord, mapped: Map
   return { mapped, gtin14: gtin.gtin14, create: input.data, data: parsedData.data };
 }
 
-async function write(tenant: Tenant, step: Plan): Promise<IngestedProduct> {
+/** The delivery being applied: its ledger keys, and what it has done so far. */
+interface Run {
+  endpointId: string;
+  keys: DeliveryKeys;
+  acceptedAt: string;
+  done: IngestedProduct[];
+  /** Products still to write after the current one. */
+  remaining: number;
+  /** The ledger item went into a version's transaction. */
+  recorded: boolean;
+}
+
+/** A copy of this delivery was recorded while this one ran: answer as that copy did. */
+class AlreadyRecorded extends Error {
+  constructor(readonly record: DeliveryRecord) {
+    super('The delivery was recorded by a concurrent copy');
+  }
+}
+
+const MAX_ATTEMPTS = 50;
+
+const recorded = (p: IngestedProduct) => ({ gtin: p.gtin, productId: p.productId, passportId: p.passportId, version: p.version });
+
+/**
+ * Publishes `data` as the product's next version unless it equals the current one, like
+ * publishIfChanged (lib/services/passports.ts), with the delivery's ledger and the product's
+ * watermark in the version's own transaction: the last product of a delivery records the delivery,
+ * every earlier one holds only while no copy of it was recorded, and the watermark never moves back.
+ * A transaction that fails because a copy was recorded, or a newer watermark landed, settles the
+ * delivery instead of retrying.
+ */
+async function publishFromDelivery(
+  tenant: Tenant,
+  product: ProductRecord,
+  step: Plan,
+  run: Run,
+): Promise<{ passport: PassportVersion; duplicate: boolean; stale?: boolean }> {
+  const wanted = canonicalJson(step.data);
+  const mark = markOf(step.mapped);
+  let current: ProductRecord | undefined = product;
+  for (let attempt = 1; attempt <= MAX_ATTEMPTS && current; attempt++) {
+    if (current.passportVersion) {
+      const latest = await getPassportVersion(tenant, current.productId, current.passportVersion);
+      if (latest && canonicalJson(latest.data) === wanted) return { passport: latest, duplicate: true };
+    }
+    const passport: PassportVersion = {
+      passportId: newPrefixedId('ps'),
+      productId: current.productId,
+      version: current.passportVersion + 1,
+      status: 'published',
+      data: step.data,
+      createdAt: new Date().toISOString(),
+    };
+    const last = run.remaining === 0;
+    const self: IngestedProduct = { gtin: current.gtin, productId: current.productId, passportId: passport.passportId, version: passport.version, duplicate: false, productCreated: false };
+    const also: TransactItem[] = [
+      ...(last
+        ? recordDeliveryItems(run.endpointId, run.keys, { endpointId: run.endpointId, acceptedAt: run.acceptedAt, products: [...run.done, self].map(recorded) })
+        : deliveryUnrecordedItems(run.endpointId, run.keys)),
+      ...(mark ? [watermarkItem(tenant, current.productId, mark, passport.createdAt)] : []),
+    ];
+    if ((await insertPassportVersion(tenant, current, passport, also)) === 'created') {
+      if (last) run.recorded = true;
+      return { passport, duplicate: false };
+    }
+    const copy = await findDelivery(run.endpointId, run.keys);
+    if (copy) throw new AlreadyRecorded(copy);
+    if (mark && olderThan(mark, await getWatermark(tenant, current.productId))) {
+      const view = await getPublicView(tenant, current.gtin);
+      if (view?.passport) return { passport: view.passport, duplicate: true, stale: true };
+    }
+    await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(100, 5 * attempt)));
+    current = await getProduct(tenant, product.productId, true);
+  }
+  throw new Error(`Could not publish a passport version for ${product.productId} after ${MAX_ATTEMPTS} attempts`);
+}
+
+async function write(tenant: Tenant, step: Plan, run: Run): Promise<IngestedProduct> {
   const name = step.mapped.product.name?.trim();
   const current = step.view?.passport;
+  const mark = markOf(step.mapped);
+  if (step.stale && step.view && current) {
+    return { gtin: step.view.gtin, productId: step.view.productId, passportId: current.passportId, version: current.version, duplicate: true, productCreated: false, stale: true };
+  }
   // The common repeat: nothing differs from what the public view already shows, so nothing is read or written.
   if (step.view && current && canonicalJson(current.data) === canonicalJson(step.data) && (!name || name === step.view.name)) {
+    if (mark && (!step.stored || step.stored.kind !== mark.kind || step.stored.value < mark.value)) {
+      await advanceWatermark(tenant, step.view.productId, mark, new Date().toISOString());
+    }
     return { gtin: step.view.gtin, productId: step.view.productId, passportId: current.passportId, version: current.version, duplicate: true, productCreated: false };
   }
   let product = step.view ? await getProduct(tenant, step.view.productId, true) : undefined;
@@ -94,36 +208,70 @@ async function write(tenant: Tenant, step: Plan): Promise<IngestedProduct> {
     product = (await updateProduct(tenant, product, { name }, new Date().toISOString())) ?? product;
   }
   for (const producer of step.mapped.producers) await ensureSupplierNamed(tenant, producer);
-  const { passport, duplicate } = await publishIfChanged(tenant, product, step.data);
-  return { gtin: product.gtin, productId: product.productId, passportId: passport.passportId, version: passport.version, duplicate, productCreated };
+  const { passport, duplicate, stale } = await publishFromDelivery(tenant, product, step, run);
+  if (duplicate && !stale && mark) await advanceWatermark(tenant, product.productId, mark, new Date().toISOString());
+  return { gtin: product.gtin, productId: product.productId, passportId: passport.passportId, version: passport.version, duplicate, productCreated, ...(stale ? { stale } : {}) };
+}
+
+/** The answer to a delivery the ledger already holds: what it published, as duplicates. */
+const replayed = (record: DeliveryRecord): IngestResult => ({
+  ignored: false,
+  products: record.products.map((p) => ({ ...p, duplicate: true, productCreated: false })),
+});
+
+export interface IngestOptions {
+  /** The delivery's keys in the replay ledger (docs/security.md): without them nothing is recorded or refused as a replay. */
+  keys?: DeliveryKeys;
+  /** Work counters of the mapping (tests and benchmarks). */
+  stats?: MapStats;
 }
 
 /**
- * Applies a verified delivery: maps the payload with the endpoint's mapping, checks every product
- * it names before writing anything, then creates each new product and publishes a passport version
- * wherever the mapped data differs from the current one. Repeating a delivery changes nothing.
+ * Applies a verified delivery: refuses a replay of one already accepted (the ledger), maps the
+ * payload with the endpoint's mapping (counting its products first), checks every product it names
+ * before writing anything, refuses products older than their published data (the watermark), then
+ * creates each new product and publishes a passport version wherever the mapped data differs from
+ * the current one. Repeating a delivery changes nothing.
  */
-export async function ingest(endpoint: WebhookEndpointRecord, payload: unknown): Promise<IngestResult> {
+export async function ingest(endpoint: WebhookEndpointRecord, payload: unknown, options: IngestOptions = {}): Promise<IngestResult> {
   if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
     throw new InvalidRequestError('The payload must be a JSON object.');
   }
   const body = payload as Record<string, unknown>;
   if (!isUpsertEvent(body)) return { ignored: true, eventType: typeof body.event_type === 'string' ? body.event_type : null };
+  const keys = options.keys ?? [];
+  if (keys.length) {
+    const seen = await findDelivery(endpoint.endpointId, keys);
+    if (seen) return replayed(seen);
+  }
 
-  const mapped = applyMapping(body, endpoint.mapping);
-  if (!mapped.ok) throw new ValidationError(mapped.message, mapped.param, 'Check the payload against the endpoint’s mapping.');
-  if (mapped.products.length > MAX_PRODUCTS_PER_DELIVERY) {
-    const first = mapped.products[0]?.gtinAt ?? 'gtin';
+  const mapped = applyMapping(body, endpoint.mapping, { maxProducts: MAX_PRODUCTS_PER_DELIVERY, ...(options.stats ? { stats: options.stats } : {}) });
+  if (!mapped.ok && mapped.tooMany !== undefined) {
     throw new ValidationError(
-      `A delivery may describe at most ${MAX_PRODUCTS_PER_DELIVERY} products; this one describes ${mapped.products.length}.`,
-      first.replace(/\[\d+\](?=[^[]*$)/, '[]'),
+      `A delivery may describe at most ${MAX_PRODUCTS_PER_DELIVERY} products; this one describes ${mapped.tooMany}.`,
+      mapped.param,
       'Split the delivery: send one event per product, or per batch of at most 100.',
     );
   }
+  if (!mapped.ok) throw new ValidationError(mapped.message, mapped.param, 'Check the payload against the endpoint’s mapping.');
   const tenant: Tenant = { orgId: endpoint.orgId, environment: endpoint.environment };
   const plans: Plan[] = [];
   for (const product of mapped.products) plans.push(await plan(tenant, endpoint, product));
-  const products: IngestedProduct[] = [];
-  for (const step of plans) products.push(await write(tenant, step));
-  return { ignored: false, products };
+
+  const run: Run = { endpointId: endpoint.endpointId, keys, acceptedAt: new Date().toISOString(), done: [], remaining: plans.length, recorded: keys.length === 0 };
+  try {
+    for (const step of plans) {
+      run.remaining--;
+      run.done.push(await write(tenant, step, run));
+    }
+  } catch (error) {
+    if (error instanceof AlreadyRecorded) return replayed(error.record);
+    throw error;
+  }
+  // No version carried the ledger item (the data was current): record the delivery on its own,
+  // unless every product was stale (then nothing at all is written).
+  if (!run.recorded && !run.done.every((p) => p.stale)) {
+    await recordDelivery(endpoint.endpointId, keys, { endpointId: endpoint.endpointId, acceptedAt: run.acceptedAt, products: run.done.map(recorded) });
+  }
+  return { ignored: false, products: run.done };
 }

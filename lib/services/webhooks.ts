@@ -30,6 +30,7 @@ export async function createEndpoint(
     mapping,
     secrets: [{ secret, createdAt: now }],
     ...(input.description ? { description: input.description } : {}),
+    ...(input.signatureScheme ? { signatureScheme: input.signatureScheme } : {}),
     createdAt: now,
     updatedAt: now,
   };
@@ -59,6 +60,7 @@ export async function updateEndpoint(endpoint: WebhookEndpointRecord, changes: U
     ...(changes.mapping ? { mapping: changes.mapping } : {}),
     ...(changes.defaultCategory ? { defaultCategory: changes.defaultCategory } : {}),
     ...(changes.description !== undefined ? { description: changes.description } : {}),
+    ...(changes.signatureScheme ? { signatureScheme: changes.signatureScheme } : {}),
     updatedAt: new Date().toISOString(),
   });
 }

@@ -1,5 +1,6 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { Webhook } from 'standardwebhooks';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createEndpoint, rotateSecret, requireEndpoint } from '../../lib/services/webhooks.ts';
 import { baseUrl, call, expectError, newOrg, newSession, type TestOrg } from '../support/api.ts';
@@ -287,5 +288,140 @@ describe('delivery size', () => {
     expect(response.status).toBe(422);
     expect(response.body.error).toMatchObject({ type: 'validation_error', param: 'entity.attributes.barcode[].barcode_number' });
     expect((await call('GET', '/v1/products', { key: org.live })).body.pagination.total).toBe(0);
+  });
+});
+
+describe('replays and stale deliveries (security finding 2)', () => {
+  it('attack: re-sending yesterday’s signed delivery after a newer one answers duplicate, and the current version keeps its milk allergen', async () => {
+    // Prepare: yesterday's delivery (no milk), then today's (contains milk)
+    const yesterday = payload({ contains_milk: false });
+    const first = await deliver(endpoint.id, endpoint.secret, yesterday.body);
+    const today = payload({ contains_milk: true }, yesterday.gtin);
+    const second = await deliver(endpoint.id, endpoint.secret, today.body);
+    expect(second.body).toMatchObject({ duplicate: false, version: 2 });
+    // Act: the attacker re-sends yesterday's captured bytes and signature
+    const replay = await deliver(endpoint.id, endpoint.secret, yesterday.body);
+    // Assess
+    expect(replay.status).toBe(200);
+    expect(replay.body).toMatchObject({ received: true, duplicate: true, productId: first.body.productId, passportId: first.body.passportId, version: 1 });
+    const current = await call('GET', `/v1/products/${first.body.productId}/passport`, { key: org.live });
+    expect(current.body).toMatchObject({ version: 2, data: { allergens: { containsMilk: true } } });
+    const history = await call('GET', `/v1/products/${first.body.productId}/passports`, { key: org.live });
+    expect(history.body.data).toHaveLength(2);
+  });
+
+  it('attack: a CMS payload older than the published data (its updated_at) is refused as stale, and nothing is written', async () => {
+    // Prepare: the newer state is published first
+    const newer = payload({ updated_at: '2026-11-20T10:00:00Z', contains_milk: true, product_name: 'Rouge au lait' });
+    const published = await deliver(endpoint.id, endpoint.secret, newer.body);
+    expect(published.body).toMatchObject({ duplicate: false, version: 1 });
+    // Act: an older save of the same product arrives late (other bytes, so not a replay)
+    const older = payload({ updated_at: '2026-11-19T10:00:00Z', contains_milk: false, product_name: 'Rouge' }, newer.gtin);
+    const response = await deliver(endpoint.id, endpoint.secret, older.body);
+    // Assess
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ received: true, duplicate: true, stale: true, version: 1, passportId: published.body.passportId });
+    const product = await call('GET', `/v1/products/${published.body.productId}`, { key: org.live });
+    expect(product.body.name).toBe('Rouge au lait');
+    const history = await call('GET', `/v1/products/${published.body.productId}/passports`, { key: org.live });
+    expect(history.body.data).toHaveLength(1);
+    expect(history.body.data[0].data.allergens).toEqual({ containsSulphites: true, containsMilk: true });
+    // A newer save still publishes; one with the same time and other data too (docs/decisions.md).
+    const same = await deliver(endpoint.id, endpoint.secret, payload({ updated_at: '2026-11-20T10:00:00Z', contains_milk: false }, newer.gtin).body);
+    expect(same.body).toMatchObject({ duplicate: false, version: 2 });
+  });
+});
+
+describe('Standard Webhooks signatures (security finding 2)', () => {
+  let sw: { id: string; secret: string };
+
+  /** A delivery signed by the standardwebhooks package, as a sender using it would. */
+  async function deliverStandard(body: string, id: string, at = new Date(), secret = sw.secret) {
+    const response = await fetch(`${baseUrl()}/v1/webhooks/ingest?endpoint=${sw.id}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'webhook-id': id,
+        'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+        'webhook-signature': new Webhook(secret).sign(id, at, body),
+      },
+      body,
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, any> };
+  }
+
+  beforeAll(async () => {
+    const session = await newSession(org.orgId);
+    const created = await call('POST', '/v1/webhooks/endpoints', { session, body: { source: 'headless-cms' } });
+    expect(created.body.signatureScheme).toBe('hmac-body');
+    const patched = await call('PATCH', `/v1/webhooks/endpoints/${created.body.id}`, { session, body: { signatureScheme: 'standard-webhooks' } });
+    expect(patched.status).toBe(200);
+    expect(patched.body.signatureScheme).toBe('standard-webhooks');
+    sw = { id: created.body.id, secret: created.body.secret };
+  });
+
+  it('accepts a delivery signed the Standard Webhooks way, and no longer the body-only signature', async () => {
+    // Prepare
+    const { body } = payload();
+    // Act
+    const response = await deliverStandard(body, `msg_${randomUUID()}`);
+    const bodyOnly = await deliver(sw.id, sw.secret, payload().body);
+    // Assess
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ received: true, duplicate: false, version: 1 });
+    expect(bodyOnly.status).toBe(401);
+  });
+
+  it('attack: a validly signed delivery whose timestamp is 6 minutes old is refused with 401, and nothing is written', async () => {
+    // Prepare
+    const { gtin, body } = payload();
+    // Act
+    const response = await deliverStandard(body, `msg_${randomUUID()}`, new Date(Date.now() - 6 * 60_000));
+    // Assess
+    expect(response.status).toBe(401);
+    expect(response.body.error).toMatchObject({ type: 'authentication_error' });
+    expect(response.body.error.message).toMatch(/5 minutes/);
+    const list = await call('GET', '/v1/products?limit=100', { key: org.live });
+    expect(list.body.data.some((p: { gtin: string }) => p.gtin === `0${gtin}`)).toBe(false);
+  });
+
+  it('attack: a webhook-id seen before is a duplicate, even re-signed over other data', async () => {
+    // Prepare
+    const id = `msg_${randomUUID()}`;
+    const original = payload({ contains_milk: true });
+    const first = await deliverStandard(original.body, id);
+    // Act: the same message id again, freshly timestamped, with other data
+    const again = await deliverStandard(payload({ contains_milk: false }, original.gtin).body, id);
+    // Assess
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ duplicate: true, version: 1, passportId: first.body.passportId });
+    const current = await call('GET', `/v1/products/${first.body.productId}/passport`, { key: org.live });
+    expect(current.body).toMatchObject({ version: 1, data: { allergens: { containsMilk: true } } });
+  });
+});
+
+describe('mapping targets named like prototype machinery', () => {
+  it('attack: a __proto__ mapping target is refused with 422 naming it, on create and on PATCH', async () => {
+    // Prepare
+    const session = await newSession(org.orgId);
+    const mapping = '{"gtin": "ean", "__proto__": "title"}';
+    // Act
+    const created = await fetch(`${baseUrl()}/v1/webhooks/endpoints`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: session.cookie, origin: baseUrl(), 'x-csrf-token': session.csrfToken },
+      body: `{"source": "custom", "mapping": ${mapping}}`,
+    });
+    const patched = await fetch(`${baseUrl()}/v1/webhooks/endpoints/${endpoint.id}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json', cookie: session.cookie, origin: baseUrl(), 'x-csrf-token': session.csrfToken },
+      body: `{"mapping": ${mapping}}`,
+    });
+    // Assess
+    for (const response of [created, patched]) {
+      expect(response.status).toBe(422);
+      expect(((await response.json()) as { error: Record<string, unknown> }).error).toMatchObject({ type: 'validation_error', param: 'mapping.__proto__' });
+    }
+    const read = await call('GET', `/v1/webhooks/endpoints/${endpoint.id}`, { session });
+    expect(read.body.mapping.gtin).toBe('entity.attributes.barcode[].barcode_number');
   });
 });
