@@ -289,7 +289,7 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     errors: [...SESSION_ERRORS, 404],
   },
   'PATCH /v1/webhooks/endpoints/{endpointId}': {
-    summary: "Change a webhook endpoint's mapping, default category or description", description: 'Partial: omitted fields stay.',
+    summary: "Change a webhook endpoint's mapping, default category, description or signature scheme", description: 'Partial: omitted fields stay. signatureScheme standard-webhooks makes deliveries carry webhook-id, webhook-timestamp and webhook-signature (docs/security.md).',
     tag: 'Webhooks',
     body: updateEndpointSchema,
     responses: { 200: { description: 'The endpoint', schema: webhookEndpointSchema } },
@@ -312,7 +312,8 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   },
   'POST /v1/webhooks/ingest': {
     summary: 'Receive a signed delivery from a product-information system',
-    description: 'X-Webhook-Signature: sha256=<lowercase hex HMAC-SHA256 of the exact body>. The endpoint is named by ?endpoint=whe_… or X-Webhook-Endpoint.',
+    description:
+      'X-Webhook-Signature: sha256=<lowercase hex HMAC-SHA256 of the exact body>; or, on an endpoint whose signatureScheme is standard-webhooks, webhook-id, webhook-timestamp (Unix seconds, within 5 minutes) and webhook-signature: v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}" keyed with the base64 after whsec_> (several space-separated allowed). The endpoint is named by ?endpoint=whe_… or X-Webhook-Endpoint. A delivery accepted before (the same body bytes, or the same webhook-id) answers duplicate: true; one older than the published data (its revision or update time) duplicate: true, stale: true; neither writes anything.',
     tag: 'Webhooks',
     query: z.object({ endpoint: z.string().optional() }),
     body: z.object({}).loose().describe('The PIM payload, mapped by the endpoint’s mapping'),
