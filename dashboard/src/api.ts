@@ -83,118 +83,12 @@ export async function api<T>(method: string, path: string, options: RequestOptio
   return (await response.json()) as T;
 }
 
-// ---- The API's shapes, as the dashboard reads them -------------------------------------------
+// ---- The API's shapes: the types lib/ derives from the very zod schemas the OpenAPI document is
+// generated from (type-only imports: nothing of lib/ or zod reaches the bundle). Names are the
+// document's component names.
 
-export type Environment = 'live' | 'test';
-
-export interface SessionView {
-  user: { id: string; email: string; name?: string };
-  organizations: { id: string; name: string }[];
-  organization: { id: string; name: string };
-  environment: Environment;
-  csrfToken: string;
-  expiresAt: string;
-}
-
-export interface ApiKey {
-  id: string;
-  name: string;
-  scopes: string[];
-  environment: Environment;
-  prefix: string;
-  last4: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-  rateLimitPerMinute: number;
-}
-
-export interface CreatedApiKey {
-  id: string;
-  name: string;
-  scopes: string[];
-  environment: Environment;
-  prefix: string;
-  key: string;
-  createdAt: string;
-}
-
-export interface Product {
-  productId: string;
-  environment: Environment;
-  gtin: string;
-  name: string;
-  category: string;
-  brand: string | null;
-  sku: string | null;
-  qrCodeUrl: string;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface ProductPage {
-  data: Product[];
-  pagination: { total: number; limit: number; offset: number };
-  hasMore: boolean;
-}
-
-export interface Producer {
-  name: string;
-  role?: string;
-  country?: string;
-}
-
-export interface PassportData {
-  productType?: string;
-  colour?: string;
-  vintage?: number;
-  ingredients?: string[];
-  nutrition?: Record<string, number>;
-  allergens?: Record<string, boolean>;
-  origin?: { country?: string; region?: string; designation?: string };
-  producers?: Producer[];
-}
-
-export interface PassportView {
-  productId: string;
-  passportId: string;
-  name: string;
-  data: PassportData;
-  qrCodeUrl: string;
-  status: string;
-  version: number;
-  lastUpdated: string;
-}
-
-export interface PassportVersion {
-  passportId: string;
-  productId: string;
-  version: number;
-  status: string;
-  data: PassportData;
-  createdAt: string;
-}
-
-export interface Analytics {
-  productId: string;
-  period: { start: string; end: string };
-  granularity: 'day' | 'week' | 'month';
-  totalScans: number;
-  uniqueCountries: number;
-  locations: Record<string, number>;
-  topReferrers: { domain: string; scans: number }[];
-  devices: { mobile: number; desktop: number; tablet: number };
-  bots: number;
-  scansByDay: { date: string; scans: number }[];
-}
-
-export interface WebhookEndpoint {
-  id: string;
-  source: 'headless-cms' | 'custom';
-  environment: Environment;
-  defaultCategory: string;
-  mapping: Record<string, unknown>;
-  description: string | null;
-  secretPreviousValidUntil: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+export type { Session, ApiKey, CreatedApiKey, WebhookEndpoint } from '../../lib/api/schemas.ts';
+export type { Analytics } from '../../lib/domain/analytics.ts';
+export type { Passport, PassportData, PassportVersion } from '../../lib/domain/passport.ts';
+export type { Product, ProductList } from '../../lib/domain/product.ts';
+export type { Environment } from '../../lib/domain/tenant.ts';

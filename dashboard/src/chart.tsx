@@ -1,4 +1,5 @@
 import { useId } from 'preact/hooks';
+import type { Granularity } from './constants.ts';
 import { formatDate } from './format.ts';
 
 export interface Bucket {
@@ -19,7 +20,7 @@ const HEIGHT = 240;
 const PAD = { top: 12, right: 12, bottom: 28, left: 40 };
 
 /** Label of a bucket: the day, the ISO week's Monday, or the month. */
-function bucketLabel(date: string, granularity: 'day' | 'week' | 'month', short = false): string {
+function bucketLabel(date: string, granularity: Granularity, short = false): string {
   const day = new Date(`${date}T00:00:00Z`);
   if (granularity === 'month') return day.toLocaleDateString(undefined, { month: short ? 'short' : 'long', year: short ? '2-digit' : 'numeric', timeZone: 'UTC' });
   if (short) return day.toLocaleDateString(undefined, { day: 'numeric', month: 'short', timeZone: 'UTC' });
@@ -30,7 +31,7 @@ function bucketLabel(date: string, granularity: 'day' | 'week' | 'month', short 
  * Scans over time as an inline SVG bar chart (no chart library): accessible name and summary, a
  * tooltip per bar, and the same numbers in a table for screen readers and keyboard users.
  */
-export function ScanChart(props: { buckets: Bucket[]; granularity: 'day' | 'week' | 'month'; total: number }) {
+export function ScanChart(props: { buckets: Bucket[]; granularity: Granularity; total: number }) {
   const id = useId();
   const { buckets, granularity } = props;
   const max = niceMax(Math.max(0, ...buckets.map((b) => b.scans)));

@@ -1,12 +1,8 @@
 /**
- * Values the API accepts, for the dashboard's selects. test/unit/dashboard.test.ts checks them
- * against lib/domain, which the dashboard does not bundle (it would bring zod along).
+ * Values the API accepts, for the dashboard's selects: the very arrays the zod schemas are built
+ * from, taken from lib/ modules that import no package (so zod stays out of the bundle).
  */
+export { ALLERGEN_FIELDS, CATEGORIES, GRANULARITIES, NUTRITION_FIELDS, SOURCES as WEBHOOK_SOURCES, SUPPLIER_ROLES, WINE_COLOURS } from '../../lib/domain/enums.ts';
+export type { Granularity } from '../../lib/domain/enums.ts';
 export { API_KEY_SCOPES } from '../../lib/domain/scopes.ts';
-
-export const CATEGORIES = ['wine', 'food', 'textile', 'electronics', 'battery'] as const;
-export const WINE_COLOURS = ['red', 'white', 'rose', 'orange'] as const;
-export const SUPPLIER_ROLES = ['producer', 'bottler', 'importer', 'distributor', 'manufacturer', 'recycler'] as const;
-export const NUTRITION_FIELDS = ['energyKj', 'energyKcal', 'fatG', 'saturatedFatG', 'carbohydratesG', 'sugarsG', 'proteinG', 'saltG', 'alcoholG'] as const;
-export const ALLERGEN_FIELDS = ['containsSulphites', 'containsEgg', 'containsFish', 'containsMilk'] as const;
-export const WEBHOOK_SOURCES = ['headless-cms', 'custom'] as const;
+export { ENVIRONMENTS } from '../../lib/domain/tenant.ts';

@@ -1,11 +1,12 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
-import type { Environment, SessionView } from './api.ts';
+import type { Environment, Session } from './api.ts';
 import { ErrorNotice } from './components.tsx';
+import { ENVIRONMENTS } from './constants.ts';
 import type { Route } from './router.ts';
 
 interface LayoutProps {
-  session: SessionView;
+  session: Session;
   route: Route;
   onSwitch: (change: { orgId?: string; environment?: Environment }) => Promise<void>;
   onSignOut: () => Promise<void>;
@@ -72,7 +73,7 @@ export function Layout(props: LayoutProps) {
             </label>
             <fieldset class="env-switch" disabled={busy}>
               <legend>Environment</legend>
-              {(['live', 'test'] as const).map((env) => (
+              {ENVIRONMENTS.map((env) => (
                 <label key={env} class={`env-option env-option-${env}${session.environment === env ? ' is-current' : ''}`}>
                   <input
                     type="radio"

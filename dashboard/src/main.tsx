@@ -1,6 +1,6 @@
 import { render } from 'preact';
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import { api, ApiError, setCsrfToken, whenSignedOut, type Environment, type SessionView } from './api.ts';
+import { api, ApiError, setCsrfToken, whenSignedOut, type Environment, type Session } from './api.ts';
 import { ErrorNotice, Loading } from './components.tsx';
 import { Layout } from './layout.tsx';
 import { KeysPage } from './pages/keys.tsx';
@@ -9,7 +9,7 @@ import { ProductsPage } from './pages/products.tsx';
 import { WebhookPage, WebhooksPage } from './pages/webhooks.tsx';
 import { navigate, useRoute, type Route } from './router.ts';
 
-type State = { kind: 'loading' } | { kind: 'signed-out'; reason?: string } | { kind: 'failed'; error: unknown } | { kind: 'signed-in'; session: SessionView };
+type State = { kind: 'loading' } | { kind: 'signed-out'; reason?: string } | { kind: 'failed'; error: unknown } | { kind: 'signed-in'; session: Session };
 
 /** Where the identity provider sends the browser back to: this page, wherever it is served. */
 const loginUrl = (): string => `/v1/auth/login?returnTo=${encodeURIComponent(window.location.pathname)}`;
@@ -39,7 +39,7 @@ function SignIn(props: { reason?: string }) {
   );
 }
 
-function Page(props: { route: Route; session: SessionView }) {
+function Page(props: { route: Route; session: Session }) {
   const { route, session } = props;
   // A page's data belongs to one organization and environment: remount when the session moves.
   const key = `${session.organization.id}/${session.environment}`;
@@ -72,7 +72,7 @@ function App() {
 
   const load = useCallback(async () => {
     try {
-      const session = await api<SessionView>('GET', '/v1/auth/session', { quiet401: true });
+      const session = await api<Session>('GET', '/v1/auth/session', { quiet401: true });
       setCsrfToken(session.csrfToken);
       setState({ kind: 'signed-in', session });
     } catch (error) {
@@ -103,7 +103,7 @@ function App() {
   }
 
   const switchSession = async (change: { orgId?: string; environment?: Environment }) => {
-    const session = await api<SessionView>('POST', '/v1/auth/session', { body: change });
+    const session = await api<Session>('POST', '/v1/auth/session', { body: change });
     setCsrfToken(session.csrfToken);
     setState({ kind: 'signed-in', session });
     // Resources of one organization and environment do not exist in another.

@@ -195,6 +195,7 @@ export const productListSchema = z
     hasMore: z.boolean(),
   })
   .meta({ id: 'ProductList' });
+export type ProductList = z.infer<typeof productListSchema>;
 
 export function toProductView(product: ProductRecord): Product {
   return {

@@ -2,9 +2,8 @@ import { useState } from 'preact/hooks';
 import { api, type Analytics, type Product } from '../api.ts';
 import { BarList, ScanChart } from '../chart.tsx';
 import { ErrorNotice, Loading, useLoad } from '../components.tsx';
+import { GRANULARITIES, type Granularity } from '../constants.ts';
 import { plural, utcDay } from '../format.ts';
-
-type Granularity = 'day' | 'week' | 'month';
 
 /** The window each granularity shows, ending today (UTC). */
 const WINDOWS: Record<Granularity, { days: number; label: string }> = {
@@ -39,7 +38,7 @@ export function AnalyticsTab(props: { product: Product }) {
       <div class="toolbar toolbar-spread">
         <fieldset class="segmented">
           <legend class="visually-hidden">Group scans by</legend>
-          {(['day', 'week', 'month'] as const).map((g) => (
+          {GRANULARITIES.map((g) => (
             <label key={g} class={granularity === g ? 'is-current' : ''}>
               <input type="radio" name="granularity" value={g} checked={granularity === g} onChange={() => setGranularity(g)} />
               <span>{g === 'day' ? 'Day' : g === 'week' ? 'Week' : 'Month'}</span>

@@ -1,5 +1,5 @@
 import { useRef, useState } from 'preact/hooks';
-import { api, ApiError, type PassportData, type PassportVersion, type PassportView, type Product } from '../api.ts';
+import { api, ApiError, type PassportData, type PassportVersion, type Passport, type Product } from '../api.ts';
 import { ErrorNotice, Field, focusField, FormActions, Loading, Notice, Options, placeError, useLoad } from '../components.tsx';
 import { ALLERGEN_FIELDS, CATEGORIES, NUTRITION_FIELDS, SUPPLIER_ROLES, WINE_COLOURS } from '../constants.ts';
 import { formatDateTime, labelOf } from '../format.ts';
@@ -264,7 +264,7 @@ function PublishForm(props: { product: Product; current?: PassportData; onPublis
   );
 }
 
-function PassportSummary(props: { passport: PassportView }) {
+function PassportSummary(props: { passport: Passport }) {
   const { data } = props.passport;
   const nutrition = NUTRITION_FIELDS.filter((f) => data.nutrition?.[f] !== undefined).map((f) => [f, data.nutrition?.[f]] as const);
   const allergens = Object.entries(data.allergens ?? {}).filter(([, v]) => v);
@@ -313,7 +313,7 @@ export function PassportTab(props: { product: Product }) {
   const id = encodeURIComponent(props.product.productId);
   const current = useLoad(async () => {
     try {
-      return await api<PassportView>('GET', `/v1/products/${id}/passport`);
+      return await api<Passport>('GET', `/v1/products/${id}/passport`);
     } catch (error) {
       if (error instanceof ApiError && error.status === 404) return null;
       throw error;

@@ -1,5 +1,5 @@
 import { useRef, useState } from 'preact/hooks';
-import { api, type Environment, type ProductPage as Page } from '../api.ts';
+import { api, type Environment, type ProductList as Page } from '../api.ts';
 import { ErrorNotice, Field, focusField, FormActions, Loading, Options, PageHeader, placeError, useLoad } from '../components.tsx';
 import { CATEGORIES } from '../constants.ts';
 import { formatDateTime, printedGtin } from '../format.ts';
@@ -81,7 +81,7 @@ export function ProductsPage(props: { environment: Environment }) {
     setQuery(search.trim());
   };
   const data = page.data;
-  const total = data?.pagination.total ?? 0;
+  const total = data?.pagination?.total ?? 0;
   const first = total === 0 ? 0 : offset + 1;
   const last = offset + (data?.data.length ?? 0);
 
