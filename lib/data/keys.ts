@@ -18,6 +18,7 @@ import type { Tenant } from '../domain/tenant.ts';
  * | idempotency record | `IDEMPOTENCY#{orgId}#{env}` | the request's hash (Powertools) | replay a request with the same `Idempotency-Key` |
  * | organization | `ORG#{orgId}` | `ORG` | get by id |
  * | API key listing | `ORG#{orgId}` | `APIKEY#{keyId}` | list an organization's keys; revoke, rate limit, last use |
+ * | active API key count | `ORG#{orgId}` | `APIKEYS` | the cap on an organization's active keys, kept exact in the insert and revoke transactions |
  * | member of an organization | `ORG#{orgId}` | `MEMBER#{userId}` | check a session's membership |
  * | webhook endpoint listing | `ORG#{orgId}` | `WHE#{endpointId}` | list an organization's endpoints |
  * | API key by hash | `APIKEY#{sha256}` | `APIKEY` | authenticate a request (one GetItem) |
@@ -70,6 +71,8 @@ export const organizationKey = (orgId: string): ItemKey => ({ PK: orgPk(orgId), 
 /** Sort-key prefix of an organization's API keys. */
 export const API_KEY_PREFIX = 'APIKEY#';
 export const apiKeyListingKey = (orgId: string, keyId: string): ItemKey => ({ PK: orgPk(orgId), SK: `${API_KEY_PREFIX}${keyId}` });
+/** The organization's count of active API keys (not under API_KEY_PREFIX: `APIKEYS` has no `#`). */
+export const apiKeyCountKey = (orgId: string): ItemKey => ({ PK: orgPk(orgId), SK: 'APIKEYS' });
 /** Sort-key prefix of memberships, in both the organization's and the user's partition. */
 export const MEMBER_PREFIX = 'MEMBER#';
 /** The organization's side of a membership. */

@@ -160,7 +160,7 @@ function transactionItems(unit: readonly CountedMessage[], nowSeconds: number) {
   const ledger = unit.map(({ messageId }) => ({
     Put: {
       TableName: tableName(),
-      Item: { PK: `SCANMSG#${messageId}`, SK: 'SCANMSG', type: 'scanMessage', expiresAt: nowSeconds + LEDGER_TTL_SECONDS },
+      Item: { ...scanMessageKey(messageId), type: 'scanMessage', expiresAt: nowSeconds + LEDGER_TTL_SECONDS },
       ConditionExpression: 'attribute_not_exists(PK)',
     },
   }));
