@@ -51,13 +51,38 @@ const PAGE = `<!doctype html>
 </html>
 `;
 
+/**
+ * The page's Content-Security-Policy: scripts, styles and images from this origin only (Swagger UI's
+ * own files; its icons are data: images), the OpenAPI document fetched from here, no plugins, no
+ * <base> or form targets, and no framing by any page (clickjacking; docs/security.md).
+ */
+export const DOCS_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "font-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const PAGE_HEADERS = {
+  'Content-Type': 'text/html; charset=utf-8',
+  'Content-Security-Policy': DOCS_CSP,
+  'X-Frame-Options': 'DENY',
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+};
+
 async function serve(event: HttpEvent): Promise<HttpResult> {
   switch (event.routeKey) {
     case 'GET /v1/openapi.json':
       openApi ??= JSON.stringify(buildOpenApi());
       return { ...json(200, {}), body: openApi, headers: { 'Content-Type': 'application/json; charset=utf-8', 'Access-Control-Allow-Origin': '*' } };
     case 'GET /docs':
-      return { statusCode: 200, headers: { 'Content-Type': 'text/html; charset=utf-8' }, body: PAGE };
+      return { statusCode: 200, headers: PAGE_HEADERS, body: PAGE };
     default: {
       const name = event.pathParameters?.asset ?? '';
       // Own names only: `__proto__` or `constructor` must not find Object.prototype's members.
@@ -68,7 +93,7 @@ async function serve(event: HttpEvent): Promise<HttpResult> {
         body = readFileSync(assetPath(name), 'utf8');
         assets.set(name, body);
       }
-      return { statusCode: 200, headers: { 'Content-Type': type, 'Cache-Control': 'public, max-age=3600' }, body };
+      return { statusCode: 200, headers: { 'Content-Type': type, 'Cache-Control': 'public, max-age=3600', 'X-Content-Type-Options': 'nosniff' }, body };
     }
   }
 }

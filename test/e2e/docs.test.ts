@@ -1,4 +1,6 @@
 import { mkdirSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -44,5 +46,38 @@ describe('the API reference', () => {
     mkdirSync(RESULTS_DIR, { recursive: true });
     await page.screenshot({ path: `${RESULTS_DIR}docs.png` });
     await page.close();
+  });
+
+  it.skipIf(mode === 'skip')('attack: clickjacking: /docs framed by another site does not render; the page itself runs under its CSP with no violation', async () => {
+    if (!browser) throw new Error(CHROMIUM_MISSING);
+    // Prepare: a page on another origin that frames /docs
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const violations: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(message.text())) violations.push(message.text());
+    });
+    // A real page on another loopback origin (Chromium keeps other pages from framing loopback anyway).
+    const server = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/html' });
+      response.end(`<!doctype html><iframe id="victim" src="${baseUrl()}/docs" width="800" height="600"></iframe>`);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const attacker = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`; // another port: another origin
+    // Act
+    const direct = await page.goto(`${baseUrl()}/docs`);
+    await page.getByText('Register a product').first().waitFor({ timeout: 15_000 });
+    const directViolations = [...violations];
+    await page.goto(attacker, { waitUntil: 'load' }); // the load event waits for the frame's own
+    const framed = await (await page.$('#victim'))?.contentFrame();
+    // Assess: an empty frame for the attacker, the headers, no violation on the page itself
+    expect(directViolations).toEqual([]);
+    expect(framed).toBeTruthy();
+    expect(framed!.url()).not.toBe(`${baseUrl()}/docs`);
+    expect(await framed!.evaluate("document.querySelector('#swagger-ui') !== null").catch(() => false)).toBe(false);
+    expect(direct?.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(direct?.headers()['content-security-policy']).toContain("script-src 'self'");
+    expect(direct?.headers()['x-frame-options']).toBe('DENY');
+    await page.close();
+    server.close();
   });
 });
