@@ -1,9 +1,9 @@
-import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Scope } from '../domain/scopes.ts';
 import type { Environment } from '../domain/tenant.ts';
 import { db, tableName } from './client.ts';
-import { cancellationReasons, isConditionFailure } from './errors.ts';
-import { API_KEY_PREFIX, apiKeyHashKey, apiKeyListingKey, orgPk } from './keys.ts';
+import { cancellationReasons, isConditionFailure, retryOnConflict } from './errors.ts';
+import { API_KEY_PREFIX, apiKeyCountKey as activeCountKey, apiKeyHashKey, apiKeyListingKey, orgPk } from './keys.ts';
 import { beginsWith, queryItems } from './query.ts';
 
 /**
@@ -12,6 +12,10 @@ import { beginsWith, queryItems } from './query.ts';
  * - `ORG#{orgId}` / `APIKEY#{keyId}`: the organization's listing, holding the hash for revocation,
  *   and `lastUsedAt` (written at most once a minute per key; see lib/auth/rate-limit.ts).
  * The key value itself is never stored.
+ * - `ORG#{orgId}` / `APIKEYS`: `active`, the organization's count of active keys, changed in the
+ *   same transaction as every insert (on the condition that it stays under the cap) and every
+ *   revocation, so the cap holds exactly under concurrency. An organization from before the count
+ *   gets it on its first insert or revocation, by counting its active keys.
  */
 export interface ApiKeyRecord {
   keyId: string;
@@ -48,7 +52,41 @@ function fromItem(item: Record<string, unknown>): ApiKeyRecord {
   };
 }
 
-export async function insertApiKey(record: ApiKeyRecord): Promise<void> {
+/**
+ * Makes sure the organization's active-key count exists: when it does not, counts the active keys
+ * and writes it (once: a concurrent writer's count wins). No insert or revocation commits without
+ * the count, so nothing changes the keys between the counting and the write.
+ */
+async function ensureActiveCount(orgId: string): Promise<void> {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: activeCountKey(orgId), ConsistentRead: true }));
+  if (Item) return;
+  const active = (await listActiveApiKeys(orgId)).length;
+  try {
+    await db().send(
+      new PutCommand({ TableName: tableName(), Item: { ...activeCountKey(orgId), type: 'apiKeyCount', active }, ConditionExpression: 'attribute_not_exists(PK)' }),
+    );
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+  }
+}
+
+/**
+ * Inserts the key unless the organization already has `maxActive` active keys: `false` then, and
+ * nothing is written.
+ */
+export async function insertApiKey(record: ApiKeyRecord, maxActive: number): Promise<boolean> {
+  await ensureActiveCount(record.orgId);
+  try {
+    // Concurrent inserts and revocations all update the count item: a lost race is retried.
+    await retryOnConflict(() => insertCounted(record, maxActive));
+    return true;
+  } catch (error) {
+    if (cancellationReasons(error)[2]?.Code === 'ConditionalCheckFailed') return false;
+    throw error;
+  }
+}
+
+async function insertCounted(record: ApiKeyRecord, maxActive: number): Promise<void> {
   await db().send(
     new TransactWriteCommand({
       TransactItems: [
@@ -64,6 +102,15 @@ export async function insertApiKey(record: ApiKeyRecord): Promise<void> {
             TableName: tableName(),
             Item: { ...apiKeyListingKey(record.orgId, record.keyId), type: 'apiKeyListing', ...record },
             ConditionExpression: 'attribute_not_exists(PK)',
+          },
+        },
+        {
+          Update: {
+            TableName: tableName(),
+            Key: activeCountKey(record.orgId),
+            UpdateExpression: 'ADD active :one',
+            ConditionExpression: 'active < :max',
+            ExpressionAttributeValues: { ':one': 1, ':max': maxActive },
           },
         },
       ],
@@ -110,12 +157,31 @@ export async function revokeApiKey(orgId: string, keyId: string, now: string): P
   const key = await getApiKey(orgId, keyId);
   if (!key) return undefined;
   if (key.revokedAt) return key;
+  await ensureActiveCount(orgId);
   try {
-    await updateBothItems(key, {
+    const common = {
+      TableName: tableName(),
       UpdateExpression: 'SET revokedAt = :now',
       ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(revokedAt)',
       ExpressionAttributeValues: { ':now': now },
-    });
+    };
+    await retryOnConflict(() => db().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Update: { ...common, Key: apiKeyHashKey(key.hash) } },
+          { Update: { ...common, Key: apiKeyListingKey(key.orgId, key.keyId) } },
+          {
+            Update: {
+              TableName: tableName(),
+              Key: activeCountKey(orgId),
+              UpdateExpression: 'ADD active :minusOne',
+              ConditionExpression: 'attribute_exists(active)',
+              ExpressionAttributeValues: { ':minusOne': -1 },
+            },
+          },
+        ],
+      }),
+    ));
   } catch (error) {
     // A concurrent revocation won: the key is revoked either way.
     if (cancellationReasons(error).some((r) => r.Code === 'ConditionalCheckFailed')) return getApiKey(orgId, keyId);

@@ -3,6 +3,7 @@ import { newPrefixedId, randomString } from '../domain/ids.ts';
 import type { Scope } from '../domain/scopes.ts';
 import type { Environment } from '../domain/tenant.ts';
 import { hashApiKey, keyPrefix } from '../auth/api-keys.ts';
+import { ApiError } from '../http/errors.ts';
 
 export interface IssueKeyInput {
   orgId: string;
@@ -12,7 +13,22 @@ export interface IssueKeyInput {
   now?: string;
 }
 
-/** Creates a key; the returned `key` is the only time its value exists outside the caller. */
+/** How many active API keys an organization may have, both environments together (docs/security.md). */
+export const MAX_ACTIVE_API_KEYS = 100;
+
+/** 422: the organization has as many active keys as it may have. */
+export class ApiKeyLimitError extends ApiError<'validation_error'> {
+  constructor() {
+    super(422, 'validation_error', `This organization already has ${MAX_ACTIVE_API_KEYS} active API keys, the most it may have.`, {
+      suggestion: 'Revoke a key you no longer use (DELETE /v1/auth/api-keys/{keyId}), then create the new one.',
+    });
+  }
+}
+
+/**
+ * Creates a key; the returned `key` is the only time its value exists outside the caller. 422
+ * (ApiKeyLimitError) when the organization already has MAX_ACTIVE_API_KEYS active keys.
+ */
 export async function issueApiKey(input: IssueKeyInput): Promise<{ key: string; record: ApiKeyRecord }> {
   const prefix = keyPrefix(input.environment);
   const key = `${prefix}${randomString(32)}`;
@@ -27,7 +43,7 @@ export async function issueApiKey(input: IssueKeyInput): Promise<{ key: string; 
     last4: key.slice(-4),
     createdAt: input.now ?? new Date().toISOString(),
   };
-  await insertApiKey(record);
+  if (!(await insertApiKey(record, MAX_ACTIVE_API_KEYS))) throw new ApiKeyLimitError();
   return { key, record };
 }
 

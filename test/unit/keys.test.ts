@@ -23,6 +23,8 @@ import { deleteEndpoint, getEndpointById, listEndpoints, putEndpoint } from '../
  * not a refactoring (the key chart is in lib/data/keys.ts).
  */
 const ddb = mockClient(DynamoDBDocumentClient);
+// Webhook endpoint items seal their secrets (lib/data/secret-box.ts) with the configured key.
+process.env.SECRETS_KEY ??= Buffer.alloc(32, 7).toString('base64');
 beforeEach(() => {
   ddb.reset();
   ddb.onAnyCommand().resolves({});
@@ -146,7 +148,7 @@ describe('stored keys', () => {
     // Act
     await insertOrganization({ orgId: 'org_1', name: 'Org', createdAt: product.createdAt });
     await getOrganization('org_1');
-    await insertApiKey(key);
+    await insertApiKey(key, 100);
     await findApiKeyByHash('abc123');
     await getApiKey('org_1', 'key_1');
     await listActiveApiKeys('org_1');
@@ -162,8 +164,12 @@ describe('stored keys', () => {
     expect(keysSent()).toEqual([
       'ORG#org_1 | ORG',
       'ORG#org_1 | ORG',
+      'ORG#org_1 | APIKEYS',
+      'query ORG#org_1 | APIKEY#',
+      'ORG#org_1 | APIKEYS',
       'APIKEY#abc123 | APIKEY',
       'ORG#org_1 | APIKEY#key_1',
+      'ORG#org_1 | APIKEYS',
       'APIKEY#abc123 | APIKEY',
       'ORG#org_1 | APIKEY#key_1',
       'query ORG#org_1 | APIKEY#',
