@@ -21,8 +21,11 @@ import type { Tenant } from '../domain/tenant.ts';
  * | active API key count | `ORG#{orgId}` | `APIKEYS` | the cap on an organization's active keys, kept exact in the insert and revoke transactions |
  * | member of an organization | `ORG#{orgId}` | `MEMBER#{userId}` | check a session's membership |
  * | webhook endpoint listing | `ORG#{orgId}` | `WHE#{endpointId}` | list an organization's endpoints |
+ * | brand domain | `ORG#{orgId}` | `DOMAIN#{domainId}` | get by id; list an organization's domains (docs/brand-domains.md) |
+ * | default brand domain | `ORG#{orgId}` | `DEFAULTDOMAIN` | the live default domain's hostname: one GetItem when a live product is created |
  * | API key by hash | `APIKEY#{sha256}` | `APIKEY` | authenticate a request (one GetItem) |
  * | webhook endpoint lookup | `WHE#{endpointId}` | `WHE` | a delivery finds its endpoint by id alone (one GetItem) |
+ * | hostname claim | `HOST#{lower-case hostname}` | `HOST` | one organization per verified hostname (conditional write); the resolver finds a brand host's organization (one GetItem) |
  * | accepted webhook delivery | `WHD#{endpointId}` | `SHA256#{body digest}` or `MSGID#{webhook-id}` | refuse a replayed delivery (no TTL: lib/data/webhook-deliveries.ts) |
  * | user | `USER#{userId}` | `USER` | get by id |
  * | membership of a user | `USER#{userId}` | `MEMBER#{orgId}` | list a user's organizations in one query |
@@ -80,11 +83,18 @@ export const orgMemberKey = (orgId: string, userId: string): ItemKey => ({ PK: o
 /** Sort-key prefix of an organization's webhook endpoints. */
 export const ENDPOINT_PREFIX = 'WHE#';
 export const endpointListingKey = (orgId: string, endpointId: string): ItemKey => ({ PK: orgPk(orgId), SK: `${ENDPOINT_PREFIX}${endpointId}` });
+/** Sort-key prefix of an organization's brand domains. */
+export const DOMAIN_PREFIX = 'DOMAIN#';
+export const domainKey = (orgId: string, domainId: string): ItemKey => ({ PK: orgPk(orgId), SK: `${DOMAIN_PREFIX}${domainId}` });
+/** The organization's live default domain (not under DOMAIN_PREFIX: `DEFAULTDOMAIN` starts otherwise). */
+export const defaultDomainKey = (orgId: string): ItemKey => ({ PK: orgPk(orgId), SK: 'DEFAULTDOMAIN' });
 
 // Lookups by one value alone, each its own partition.
 
 export const apiKeyHashKey = (hash: string): ItemKey => ({ PK: `APIKEY#${hash}`, SK: 'APIKEY' });
 export const endpointLookupKey = (endpointId: string): ItemKey => ({ PK: `WHE#${endpointId}`, SK: 'WHE' });
+/** The claim on a hostname (lower-case: DNS names are case-insensitive). */
+export const hostnameClaimKey = (hostname: string): ItemKey => ({ PK: `HOST#${hostname.toLowerCase()}`, SK: 'HOST' });
 /** An accepted webhook delivery, by the SHA-256 of its body or its Standard Webhooks message id. */
 export const deliveryKey = (endpointId: string, key: { kind: 'sha256' | 'webhook-id'; value: string }): ItemKey => ({
   PK: `WHD#${endpointId}`,

@@ -1,0 +1,114 @@
+import * as z from 'zod';
+import { randomString } from './ids.ts';
+
+/**
+ * Brand-owned resolver domains (docs/brand-domains.md): a hostname such as `id.brand.example`
+ * that an organization proves it controls with a DNS TXT record, then prints on its packaging.
+ */
+export const DOMAIN_STATUSES = ['pending', 'verified'] as const;
+export type DomainStatus = (typeof DOMAIN_STATUSES)[number];
+
+export interface DomainRecord {
+  domainId: string;
+  orgId: string;
+  /** Lower-case, no trailing dot. */
+  hostname: string;
+  status: DomainStatus;
+  /** The organization's live default: new live products' qrCodeUrl use it. */
+  default: boolean;
+  /** The TXT record that proves control: `name` holds `value`. */
+  verification: { name: string; value: string };
+  createdAt: string;
+  updatedAt: string;
+  verifiedAt?: string;
+}
+
+export const DOMAIN_ID_PATTERN = /^dom_[0-9a-z]{20}$/;
+
+/** The label of the TXT record that proves control of `hostname`. */
+export const TXT_RECORD_LABEL = '_passport-challenge';
+export const verificationRecordName = (hostname: string): string => `${TXT_RECORD_LABEL}.${hostname}`;
+/** The value the TXT record must hold: unguessable, so only someone told it can publish it. */
+export const newVerificationValue = (): string => `passport-verification=${randomString(32)}`;
+
+const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+const IPV4 = /^\d{1,3}(?:\.\d{1,3}){3}$/;
+
+/**
+ * Why `hostname` (already lower-case) cannot be a brand domain, or undefined when it can: a DNS
+ * hostname of letters, digits and hyphens (labels of 1 to 63 characters, 253 in all, at least two
+ * labels, a top-level label that is not all digits), not an IP address, not `localhost`, no
+ * wildcard, and not the platform's own resolver host or a name under it (`platformHosts`).
+ */
+export function hostnameProblem(hostname: string, platformHosts: readonly string[] = []): string | undefined {
+  if (hostname.includes('*')) return 'hostname must not be a wildcard: name one host, such as id.brand.example.';
+  if (hostname.includes(':') || hostname.startsWith('[') || IPV4.test(hostname)) return 'hostname must be a domain name, not an IP address.';
+  if (hostname.endsWith('.')) return 'hostname must not end with a dot.';
+  if (hostname.length > 253) return 'hostname must be at most 253 characters.';
+  const labels = hostname.split('.');
+  if (labels.length < 2) return 'hostname must have at least two labels, such as id.brand.example.';
+  for (const label of labels) {
+    if (label.length > 63) return 'hostname must have labels of at most 63 characters.';
+    if (!LABEL.test(label)) {
+      return 'hostname must be a DNS hostname: labels of letters, digits and hyphens, not starting or ending with a hyphen, separated by dots.';
+    }
+  }
+  if (/^\d+$/.test(labels.at(-1) ?? '')) return 'hostname must be a domain name, not an IP address.';
+  if (labels.at(-1) === 'localhost') return 'hostname must not be localhost or a name under it.';
+  for (const platform of platformHosts) {
+    if (hostname === platform || hostname.endsWith(`.${platform}`)) return `hostname must be your own domain, not ${platform} or a name under it.`;
+  }
+  return undefined;
+}
+
+export const createDomainSchema = z.strictObject({
+  hostname: z
+    .string({ error: (i) => (i.input === undefined ? 'hostname is required.' : 'hostname must be a string.') })
+    .trim()
+    .min(1, { error: 'hostname must not be empty.' })
+    .max(253, { error: 'hostname must be at most 253 characters.' })
+    .meta({ description: 'The host to print on packaging, such as id.brand.example (letters are read in lower case)', example: 'id.brand.example' })
+    .transform((v) => v.toLowerCase())
+    .superRefine((v, ctx) => {
+      const problem = hostnameProblem(v);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem, input: v });
+    }),
+});
+export type CreateDomainInput = z.infer<typeof createDomainSchema>;
+
+export const updateDomainSchema = z.strictObject({
+  default: z.boolean({ error: (i) => (i.input === undefined ? 'default is required.' : 'default must be true or false.') }).meta({
+    description: 'true makes this verified domain the organization’s live default (the previous default stops being it); false stops it being the default',
+  }),
+});
+export type UpdateDomainInput = z.infer<typeof updateDomainSchema>;
+
+export const domainSchema = z
+  .object({
+    id: z.string().regex(DOMAIN_ID_PATTERN),
+    hostname: z.string(),
+    status: z.enum(DOMAIN_STATUSES),
+    default: z.boolean(),
+    verification: z.object({
+      type: z.literal('TXT'),
+      name: z.string().describe('The DNS name of the TXT record to create'),
+      value: z.string().describe('The value the TXT record must hold'),
+    }),
+    createdAt: z.iso.datetime(),
+    verifiedAt: z.iso.datetime().nullable(),
+  })
+  .meta({ id: 'Domain' });
+export type Domain = z.infer<typeof domainSchema>;
+
+export const domainListSchema = z.object({ data: z.array(domainSchema) }).meta({ id: 'DomainList' });
+export type DomainList = z.infer<typeof domainListSchema>;
+
+export const toDomainView = (d: DomainRecord): Domain => ({
+  id: d.domainId,
+  hostname: d.hostname,
+  status: d.status,
+  default: d.default,
+  verification: { type: 'TXT', name: d.verification.name, value: d.verification.value },
+  createdAt: d.createdAt,
+  verifiedAt: d.verifiedAt ?? null,
+});
