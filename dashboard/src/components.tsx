@@ -1,4 +1,4 @@
-import type { ComponentChildren, JSX } from 'preact';
+import type { ComponentChildren, JSX, TargetedEvent } from 'preact';
 import { useCallback, useEffect, useId, useRef, useState } from 'preact/hooks';
 import { ApiError } from './api.ts';
 
@@ -92,15 +92,36 @@ export function FormActions(props: { submitLabel: string; busy: boolean; onCance
 }
 
 /** A select's options, one per value, each labelled by the value itself. */
-export function Options(props: { values: readonly string[] }) {
+export function Options(props: { values: readonly string[]; labelOf?: ((value: string) => string) | undefined }) {
   return (
     <>
       {props.values.map((value) => (
         <option key={value} value={value}>
-          {value}
+          {props.labelOf ? props.labelOf(value) : value}
         </option>
       ))}
     </>
+  );
+}
+
+/** A Field whose control is a select of `values` (each shown as itself, or as `labelOf` says). */
+export function SelectField(
+  props: Omit<FieldProps, 'children'> & {
+    values: readonly string[];
+    labelOf?: (value: string) => string;
+    value: string;
+    onChange: (event: TargetedEvent<HTMLSelectElement>) => void;
+  },
+) {
+  const { values, labelOf, value, onChange, ...field } = props;
+  return (
+    <Field {...field}>
+      {(a) => (
+        <select {...a} value={value} onChange={onChange}>
+          <Options values={values} labelOf={labelOf} />
+        </select>
+      )}
+    </Field>
   );
 }
 

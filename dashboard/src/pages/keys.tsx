@@ -1,7 +1,7 @@
 import { useRef, useState } from 'preact/hooks';
 import { api, type ApiKey, type CreatedApiKey, type Environment } from '../api.ts';
-import { ConfirmButton, ErrorNotice, Field, focusField, FormActions, Loading, Notice, PageHeader, placeError, SecretOnce, useLoad } from '../components.tsx';
-import { API_KEY_SCOPES } from '../constants.ts';
+import { ConfirmButton, ErrorNotice, Field, focusField, FormActions, Loading, Notice, PageHeader, placeError, SecretOnce, SelectField, useLoad } from '../components.tsx';
+import { API_KEY_SCOPES, ENVIRONMENTS } from '../constants.ts';
 import { formatDateTime } from '../format.ts';
 
 const masked = (key: ApiKey): string => `${key.prefix}${'•'.repeat(8)}${key.last4}`;
@@ -38,14 +38,16 @@ function CreateKeyForm(props: { environment: Environment; onCreated: (key: Creat
         <Field label="Name" name="name" error={error} errorField={placed.field} hint="Where the key is used, e.g. “ERP sync”.">
           {(a) => <input {...a} type="text" required maxLength={100} value={name} onInput={(e) => setName(e.currentTarget.value)} />}
         </Field>
-        <Field label="Environment" name="environment" error={error} errorField={placed.field}>
-          {(a) => (
-            <select {...a} value={environment} onChange={(e) => setEnvironment(e.currentTarget.value as Environment)}>
-              <option value="live">Live (sk_live_…)</option>
-              <option value="test">Test (sk_test_…)</option>
-            </select>
-          )}
-        </Field>
+        <SelectField
+          label="Environment"
+          name="environment"
+          error={error}
+          errorField={placed.field}
+          values={ENVIRONMENTS}
+          labelOf={(env) => `${env === 'live' ? 'Live' : 'Test'} (sk_${env}_…)`}
+          value={environment}
+          onChange={(e) => setEnvironment(e.currentTarget.value as Environment)}
+        />
       </div>
       <fieldset class={`field checkbox-group${placed.field === 'scopes' ? ' field-invalid' : ''}`} data-field="scopes" aria-describedby={placed.field === 'scopes' ? 'scopes-error' : undefined}>
         <legend>Scopes</legend>

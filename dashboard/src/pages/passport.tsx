@@ -1,6 +1,6 @@
 import { useRef, useState } from 'preact/hooks';
 import { api, ApiError, type PassportData, type PassportVersion, type Passport, type Product } from '../api.ts';
-import { ErrorNotice, Field, focusField, FormActions, Loading, Notice, Options, placeError, useLoad } from '../components.tsx';
+import { ErrorNotice, Field, focusField, FormActions, Loading, Notice, Options, placeError, SelectField, useLoad } from '../components.tsx';
 import { ALLERGEN_FIELDS, CATEGORIES, NUTRITION_FIELDS, SUPPLIER_ROLES, WINE_COLOURS } from '../constants.ts';
 import { formatDateTime, labelOf } from '../format.ts';
 
@@ -231,13 +231,7 @@ function PublishForm(props: { product: Product; current?: PassportData; onPublis
               <Field label={`Producer ${i + 1} name`} name={`data.producers[${i}].name`} {...fieldProps}>
                 {(a) => <input {...a} type="text" value={producer.name} onInput={set('name')} />}
               </Field>
-              <Field label="Role" name={`data.producers[${i}].role`} {...fieldProps}>
-                {(a) => (
-                  <select {...a} value={producer.role} onChange={set('role')}>
-                    <Options values={SUPPLIER_ROLES} />
-                  </select>
-                )}
-              </Field>
+              <SelectField label="Role" name={`data.producers[${i}].role`} {...fieldProps} values={SUPPLIER_ROLES} value={producer.role} onChange={set('role')} />
               <Field label="Country" name={`data.producers[${i}].country`} {...fieldProps}>
                 {(a) => <input {...a} type="text" maxLength={2} class="input-short" value={producer.country} onInput={set('country')} />}
               </Field>

@@ -1,6 +1,6 @@
 import { useRef, useState } from 'preact/hooks';
 import { api, ApiError, type Product } from '../api.ts';
-import { CopyButton, ErrorNotice, Field, focusField, FormActions, Loading, Notice, Options, PageHeader, placeError, useLoad } from '../components.tsx';
+import { CopyButton, ErrorNotice, Field, focusField, FormActions, Loading, Notice, PageHeader, placeError, SelectField, useLoad } from '../components.tsx';
 import { CATEGORIES } from '../constants.ts';
 import { formatDateTime, printedGtin } from '../format.ts';
 import { href } from '../router.ts';
@@ -56,13 +56,7 @@ function EditProductForm(props: { product: Product; onSaved: (product: Product) 
         <Field label="Name" name="name" error={error} errorField={placed.field}>
           {(a) => <input {...a} type="text" value={values.name} onInput={set('name')} />}
         </Field>
-        <Field label="Category" name="category" error={error} errorField={placed.field}>
-          {(a) => (
-            <select {...a} value={values.category} onChange={set('category')}>
-              <Options values={CATEGORIES} />
-            </select>
-          )}
-        </Field>
+        <SelectField label="Category" name="category" error={error} errorField={placed.field} values={CATEGORIES} value={values.category} onChange={set('category')} />
         <Field label="Brand" name="brand" error={error} errorField={placed.field}>
           {(a) => <input {...a} type="text" value={values.brand} onInput={set('brand')} />}
         </Field>

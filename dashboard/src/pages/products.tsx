@@ -1,6 +1,6 @@
 import { useRef, useState } from 'preact/hooks';
 import { api, type Environment, type ProductList as Page } from '../api.ts';
-import { ErrorNotice, Field, focusField, FormActions, Loading, Options, PageHeader, placeError, useLoad } from '../components.tsx';
+import { ErrorNotice, Field, focusField, FormActions, Loading, PageHeader, placeError, SelectField, useLoad } from '../components.tsx';
 import { CATEGORIES } from '../constants.ts';
 import { formatDateTime, printedGtin } from '../format.ts';
 import { href, navigate } from '../router.ts';
@@ -45,13 +45,7 @@ function CreateProductForm(props: { onCancel: () => void }) {
         <Field label="GTIN" name="gtin" error={error} errorField={placed.field} hint="The 8, 12, 13 or 14 digits under the barcode.">
           {(a) => <input {...a} type="text" inputMode="numeric" autoComplete="off" required value={values.gtin} onInput={set('gtin')} />}
         </Field>
-        <Field label="Category" name="category" error={error} errorField={placed.field}>
-          {(a) => (
-            <select {...a} value={values.category} onChange={set('category')}>
-              <Options values={CATEGORIES} />
-            </select>
-          )}
-        </Field>
+        <SelectField label="Category" name="category" error={error} errorField={placed.field} values={CATEGORIES} value={values.category} onChange={set('category')} />
         <Field label="Brand (optional)" name="brand" error={error} errorField={placed.field}>
           {(a) => <input {...a} type="text" value={values.brand} onInput={set('brand')} />}
         </Field>

@@ -1,7 +1,7 @@
 import { useRef, useState } from 'preact/hooks';
 import { api, ApiError, type Environment, type WebhookEndpoint } from '../api.ts';
-import { ConfirmButton, ErrorNotice, Field, focusField, FormActions, Loading, Notice, Options, PageHeader, placeError, SecretOnce, useLoad } from '../components.tsx';
-import { CATEGORIES, WEBHOOK_SOURCES } from '../constants.ts';
+import { ConfirmButton, ErrorNotice, Field, focusField, FormActions, Loading, Notice, PageHeader, placeError, SecretOnce, SelectField, useLoad } from '../components.tsx';
+import { CATEGORIES, ENVIRONMENTS, WEBHOOK_SOURCES } from '../constants.ts';
 import { formatDateTime } from '../format.ts';
 import { href, navigate } from '../router.ts';
 
@@ -67,28 +67,18 @@ function CreateEndpointForm(props: { environment: Environment; onCreated: (endpo
       <h2 id="create-endpoint-title">New webhook endpoint</h2>
       {placed.top ? <ErrorNotice error={placed.top} /> : null}
       <div class="form-grid">
-        <Field label="Source" name="source" error={error} errorField={placed.field} hint="headless-cms comes with a ready mapping.">
-          {(a) => (
-            <select {...a} value={values.source} onChange={set('source')}>
-              <Options values={WEBHOOK_SOURCES} />
-            </select>
-          )}
-        </Field>
-        <Field label="Environment" name="environment" error={error} errorField={placed.field}>
-          {(a) => (
-            <select {...a} value={values.environment} onChange={set('environment')}>
-              <option value="live">live</option>
-              <option value="test">test</option>
-            </select>
-          )}
-        </Field>
-        <Field label="Default category" name="defaultCategory" error={error} errorField={placed.field}>
-          {(a) => (
-            <select {...a} value={values.defaultCategory} onChange={set('defaultCategory')}>
-              <Options values={CATEGORIES} />
-            </select>
-          )}
-        </Field>
+        <SelectField
+          label="Source"
+          name="source"
+          error={error}
+          errorField={placed.field}
+          hint="headless-cms comes with a ready mapping."
+          values={WEBHOOK_SOURCES}
+          value={values.source}
+          onChange={set('source')}
+        />
+        <SelectField label="Environment" name="environment" error={error} errorField={placed.field} values={ENVIRONMENTS} value={values.environment} onChange={set('environment')} />
+        <SelectField label="Default category" name="defaultCategory" error={error} errorField={placed.field} values={CATEGORIES} value={values.defaultCategory} onChange={set('defaultCategory')} />
         <Field label="Description (optional)" name="description" error={error} errorField={placed.field}>
           {(a) => <input {...a} type="text" maxLength={200} value={values.description} onInput={set('description')} />}
         </Field>
@@ -236,13 +226,7 @@ function EditEndpointForm(props: { endpoint: WebhookEndpoint; onSaved: (endpoint
       {saved ? <Notice kind="success">Saved. The next delivery uses this mapping.</Notice> : null}
       {placed.top ? <ErrorNotice error={placed.top} /> : null}
       <div class="form-grid">
-        <Field label="Default category" name="defaultCategory" error={error} errorField={placed.field}>
-          {(a) => (
-            <select {...a} value={values.defaultCategory} onChange={set('defaultCategory')}>
-              <Options values={CATEGORIES} />
-            </select>
-          )}
-        </Field>
+        <SelectField label="Default category" name="defaultCategory" error={error} errorField={placed.field} values={CATEGORIES} value={values.defaultCategory} onChange={set('defaultCategory')} />
         <Field label="Description" name="description" error={error} errorField={placed.field}>
           {(a) => <input {...a} type="text" maxLength={200} value={values.description} onInput={set('description')} />}
         </Field>
