@@ -3,6 +3,7 @@ import { db, tableName } from './client.ts';
 import { cancellationReasons } from './errors.ts';
 import { MEMBER_PREFIX, orgMemberKey, userMemberKey, userPk, type ItemKey } from './keys.ts';
 import { beginsWith, queryItems } from './query.ts';
+import { putNew } from './writes.ts';
 
 /**
  * Members of organizations, written as two items together:
@@ -30,13 +31,7 @@ function fromItem(item: Record<string, unknown>): Membership {
 
 /** Adds the user to the organization; 'exists' when already a member. */
 export async function insertMembership(membership: Membership): Promise<'created' | 'exists'> {
-  const put = (key: ItemKey) => ({
-    Put: {
-      TableName: tableName(),
-      Item: { ...key, type: 'membership', ...membership },
-      ConditionExpression: 'attribute_not_exists(PK)',
-    },
-  });
+  const put = (key: ItemKey) => putNew({ ...key, type: 'membership', ...membership });
   try {
     await db().send(
       new TransactWriteCommand({

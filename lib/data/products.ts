@@ -4,6 +4,8 @@ import type { Environment, Tenant } from '../domain/tenant.ts';
 import { db, tableName } from './client.ts';
 import { cancellationReasons, retryOnConflict } from './errors.ts';
 import { gtinSk, PRODUCT_PREFIX, productSk, tenantPk } from './keys.ts';
+import { beginsWith } from './query.ts';
+import { putNew } from './writes.ts';
 
 /**
  * Products. Keys (all in the tenant's partition):
@@ -54,16 +56,8 @@ export async function insertProduct(product: ProductRecord): Promise<'created' |
       db().send(
         new TransactWriteCommand({
           TransactItems: [
-            {
-              Put: {
-                TableName: tableName(),
-                Item: { PK: tenantPk(product), SK: gtinSk(product.gtin), type: 'gtin', ...publicFields(product) },
-                ConditionExpression: 'attribute_not_exists(PK)',
-              },
-            },
-            {
-              Put: { TableName: tableName(), Item: toItem(product), ConditionExpression: 'attribute_not_exists(PK)' },
-            },
+            putNew({ PK: tenantPk(product), SK: gtinSk(product.gtin), type: 'gtin', ...publicFields(product) }),
+            putNew(toItem(product)),
           ],
         }),
       ),
@@ -166,8 +160,7 @@ async function queryProducts(tenant: Tenant, count: number, startingAfter?: stri
     const page = await db().send(
       new QueryCommand({
         TableName: tableName(),
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-        ExpressionAttributeValues: { ':pk': tenantPk(tenant), ':prefix': PRODUCT_PREFIX },
+        ...beginsWith(tenantPk(tenant), PRODUCT_PREFIX),
         ExclusiveStartKey: exclusiveStartKey,
         ...(filter ? {} : { Limit: count - products.length }),
       }),
@@ -211,8 +204,7 @@ export async function countProducts(tenant: Tenant): Promise<number> {
     const page = await db().send(
       new QueryCommand({
         TableName: tableName(),
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-        ExpressionAttributeValues: { ':pk': tenantPk(tenant), ':prefix': PRODUCT_PREFIX },
+        ...beginsWith(tenantPk(tenant), PRODUCT_PREFIX),
         Select: 'COUNT',
         ExclusiveStartKey: exclusiveStartKey,
       }),

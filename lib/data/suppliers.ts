@@ -6,6 +6,7 @@ import { db, tableName } from './client.ts';
 import { cancellationReasons } from './errors.ts';
 import { SUPPLIER_PREFIX, supplierNameSk, supplierSk, tenantPk } from './keys.ts';
 import { beginsWith, queryItems } from './query.ts';
+import { putNew } from './writes.ts';
 
 /**
  * Suppliers, in the tenant's partition:
@@ -37,21 +38,9 @@ export async function insertSupplier(supplier: SupplierRecord, exclusiveName = f
     await db().send(
       new TransactWriteCommand({
         TransactItems: [
-          {
-            Put: {
-              TableName: tableName(),
-              Item: { PK: pk, SK: supplierSk(supplier.supplierId), type: 'supplier', ...supplier },
-              ConditionExpression: 'attribute_not_exists(PK)',
-            },
-          },
+          putNew({ PK: pk, SK: supplierSk(supplier.supplierId), type: 'supplier', ...supplier }),
           exclusiveName
-            ? {
-                Put: {
-                  TableName: tableName(),
-                  Item: { PK: pk, SK: supplierNameSk(supplier.name), type: 'supplierName', supplierId: supplier.supplierId },
-                  ConditionExpression: 'attribute_not_exists(PK)',
-                },
-              }
+            ? putNew({ PK: pk, SK: supplierNameSk(supplier.name), type: 'supplierName', supplierId: supplier.supplierId })
             : {
                 Update: {
                   TableName: tableName(),

@@ -2,6 +2,7 @@ import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynam
 import { db, tableName } from './client.ts';
 import { cancellationReasons, isConditionFailure } from './errors.ts';
 import { emailKey, identityKey, userKey } from './keys.ts';
+import { putNew } from './writes.ts';
 
 /**
  * Dashboard users. Items:
@@ -32,20 +33,8 @@ export async function insertUser(user: User): Promise<'created' | 'duplicate'> {
     await db().send(
       new TransactWriteCommand({
         TransactItems: [
-          {
-            Put: {
-              TableName: tableName(),
-              Item: { ...emailKey(user.email), type: 'userEmail', userId: user.userId },
-              ConditionExpression: 'attribute_not_exists(PK)',
-            },
-          },
-          {
-            Put: {
-              TableName: tableName(),
-              Item: { ...userKey(user.userId), type: 'user', ...user },
-              ConditionExpression: 'attribute_not_exists(PK)',
-            },
-          },
+          putNew({ ...emailKey(user.email), type: 'userEmail', userId: user.userId }),
+          putNew({ ...userKey(user.userId), type: 'user', ...user }),
         ],
       }),
     );
