@@ -37,6 +37,16 @@ export interface Config {
    */
   secretsKmsKeyId?: string;
   secretsKey?: string;
+  /**
+   * DNS_SERVER: the DNS server (`host:port`, such as 127.0.0.1:53535) that verifying a brand
+   * domain asks for its TXT record; unset, the system's resolvers (docs/brand-domains.md).
+   */
+  dnsServer?: string;
+  /**
+   * CLOUDFRONT_MULTI_TENANT_DISTRIBUTION_ID: the multi-tenant distribution a verified brand domain
+   * gets a distribution tenant of (AWS); unset, none is created (locally).
+   */
+  cloudfrontMultiTenantDistributionId?: string;
   /** The OpenID Connect identity provider (Amazon Cognito in AWS, oidc-provider locally). */
   oidc: {
     issuer?: string;
@@ -72,6 +82,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionTtlSeconds: positiveInt(env.SESSION_TTL_SECONDS, 8 * 60 * 60),
     secretsKmsKeyId: env.SECRETS_KMS_KEY_ID || undefined,
     secretsKey: env.SECRETS_KEY || undefined,
+    dnsServer: env.DNS_SERVER || undefined,
+    cloudfrontMultiTenantDistributionId: env.CLOUDFRONT_MULTI_TENANT_DISTRIBUTION_ID || undefined,
     oidc: {
       issuer: env.OIDC_ISSUER || undefined,
       clientId: env.OIDC_CLIENT_ID || undefined,

@@ -112,3 +112,6 @@ export const toDomainView = (d: DomainRecord): Domain => ({
   createdAt: d.createdAt,
   verifiedAt: d.verifiedAt ?? null,
 });
+
+/** The Digital Link URI of a live product of an organization with a verified default domain. */
+export const brandDigitalLinkUri = (hostname: string, gtin14: string): string => `https://${hostname}/01/${gtin14}`;

@@ -1,0 +1,113 @@
+import { config } from '../config.ts';
+import { provisionTenant } from '../data/cloudfront-tenants.ts';
+import { deleteDomain, findDomainByHostname, getDomain, insertDomain, listDomains, markVerified, setDefault } from '../data/domains.ts';
+import { lookupTxt } from '../data/dns.ts';
+import {
+  DOMAIN_ID_PATTERN,
+  hostnameProblem,
+  newVerificationValue,
+  verificationRecordName,
+  type CreateDomainInput,
+  type DomainRecord,
+} from '../domain/domain.ts';
+import { newSortableId } from '../domain/ids.ts';
+import { DuplicateError, NotFoundError, ValidationError } from '../http/errors.ts';
+
+/**
+ * Brand-owned resolver domains of an organization (docs/brand-domains.md): created pending with a
+ * TXT record to publish, verified over DNS, claimed by one organization at most, one of them the
+ * organization's live default.
+ */
+
+/** The platform's own hosts, which no brand may claim (nor names under them). */
+function platformHosts(): string[] {
+  const { resolverOrigin, publicApiOrigin } = config();
+  return [...new Set([resolverOrigin, publicApiOrigin].map((origin) => new URL(origin).hostname.toLowerCase()))];
+}
+
+const takenElsewhere = (hostname: string) =>
+  new DuplicateError(`${hostname} is already verified by another organization.`, {
+    param: 'hostname',
+    suggestion: 'Use another hostname, or ask the organization that verified it to delete its domain.',
+  });
+
+export async function createDomain(orgId: string, input: CreateDomainInput, now = new Date().toISOString()): Promise<DomainRecord> {
+  const problem = hostnameProblem(input.hostname, platformHosts());
+  if (problem) throw new ValidationError(problem, 'hostname');
+  if ((await listDomains(orgId)).some((d) => d.hostname === input.hostname)) {
+    throw new DuplicateError(`Your organization already has the domain ${input.hostname}.`, { param: 'hostname' });
+  }
+  const domain: DomainRecord = {
+    domainId: newSortableId('dom'),
+    orgId,
+    hostname: input.hostname,
+    status: 'pending',
+    default: false,
+    verification: { name: verificationRecordName(input.hostname), value: newVerificationValue() },
+    createdAt: now,
+    updatedAt: now,
+  };
+  if ((await insertDomain(domain)) === 'verified-elsewhere') throw takenElsewhere(domain.hostname);
+  return domain;
+}
+
+/** The organization's domain, or 404 (also for another organization's domain). */
+export async function requireDomain(orgId: string, domainId: string): Promise<DomainRecord> {
+  const domain = DOMAIN_ID_PATTERN.test(domainId) ? await getDomain(orgId, domainId) : undefined;
+  if (!domain) throw new NotFoundError(`No domain with id '${domainId}'.`, { param: 'domainId' });
+  return domain;
+}
+
+export const domainsOf = (orgId: string): Promise<DomainRecord[]> => listDomains(orgId);
+
+const quoted = (values: string[]) => values.map((v) => JSON.stringify(v)).join(', ');
+
+/**
+ * Looks the domain's TXT record up over DNS; when it holds the expected value, claims the
+ * hostname for the organization (a conditional write: 409 if another organization verified it
+ * first) and, in AWS, creates its CloudFront distribution tenant. A verified domain stays verified.
+ */
+export async function verifyDomain(domain: DomainRecord, now = new Date().toISOString()): Promise<DomainRecord> {
+  if (domain.status === 'verified') return domain;
+  const { name, value } = domain.verification;
+  const found = await lookupTxt(name);
+  if (found === 'unavailable') {
+    throw new ValidationError(`The DNS lookup of the TXT record ${name} failed; nothing was verified.`, 'verification', 'Try again in a minute.');
+  }
+  if (!found.includes(value)) {
+    throw new ValidationError(
+      found.length === 0
+        ? `No TXT record found at ${name}; it must hold "${value}".`
+        : `The TXT record at ${name} holds ${quoted(found)}, not "${value}".`,
+      'verification',
+      `Create a TXT record named ${name} with the value ${value}, wait for DNS to publish it, then verify again.`,
+    );
+  }
+  const claim = await findDomainByHostname(domain.hostname);
+  if (claim?.status === 'verified' && claim.domainId !== domain.domainId) throw takenElsewhere(domain.hostname);
+  // Before the claim is written: a failure here leaves the domain pending, and a retry finds the tenant made.
+  await provisionTenant(domain);
+  const outcome = await markVerified(domain, now);
+  if (outcome === 'verified-elsewhere') throw takenElsewhere(domain.hostname);
+  if (outcome === 'gone') throw new NotFoundError(`No domain with id '${domain.domainId}'.`, { param: 'domainId' });
+  return { ...domain, status: 'verified', verifiedAt: now, updatedAt: now };
+}
+
+/**
+ * `default: true` makes a verified domain the organization's live default (the previous default
+ * stops being it, in the same transaction); `false` stops it being the default.
+ */
+export async function setDefaultDomain(domain: DomainRecord, value: boolean, now = new Date().toISOString()): Promise<DomainRecord> {
+  if (domain.default === value) return domain;
+  if (value && domain.status !== 'verified') {
+    throw new ValidationError('Only a verified domain can be the default; verify it first.', 'default');
+  }
+  const previous = value ? (await listDomains(domain.orgId)).find((d) => d.default) : undefined;
+  if ((await setDefault(domain, value, previous, now)) === 'conflict') {
+    throw new DuplicateError('The default domain changed while this request ran; read the domains again and retry.', { param: 'default' });
+  }
+  return { ...domain, default: value, updatedAt: now };
+}
+
+/** Deletes the domain and frees its hostname (the claim goes with it if it is this domain's). */
+export const removeDomain = (domain: DomainRecord): Promise<void> => deleteDomain(domain);
