@@ -5,7 +5,6 @@ import { config, RESOLVER_ORIGIN_HEADER } from '../../lib/config.ts';
 import { getPublicView, type PublicView } from '../../lib/data/passports.ts';
 import { sendScanEvent } from '../../lib/data/scan-queue.ts';
 import { parseGtinPath } from '../../lib/domain/digital-link.ts';
-import { toPassportView } from '../../lib/domain/passport-view.ts';
 import { deviceClass, referrerDomain, viewerCountry, type ScanEvent } from '../../lib/domain/scan.ts';
 import { isEnvironment, type Tenant } from '../../lib/domain/tenant.ts';
 import { errorResponses } from '../../lib/http/api-errors.ts';
@@ -13,34 +12,35 @@ import { InvalidRequestError, NotFoundError, PermissionError, type ApiError } fr
 import { logger } from '../../lib/http/logger.ts';
 import { requestIdHeader } from '../../lib/http/request-id.ts';
 import type { HttpEvent, HttpResult } from '../../lib/http/types.ts';
-import { CONTENT_SECURITY_POLICY, renderBadLink, renderElabel, renderNotFound } from './page/elabel.ts';
+import { CONTENT_SECURITY_POLICY, renderBadLink, renderNotFound } from './page/elabel.ts';
 import { negotiateLanguage } from './page/i18n.ts';
-import { LINKSET_CONTEXT_LINK, linkset, resolverDescription } from './linkset.ts';
+import { bestLink, LINKSET_CONTEXT_LINK, linkset, parseLinkType, productLinks, resolverDescription, wantsLinkset } from './linkset.ts';
 
 /**
  * The public GS1 Digital Link resolver: every printed `qrCodeUrl` lands here, without
- * authentication. One read (the GTIN item's public view) and, for a GET, one scan event.
+ * authentication. It answers as a GS1-Conformant resolver (docs/resolver.md): a 307 redirect to
+ * the chosen link (an immutable page of the current passport version), or the linkset. One read
+ * (the GTIN item's public view) and, for a GET that resolves, one scan event.
  */
-type Representation = 'html' | 'json' | 'linkset';
 
 const ORG_ID = /^org_[0-9a-z]{16}$/;
 const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';
 
 const CORS = {
   'Access-Control-Allow-Origin': '*',
-  'Access-Control-Expose-Headers': 'Link, Content-Language, Request-Id',
+  'Access-Control-Expose-Headers': 'Link, Location, Content-Language, Request-Id',
 };
 const VARY = { Vary: 'Accept, Accept-Language' };
+/** Every resolver answer depends on the current version and the request's headers: never stored (docs/resolver.md). */
+const NO_STORE = { 'Cache-Control': 'no-store' };
 
-function representation(event: HttpEvent): Representation {
+/** Whether an error should be the friendly page (a browser, or no preference) or the error object. */
+function wantsPage(event: HttpEvent): boolean {
   const linkType = event.queryStringParameters?.linkType;
-  if (linkType === 'linkset' || linkType === 'all') return 'linkset';
+  if (linkType === 'linkset' || linkType === 'all') return false;
   const accept = event.headers?.accept;
-  if (!accept) return 'html';
-  const preferred = new Negotiator({ headers: { accept } }).mediaType(['text/html', 'application/json', 'application/linkset+json']);
-  if (preferred === 'application/linkset+json') return 'linkset';
-  if (preferred === 'application/json') return 'json';
-  return 'html';
+  if (!accept) return true;
+  return new Negotiator({ headers: { accept } }).mediaType(['text/html', 'application/json', 'application/linkset+json']) === 'text/html';
 }
 
 function html(status: number, body: string, lang: string): HttpResult {
@@ -64,29 +64,31 @@ function jsonResult(status: number, body: unknown, contentType = 'application/js
 
 /** An error in the form the client asked for: a friendly page for browsers, the error object otherwise. */
 function failure(event: HttpEvent, error: ApiError, page: (lang: 'en' | 'de' | 'fr') => string): HttpResult {
-  if (representation(event) === 'html') {
+  if (wantsPage(event)) {
     const lang = negotiateLanguage(event.headers?.['accept-language']);
     return html(error.status, page(lang), lang);
   }
   return jsonResult(error.status, error.toBody());
 }
 
-function tenantOf(event: HttpEvent): Tenant | undefined {
+/** The tenant named by the path of a platform Digital Link (`/{orgId}/{environment}/01/…`). */
+function tenantOfPath(event: HttpEvent): Tenant | undefined {
   const orgId = event.pathParameters?.orgId ?? '';
   const environment = event.pathParameters?.environment ?? '';
   return ORG_ID.test(orgId) && isEnvironment(environment) ? { orgId, environment } : undefined;
 }
 
 /**
- * The qualifier segments after `/01/{gtin}`, each percent-decoded on its own: taken from the raw
- * path because a decoded `%2F` inside a value would otherwise split it.
+ * The path segments of the Digital Link from `01` on (`01`, the GTIN, then the qualifiers), each
+ * percent-decoded on its own: taken from the raw path because a decoded `%2F` inside a value
+ * would otherwise split it. Empty segments (a trailing slash) are dropped.
  */
-function qualifierSegments(rawPath: string): string[] {
-  const segments = rawPath.split('/').filter((s) => s !== '').slice(4);
+function linkSegments(rawPath: string, prefixSegments: number): string[] {
+  const segments = rawPath.split('/').filter((s) => s !== '').slice(prefixSegments);
   try {
     return segments.map(decodeURIComponent);
   } catch {
-    return ['%'];
+    return ['01', '', '%'];
   }
 }
 
@@ -119,12 +121,28 @@ function viaCloudFront(event: HttpEvent): boolean {
   return timingSafeEqual(digest(sent), digest(secret));
 }
 
+/** The request's query string without `linkType`, to pass on to the link's target ('' when empty). */
+function forwardedQuery(event: HttpEvent): string {
+  const params = new URLSearchParams(event.rawQueryString ?? '');
+  params.delete('linkType');
+  const query = params.toString();
+  return query ? `?${query}` : '';
+}
+
+interface Resolution {
+  tenant: Tenant;
+  /** The origin the Digital Link was requested on (the platform's, or `https://{brand host}`). */
+  origin: string;
+  /** Path segments before `/01/`. */
+  prefixSegments: number;
+}
+
 async function resolve(event: HttpEvent): Promise<HttpResult> {
   // Before anything is read or counted: only then is the viewer-country header CloudFront's own.
   if (!viaCloudFront(event)) throw new PermissionError('The resolver answers only through its own domain: open the product\'s qrCodeUrl.');
   const method = event.requestContext.http.method;
   if (event.routeKey === 'GET /.well-known/gs1resolver') {
-    return jsonResult(200, resolverDescription(config().resolverOrigin));
+    return jsonResult(200, resolverDescription(config().resolverOrigin, false), undefined, NO_STORE);
   }
   if (method === 'OPTIONS') {
     return {
@@ -139,43 +157,58 @@ async function resolve(event: HttpEvent): Promise<HttpResult> {
       },
     };
   }
+  const result = await answer(event, method);
+  result.headers = { ...result.headers, ...NO_STORE };
+  if (method === 'HEAD') delete result.body;
+  return result;
+}
 
-  const tenant = tenantOf(event);
+async function answer(event: HttpEvent, method: string): Promise<HttpResult> {
+  const tenant = tenantOfPath(event);
   if (!tenant) return failure(event, new NotFoundError('No product is registered under this link.'), renderNotFound);
-  const parsed = parseGtinPath(event.pathParameters?.gtin ?? '', qualifierSegments(event.rawPath));
+  const at: Resolution = { tenant, origin: config().resolverOrigin.replace(/\/+$/, ''), prefixSegments: 2 };
+
+  const [, gtin = '', ...qualifiers] = linkSegments(event.rawPath, at.prefixSegments);
+  const parsed = parseGtinPath(gtin, qualifiers);
   if (!parsed.ok) {
     return failure(event, new InvalidRequestError(`This is not a valid GS1 Digital Link: ${parsed.reason}`), renderBadLink);
   }
 
-  const view = await getPublicView(tenant, parsed.gtin14);
-  if (!view?.passport) return failure(event, new NotFoundError('No product information is published under this link.'), renderNotFound);
+  const view = await getPublicView(at.tenant, parsed.gtin14);
+  const passport = view?.passport;
+  if (!view || !passport) return failure(event, new NotFoundError('No product information is published under this link.'), renderNotFound);
 
-  // The scan is counted while the response is prepared; a queue failure never fails the scan.
-  const sent =
-    method === 'GET'
-      ? sendScanEvent(scanEvent(event, tenant, view)).catch((error: unknown) =>
-          logger.warn('Scan event not sent', { error: error instanceof Error ? error.message : String(error) }),
-        )
-      : undefined;
+  const anchor = `${at.origin}${event.rawPath.replace(/\/+$/, '')}`;
+  const linksetLink = `<${anchor}?linkType=linkset>; rel="linkset"; type="application/linkset+json"`;
+  const links = productLinks({ ...view, gtin: parsed.gtin14, passport }, at.tenant, config().resolverOrigin);
+  const linkType = parseLinkType(event.queryStringParameters?.linkType);
 
-  const anchor = `${config().resolverOrigin.replace(/\/+$/, '')}${event.rawPath}`;
-  const links = `<${view.qrCodeUrl}?linkType=linkset>; rel="linkset"; type="application/linkset+json"`;
   let result: HttpResult;
-  switch (representation(event)) {
-    case 'linkset':
-      result = jsonResult(200, linkset(view, anchor), 'application/linkset+json', { Link: `${links}, ${LINKSET_CONTEXT_LINK}` });
-      break;
-    case 'json':
-      result = jsonResult(200, toPassportView(view, view.passport), undefined, { Link: links });
-      break;
-    default: {
-      const lang = negotiateLanguage(event.headers?.['accept-language']);
-      result = html(200, renderElabel(toPassportView(view, view.passport), lang), lang);
-      result.headers = { ...result.headers, Link: links };
+  if (linkType.kind === 'linkset' || (linkType.kind === 'default' && wantsLinkset(event.headers?.accept))) {
+    result = jsonResult(200, linkset(view, anchor, links), 'application/linkset+json', { Link: `${linksetLink}, ${LINKSET_CONTEXT_LINK}` });
+  } else {
+    const candidates = linkType.kind === 'default' ? links.defaultLinkMulti : linkType.known ? links[linkType.name as keyof typeof links] : [];
+    const link = bestLink(candidates, event.headers?.accept, event.headers?.['accept-language']);
+    if (!link) {
+      const name = linkType.kind === 'type' ? linkType.name : 'defaultLink';
+      return failure(
+        event,
+        new NotFoundError(`This product has no link of type gs1:${name}; ?linkType=linkset lists the ones it has.`, { param: 'linkType' }),
+        renderNotFound,
+      );
     }
+    result = {
+      statusCode: 307,
+      headers: { Location: `${link.href}${forwardedQuery(event)}`, Link: linksetLink, ...CORS, ...VARY },
+    };
   }
-  await sent;
-  if (method === 'HEAD') delete result.body;
+
+  // A scan is counted once, here, for a GET that resolved (docs/resolver.md); a queue failure never fails the scan.
+  if (method === 'GET') {
+    await sendScanEvent(scanEvent(event, at.tenant, view)).catch((error: unknown) =>
+      logger.warn('Scan event not sent', { error: error instanceof Error ? error.message : String(error) }),
+    );
+  }
   return result;
 }
 

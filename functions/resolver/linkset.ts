@@ -1,43 +1,135 @@
+import Negotiator from 'negotiator';
 import type { PublicView } from '../../lib/data/passports.ts';
-
-export const LINKSET_CONTEXT_LINK =
-  '<https://ref.gs1.org/voc/data/linkset.jsonld>; rel="http://www.w3.org/ns/json-ld#context"; type="application/ld+json"';
-
-const GS1 = 'https://gs1.org/voc/';
-export const LANGUAGES = ['en', 'de', 'fr'];
+import { elabelPageUrl, passportJsonUrl } from '../../lib/domain/page-urls.ts';
+import type { Tenant } from '../../lib/domain/tenant.ts';
+import { DEFAULT_LANGUAGE, LANGUAGES, LANGUAGE_NAMES, negotiateLanguage } from './page/i18n.ts';
 
 /**
- * The RFC 9264 linkset of a resolved GTIN, in GS1's form: one context object anchored at the
- * Digital Link URI, link relation types as full GS1 vocabulary URIs, every link with a title.
+ * The links the resolver knows for a resolved GTIN, the RFC 9264 linkset built from them, the
+ * choice of one link for a request, and the resolver description file. Pure functions: no AWS,
+ * no I/O. The rules and their sections of the GS1-Conformant Resolver standard are listed in
+ * docs/resolver.md.
  */
-export function linkset(view: PublicView, anchor: string) {
-  const page = { href: view.qrCodeUrl, title: `${view.name}: product information (e-label)`, type: 'text/html', hreflang: LANGUAGES };
-  return {
-    linkset: [
-      {
-        anchor,
-        itemDescription: view.name,
-        [`${GS1}defaultLink`]: [page],
-        [`${GS1}pip`]: [
-          page,
-          { href: view.qrCodeUrl, title: `${view.name}: digital product passport (JSON)`, type: 'application/json' },
-        ],
-      },
-    ],
-  };
+
+export const LINKSET_CONTEXT_LINK =
+  '<https://ref.gs1.org/standards/resolver/1.2.0/linkset-context>; rel="http://www.w3.org/ns/json-ld#context"; type="application/ld+json"';
+
+/** The GS1 Web Vocabulary namespace: link types are `gs1:{name}` as CURIEs, `{GS1}{name}` in full. */
+export const GS1 = 'https://gs1.org/voc/';
+
+/** The link types this resolver answers, in the order the linkset lists them. */
+export const LINK_TYPES = ['defaultLink', 'defaultLinkMulti', 'pip'] as const;
+export type LinkType = (typeof LINK_TYPES)[number];
+
+export interface Link {
+  href: string;
+  title: string;
+  type: 'text/html' | 'application/json';
+  /** The page's language; absent on the JSON read form (its data is language-neutral). */
+  hreflang?: string[];
 }
 
-/** `/.well-known/gs1resolver`: what this resolver supports. */
-export function resolverDescription(resolverRoot: string) {
+export type Links = Record<LinkType, Link[]>;
+
+/**
+ * The links of the product's current passport version. Every target is an immutable page URL of
+ * that version on the platform origin (lib/domain/page-urls.ts), also for brand-host products.
+ *
+ * - `gs1:defaultLink`: the e-label in the default language (one link, as the standard has it).
+ * - `gs1:defaultLinkMulti`: the same page in every language, and the JSON read form; the
+ *   resolver picks among them by Accept and Accept-Language when no linkType is asked for.
+ * - `gs1:pip` (product information page): the e-label in every language, and the JSON read form.
+ */
+export function productLinks(view: PublicView & { passport: NonNullable<PublicView['passport']> }, tenant: Tenant, origin: string): Links {
+  const version = view.passport.version;
+  const page = (lang: string): Link => ({
+    href: elabelPageUrl(origin, tenant, view.gtin, version, lang),
+    title: `${view.name}: product information (${LANGUAGE_NAMES[lang as keyof typeof LANGUAGE_NAMES] ?? lang})`,
+    type: 'text/html',
+    hreflang: [lang],
+  });
+  const json: Link = {
+    href: passportJsonUrl(origin, tenant, view.gtin, version),
+    title: `${view.name}: digital product passport (JSON)`,
+    type: 'application/json',
+  };
+  const pages = LANGUAGES.map(page);
+  return { defaultLink: [page(DEFAULT_LANGUAGE)], defaultLinkMulti: [...pages, json], pip: [...pages, json] };
+}
+
+/**
+ * The RFC 9264 linkset in GS1's form: one link context object anchored at the Digital Link URI
+ * as requested, the item's description, link relation types as full GS1 vocabulary URIs.
+ */
+export function linkset(view: Pick<PublicView, 'name'>, anchor: string, links: Links) {
+  const context: Record<string, unknown> = { anchor, itemDescription: view.name };
+  for (const type of LINK_TYPES) context[`${GS1}${type}`] = links[type];
+  return { linkset: [context] };
+}
+
+export type LinkTypeRequest =
+  /** No linkType: the default link (by the request's Accept and Accept-Language). */
+  | { kind: 'default' }
+  /** `linkset` or `all`: the whole linkset. */
+  | { kind: 'linkset' }
+  /** One link type, by name; `known` is false for a type this resolver never has links of. */
+  | { kind: 'type'; name: string; known: boolean };
+
+/**
+ * Reads `?linkType=`: `linkset` and `all`, a GS1 CURIE (`gs1:pip`) or the full vocabulary URI
+ * (`https://gs1.org/voc/pip`; `http:` too, as GS1 published it first).
+ */
+export function parseLinkType(value: string | undefined): LinkTypeRequest {
+  if (value === undefined || value === '') return { kind: 'default' };
+  if (value === 'linkset' || value === 'all') return { kind: 'linkset' };
+  const match = /^(?:gs1:|https?:\/\/gs1\.org\/voc\/)([A-Za-z]+)$/.exec(value);
+  const name = match?.[1] ?? value;
+  return { kind: 'type', name, known: match !== null && (LINK_TYPES as readonly string[]).includes(name) };
+}
+
+const LINKSET_TYPE = 'application/linkset+json';
+
+/** Whether the request's Accept prefers the linkset (RFC 9264 §7.1) over a page or the JSON form. */
+export function wantsLinkset(accept: string | undefined): boolean {
+  if (!accept) return false;
+  return new Negotiator({ headers: { accept } }).mediaType(['text/html', 'application/json', LINKSET_TYPE]) === LINKSET_TYPE;
+}
+
+/**
+ * The best link of one type for a request: first the media type the Accept header prefers among
+ * the type's links (HTML when it says nothing or accepts anything), then the language
+ * Accept-Language prefers among the links of that media type (English when none is acceptable).
+ * Undefined when the type has no links.
+ */
+export function bestLink(candidates: readonly Link[], accept: string | undefined, acceptLanguage: string | undefined): Link | undefined {
+  if (candidates.length === 0) return undefined;
+  const offered = [...new Set(candidates.map((link) => link.type))].sort((a, b) => (a === 'text/html' ? -1 : b === 'text/html' ? 1 : 0));
+  const type = (accept ? new Negotiator({ headers: { accept } }).mediaType(offered) : undefined) ?? offered[0];
+  const ofType = candidates.filter((link) => link.type === type);
+  const lang = negotiateLanguage(acceptLanguage);
+  return (
+    ofType.find((link) => link.hreflang?.includes(lang)) ??
+    ofType.find((link) => link.hreflang?.includes(DEFAULT_LANGUAGE)) ??
+    ofType[0]
+  );
+}
+
+/**
+ * `/.well-known/gs1resolver`: what this resolver supports. `resolverRoot` is the origin the
+ * request came to: the platform's, or a brand's verified domain (docs/resolver.md).
+ */
+export function resolverDescription(resolverRoot: string, brandHost: boolean) {
   return {
     name: 'Product Passport resolver',
-    resolverRoot,
-    supportedPrimaryKeys: ['gtin'],
+    resolverRoot: resolverRoot.replace(/\/+$/, ''),
+    supportedPrimaryKeys: ['01'],
     supportedLinkType: [{ namespace: GS1, prefix: 'gs1:' }],
-    linkTypeDefaultCanBeLinkset: true,
-    linkTypeDefaultCanBeAll: true,
+    linkTypeDefaultCanBeLinkset: false,
+    jsonLdContextLocation: 'https://ref.gs1.org/standards/resolver/1.2.0/linkset-context',
     supportedContextValuesEnumerated: [],
-    supportedLanguages: LANGUAGES,
-    pathStructure: '/{organization}/{environment}/01/{gtin}[/22/{cpv}][/10/{lot}][/21/{serial}]',
+    supportedLanguages: [...LANGUAGES],
+    pathStructure: brandHost
+      ? '/01/{gtin}[/22/{cpv}][/10/{lot}][/21/{serial}]'
+      : '/{organization}/{environment}/01/{gtin}[/22/{cpv}][/10/{lot}][/21/{serial}]',
   };
 }

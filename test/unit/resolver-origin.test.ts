@@ -95,8 +95,8 @@ describe('the resolver behind CloudFront', () => {
     // Act
     const response = await handler(scan({ 'cloudfront-viewer-country': 'FR', 'x-origin-verify': SECRET }), context);
     // Assess
-    expect(response.statusCode).toBe(200);
-    expect(JSON.parse(response.body ?? '{}')).toMatchObject({ name: 'Riesling 2023', gtin: GTIN });
+    expect(response.statusCode).toBe(307);
+    expect(response.headers?.Location).toBe(`https://id.example.com/${ORG}/live/p/${GTIN}/1/passport.json`);
     expect(sentCountries()).toEqual(['FR']);
   });
 });
