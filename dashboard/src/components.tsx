@@ -2,6 +2,31 @@ import type { ComponentChildren, JSX, TargetedEvent } from 'preact';
 import { useCallback, useEffect, useId, useRef, useState } from 'preact/hooks';
 import { ApiError } from './api.ts';
 
+/**
+ * A listing page's create flow: idle, the form open, or what was created shown once (its secret).
+ * The listing reloads when something is created and again when the secret is dismissed.
+ */
+export function useCreateFlow<T>(reload: () => void) {
+  const [creating, setCreating] = useState(false);
+  const [created, setCreated] = useState<T>();
+  return {
+    creating,
+    created,
+    idle: !creating && created === undefined,
+    start: () => setCreating(true),
+    cancel: () => setCreating(false),
+    done: (value: T) => {
+      setCreating(false);
+      setCreated(value);
+      reload();
+    },
+    dismiss: () => {
+      setCreated(undefined);
+      reload();
+    },
+  };
+}
+
 /** Loads data for a page; `reload` runs the loader again. */
 export function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[]) {
   const [state, setState] = useState<{ data?: T; error?: unknown; loading: boolean }>({ loading: true });

@@ -1,6 +1,6 @@
 import { useRef, useState } from 'preact/hooks';
 import { api, type ApiKey, type CreatedApiKey, type Environment } from '../api.ts';
-import { ConfirmButton, ErrorNotice, Field, focusField, FormActions, Loading, Notice, PageHeader, placeError, SecretOnce, SelectField, useLoad } from '../components.tsx';
+import { ConfirmButton, ErrorNotice, Field, focusField, FormActions, Loading, Notice, PageHeader, placeError, SecretOnce, SelectField, useCreateFlow, useLoad } from '../components.tsx';
 import { API_KEY_SCOPES, ENVIRONMENTS } from '../constants.ts';
 import { formatDateTime } from '../format.ts';
 
@@ -72,15 +72,15 @@ function CreateKeyForm(props: { environment: Environment; onCreated: (key: Creat
 
 export function KeysPage(props: { environment: Environment }) {
   const keys = useLoad(() => api<{ data: ApiKey[] }>('GET', '/v1/auth/api-keys'), []);
-  const [creating, setCreating] = useState(false);
-  const [created, setCreated] = useState<CreatedApiKey>();
+  const flow = useCreateFlow<CreatedApiKey>(keys.reload);
+  const { created } = flow;
   const [revoked, setRevoked] = useState<string>();
 
   return (
     <>
       <PageHeader title="API keys" lead="Keys let your systems call the API. Each belongs to one environment and carries only the scopes you give it.">
-        {!creating && !created ? (
-          <button type="button" class="button" onClick={() => setCreating(true)}>
+        {flow.idle ? (
+          <button type="button" class="button" onClick={flow.start}>
             Create key
           </button>
         ) : null}
@@ -91,22 +91,11 @@ export function KeysPage(props: { environment: Environment }) {
           label={`Your new ${created.environment} API key`}
           value={created.key}
           risk="anyone who has it can call the API as your organization, with this key's scopes."
-          onDone={() => {
-            setCreated(undefined);
-            keys.reload();
-          }}
+          onDone={flow.dismiss}
         />
       ) : null}
-      {creating ? (
-        <CreateKeyForm
-          environment={props.environment}
-          onCancel={() => setCreating(false)}
-          onCreated={(key) => {
-            setCreating(false);
-            setCreated(key);
-            keys.reload();
-          }}
-        />
+      {flow.creating ? (
+        <CreateKeyForm environment={props.environment} onCancel={flow.cancel} onCreated={flow.done} />
       ) : null}
       {revoked ? <Notice kind="success">Key {revoked} was revoked. It stops working everywhere within 5 seconds.</Notice> : null}
       {keys.error ? <ErrorNotice error={keys.error} /> : null}

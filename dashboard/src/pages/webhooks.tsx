@@ -1,6 +1,6 @@
 import { useRef, useState } from 'preact/hooks';
 import { api, ApiError, type Environment, type WebhookEndpoint } from '../api.ts';
-import { ConfirmButton, ErrorNotice, Field, focusField, FormActions, Loading, Notice, PageHeader, placeError, SecretOnce, SelectField, useLoad } from '../components.tsx';
+import { ConfirmButton, ErrorNotice, Field, focusField, FormActions, Loading, Notice, PageHeader, placeError, SecretOnce, SelectField, useCreateFlow, useLoad } from '../components.tsx';
 import { CATEGORIES, ENVIRONMENTS, WEBHOOK_SOURCES } from '../constants.ts';
 import { formatDateTime } from '../format.ts';
 import { href, navigate } from '../router.ts';
@@ -93,14 +93,14 @@ function CreateEndpointForm(props: { environment: Environment; onCreated: (endpo
 
 export function WebhooksPage(props: { environment: Environment }) {
   const endpoints = useLoad(() => api<{ data: WebhookEndpoint[] }>('GET', '/v1/webhooks/endpoints'), []);
-  const [creating, setCreating] = useState(false);
-  const [created, setCreated] = useState<Created>();
+  const flow = useCreateFlow<Created>(endpoints.reload);
+  const { created } = flow;
 
   return (
     <>
       <PageHeader title="Webhooks" lead="Your product-information system tells the service about product changes by signed webhook; each change becomes a new passport version.">
-        {!creating && !created ? (
-          <button type="button" class="button" onClick={() => setCreating(true)}>
+        {flow.idle ? (
+          <button type="button" class="button" onClick={flow.start}>
             New endpoint
           </button>
         ) : null}
@@ -111,10 +111,7 @@ export function WebhooksPage(props: { environment: Environment }) {
           label="Signing secret"
           value={created.secret}
           risk="anyone who has it can send deliveries this endpoint accepts."
-          onDone={() => {
-            setCreated(undefined);
-            endpoints.reload();
-          }}
+          onDone={flow.dismiss}
         >
           <p class="hint">
             In your PIM, set the webhook URL to <code class="url">{ingestUrl(created.id)}</code> and this secret; each delivery is
@@ -122,16 +119,8 @@ export function WebhooksPage(props: { environment: Environment }) {
           </p>
         </SecretOnce>
       ) : null}
-      {creating ? (
-        <CreateEndpointForm
-          environment={props.environment}
-          onCancel={() => setCreating(false)}
-          onCreated={(endpoint) => {
-            setCreating(false);
-            setCreated(endpoint);
-            endpoints.reload();
-          }}
-        />
+      {flow.creating ? (
+        <CreateEndpointForm environment={props.environment} onCancel={flow.cancel} onCreated={flow.done} />
       ) : null}
       {endpoints.error ? <ErrorNotice error={endpoints.error} /> : null}
       {endpoints.loading && !endpoints.data ? <Loading /> : null}
