@@ -18,6 +18,7 @@ import { DashboardSite } from './constructs/dashboard.ts';
 import { StackPart } from './constructs/part.ts';
 import { ResolverCdn } from './constructs/resolver-cdn.ts';
 import { ScanPipeline } from './constructs/scan-pipeline.ts';
+import { SecretsKey } from './constructs/secrets-key.ts';
 import { SignIn } from './constructs/sign-in.ts';
 import { DataTable } from './constructs/table.ts';
 import { validateTables, type FunctionTable, type StackRoute } from './function-table.ts';
@@ -54,6 +55,8 @@ export class PassportStack extends Stack {
   readonly distribution: Distribution;
   readonly userPool: UserPool;
   readonly sessionSecret: Secret;
+  /** The KMS key sealing webhook secrets (constructs/secrets-key.ts). */
+  readonly secretsKey: SecretsKey['key'];
   readonly functions: Record<string, NodejsFunction>;
 
   constructor(scope: Construct, id: string, props: PassportStackProps = {}) {
@@ -75,6 +78,7 @@ export class PassportStack extends Stack {
     const cdn = new ResolverCdn(this, 'ResolverCdn', { apiHost: api.host, settings, ...(zone ? { zone } : {}) });
     // Static files in S3 behind the distribution, served on the API's origin (same cookie and CSRF origin).
     if (props.dashboard) new DashboardSite(this, 'Dashboard', { distribution: cdn.distribution, api: api.api });
+    const secrets = new SecretsKey(this, 'SecretsKey');
     const signIn = new SignIn(this, 'SignIn', { apiOrigin: api.origin, ...(settings.authDomainPrefix ? { authDomainPrefix: settings.authDomainPrefix } : {}) });
     api.addFunctions({
       functions,
@@ -97,6 +101,7 @@ export class PassportStack extends Stack {
       tableResources: data.resources,
       scanPipeline: scans,
       sessionSecret: signIn.sessionSecret,
+      secretsKey: secrets.key,
     });
     new Alarms(this, 'Alarms', { deadLetterQueue: scans.deadLetterQueue, api: api.api, functions: api.functions, ...(settings.alarmEmail ? { email: settings.alarmEmail } : {}) });
     if (props.dashboard) new CfnOutput(this, 'DashboardUrl', { value: `${api.origin}/dashboard` });
@@ -108,6 +113,7 @@ export class PassportStack extends Stack {
     this.distribution = cdn.distribution;
     this.userPool = signIn.userPool;
     this.sessionSecret = signIn.sessionSecret;
+    this.secretsKey = secrets.key;
     this.functions = api.functions;
     addSuppressions({
       sessionSecret: signIn.sessionSecret,

@@ -121,6 +121,7 @@ describe('functions', () => {
       ...spec.grants.table,
       ...scanQueueActions(spec),
       ...(readsSessionSecret(name, spec) ? ['secretsmanager:GetSecretValue'] : []),
+      ...(spec.grants.secretsKey ?? []),
     ].sort();
 
     // Act
@@ -136,6 +137,7 @@ describe('functions', () => {
       if (actions.some((a) => a.startsWith('dynamodb:'))) expect(statement.Resource).toEqual(arnOf(tableId));
       if (actions.some((a) => a.startsWith('sqs:'))) expect(statement.Resource).toEqual(arnOf(queueId));
       if (actions.some((a) => a.startsWith('secretsmanager:'))) expect(statement.Resource).toEqual(ref(secretId));
+      if (actions.some((a) => a.startsWith('kms:'))) expect(statement.Resource).toEqual(arnOf(logicalId(synth.stack.secretsKey)));
     }
   });
 

@@ -14,6 +14,8 @@ import {
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { Effect, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
+import { KMS_ENCRYPTION_CONTEXT } from '../../../lib/data/secret-box.ts';
 import { Architecture, LoggingFormat, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
@@ -60,6 +62,8 @@ export interface ApiFunctionsProps {
   tableResources: string[];
   scanPipeline: ScanPipeline;
   sessionSecret: ISecret;
+  /** The key sealing webhook secrets (constructs/secrets-key.ts), for the functions with `grants.secretsKey`. */
+  secretsKey?: IKey;
 }
 
 /**
@@ -68,7 +72,7 @@ export interface ApiFunctionsProps {
  * the throttled `$default` stage with access logs without IP addresses, and the optional custom
  * domain. It grants each function's role exactly the grants of infra/functions.ts (table actions
  * on the table and its indexes, SQS actions on the scan queue, GetSecretValue on the session key,
- * writes to its log group), and API Gateway the right to invoke each HTTP function.
+ * KMS actions on the secrets key, writes to its log group), and API Gateway the right to invoke each HTTP function.
  */
 export class Api extends StackPart {
   readonly api: HttpApi;
@@ -124,6 +128,7 @@ export class Api extends StackPart {
         environment: {
           ...props.environment,
           ...(readsSession ? { SESSION_SECRET_ARN: props.sessionSecret.secretArn } : {}),
+          ...(spec.grants.secretsKey?.length && props.secretsKey ? { SECRETS_KMS_KEY_ID: props.secretsKey.keyArn } : {}),
           ...props.environmentOf?.[name],
         },
       });
@@ -145,6 +150,20 @@ export class Api extends StackPart {
       if (readsSession) {
         role.addToPrincipalPolicy(
           new PolicyStatement({ sid: 'SessionSecret', effect: Effect.ALLOW, actions: ['secretsmanager:GetSecretValue'], resources: [props.sessionSecret.secretArn] }),
+        );
+      }
+      if (spec.grants.secretsKey?.length) {
+        if (!props.secretsKey) throw new Error(`Function ${name} has grants.secretsKey, but the stack gave no secrets key.`);
+        // Only for the secret box's own data keys: the encryption context lib/data/secret-box.ts binds to every call.
+        const context = Object.fromEntries(Object.entries(KMS_ENCRYPTION_CONTEXT).map(([k, v]) => [`kms:EncryptionContext:${k}`, v]));
+        role.addToPrincipalPolicy(
+          new PolicyStatement({
+            sid: 'SecretsKey',
+            effect: Effect.ALLOW,
+            actions: [...spec.grants.secretsKey],
+            resources: [props.secretsKey.keyArn],
+            conditions: { StringEquals: context },
+          }),
         );
       }
       if (spec.trigger) props.scanPipeline.addConsumer(id, fn, role, spec.trigger);
