@@ -2,12 +2,19 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { baseUrl, call, newOrg, type TestOrg } from '../support/api.ts';
 import { createProduct, publish, RED_WINE, type CreatedProduct } from '../support/fixtures.ts';
+import { descriptionErrors, linksetErrors } from '../support/gs1-schemas.ts';
 import { sentScans } from '../support/scans.ts';
 
 let org: TestOrg;
 let product: CreatedProduct;
 const path = () => new URL(product.qrCodeUrl).pathname;
-const get = (p: string, headers: Record<string, string> = {}, method = 'GET') => fetch(`${baseUrl()}${p}`, { method, headers });
+/** One request to the resolver, as a client that does not follow redirects sees it. */
+const get = (p: string, headers: Record<string, string> = {}, method = 'GET') => fetch(`${baseUrl()}${p}`, { method, headers, redirect: 'manual' });
+/** The target of a 307, fetched with the same headers (what a browser does next). */
+const follow = (response: Response, headers: Record<string, string> = {}) => fetch(response.headers.get('location') ?? 'about:invalid', { headers });
+const BROWSER = 'text/html,application/xhtml+xml,*/*;q=0.8';
+/** The immutable page URL of a version of the test product (lib/domain/page-urls.ts). */
+const pageUrl = (version: number, page: string) => `${baseUrl()}/${org.orgId}/live/p/0${product.gtin}/${version}/${page}`;
 
 /** The shape GS1's linkset JSON schema requires (Digital Link / Resolver 1.2), as a zod schema. */
 const gs1Link = z.object({
@@ -36,11 +43,17 @@ beforeAll(async () => {
 });
 
 describe('the public resolver', () => {
-  it('serves the e-label page to a browser, without authentication, cookies or third-party resources', async () => {
-    const response = await get(path(), { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' });
+  it('redirects a browser (307, not cacheable) to the current version’s e-label page, served without authentication, cookies or third-party resources', async () => {
+    const redirect = await get(path(), { accept: BROWSER });
+    expect(redirect.status).toBe(307);
+    expect(redirect.headers.get('location')).toBe(pageUrl(1, 'en'));
+    expect(redirect.headers.get('link')).toBe(`<${product.qrCodeUrl}?linkType=linkset>; rel="linkset"; type="application/linkset+json"`);
+    expect(redirect.headers.get('vary')).toBe('Accept, Accept-Language');
+    expect(redirect.headers.get('cache-control')).toBe('no-store');
+    expect(redirect.headers.get('set-cookie')).toBeNull();
+    const response = await follow(redirect, { accept: BROWSER });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
-    expect(response.headers.get('vary')).toBe('Accept, Accept-Language');
     expect(response.headers.get('set-cookie')).toBeNull();
     expect(response.headers.get('content-security-policy')).toContain("default-src 'none'");
     const html = await response.text();
@@ -50,15 +63,23 @@ describe('the public resolver', () => {
   });
 
   it('answers in German or French when the browser prefers it', async () => {
-    const de = await get(path(), { accept: 'text/html', 'accept-language': 'de-DE,de;q=0.9,en;q=0.5' });
+    const deRedirect = await get(path(), { accept: 'text/html', 'accept-language': 'de-DE,de;q=0.9,en;q=0.5' });
+    expect(deRedirect.headers.get('location')).toBe(pageUrl(1, 'de'));
+    const de = await follow(deRedirect);
     expect(de.headers.get('content-language')).toBe('de');
     expect(await de.text()).toContain('lang="de"');
-    const fr = await get(path(), { accept: 'text/html', 'accept-language': 'fr-CH' });
-    expect(await fr.text()).toContain('lang="fr"');
+    const frRedirect = await get(path(), { accept: 'text/html', 'accept-language': 'fr-CH' });
+    expect(frRedirect.headers.get('location')).toBe(pageUrl(1, 'fr'));
+    expect(await (await follow(frRedirect)).text()).toContain('lang="fr"');
+    const none = await get(path(), { 'accept-language': 'ja' });
+    expect(none.headers.get('location')).toBe(pageUrl(1, 'en'));
   });
 
-  it('serves the passport read form as JSON', async () => {
-    const response = await get(path(), { accept: 'application/json' });
+  it('redirects Accept: application/json to the version’s JSON passport, which a client following redirects reads as before', async () => {
+    const redirect = await get(path(), { accept: 'application/json' });
+    expect(redirect.status).toBe(307);
+    expect(redirect.headers.get('location')).toBe(pageUrl(1, 'passport.json'));
+    const response = await fetch(product.qrCodeUrl, { headers: { accept: 'application/json' } });
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({
       productId: product.productId,
@@ -71,38 +92,65 @@ describe('the public resolver', () => {
     });
   });
 
-  it('serves an RFC 9264 linkset that validates against GS1’s linkset schema, by Accept or ?linkType=linkset', async () => {
+  it('serves an RFC 9264 linkset that validates against the GS1 linkset schema, by Accept, ?linkType=linkset or ?linkType=all', async () => {
     for (const [p, headers] of [
       [path(), { accept: 'application/linkset+json' }],
       [`${path()}?linkType=linkset`, {}],
+      [`${path()}?linkType=all`, { accept: BROWSER }],
     ] as const) {
       const response = await get(p, headers);
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toBe('application/linkset+json');
       expect(response.headers.get('link')).toContain('rel="http://www.w3.org/ns/json-ld#context"');
-      const body = gs1Linkset.parse(await response.json());
+      const json = await response.json();
+      expect(linksetErrors(json)).toEqual([]);
+      const body = gs1Linkset.parse(json);
       expect(body.linkset[0]?.anchor).toBe(product.qrCodeUrl);
-      expect(body.linkset[0]?.['https://gs1.org/voc/defaultLink']).toBeDefined();
+      expect(body.linkset[0]?.itemDescription).toBe('Château Résolu 2022');
+      expect(body.linkset[0]?.['https://gs1.org/voc/defaultLink']).toEqual([expect.objectContaining({ href: pageUrl(1, 'en') })]);
+      const pip = body.linkset[0]?.['https://gs1.org/voc/pip'] as Array<{ href: string; type?: string; hreflang?: string[] }>;
+      expect(pip.filter((link) => link.type === 'text/html').map((link) => link.hreflang)).toEqual([['en'], ['de'], ['fr']]);
+      expect(pip.find((link) => link.type === 'application/json')?.href).toBe(pageUrl(1, 'passport.json'));
     }
+  });
+
+  it('answers ?linkType= (CURIE or full URI) with 307 to that type’s best link, passing the rest of the query string on; 404 for a type it has no link of', async () => {
+    const curie = await get(`${path()}?linkType=gs1:pip&utm_source=label`, { accept: BROWSER, 'accept-language': 'fr' });
+    expect(curie.status).toBe(307);
+    expect(curie.headers.get('location')).toBe(`${pageUrl(1, 'fr')}?utm_source=label`);
+    const uri = await get(`${path()}?linkType=${encodeURIComponent('https://gs1.org/voc/pip')}`, { accept: 'application/json' });
+    expect(uri.status).toBe(307);
+    expect(uri.headers.get('location')).toBe(pageUrl(1, 'passport.json'));
+    const missing = await get(`${path()}?linkType=gs1:recallStatus`, { accept: 'application/json' });
+    expect(missing.status).toBe(404);
+    expect(((await missing.json()) as { error: { type: string; param?: string } }).error).toMatchObject({ type: 'not_found', param: 'linkType' });
+    const missingPage = await get(`${path()}?linkType=gs1:recallStatus`, { accept: BROWSER });
+    expect(missingPage.status).toBe(404);
+    expect(missingPage.headers.get('content-type')).toContain('text/html');
   });
 
   it('answers HEAD with the headers and no body, and OPTIONS with CORS', async () => {
     const head = await get(path(), { accept: 'text/html' }, 'HEAD');
-    expect(head.status).toBe(200);
-    expect(head.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(head.status).toBe(307);
+    expect(head.headers.get('location')).toBe(pageUrl(1, 'en'));
     expect(await head.text()).toBe('');
+    const slash = await get(`${path()}/`, { accept: 'text/html' });
+    expect([slash.status, slash.headers.get('location')]).toEqual([307, pageUrl(1, 'en')]);
     const options = await get(path(), { origin: 'https://shop.example', 'access-control-request-method': 'GET' }, 'OPTIONS');
     expect(options.status).toBe(204);
     expect(options.headers.get('access-control-allow-origin')).toBe('*');
     expect(options.headers.get('access-control-allow-methods')).toBe('GET, HEAD, OPTIONS');
-    const get200 = await get(path(), { accept: 'application/json', origin: 'https://shop.example' });
-    expect(get200.headers.get('access-control-allow-origin')).toBe('*');
+    const redirect = await get(path(), { accept: 'application/json', origin: 'https://shop.example' });
+    expect(redirect.headers.get('access-control-allow-origin')).toBe('*');
+    expect(redirect.headers.get('access-control-expose-headers')).toContain('Location');
   });
 
   it('resolves qualifiers after the GTIN to the GTIN-level passport', async () => {
     for (const suffix of ['/10/LOT-42', '/21/SN%2F0001', '/22/A1/10/B2/21/C3']) {
-      const response = await get(`${path()}${suffix}`, { accept: 'application/json' });
-      expect(response.status, suffix).toBe(200);
+      const redirect = await get(`${path()}${suffix}`, { accept: 'application/json' });
+      expect(redirect.status, suffix).toBe(307);
+      expect(redirect.headers.get('link'), suffix).toContain(`<${product.qrCodeUrl}${suffix}?linkType=linkset>`);
+      const response = await follow(redirect, { accept: 'application/json' });
       expect(((await response.json()) as { productId: string }).productId).toBe(product.productId);
     }
   });
@@ -143,6 +191,8 @@ describe('the public resolver', () => {
     const fresh = await createProduct(org.live);
     await publish(org.live, fresh.productId, { ...RED_WINE, vintage: 2019 });
     await publish(org.live, fresh.productId, { ...RED_WINE, vintage: 2020, ingredients: ['Grapes', 'Sulphites', 'Oak chips'] });
+    const redirect = await fetch(fresh.qrCodeUrl, { headers: { accept: 'application/json' }, redirect: 'manual' });
+    expect(redirect.headers.get('location')).toMatch(/\/p\/\d{14}\/2\/passport\.json$/);
     const body = await (await fetch(fresh.qrCodeUrl, { headers: { accept: 'application/json' } })).json();
     expect(body).toMatchObject({ version: 2, data: { vintage: 2020 } });
     expect(await (await fetch(fresh.qrCodeUrl, { headers: { accept: 'text/html' } })).text()).toContain('Oak chips');
@@ -151,12 +201,14 @@ describe('the public resolver', () => {
   it('describes itself at /.well-known/gs1resolver', async () => {
     const response = await get('/.well-known/gs1resolver');
     expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({ supportedPrimaryKeys: ['gtin'], resolverRoot: baseUrl() });
+    const body = await response.json();
+    expect(descriptionErrors(body)).toEqual([]);
+    expect(body).toMatchObject({ supportedPrimaryKeys: ['01'], resolverRoot: baseUrl() });
   });
 });
 
 describe('scan events', () => {
-  it('puts one message per GET on the scan queue with aggregate fields only, none for HEAD or OPTIONS', async () => {
+  it('puts one message per GET on the scan queue with aggregate fields only, none for HEAD or OPTIONS or for following the redirect', async () => {
     // Prepare
     const scanned = await createProduct(org.live);
     await publish(org.live, scanned.productId);
@@ -169,7 +221,7 @@ describe('scan events', () => {
       'cloudfront-viewer-country': 'DE',
       cookie: 'session=secret',
     });
-    await get(p, { accept: 'application/json', 'user-agent': 'curl/8.5.0' });
+    await fetch(`${baseUrl()}${p}`, { headers: { accept: 'application/json', 'user-agent': 'curl/8.5.0' } }); // follows the 307
     await get(p, {}, 'HEAD');
     await get(p, {}, 'OPTIONS');
     await get(`${p}/10/LOT1`, { accept: 'application/json', 'cloudfront-viewer-country': 'zz' });
