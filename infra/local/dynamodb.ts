@@ -66,15 +66,22 @@ export async function startDynamoDbLocal(options: { dbPath?: string }): Promise<
 
   const endpoint = `http://127.0.0.1:${port}`;
   const client = localClient(endpoint);
-  const deadline = Date.now() + 30_000;
+  // Generous: the launcher is compiled at start, and the machine may be busy.
+  const deadline = Date.now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null) throw new StartupError(`DynamoDB Local exited at start: ${output.trim().split('\n').at(-1)}`);
+    if (child.exitCode !== null) {
+      // The launcher is Java source: a runtime cut down without the jdk.compiler module cannot run it.
+      if (/jdk\.compiler|source-file mode|source launcher/i.test(output)) {
+        throw new StartupError('DynamoDB Local\'s loopback launcher needs a Java runtime with the jdk.compiler module (a JDK, or Debian\'s openjdk-17-jre-headless).');
+      }
+      throw new StartupError(`DynamoDB Local exited at start: ${output.trim().split('\n').at(-1)}`);
+    }
     try {
       await client.send(new DescribeTableCommand({ TableName: '__probe__' }));
       break;
     } catch (error) {
       if (error instanceof Error && error.name === 'ResourceNotFoundException') break;
-      if (Date.now() > deadline) throw new StartupError('DynamoDB Local did not answer within 30 seconds.');
+      if (Date.now() > deadline) throw new StartupError('DynamoDB Local did not answer within 60 seconds.');
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
