@@ -24,6 +24,11 @@ export interface Grants {
    * docs/security.md, finding 3): GenerateDataKey to seal a secret, Decrypt to open one.
    */
   secretsKey?: readonly ('kms:GenerateDataKey' | 'kms:Decrypt')[];
+  /**
+   * CloudFront actions on the multi-tenant distribution serving brand domains and its tenants
+   * (lib/data/cloudfront-tenants.ts; docs/brand-domains.md): a verified domain gets a tenant.
+   */
+  cloudfrontTenants?: readonly 'cloudfront:CreateDistributionTenant'[];
 }
 
 export type TableAction =
@@ -113,6 +118,14 @@ export const FUNCTIONS: Record<FunctionName, FunctionSpec> = {
     timeoutSeconds: 10,
     // Seals new and rotated secrets, opens them to carry them over a rotation or an edit.
     grants: { table: [...WRITE, 'dynamodb:DeleteItem'], sessionSecret: true, secretsKey: ['kms:GenerateDataKey', 'kms:Decrypt'] },
+  },
+  domains: {
+    entry: 'functions/domains/handler.ts',
+    description: 'Brand-owned resolver domains of an organization (dashboard session): TXT verification, default domain',
+    memoryMb: 512,
+    timeoutSeconds: 10,
+    // Transactions of Put, Update and Delete (the domain, its hostname claim, the default pointer).
+    grants: { table: [...WRITE, 'dynamodb:DeleteItem'], sessionSecret: true, cloudfrontTenants: ['cloudfront:CreateDistributionTenant'] },
   },
   docs: {
     entry: 'functions/docs/handler.ts',

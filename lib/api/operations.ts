@@ -20,6 +20,7 @@ import { loginQuerySchema, switchSessionSchema } from '../domain/session.ts';
 import { ENVIRONMENTS } from '../domain/tenant.ts';
 import { createSupplierSchema, supplierSchema } from '../domain/supplier.ts';
 import { createEndpointSchema, updateEndpointSchema } from '../domain/webhook.ts';
+import { createDomainSchema, domainListSchema, domainSchema, updateDomainSchema } from '../domain/domain.ts';
 import {
   apiKeySchema,
   createdApiKeySchema,
@@ -124,6 +125,7 @@ export const TAGS: Readonly<Record<string, string>> = {
   Reference: 'This OpenAPI document and its rendered reference',
   'Dashboard session': 'Sign-in to the dashboard (OpenID Connect) and its session cookie',
   'API keys': "The organization's API keys, managed from a dashboard session",
+  Domains: "The organization's own resolver domains (such as id.brand.example), verified by a DNS TXT record, managed from a dashboard session",
 };
 
 /** Path parameters by name: what each holds. */
@@ -132,6 +134,7 @@ export const PATH_PARAMETERS: Readonly<Record<string, { description: string; sch
   supplierId: { description: 'The supplierId of a supplier of the organization', schema: z.string() },
   endpointId: { description: 'The id of a webhook endpoint of the organization', schema: z.string() },
   keyId: { description: 'The id of an API key of the organization', schema: z.string() },
+  domainId: { description: 'The id (dom_…) of a domain of the organization', schema: z.string() },
   orgId: { description: 'The organization, as printed in the qrCodeUrl', schema: z.string() },
   environment: { description: 'The environment, as printed in the qrCodeUrl', schema: z.enum(ENVIRONMENTS) },
   gtin: {
@@ -309,6 +312,53 @@ export const OPERATIONS: Record<string, OperationDoc> = {
       200: { description: 'The new secret, shown once', schema: z.object({ id: z.string(), secret: z.string(), previousSecretValidUntil: z.iso.datetime() }) },
     },
     errors: [...SESSION_ERRORS, 404],
+  },
+  'POST /v1/domains': {
+    summary: 'Add a brand domain',
+    description:
+      'Adds a hostname of the organization (such as id.brand.example), pending until verified: the answer names the TXT record to publish. Refused: IP addresses, localhost, wildcards, the platform’s own resolver host and names under it (422); a hostname the organization already has, or that another organization verified (409).',
+    tag: 'Domains',
+    body: createDomainSchema,
+    responses: { 201: { description: 'Created, pending: publish the TXT record, then verify', schema: domainSchema } },
+    errors: [400, ...SESSION_ERRORS, 409, 413, 422],
+  },
+  'GET /v1/domains': {
+    summary: "The organization's brand domains",
+    description: 'Every domain of the organization, oldest first, with its status and TXT record.',
+    tag: 'Domains',
+    responses: { 200: { description: 'Every domain', schema: domainListSchema } },
+    errors: [...SESSION_ERRORS],
+  },
+  'GET /v1/domains/{domainId}': {
+    summary: 'A brand domain',
+    description: 'One domain with its status and TXT record.',
+    tag: 'Domains',
+    responses: { 200: { description: 'The domain', schema: domainSchema } },
+    errors: [...SESSION_ERRORS, 404],
+  },
+  'PATCH /v1/domains/{domainId}': {
+    summary: "Make a verified domain the organization's live default",
+    description:
+      'default: true makes it the default (the previous default stops being it, in the same transaction): new live products then get qrCodeUrl https://{hostname}/01/{gtin14}; existing products keep theirs. A pending domain cannot be the default (422).',
+    tag: 'Domains',
+    body: updateDomainSchema,
+    responses: { 200: { description: 'The domain', schema: domainSchema } },
+    errors: [400, ...SESSION_ERRORS, 404, 409, 413, 422],
+  },
+  'DELETE /v1/domains/{domainId}': {
+    summary: 'Delete a brand domain',
+    description: 'Deletes the domain and frees its hostname; its host stops resolving. Printed codes on it stop working: delete only a domain never printed.',
+    tag: 'Domains',
+    responses: { 200: { description: 'Deleted', schema: z.object({ id: z.string(), deleted: z.literal(true) }) } },
+    errors: [...SESSION_ERRORS, 404],
+  },
+  'POST /v1/domains/{domainId}/verify': {
+    summary: 'Verify a brand domain over DNS',
+    description:
+      'Looks up the TXT record the domain names; when it holds the value, the domain is verified and its hostname claimed for the organization. 422 names the TXT values found (or none); 409 when another organization verified the hostname first. A verified domain answers 200 as it is.',
+    tag: 'Domains',
+    responses: { 200: { description: 'Verified', schema: domainSchema } },
+    errors: [...SESSION_ERRORS, 404, 409, 422],
   },
   'POST /v1/webhooks/ingest': {
     summary: 'Receive a signed delivery from a product-information system',

@@ -7,7 +7,7 @@ import type { Scope } from '../domain/scopes.ts';
  */
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE' | 'HEAD' | 'OPTIONS';
 
-export type FunctionName = 'products' | 'passports' | 'suppliers' | 'resolver' | 'auth' | 'analytics' | 'aggregator' | 'webhooks' | 'ingest' | 'docs';
+export type FunctionName = 'products' | 'passports' | 'suppliers' | 'resolver' | 'auth' | 'analytics' | 'aggregator' | 'webhooks' | 'ingest' | 'docs' | 'domains';
 
 /**
  * How a route authenticates: an API key (Bearer; the dashboard's session cookie is accepted too, see
@@ -61,6 +61,14 @@ export const ROUTES: readonly Route[] = [
   { method: 'DELETE', path: '/v1/webhooks/endpoints/{endpointId}', function: 'webhooks', auth: 'session', scopes: [], body: false },
   { method: 'POST', path: '/v1/webhooks/endpoints/{endpointId}/rotate-secret', function: 'webhooks', auth: 'session', scopes: [], body: false },
   { method: 'POST', path: '/v1/webhooks/ingest', function: 'ingest', auth: 'webhook', scopes: [], body: false },
+
+  // Brand-owned resolver domains (docs/brand-domains.md), session only.
+  { method: 'POST', path: '/v1/domains', function: 'domains', auth: 'session', scopes: [], body: true, idempotent: true },
+  { method: 'GET', path: '/v1/domains', function: 'domains', auth: 'session', scopes: [], body: false },
+  { method: 'GET', path: '/v1/domains/{domainId}', function: 'domains', auth: 'session', scopes: [], body: false },
+  { method: 'PATCH', path: '/v1/domains/{domainId}', function: 'domains', auth: 'session', scopes: [], body: true },
+  { method: 'DELETE', path: '/v1/domains/{domainId}', function: 'domains', auth: 'session', scopes: [], body: false },
+  { method: 'POST', path: '/v1/domains/{domainId}/verify', function: 'domains', auth: 'session', scopes: [], body: false },
 
   { method: 'GET', path: '/v1/openapi.json', function: 'docs', auth: 'none', scopes: [], body: false },
   { method: 'GET', path: '/docs', function: 'docs', auth: 'none', scopes: [], body: false },

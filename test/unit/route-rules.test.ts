@@ -13,7 +13,7 @@ describe('route table rules', () => {
   });
 
   it('marks every POST that creates something as idempotent', () => {
-    const creates = ['POST /v1/products', 'POST /v1/passports', 'POST /v1/suppliers', 'POST /v1/auth/api-keys', 'POST /v1/webhooks/endpoints'];
+    const creates = ['POST /v1/products', 'POST /v1/passports', 'POST /v1/suppliers', 'POST /v1/auth/api-keys', 'POST /v1/webhooks/endpoints', 'POST /v1/domains'];
     expect(ROUTES.filter((r) => r.idempotent).map(routeKey).sort()).toEqual(creates.sort());
   });
 });
