@@ -12,6 +12,7 @@ import type { Tenant } from '../domain/tenant.ts';
  * | GTIN claim + public view | `T#{orgId}#{env}` | `GTIN#{gtin14}` | one GTIN per tenant (conditional put); the resolver's one read per scan |
  * | passport version | `T#{orgId}#{env}` | `PASSPORT#{productId}#{version, 6 digits}` | get one version; list a product's versions newest first |
  * | passport id | `T#{orgId}#{env}` | `PASSPORTID#{passportId}` | the version a passport id names (cursors) |
+ * | version page | `T#{orgId}#{env}` | `PAGE#{gtin14}#{version, 6 digits}` | a version's immutable e-label and JSON pages in one GetItem: the product's public fields as published with the version, and the version (written in the publishing transaction) |
  * | supplier | `T#{orgId}#{env}` | `SUPPLIER#{supplierId}` | get by id; list in creation order |
  * | webhook watermark | `T#{orgId}#{env}` | `WHMARK#{productId}` | the newest source revision or update time a delivery published for the product |
  * | supplier name claim | `T#{orgId}#{env}` | `SUPPLIERNAME#{normalized name}` | the first supplier of a name (webhook deliveries reuse it) |
@@ -55,6 +56,8 @@ export const passportVersionPrefix = (productId: string): string => `PASSPORT#${
 export const passportVersionSk = (productId: string, version: number): string =>
   `${passportVersionPrefix(productId)}${String(version).padStart(6, '0')}`;
 export const passportIdSk = (passportId: string): string => `PASSPORTID#${passportId}`;
+/** A published version as its pages show it (lib/domain/page-urls.ts), found by GTIN and version. */
+export const versionPageSk = (gtin14: string, version: number): string => `PAGE#${gtin14}#${String(version).padStart(6, '0')}`;
 /** Sort-key prefix of a tenant's suppliers. */
 export const SUPPLIER_PREFIX = 'SUPPLIER#';
 export const supplierSk = (supplierId: string): string => `${SUPPLIER_PREFIX}${supplierId}`;

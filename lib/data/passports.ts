@@ -4,13 +4,15 @@ import type { Category, ProductRecord } from '../domain/product.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import { db, tableName } from './client.ts';
 import { cancellationReasons } from './errors.ts';
-import { gtinSk, passportIdSk, passportVersionPrefix, passportVersionSk, productSk, tenantPk } from './keys.ts';
+import { gtinSk, passportIdSk, passportVersionPrefix, passportVersionSk, productSk, tenantPk, versionPageSk } from './keys.ts';
 import { beginsWith, queryItems } from './query.ts';
 
 /**
  * Passport versions. Keys (in the tenant's partition):
  * - `PASSPORT#{productId}#{version, 6 digits}`: one published version; a query lists them in order.
  * - `PASSPORTID#{passportId}`: finds a version by its id (for cursors).
+ * - `PAGE#{gtin14}#{version, 6 digits}`: the version with the product's public fields as they were
+ *   when it was published: what its immutable pages show (lib/domain/page-urls.ts), in one read.
  * Publishing also moves the product's `passportVersion` and the public view on its GTIN item.
  */
 function fromItem(item: Record<string, unknown>): PassportVersion {
@@ -32,6 +34,25 @@ export interface PublicView {
   gtin: string;
   qrCodeUrl: string;
   passport?: PassportVersion;
+}
+
+const pageFields = (product: Pick<ProductRecord, 'productId' | 'name' | 'category' | 'gtin' | 'qrCodeUrl'>) => ({
+  productId: product.productId,
+  name: product.name,
+  category: product.category,
+  gtin: product.gtin,
+  qrCodeUrl: product.qrCodeUrl,
+});
+
+function toPublicView(item: Record<string, unknown>): PublicView {
+  return {
+    productId: String(item.productId),
+    name: String(item.name),
+    category: item.category as Category,
+    gtin: String(item.gtin),
+    qrCodeUrl: String(item.qrCodeUrl),
+    ...(item.passport ? { passport: fromItem(item.passport as Record<string, unknown>) } : {}),
+  };
 }
 
 /**
@@ -75,6 +96,13 @@ export async function insertPassportVersion(
             Put: {
               TableName: tableName(),
               Item: { PK: pk, SK: passportIdSk(passport.passportId), type: 'passportId', productId: product.productId, version: passport.version },
+              ConditionExpression: 'attribute_not_exists(PK)',
+            },
+          },
+          {
+            Put: {
+              TableName: tableName(),
+              Item: { PK: pk, SK: versionPageSk(product.gtin, passport.version), type: 'page', ...pageFields(product), passport },
               ConditionExpression: 'attribute_not_exists(PK)',
             },
           },
@@ -130,13 +158,24 @@ export async function listPassportVersions(
 /** The public view of a GTIN, in one read: the resolver's whole data access for a scan. */
 export async function getPublicView(tenant: Tenant, gtin14: string): Promise<PublicView | undefined> {
   const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: { PK: tenantPk(tenant), SK: gtinSk(gtin14) } }));
-  if (!Item) return undefined;
-  return {
-    productId: String(Item.productId),
-    name: String(Item.name),
-    category: Item.category as Category,
-    gtin: String(Item.gtin),
-    qrCodeUrl: String(Item.qrCodeUrl),
-    ...(Item.passport ? { passport: fromItem(Item.passport as Record<string, unknown>) } : {}),
-  };
+  return Item ? toPublicView(Item) : undefined;
+}
+
+/**
+ * One published version of a GTIN with the product's public fields as they were when it was
+ * published: what the version's immutable pages show. One GetItem; versions published before the
+ * page items existed have none, and are read from the GTIN item (the current version, with the
+ * current public fields) and, for an older version, its version item.
+ */
+export async function getVersionPage(tenant: Tenant, gtin14: string, version: number): Promise<(PublicView & { passport: PassportVersion }) | undefined> {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: { PK: tenantPk(tenant), SK: versionPageSk(gtin14, version) } }));
+  if (Item) {
+    const page = toPublicView(Item);
+    return page.passport ? { ...page, passport: page.passport } : undefined;
+  }
+  const view = await getPublicView(tenant, gtin14);
+  const current = view?.passport;
+  if (!view || !current || version > current.version) return undefined;
+  const passport = version === current.version ? current : await getPassportVersion(tenant, view.productId, version);
+  return passport ? { ...view, passport } : undefined;
 }

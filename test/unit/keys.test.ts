@@ -8,7 +8,7 @@ import { findApiKeyByHash, getApiKey, insertApiKey, listActiveApiKeys, touchApiK
 import { idempotencyStore } from '../../lib/data/idempotency.ts';
 import { getMembership, insertMembership, listMembershipsOfUser } from '../../lib/data/memberships.ts';
 import { getOrganization, insertOrganization } from '../../lib/data/organizations.ts';
-import { findPassportVersion, getPassportVersion, getPublicView, insertPassportVersion, listPassportVersions } from '../../lib/data/passports.ts';
+import { findPassportVersion, getPassportVersion, getPublicView, getVersionPage, insertPassportVersion, listPassportVersions } from '../../lib/data/passports.ts';
 import { countProducts, getProduct, insertProduct, listProductsAfter, updateProduct } from '../../lib/data/products.ts';
 import { addToWindow } from '../../lib/data/rate-limits.ts';
 import { countUnit, queryRollups } from '../../lib/data/rollups.ts';
@@ -101,17 +101,21 @@ describe('stored keys', () => {
     await findPassportVersion(tenant, product.productId, 'pp_1');
     await listPassportVersions(tenant, product.productId, 5, 7);
     await getPublicView(tenant, '04006381333931');
+    await getVersionPage(tenant, '04006381333931', 12);
     // Assess
     expect(keysSent()).toEqual([
       'T#org_1#test | PRODUCT#01937f4e-8a6b-7c3d-9e2f-0a1b2c3d4e5f',
       'T#org_1#test | PASSPORT#01937f4e-8a6b-7c3d-9e2f-0a1b2c3d4e5f#000012',
       'T#org_1#test | PASSPORTID#pp_1',
+      'T#org_1#test | PAGE#04006381333931#000012',
       'T#org_1#test | GTIN#04006381333931',
       'T#org_1#test | PASSPORT#01937f4e-8a6b-7c3d-9e2f-0a1b2c3d4e5f#000003',
       'T#org_1#test | PASSPORTID#pp_1',
       'query T#org_1#test | PASSPORT#01937f4e-8a6b-7c3d-9e2f-0a1b2c3d4e5f#',
       'after T#org_1#test | PASSPORT#01937f4e-8a6b-7c3d-9e2f-0a1b2c3d4e5f#000007',
       'T#org_1#test | GTIN#04006381333931',
+      'T#org_1#test | PAGE#04006381333931#000012',
+      'T#org_1#test | GTIN#04006381333931', // no page item (a version published before them): the GTIN item
     ]);
   });
 
