@@ -15,6 +15,7 @@ import type { HttpEvent, HttpResult } from '../../lib/http/types.ts';
 import { CONTENT_SECURITY_POLICY, renderBadLink, renderNotFound } from './page/elabel.ts';
 import { negotiateLanguage } from './page/i18n.ts';
 import { bestLink, LINKSET_CONTEXT_LINK, linkset, parseLinkType, productLinks, resolverDescription, wantsLinkset } from './linkset.ts';
+import { servePage } from './pages.ts';
 
 /**
  * The public GS1 Digital Link resolver: every printed `qrCodeUrl` lands here, without
@@ -141,6 +142,7 @@ async function resolve(event: HttpEvent): Promise<HttpResult> {
   // Before anything is read or counted: only then is the viewer-country header CloudFront's own.
   if (!viaCloudFront(event)) throw new PermissionError('The resolver answers only through its own domain: open the product\'s qrCodeUrl.');
   const method = event.requestContext.http.method;
+  if (event.routeKey.includes('/p/{gtin}/{version}/{page}')) return servePage(event); // the immutable version pages (pages.ts)
   if (event.routeKey === 'GET /.well-known/gs1resolver') {
     return jsonResult(200, resolverDescription(config().resolverOrigin, false), undefined, NO_STORE);
   }

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { routeKey, ROUTES, type Route } from './routes.ts';
 import { maxVintage, vintageSchema } from '../domain/passport.ts';
 import { SCOPES } from '../domain/scopes.ts';
-import { OPERATIONS, PATH_PARAMETERS, TAGS, type Answer } from './operations.ts';
+import { OPERATIONS, PATH_EXPANSIONS, PATH_PARAMETERS, TAGS, type Answer, type HeaderDoc } from './operations.ts';
 import { errorSchema } from './schemas.ts';
 import { ERROR_TYPES } from '../http/error-types.ts';
 
@@ -57,8 +57,31 @@ class SchemaSet {
   }
 }
 
-/** API Gateway's greedy `{name+}` is a plain `{name}` in OpenAPI. */
-const openApiPath = (path: string): string => path.replace(/\{(\w+)\+\}/g, '{$1}');
+/**
+ * The document's paths for a route's path: a greedy `{name+}` with an entry in PATH_EXPANSIONS
+ * becomes one path item per form it takes (the resolver's key qualifiers), any other is a plain
+ * `{name}` (OpenAPI has no greedy parameter).
+ */
+export function documentPaths(path: string): string[] {
+  const greedy = /\{(\w+)\+\}/.exec(path);
+  const forms = greedy ? PATH_EXPANSIONS[greedy[1] ?? ''] : undefined;
+  if (!greedy || !forms) return [path.replace(/\{(\w+)\+\}/g, '{$1}')];
+  return forms.map((form) => path.replace(greedy[0], form));
+}
+
+/**
+ * The document path a request path of `routePath` is: the expanded form it matches, or the first
+ * form when it matches none (a malformed qualifier sequence, answered 400 by the same operation).
+ */
+export function documentPathOf(routePath: string, requestPath: string): string {
+  const paths = documentPaths(routePath);
+  const segments = requestPath.split('/').filter((s) => s !== '');
+  const matches = (template: string) => {
+    const parts = template.split('/').filter((s) => s !== '');
+    return parts.length === segments.length && parts.every((part, i) => part.startsWith('{') || part === segments[i]);
+  };
+  return paths.find(matches) ?? (paths[0] as string);
+}
 
 /**
  * Security requirements: which credentials an operation takes. Scopes are not in them: Spectral
@@ -82,7 +105,16 @@ function security(route: Route): Array<Record<string, string[]>> {
 
 function content(set: SchemaSet, answer: Answer) {
   if (!answer.schema) return undefined;
-  return { [answer.contentType ?? 'application/json']: { schema: set.convert(answer.schema, 'output') } };
+  const out: Record<string, { schema: JsonSchema }> = { [answer.contentType ?? 'application/json']: { schema: set.convert(answer.schema, 'output') } };
+  for (const [mediaType, schema] of Object.entries(answer.alternatives ?? {})) out[mediaType] = { schema: set.convert(schema, 'output') };
+  return out;
+}
+
+function headerObjects(set: SchemaSet, headers: Readonly<Record<string, HeaderDoc>> | undefined) {
+  if (!headers) return undefined;
+  return Object.fromEntries(
+    Object.entries(headers).map(([name, h]) => [name, { description: h.description, required: h.required ?? false, schema: set.convert(h.schema, 'output') }]),
+  );
 }
 
 export function buildOpenApi(): OpenApiDocument {
@@ -96,62 +128,69 @@ export function buildOpenApi(): OpenApiDocument {
     const doc = OPERATIONS[key];
     if (!doc) throw new Error(`The route ${key} has no entry in lib/api/operations.ts`);
     documented.add(key);
-    const parameters: unknown[] = [...route.path.matchAll(/\{(\w+)\+?\}/g)].map(([, name = '']) => {
-      const param = PATH_PARAMETERS[name];
-      if (!param) throw new Error(`The path parameter ${name} of ${key} has no entry in PATH_PARAMETERS (lib/api/operations.ts)`);
-      return { name, in: 'path', required: true, description: param.description, schema: set.convert(param.schema, 'input') };
-    });
-    if (doc.query) {
-      const query = set.convert(doc.query, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
-      for (const [name, schema] of Object.entries(query.properties ?? {})) {
-        // The description and the rules across parameters (x-…) belong to the parameter, not its schema.
-        const { description, ...rest } = schema;
-        const extensions = Object.fromEntries(Object.entries(rest).filter(([k]) => k.startsWith('x-') && k !== 'x-check-digit'));
-        const own = Object.fromEntries(Object.entries(rest).filter(([k]) => !(k in extensions)));
+    for (const path of documentPaths(route.path)) {
+      const parameters: unknown[] = [...path.matchAll(/\{(\w+)\}/g)].map(([, name = '']) => {
+        const param = PATH_PARAMETERS[name];
+        if (!param) throw new Error(`The path parameter ${name} of ${key} has no entry in PATH_PARAMETERS (lib/api/operations.ts)`);
+        return { name, in: 'path', required: true, description: param.description, schema: set.convert(param.schema, 'input') };
+      });
+      if (doc.query) {
+        const query = set.convert(doc.query, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
+        for (const [name, schema] of Object.entries(query.properties ?? {})) {
+          // The description and the rules across parameters (x-…) belong to the parameter, not its schema.
+          const { description, ...rest } = schema;
+          const extensions = Object.fromEntries(Object.entries(rest).filter(([k]) => k.startsWith('x-') && k !== 'x-check-digit'));
+          const own = Object.fromEntries(Object.entries(rest).filter(([k]) => !(k in extensions)));
+          parameters.push({
+            name,
+            in: 'query',
+            required: query.required?.includes(name) ?? false,
+            description: description ?? `The ${name} parameter`,
+            schema: own,
+            ...extensions,
+          });
+        }
+      }
+      if (route.idempotent) {
         parameters.push({
-          name,
-          in: 'query',
-          required: query.required?.includes(name) ?? false,
-          description: description ?? `The ${name} parameter`,
-          schema: own,
-          ...extensions,
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          description: 'Retry safely: the same key with the same body replays the first answer for 24 hours.',
+          schema: { type: 'string', maxLength: 255 },
         });
       }
-    }
-    if (route.idempotent) {
-      parameters.push({
-        name: 'Idempotency-Key',
-        in: 'header',
-        required: false,
-        description: 'Retry safely: the same key with the same body replays the first answer for 24 hours.',
-        schema: { type: 'string', maxLength: 255 },
-      });
-    }
-    const responses: OperationObject['responses'] = {};
-    for (const [status, answer] of Object.entries(doc.responses)) {
-      const body = content(set, answer);
-      responses[status] = { description: answer.description, ...(body ? { content: body } : {}) };
-    }
-    const errors = route.idempotent ? [...new Set([...doc.errors, 400, 409])].sort() : doc.errors;
-    for (const status of errors) {
-      responses[String(status)] = { description: STATUS_TEXT[status] ?? 'Error', content: { 'application/json': { schema: errorRef } } };
-    }
-    responses['500'] = { description: STATUS_TEXT[500] ?? 'Error', content: { 'application/json': { schema: errorRef } } };
+      const responses: OperationObject['responses'] = {};
+      for (const [status, answer] of Object.entries(doc.responses)) {
+        const body = content(set, answer);
+        const headers = headerObjects(set, answer.headers);
+        responses[status] = { description: answer.description, ...(headers ? { headers } : {}), ...(body ? { content: body } : {}) };
+      }
+      const errors = route.idempotent ? [...new Set([...doc.errors, 400, 409])].sort() : doc.errors;
+      const errorContent = {
+        'application/json': { schema: errorRef },
+        ...Object.fromEntries(Object.entries(doc.errorAlternatives ?? {}).map(([mediaType, schema]) => [mediaType, { schema: set.convert(schema, 'output') }])),
+      };
+      const errorHeaders = headerObjects(set, doc.errorHeaders);
+      for (const status of errors) {
+        responses[String(status)] = { description: STATUS_TEXT[status] ?? 'Error', ...(errorHeaders ? { headers: errorHeaders } : {}), content: errorContent };
+      }
+      responses['500'] = { description: STATUS_TEXT[500] ?? 'Error', content: { 'application/json': { schema: errorRef } } };
 
-    const operation: OperationObject = {
-      operationId: `${route.method.toLowerCase()}${route.path.replace(/[{}+]/g, '').replace(/[^A-Za-z0-9]+(\w)?/g, (_m, c: string | undefined) => (c ?? '').toUpperCase())}`,
-      summary: doc.summary,
-      description: doc.description,
-      tags: [doc.tag],
-      security: security(route),
-      ...(route.scopes.length ? { 'x-required-scopes': { anyOf: [...route.scopes] } } : {}),
-      ...doc.extensions,
-      ...(parameters.length ? { parameters } : {}),
-      ...(doc.body ? { requestBody: { required: true, content: { 'application/json': { schema: set.convert(doc.body, 'input') } } } } : {}),
-      responses,
-    };
-    const path = openApiPath(route.path);
-    paths[path] = { ...paths[path], [route.method.toLowerCase()]: operation };
+      const operation: OperationObject = {
+        operationId: `${route.method.toLowerCase()}${path.replace(/[{}+]/g, '').replace(/[^A-Za-z0-9]+(\w)?/g, (_m, c: string | undefined) => (c ?? '').toUpperCase())}`,
+        summary: doc.summary,
+        description: doc.description,
+        tags: [doc.tag],
+        security: security(route),
+        ...(route.scopes.length ? { 'x-required-scopes': { anyOf: [...route.scopes] } } : {}),
+        ...doc.extensions,
+        ...(parameters.length ? { parameters } : {}),
+        ...(doc.body ? { requestBody: { required: true, content: { 'application/json': { schema: set.convert(doc.body, 'input') } } } } : {}),
+        responses,
+      };
+      paths[path] = { ...paths[path], [route.method.toLowerCase()]: operation };
+    }
   }
   const stale = Object.keys(OPERATIONS).filter((key) => !documented.has(key));
   if (stale.length) throw new Error(`lib/api/operations.ts documents routes that do not exist: ${stale.join(', ')}`);

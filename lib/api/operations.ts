@@ -16,6 +16,7 @@ import {
   qrQuerySchema,
   updateProductSchema,
 } from '../domain/product.ts';
+import { PASSPORT_JSON_SEGMENT } from '../domain/page-urls.ts';
 import { loginQuerySchema, switchSessionSchema } from '../domain/session.ts';
 import { ENVIRONMENTS } from '../domain/tenant.ts';
 import { createSupplierSchema, supplierSchema } from '../domain/supplier.ts';
@@ -31,6 +32,7 @@ import {
   sessionSchema,
   webhookEndpointSchema,
 } from './schemas.ts';
+import { ROUTES } from './routes.ts';
 
 /**
  * What the OpenAPI document says of each route of the route table beyond its method, path, auth
@@ -42,7 +44,16 @@ export interface Answer {
   schema?: z.ZodType;
   /** Default application/json. */
   contentType?: string;
-  headers?: Record<string, string>;
+  /** Further representations of the same answer (content negotiation, or the URL), by media type. */
+  alternatives?: Readonly<Record<string, z.ZodType>>;
+  /** Response headers by name. */
+  headers?: Readonly<Record<string, HeaderDoc>>;
+}
+
+export interface HeaderDoc {
+  description: string;
+  required?: boolean;
+  schema: z.ZodType;
 }
 
 export interface OperationDoc {
@@ -57,6 +68,10 @@ export interface OperationDoc {
   responses: Record<number, Answer>;
   /** Error statuses the operation answers with, each with the error object. */
   errors: readonly number[];
+  /** Representations of its errors besides the error object (application/json), by media type: the resolver's friendly pages. */
+  errorAlternatives?: Readonly<Record<string, z.ZodType>>;
+  /** Headers every error answer carries. */
+  errorHeaders?: Readonly<Record<string, HeaderDoc>>;
 }
 
 const API_KEY_ERRORS = [401, 403, 429] as const;
@@ -128,6 +143,12 @@ export const TAGS: Readonly<Record<string, string>> = {
   Domains: "The organization's own resolver domains (such as id.brand.example), verified by a DNS TXT record, managed from a dashboard session",
 };
 
+/** The e-label's languages (functions/resolver/page/i18n.ts). */
+const LANGUAGE_CODES = ['en', 'de', 'fr'] as const;
+
+/** A key qualifier's value: the URL-safe part of GS1 character set 82 (a dot alone would be a dot segment). */
+const qualifierValue = (max: number) => z.string().regex(new RegExp(`^[0-9A-Za-z_-]{1,${max}}$`));
+
 /** Path parameters by name: what each holds. */
 export const PATH_PARAMETERS: Readonly<Record<string, { description: string; schema: z.ZodType }>> = {
   productId: { description: 'The productId (a UUID) of a product of the organization', schema: z.string() },
@@ -149,17 +170,163 @@ export const PATH_PARAMETERS: Readonly<Record<string, { description: string; sch
     }),
   },
   asset: { description: 'A file of the reference page: swagger-ui.css, swagger-ui-bundle.js or docs.js', schema: z.string() },
+  // The key qualifiers, each its own path segment (see PATH_EXPANSIONS).
+  cpv: { description: 'AI 22, consumer product variant: 1 to 20 characters of GS1 character set 82 (the pattern gives its URL-safe part)', schema: qualifierValue(20) },
+  lot: { description: 'AI 10, batch or lot number: 1 to 20 characters of GS1 character set 82 (the pattern gives its URL-safe part)', schema: qualifierValue(20) },
+  serial: { description: 'AI 21, serial number: 1 to 20 characters of GS1 character set 82 (the pattern gives its URL-safe part)', schema: qualifierValue(20) },
+  tpx: { description: 'AI 235, third-party controlled serialised extension: 1 to 28 characters of GS1 character set 82 (the pattern gives its URL-safe part)', schema: qualifierValue(28) },
+  // The immutable pages of a version (lib/domain/page-urls.ts).
+  version: { description: 'A published passport version: 1, 2, … (no leading zero)', schema: z.string().regex(/^[1-9]\d{0,8}$/) },
+  page: {
+    description: `The e-label page in one language (${LANGUAGE_CODES.join(', ')}), or passport.json for the version's JSON read form`,
+    schema: z.enum([...LANGUAGE_CODES, PASSPORT_JSON_SEGMENT]),
+  },
+};
+
+/**
+ * Greedy path parameters the document writes out as explicit path items, so that a validating
+ * proxy (Prism) routes each real form: `{qualifiers+}` is every valid sequence of GTIN key
+ * qualifiers (22, then 10, then 21, each at most once; or 235 alone; GS1 Digital Link).
+ */
+export const PATH_EXPANSIONS: Readonly<Record<string, readonly string[]>> = {
+  qualifiers: [
+    '22/{cpv}',
+    '22/{cpv}/10/{lot}',
+    '22/{cpv}/10/{lot}/21/{serial}',
+    '22/{cpv}/21/{serial}',
+    '10/{lot}',
+    '10/{lot}/21/{serial}',
+    '21/{serial}',
+    '235/{tpx}',
+  ],
 };
 
 const html = (description: string): Answer => ({ description, contentType: 'text/html', schema: z.string() });
 
-const resolverAnswers: Record<number, Answer> = {
-  200: {
-    description:
-      'The newest passport, by content negotiation: the e-label page (text/html, the default), the passport read form (application/json), or an RFC 9264 linkset (application/linkset+json, or ?linkType=linkset)',
-    schema: passportSchema,
-  },
+// ---------------------------------------------------------------------------------------------
+// The public resolver and the version pages (docs/api.md#the-public-resolver-and-its-e-label-page).
+// Their entries are made for the resolver routes the route table has, by the shape of each path.
+
+const linkSchema = z.object({
+  href: z.url(),
+  title: z.string(),
+  type: z.string().describe('The media type of the target: text/html or application/json'),
+  hreflang: z.array(z.string()).optional().describe('The language of the target page'),
+});
+
+/** The RFC 9264 linkset in GS1's form (functions/resolver/linkset.ts). */
+export const linksetSchema = z
+  .object({
+    linkset: z
+      .array(
+        z
+          .object({ anchor: z.url().describe('The Digital Link URI as requested'), itemDescription: z.string().describe("The product's name") })
+          .catchall(z.array(linkSchema))
+          .describe('One link context: besides anchor and itemDescription, each link type as a full GS1 vocabulary URI (https://gs1.org/voc/pip) with its links'),
+      )
+      .min(1),
+  })
+  .meta({ id: 'Linkset', description: 'RFC 9264 linkset (application/linkset+json) of a GS1 Digital Link' });
+
+const header = (description: string, schema: z.ZodType = z.string(), required = true): HeaderDoc => ({ description, schema, required });
+const CACHE_NONE = header('no-store: a resolution always reads the current version', z.literal('no-store'));
+const RESOLUTION_HEADERS = {
+  Link: header('The linkset of this Digital Link: <{this URI}?linkType=linkset>; rel="linkset"; type="application/linkset+json"'),
+  Vary: header('Accept, Accept-Language: the link chosen depends on both'),
+  'Cache-Control': CACHE_NONE,
 };
+const errorPage = { 'text/html': z.string().describe('A page saying what is wrong, in the language Accept-Language prefers') };
+
+function resolution(method: 'GET' | 'HEAD' | 'OPTIONS', brand: boolean, qualified: boolean): OperationDoc {
+  const where = brand
+    ? "On a brand's verified domain (the Host header names it; an unknown or unverified host is 404), the organization's live product."
+    : 'The organization and environment are in the path, as printed.';
+  const what = qualified ? ' Key qualifiers are checked (400 when malformed, misordered or unknown) and the answer is the GTIN\'s (walk-up).' : '';
+  if (method === 'OPTIONS') {
+    return { summary: 'CORS preflight', description: `The resolver is open to every origin (CORS). ${where}`, tag: 'Resolver', responses: { 204: { description: 'CORS open to every origin' } }, errors: [403] };
+  }
+  const head = method === 'HEAD';
+  return {
+    summary: head
+      ? 'Headers of a resolution'
+      : `Resolve a GS1 Digital Link${qualified ? ' with key qualifiers' : ''}${brand ? " on a brand's own domain" : ' (the printed QR code)'}`,
+    description: [
+      head
+        ? 'The headers GET would answer with, without a body; no scan is counted.'
+        : 'What a phone opens when it scans the QR code (GS1-Conformant Resolver standard 1.2, docs/resolver.md). Without linkType, a 307 to the default link: the e-label page of the current passport version in the language Accept-Language prefers, or its JSON read form for Accept: application/json. ?linkType=gs1:pip (or the full URI https://gs1.org/voc/pip) a 307 to the best link of that type (404 when there is none); linkType=linkset or all, or Accept: application/linkset+json, the linkset itself (200). The query string other than linkType is passed on to the target. Each GET that resolves counts one scan (no personal data kept); following the redirect counts nothing.',
+      where,
+      what,
+    ]
+      .join(' ')
+      .trim(),
+    tag: 'Resolver',
+    query: z.object({
+      linkType: z
+        .string()
+        .optional()
+        .describe('A GS1 link type as a CURIE (gs1:pip) or full URI (https://gs1.org/voc/pip); linkset or all for the linkset. Other query parameters are passed on to the target.'),
+    }),
+    responses: {
+      200: {
+        description: 'The linkset (linkType=linkset or all, or Accept: application/linkset+json); a scan is counted',
+        ...(head ? {} : { contentType: 'application/linkset+json', schema: linksetSchema }),
+        headers: {
+          Link: header('The linkset link, and the GS1 JSON-LD context: <https://ref.gs1.org/standards/resolver/1.2.0/linkset-context>; rel="http://www.w3.org/ns/json-ld#context"'),
+          Vary: RESOLUTION_HEADERS.Vary,
+          'Cache-Control': CACHE_NONE,
+        },
+      },
+      307: {
+        description: 'To the chosen link: an immutable page of the current passport version (/{orgId}/{environment}/p/{gtin}/{version}/{lang} or …/passport.json on the platform origin); a scan is counted',
+        headers: {
+          Location: header("The chosen link's URL, with the request's query string other than linkType", z.url()),
+          ...RESOLUTION_HEADERS,
+        },
+      },
+    },
+    errors: [400, 403, 404],
+    errorAlternatives: errorPage,
+    errorHeaders: { Vary: RESOLUTION_HEADERS.Vary, 'Cache-Control': CACHE_NONE },
+  };
+}
+
+const IMMUTABLE = header('public, max-age=31536000, immutable: a published version never changes, and CloudFront serves every repeat from its cache');
+const NOT_FOUND_CACHE = header('public, max-age=60: a page that is not there may be published later');
+
+function versionPage(method: 'GET' | 'HEAD'): OperationDoc {
+  const head = method === 'HEAD';
+  return {
+    summary: head ? 'Headers of a version page' : "A passport version's immutable page: the e-label in one language, or the JSON read form",
+    description: `${head ? 'The headers GET would answer with, without a body. ' : ''}The pages the resolver redirects to: {page} is a language for the e-label page (text/html: no script, no cookie, nothing from another origin, a Content-Security-Policy naming its stylesheet's hash) or passport.json for the read form (application/json). A version never changes, so the answer is cacheable for a year; older versions stay readable. No scan is counted (the resolver counted it). An unknown version or language is 404, cacheable for a minute.`,
+    tag: 'Resolver',
+    responses: {
+      200: {
+        description: 'The version: the e-label page ({page} a language) or the JSON read form ({page} passport.json)',
+        ...(head ? {} : { contentType: 'text/html', schema: z.string().describe('The e-label page'), alternatives: { 'application/json': passportSchema } }),
+        headers: {
+          'Cache-Control': IMMUTABLE,
+          'Content-Language': header('The language of the e-label page (text/html only)', z.string(), false),
+        },
+      },
+    },
+    errors: [403, 404],
+    errorAlternatives: { 'text/html': z.string().describe('A page saying the version is not available, in the language of the URL (English for passport.json and unknown languages)') },
+    errorHeaders: { 'Cache-Control': NOT_FOUND_CACHE },
+  };
+}
+
+/** An entry for each resolver route of the route table (lib/api/routes.ts), made from the shape of its path. */
+function resolverOperations(): Record<string, OperationDoc> {
+  const out: Record<string, OperationDoc> = {};
+  for (const route of ROUTES.filter((r) => r.function === 'resolver')) {
+    const key = `${route.method} ${route.path}`;
+    if (route.path.includes('/p/{gtin}/{version}/{page}') && (route.method === 'GET' || route.method === 'HEAD')) out[key] = versionPage(route.method);
+    else if (/\/01\/\{gtin\}(?:\/\{qualifiers\+\})?$/.test(route.path) && (route.method === 'GET' || route.method === 'HEAD' || route.method === 'OPTIONS')) {
+      out[key] = resolution(route.method, !route.path.startsWith('/{orgId}'), route.path.endsWith('{qualifiers+}'));
+    }
+  }
+  return out;
+}
 
 export const OPERATIONS: Record<string, OperationDoc> = {
   'POST /v1/products': {
@@ -248,30 +415,13 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     responses: { 200: { description: 'Analytics of the window', schema: analyticsSchema } },
     errors: [400, ...API_KEY_ERRORS, 404, 422],
   },
-  'GET /{orgId}/{environment}/01/{gtin}': {
-    summary: 'Resolve a GS1 Digital Link (the printed QR code)', description: 'What a phone opens when it scans the QR code: the newest passport as the e-label page, its JSON read form or its linkset, by content negotiation. Each GET counts one scan (no personal data kept).',
-    tag: 'Resolver',
-    query: z.object({ linkType: z.string().optional().describe('linkset (or all) for the linkset') }),
-    responses: resolverAnswers,
-    errors: [400, 404],
-  },
-  'GET /{orgId}/{environment}/01/{gtin}/{qualifiers+}': {
-    summary: 'Resolve a GS1 Digital Link with key qualifiers (/22/…, /10/{lot}, /21/{serial})', description: "As the resolution without qualifiers: the passport is the GTIN's; the qualifiers are checked and kept in the links.",
-    tag: 'Resolver',
-    query: z.object({ linkType: z.string().optional() }),
-    responses: resolverAnswers,
-    errors: [400, 404],
-  },
-  'HEAD /{orgId}/{environment}/01/{gtin}': { summary: 'Headers of a resolution', description: 'The headers GET would answer with, without a body; no scan is counted.', tag: 'Resolver', responses: { 200: { description: 'As GET, without a body' } }, errors: [400, 404] },
-  'HEAD /{orgId}/{environment}/01/{gtin}/{qualifiers+}': { summary: 'Headers of a resolution', description: 'The headers GET would answer with, without a body; no scan is counted.', tag: 'Resolver', responses: { 200: { description: 'As GET, without a body' } }, errors: [400, 404] },
-  'OPTIONS /{orgId}/{environment}/01/{gtin}': { summary: 'CORS preflight', description: 'The resolver is open to every origin (CORS).', tag: 'Resolver', responses: { 204: { description: 'CORS open to every origin' } }, errors: [] },
-  'OPTIONS /{orgId}/{environment}/01/{gtin}/{qualifiers+}': { summary: 'CORS preflight', description: 'The resolver is open to every origin (CORS).', tag: 'Resolver', responses: { 204: { description: 'CORS open to every origin' } }, errors: [] },
   'GET /.well-known/gs1resolver': {
     summary: 'What this GS1 resolver supports', description: 'The GS1 resolver description: its name, root and the primary keys it resolves (GTIN).',
     tag: 'Resolver',
     responses: { 200: { description: 'The resolver description', schema: z.object({ name: z.string(), resolverRoot: z.string(), supportedPrimaryKeys: z.array(z.string()) }).loose() } },
-    errors: [],
+    errors: [403],
   },
+  ...resolverOperations(),
   'POST /v1/webhooks/endpoints': {
     summary: 'Create a webhook endpoint', description: "Creates an endpoint for a product-information system's deliveries; the answer holds its signing secret, shown this once. A custom source needs a mapping.",
     tag: 'Webhooks',

@@ -51,6 +51,10 @@ export const ROUTES: readonly Route[] = [
     { method, path: '/{orgId}/{environment}/01/{gtin}/{qualifiers+}', function: 'resolver', auth: 'none', scopes: [], body: false } as const,
   ]),
   { method: 'GET', path: '/.well-known/gs1resolver', function: 'resolver', auth: 'none', scopes: [], body: false },
+  // The immutable pages of a published version (lib/domain/page-urls.ts): page is a language or passport.json.
+  ...(['GET', 'HEAD'] as const).map(
+    (method) => ({ method, path: '/{orgId}/{environment}/p/{gtin}/{version}/{page}', function: 'resolver', auth: 'none', scopes: [], body: false }) as const,
+  ),
 
   { method: 'GET', path: '/v1/analytics/product/{productId}', function: 'analytics', auth: 'apiKey', scopes: ['analytics:read'], body: false },
 

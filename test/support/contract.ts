@@ -2,7 +2,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { createRouteMatcher } from '../../infra/local/route-matcher.ts';
 import { ROUTES } from '../../lib/api/routes.ts';
-import { buildOpenApi, type OpenApiDocument } from '../../lib/api/openapi.ts';
+import { buildOpenApi, documentPathOf, type OpenApiDocument } from '../../lib/api/openapi.ts';
 
 /**
  * The contract test: every response the integration suite receives through `call()` is checked
@@ -31,7 +31,7 @@ export function checkContract(method: string, url: string, status: number, conte
   const path = new URL(url).pathname;
   const found = match(method, path);
   if (found.kind !== 'route') return; // the gateway's own answers (unknown path, 405, /health)
-  const openApiPath = found.route.path.replace(/\{(\w+)\+\}/g, '{$1}');
+  const openApiPath = documentPathOf(found.route.path, path);
   const operation = document.paths[openApiPath]?.[method.toLowerCase()];
   if (!operation) throw new Error(`contract: ${method} ${openApiPath} is not in the OpenAPI document`);
   const answer = operation.responses[String(status)];

@@ -1,7 +1,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { routeKey, ROUTES } from '../../lib/api/routes.ts';
-import { buildOpenApi } from '../../lib/api/openapi.ts';
+import { buildOpenApi, documentPathOf, documentPaths } from '../../lib/api/openapi.ts';
 import { COUNTRY_CODES } from '../../lib/domain/countries.ts';
 import { SCOPES } from '../../lib/domain/scopes.ts';
 
@@ -23,14 +23,79 @@ describe('the OpenAPI document', () => {
 
   it('has every route of the route table, with its security and scopes', () => {
     for (const route of ROUTES) {
-      const operation = document.paths[route.path.replace(/\{(\w+)\+\}/g, '{$1}')]?.[route.method.toLowerCase()];
-      expect(operation, routeKey(route)).toBeDefined();
-      if (route.auth === 'apiKey') expect(operation?.security).toEqual([{ ApiKey: [] }, { SessionCookie: [] }]);
-      if (route.auth === 'none') expect(operation?.security).toEqual([]);
-      if (route.scopes.length) expect(operation?.['x-required-scopes'], routeKey(route)).toEqual({ anyOf: [...route.scopes] });
-      else expect(operation?.['x-required-scopes']).toBeUndefined();
+      for (const path of documentPaths(route.path)) {
+        const operation = document.paths[path]?.[route.method.toLowerCase()];
+        expect(operation, `${routeKey(route)} as ${path}`).toBeDefined();
+        if (route.auth === 'apiKey') expect(operation?.security).toEqual([{ ApiKey: [] }, { SessionCookie: [] }]);
+        if (route.auth === 'none') expect(operation?.security).toEqual([]);
+        if (route.scopes.length) expect(operation?.['x-required-scopes'], routeKey(route)).toEqual({ anyOf: [...route.scopes] });
+        else expect(operation?.['x-required-scopes']).toBeUndefined();
+      }
     }
     expect((document.components.securitySchemes.ApiKey as Record<string, unknown>)['x-scopes']).toEqual([...SCOPES]);
+  });
+
+  it('has no operation that is not a route, or a form of one (each document path and method comes from exactly one route)', () => {
+    // Prepare
+    const fromRoutes = ROUTES.flatMap((route) => documentPaths(route.path).map((path) => `${route.method.toLowerCase()} ${path}`));
+    // Act
+    const inDocument = Object.entries(document.paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method} ${path}`));
+    // Assess
+    expect(new Set(fromRoutes).size).toBe(fromRoutes.length);
+    expect([...inDocument].sort()).toEqual([...fromRoutes].sort());
+  });
+
+  it('writes the key qualifiers out as path items, in GS1 order, so a validating proxy routes a real scan', () => {
+    // Prepare
+    const platform = Object.keys(document.paths).filter((path) => path.startsWith('/{orgId}/{environment}/01/{gtin}/'));
+    // Act
+    const lot = document.paths['/{orgId}/{environment}/01/{gtin}/10/{lot}']?.get as Json | undefined;
+    // Assess
+    expect(platform.sort()).toEqual(
+      [
+        '/{orgId}/{environment}/01/{gtin}/10/{lot}',
+        '/{orgId}/{environment}/01/{gtin}/10/{lot}/21/{serial}',
+        '/{orgId}/{environment}/01/{gtin}/21/{serial}',
+        '/{orgId}/{environment}/01/{gtin}/22/{cpv}',
+        '/{orgId}/{environment}/01/{gtin}/22/{cpv}/10/{lot}',
+        '/{orgId}/{environment}/01/{gtin}/22/{cpv}/10/{lot}/21/{serial}',
+        '/{orgId}/{environment}/01/{gtin}/22/{cpv}/21/{serial}',
+        '/{orgId}/{environment}/01/{gtin}/235/{tpx}',
+      ].sort(),
+    );
+    expect(new RegExp(parameter(lot!, 'lot').schema.pattern).test('LOT1')).toBe(true);
+    expect(documentPathOf('/{orgId}/{environment}/01/{gtin}/{qualifiers+}', '/org_a/live/01/04006381333931/10/LOT1')).toBe(
+      '/{orgId}/{environment}/01/{gtin}/10/{lot}',
+    );
+    expect(documentPathOf('/{orgId}/{environment}/01/{gtin}/{qualifiers+}', '/org_a/live/01/04006381333931/22/V/21/S1')).toBe(
+      '/{orgId}/{environment}/01/{gtin}/22/{cpv}/21/{serial}',
+    );
+  });
+
+  it('declares every answer of the resolver: 307 with Location and Link, the linkset, and errors as the error object or a page', () => {
+    // Act
+    const resolve = document.paths['/{orgId}/{environment}/01/{gtin}/10/{lot}']?.get as Json;
+    // Assess
+    expect(resolve.responses['307'].headers.Location).toMatchObject({ required: true, schema: { type: 'string', format: 'uri' } });
+    expect(resolve.responses['307'].headers.Link.required).toBe(true);
+    expect(resolve.responses['307'].content).toBeUndefined();
+    expect(resolve.responses['200'].content['application/linkset+json'].schema).toEqual({ $ref: '#/components/schemas/Linkset' });
+    for (const status of ['400', '404']) {
+      expect(Object.keys(resolve.responses[status].content).sort(), status).toEqual(['application/json', 'text/html']);
+    }
+    expect(parameter(resolve, 'linkType').description).toContain('gs1:pip');
+  });
+
+  it('declares the version pages: HTML or JSON at 200, cacheable for a year, and a short-lived 404', () => {
+    // Act
+    const page = document.paths['/{orgId}/{environment}/p/{gtin}/{version}/{page}']?.get as Json;
+    // Assess
+    expect(Object.keys(page.responses['200'].content).sort()).toEqual(['application/json', 'text/html']);
+    expect(page.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Passport' });
+    expect(page.responses['200'].headers['Cache-Control'].description).toContain('max-age=31536000, immutable');
+    expect(page.responses['404'].headers['Cache-Control'].description).toContain('max-age=60');
+    expect(parameter(page, 'page').schema.enum).toEqual(['en', 'de', 'fr', 'passport.json']);
+    expect(page.responses['302']).toBeUndefined();
   });
 
   it('describes every operation, tag and path parameter, with contact and licence', () => {

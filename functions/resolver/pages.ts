@@ -1,0 +1,92 @@
+import { getVersionPage } from '../../lib/data/passports.ts';
+import { parsePageRef } from '../../lib/domain/page-urls.ts';
+import { toPassportView } from '../../lib/domain/passport-view.ts';
+import { isEnvironment, type Tenant } from '../../lib/domain/tenant.ts';
+import { NotFoundError } from '../../lib/http/errors.ts';
+import type { HttpEvent, HttpResult } from '../../lib/http/types.ts';
+import { CONTENT_SECURITY_POLICY, renderElabel, renderNotFound } from './page/elabel.ts';
+import { DEFAULT_LANGUAGE, LANGUAGES, type Lang } from './page/i18n.ts';
+
+/**
+ * The immutable pages of a published passport version (lib/domain/page-urls.ts,
+ * docs/api.md#the-public-resolver-and-its-e-label-page): `/{orgId}/{environment}/p/{gtin14}/{version}/{lang}`
+ * (the e-label in one language) and `…/{version}/passport.json` (the read form). A published
+ * version never changes, so a page answers with a one-year immutable Cache-Control and CloudFront
+ * serves every repeat from its cache; the resolver's 307 always names the current version.
+ *
+ * One GetItem per page (the version's page item, lib/data/passports.ts). No scan is counted: the
+ * scan was counted by the resolver's answer that led here. The page has the e-label's privacy
+ * properties: no cookie, no script, nothing from another origin, a CSP naming the stylesheet's hash.
+ * Nothing varies with request headers (the URL names the language), so nothing is in Vary.
+ */
+
+export const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** A page that does not exist (yet): a version is published under a URL only once it exists. */
+export const NOT_FOUND_CACHE = 'public, max-age=60';
+
+const ORG_ID = /^org_[0-9a-z]{16}$/;
+const CORS = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Expose-Headers': 'Content-Language, Request-Id',
+};
+
+const isLang = (value: string): value is Lang => (LANGUAGES as readonly string[]).includes(value);
+
+function htmlResult(status: number, body: string, lang: Lang, cacheControl: string): HttpResult {
+  return {
+    statusCode: status,
+    headers: {
+      'Content-Type': 'text/html; charset=utf-8',
+      'Content-Language': lang,
+      'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+      'Referrer-Policy': 'no-referrer',
+      'X-Content-Type-Options': 'nosniff',
+      'Cache-Control': cacheControl,
+      ...CORS,
+    },
+    body,
+  };
+}
+
+function jsonResult(status: number, body: unknown, cacheControl: string): HttpResult {
+  return {
+    statusCode: status,
+    headers: { 'Content-Type': 'application/json; charset=utf-8', 'X-Content-Type-Options': 'nosniff', 'Cache-Control': cacheControl, ...CORS },
+    body: JSON.stringify(body),
+  };
+}
+
+function tenantOf(event: HttpEvent): Tenant | undefined {
+  const orgId = event.pathParameters?.orgId ?? '';
+  const environment = event.pathParameters?.environment ?? '';
+  return ORG_ID.test(orgId) && isEnvironment(environment) ? { orgId, environment } : undefined;
+}
+
+/** GET and HEAD of a version page (the routes `/{orgId}/{environment}/p/{gtin}/{version}/{page}`). */
+export async function servePage(event: HttpEvent): Promise<HttpResult> {
+  const params = event.pathParameters ?? {};
+  const page = params.page ?? '';
+  const wantsJson = page.endsWith('.json');
+  // The not-found page is in the URL's language when it is one of the page's: the answer depends on the URL alone.
+  const notFoundLang: Lang = isLang(page) ? page : DEFAULT_LANGUAGE;
+  const notFound = (): HttpResult =>
+    wantsJson
+      ? jsonResult(404, new NotFoundError('No published passport version is found under this URL.').toBody(), NOT_FOUND_CACHE)
+      : htmlResult(404, renderNotFound(notFoundLang), notFoundLang, NOT_FOUND_CACHE);
+
+  const tenant = tenantOf(event);
+  const ref = parsePageRef(params.gtin ?? '', params.version ?? '', page);
+  let result: HttpResult;
+  if (!tenant || !ref || (ref.kind === 'elabel' && !isLang(ref.lang))) {
+    result = notFound();
+  } else {
+    const version = await getVersionPage(tenant, ref.gtin14, ref.version);
+    if (!version) result = notFound();
+    else {
+      const view = toPassportView(version, version.passport);
+      result = ref.kind === 'json' ? jsonResult(200, view, IMMUTABLE) : htmlResult(200, renderElabel(view, ref.lang as Lang), ref.lang as Lang, IMMUTABLE);
+    }
+  }
+  if (event.requestContext.http.method === 'HEAD') delete result.body;
+  return result;
+}
