@@ -3,9 +3,10 @@ import httpJsonBodyParser from '@middy/http-json-body-parser';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { routeKey, routesOf, type FunctionName, type Route } from './routes.ts';
 import { authenticateApiKey, requireScope } from '../auth/authenticate.ts';
-import type { ApiKeyPrincipal, Principal } from '../auth/principal.ts';
+import type { ApiKeyPrincipal, Principal, SessionPrincipal } from '../auth/principal.ts';
 import { rateLimit } from '../auth/rate-limit.ts';
 import { authenticateSession, hasSessionCookie } from '../auth/session.ts';
+import { sessionRateLimit, SessionRateLimitError } from '../auth/session-rate-limit.ts';
 import { errorResponses } from '../http/api-errors.ts';
 import { NotFoundError, RateLimitError } from '../http/errors.ts';
 import { captureRawBody } from '../http/raw-body.ts';
@@ -76,6 +77,13 @@ async function underRateLimit(event: HttpEvent, principal: ApiKeyPrincipal): Pro
   if (!decision.allowed) throw new RateLimitError(decision.retryAfterSeconds, headers);
 }
 
+/** A dashboard session's request counts against its user's limit (lib/auth/session-rate-limit.ts). */
+async function underSessionRateLimit(event: HttpEvent, principal: SessionPrincipal): Promise<void> {
+  const { decision, headers } = await sessionRateLimit(principal);
+  extraHeaders.set(event, headers);
+  if (!decision.allowed) throw new SessionRateLimitError(decision.retryAfterSeconds, headers);
+}
+
 /**
  * Who is calling. Session routes take the dashboard's session cookie only. API-key routes take a
  * Bearer API key, exactly as always, or, when the request has no Authorization header, the
@@ -136,6 +144,7 @@ export function defineApiHandler(fn: FunctionName, operations: Readonly<Record<s
         ...(principal.kind === 'apiKey' ? { keyId: principal.keyId } : { userId: principal.userId }),
       });
       if (principal.kind === 'apiKey') await underRateLimit(event, principal);
+      else await underSessionRateLimit(event, principal);
       requireScope(principal, route.scopes, `${route.method} ${route.path}`);
       admitted.set(event, { route, operation, principal });
     },

@@ -75,7 +75,7 @@ export interface OperationDoc {
 }
 
 const API_KEY_ERRORS = [401, 403, 429] as const;
-const SESSION_ERRORS = [401, 403] as const;
+const SESSION_ERRORS = [401, 403, 429] as const; // 429: a session over its user's rate limit (lib/auth/session-rate-limit.ts)
 
 /**
  * `GET /v1/products` takes two forms the handler parses with offsetPageSchema and cursorPageSchema

@@ -78,7 +78,7 @@ function statusesOf(route: Route): Set<number> {
   const statuses = new Set<number>([200, 201, 400, 422, ...(EXTRA_STATUSES[routeKey(route)] ?? [])]);
   const add = (...more: number[]) => more.forEach((s) => statuses.add(s));
   if (route.auth === 'apiKey') add(401, 403, 429);
-  if (route.auth === 'session') add(401, 403);
+  if (route.auth === 'session') add(401, 403, 429);
   if (route.auth === 'webhook') add(401, 413);
   if (route.body) add(413);
   if (hasPathParams(route) || route.body) add(404);
