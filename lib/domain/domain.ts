@@ -61,13 +61,28 @@ export function hostnameProblem(hostname: string, platformHosts: readonly string
   return undefined;
 }
 
+/**
+ * hostnameProblem's rules as the OpenAPI document states them: dot-separated DNS labels (at least
+ * two), the last one starting with a letter (so never all digits or an IPv4 address), and not
+ * localhost (`not`). Stricter than the check only in refusing a top-level label that starts with a
+ * digit; the platform's own hosts, a deployment setting, are in the description.
+ */
+const HOSTNAME_LABEL = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
+export const HOSTNAME_PATTERN = new RegExp(`^(?:${HOSTNAME_LABEL}\\.)+[A-Za-z](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$`);
+
 export const createDomainSchema = z.strictObject({
   hostname: z
     .string({ error: (i) => (i.input === undefined ? 'hostname is required.' : 'hostname must be a string.') })
     .trim()
     .min(1, { error: 'hostname must not be empty.' })
     .max(253, { error: 'hostname must be at most 253 characters.' })
-    .meta({ description: 'The host to print on packaging, such as id.brand.example (letters are read in lower case)', example: 'id.brand.example' })
+    .meta({
+      description:
+        "The host to print on packaging, such as id.brand.example (letters are read in lower case): a DNS hostname, not localhost, not the platform's own resolver host or a name under it",
+      example: 'id.brand.example',
+      pattern: HOSTNAME_PATTERN.source,
+      not: { pattern: '(?:^|\\.)[Ll][Oo][Cc][Aa][Ll][Hh][Oo][Ss][Tt]$' },
+    })
     .transform((v) => v.toLowerCase())
     .superRefine((v, ctx) => {
       const problem = hostnameProblem(v);

@@ -52,7 +52,6 @@ const OPERATIONS: Operation[] = Object.entries(buildOpenApi().paths).flatMap(([p
 interface Fixtures {
   orgId: string;
   key: string;
-  session: TestSession;
   productId: string;
   gtin14: string;
   passportId: string;
@@ -86,7 +85,6 @@ beforeAll(async () => {
   fx = {
     orgId,
     key,
-    session: await newSession(orgId),
     productId: product.productId,
     gtin14: product.gtin.padStart(14, '0'),
     passportId: passport.passportId,
@@ -233,7 +231,9 @@ describe('requests the OpenAPI document calls valid are accepted', () => {
       const usesKey = security.some((s) => 'ApiKey' in s);
       const usesSession = !usesKey && security.some((s) => 'SessionCookie' in s);
       // Signing out and switching change the session itself: those two get a fresh one per request.
+      // Every other session operation has a user of its own, so no operation meets the per-user rate limit.
       const ownSession = ['POST /v1/auth/logout', 'POST /v1/auth/session'].includes(operation.key);
+      const operationSession = usesSession && !ownSession ? await newSession(fx.orgId) : undefined;
       const seen = new Map<number, number>();
       // The time budget ends the runs between requests (fast-check's interruptAfterTimeLimit would
       // leave a request in flight while the next operation starts).
@@ -244,7 +244,7 @@ describe('requests the OpenAPI document calls valid are accepted', () => {
         fc.asyncProperty(requestArbitrary(operation, spec), async (request) => {
           if (sent > 0 && Date.now() > deadline) return;
           sent += 1;
-          const session = usesSession ? (ownSession ? await newSession(fx.orgId) : fx.session) : undefined;
+          const session = usesSession ? (operationSession ?? (await newSession(fx.orgId))) : undefined;
           const query = new URLSearchParams(request.query).toString();
           const path = request.path();
           const response = await call(operation.method, `${path}${query ? `?${query}` : ''}`, {
@@ -253,7 +253,9 @@ describe('requests the OpenAPI document calls valid are accepted', () => {
             ...(request.body !== undefined ? { body: request.body } : {}),
           });
           seen.set(response.status, (seen.get(response.status) ?? 0) + 1);
-          const accepted = (response.status >= 200 && response.status < 300) || stateReason(operation, request, response);
+          // A 2xx, or a redirect the operation declares (the resolver's 307 to the chosen link).
+          const declared = String(response.status) in (spec.responses as Json);
+          const accepted = (response.status >= 200 && response.status < 300) || (response.status < 400 && declared) || stateReason(operation, request, response);
           if (!accepted) {
             throw new Error(`${operation.method} ${path}?${query} ${request.body === undefined ? '' : JSON.stringify(request.body)} → ${response.status} ${response.text.slice(0, 400)}`);
           }
@@ -267,7 +269,7 @@ describe('requests the OpenAPI document calls valid are accepted', () => {
       }
       expect(sent, `${operation.key}: no request was sent`).toBeGreaterThan(0);
       // At least one request was accepted outright, so the property did not pass on refusals alone.
-      expect([...seen.keys()].some((status) => status < 300), `${operation.key}: ${JSON.stringify([...seen])}`).toBe(true);
+      expect([...seen.keys()].some((status) => status < 400), `${operation.key}: ${JSON.stringify([...seen])}`).toBe(true);
     }, 60_000);
   }
 });

@@ -4,7 +4,8 @@ import fc from 'fast-check';
  * fast-check arbitraries of the values a JSON Schema (2020-12) accepts: the subset the OpenAPI
  * document (lib/api/openapi.ts) uses. type, enum, const, pattern, minimum/maximum (and exclusive),
  * minLength/maxLength, minItems/maxItems, required/properties/additionalProperties, propertyNames
- * with an enum, allOf/anyOf/oneOf, if/then (then's required fields are always sent), formats
+ * with an enum, allOf/anyOf/oneOf, if/then (then's required fields are always sent), `not` with a
+ * pattern (strings only), formats
  * date/date-time/uuid/uri/email, `$ref` to `#/components/schemas/…`, and two extensions the
  * document defines: `x-check-digit: "GS1 mod-10"` (the value's last digit is the GS1 check digit)
  * and, on query parameters, `x-mutually-exclusive-with` (see queryArbitrary).
@@ -15,12 +16,12 @@ import fc from 'fast-check';
 export type JsonSchema = boolean | { [keyword: string]: any };
 
 /** Keywords that do not constrain a value (or are handled by the caller). */
-const ANNOTATIONS = new Set(['description', 'title', 'default', 'examples', 'deprecated', 'readOnly', 'writeOnly', '$schema', 'id', '$id', 'x-refers-to']);
+const ANNOTATIONS = new Set(['description', 'title', 'default', 'example', 'examples', 'deprecated', 'readOnly', 'writeOnly', '$schema', 'id', '$id', 'x-refers-to']);
 const KNOWN = new Set([
   ...ANNOTATIONS,
   'type', 'enum', 'const', 'pattern', 'format', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minLength', 'maxLength',
   'items', 'minItems', 'maxItems', 'properties', 'required', 'additionalProperties', 'propertyNames', 'allOf', 'anyOf', 'oneOf',
-  'if', 'then', '$ref', 'x-check-digit',
+  'if', 'then', '$ref', 'x-check-digit', 'not',
 ]);
 
 /** The GS1 mod-10 check digit of the digits before it: weights 3, 1, 3, … from the right. */
@@ -155,7 +156,14 @@ function stringArbitrary(schema: Record<string, any>): fc.Arbitrary<string> {
   }
   // A format or pattern and the length bounds: keep what satisfies both (and the pattern, again, after x-check-digit).
   const pattern = typeof schema.pattern === 'string' ? new RegExp(schema.pattern, 'u') : undefined;
-  return base.filter((s) => codePoints(s) >= minLength && (maxLength === undefined || codePoints(s) <= maxLength) && (!pattern || pattern.test(s)));
+  // `not` is supported for a pattern a string must not match, and only that.
+  if (schema.not !== undefined && (typeof schema.not?.pattern !== 'string' || Object.keys(schema.not).length !== 1)) {
+    throw new Error(`json-schema-arbitrary: unsupported not ${JSON.stringify(schema.not)}`);
+  }
+  const excluded = schema.not ? new RegExp(schema.not.pattern, 'u') : undefined;
+  return base.filter(
+    (s) => codePoints(s) >= minLength && (maxLength === undefined || codePoints(s) <= maxLength) && (!pattern || pattern.test(s)) && !excluded?.test(s),
+  );
 }
 
 function objectArbitrary(schema: Record<string, any>, options: ArbitraryOptions): fc.Arbitrary<Record<string, unknown>> {
