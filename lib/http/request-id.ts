@@ -6,15 +6,16 @@ export const requestIdOf = (event: HttpEvent): string => event.requestContext?.r
 
 /**
  * Puts `Request-Id` on every response, errors included, along with headers every API response
- * carries. Register it first so that its `after`/`onError` run last.
+ * carries. Register it first so that its `after`/`onError` run last. `Cache-Control` is `no-store`
+ * unless the handler set its own (the resolver's immutable version pages, functions/resolver/pages.ts).
  */
 export function requestIdHeader(): HttpMiddleware {
   const decorate = (request: HttpRequest): void => {
     if (!request.response) return;
     request.response.headers = {
+      'Cache-Control': 'no-store',
       ...request.response.headers,
       'Request-Id': requestIdOf(request.event),
-      'Cache-Control': 'no-store',
       'X-Content-Type-Options': 'nosniff',
     };
   };

@@ -1,0 +1,125 @@
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { Context } from 'aws-lambda';
+import { mockClient } from 'aws-sdk-client-mock';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { HttpEvent, HttpResult } from '../../lib/http/types.ts';
+
+// config() reads the environment once, so it is set before the handler is imported.
+Object.assign(process.env, {
+  RESOLVER_ORIGIN: 'https://id.example.com',
+  TABLE_NAME: 'product-passport',
+  SCAN_QUEUE_URL: 'https://sqs.eu-central-1.amazonaws.com/123456789012/scan-events',
+  AWS_REGION: 'eu-central-1',
+  POWERTOOLS_LOG_LEVEL: 'ERROR',
+});
+delete process.env.RESOLVER_ORIGIN_SECRET;
+let handler: (event: HttpEvent, context: Context) => Promise<HttpResult>;
+beforeAll(async () => {
+  ({ handler } = await import('../../functions/resolver/handler.ts'));
+});
+
+const ddb = mockClient(DynamoDBDocumentClient);
+const sqs = mockClient(SQSClient);
+const context = { awsRequestId: 'req-1', functionName: 'resolver', getRemainingTimeInMillis: () => 10_000 } as Context;
+const ORG = 'org_0123456789abcdef';
+const GTIN = '04006381333931';
+const PRODUCT_ID = '01937f4e-8a6b-7c3d-9e2f-0a1b2c3d4e5f';
+const ROUTE = '/{orgId}/{environment}/p/{gtin}/{version}/{page}';
+
+/** A request for a version page as API Gateway hands it over. */
+function request(version: string, page: string, method = 'GET'): HttpEvent {
+  const path = `/${ORG}/live/p/${GTIN}/${version}/${page}`;
+  return {
+    version: '2.0',
+    routeKey: `${method} ${ROUTE}`,
+    rawPath: path,
+    rawQueryString: '',
+    headers: { host: 'id.example.com', 'accept-language': 'de' },
+    pathParameters: { orgId: ORG, environment: 'live', gtin: GTIN, version, page },
+    requestContext: {
+      accountId: '123456789012',
+      apiId: 'abcdef1234',
+      domainName: 'id.example.com',
+      domainPrefix: 'id',
+      http: { method, path, protocol: 'HTTP/1.1', sourceIp: '203.0.113.7', userAgent: 'test' },
+      requestId: 'JKJaXmPLvHcESHA=',
+      routeKey: `${method} ${ROUTE}`,
+      stage: '$default',
+      time: '21/Nov/2026:10:15:30 +0000',
+      timeEpoch: 1795256130000,
+    },
+    isBase64Encoded: false,
+  } as HttpEvent;
+}
+
+const passport = (version: number, ingredient: string) => ({
+  passportId: `ps_${version}`,
+  productId: PRODUCT_ID,
+  version,
+  status: 'published',
+  data: { ingredients: [ingredient] },
+  createdAt: '2026-11-01T00:00:00.000Z',
+});
+const publicFields = { productId: PRODUCT_ID, name: 'Riesling 2023', category: 'wine', gtin: GTIN, qrCodeUrl: `https://id.example.com/${ORG}/live/01/${GTIN}` };
+
+const keysRead = () => ddb.commandCalls(GetCommand).map((call) => call.args[0].input.Key?.SK);
+
+beforeEach(() => {
+  ddb.reset();
+  sqs.reset();
+});
+
+describe('a version page', () => {
+  it('is one GetItem of the version’s page item, immutable for a year, and counts no scan', async () => {
+    // Prepare
+    ddb.on(GetCommand).resolves({ Item: { ...publicFields, passport: passport(2, 'Grapes') } });
+    // Act
+    const result = await handler(request('2', 'de'), context);
+    // Assess
+    expect(result.statusCode).toBe(200);
+    expect(keysRead()).toEqual([`PAGE#${GTIN}#000002`]);
+    expect(sqs.calls()).toHaveLength(0);
+    expect(result.headers).toMatchObject({
+      'Cache-Control': 'public, max-age=31536000, immutable',
+      'Content-Language': 'de',
+      'Content-Type': 'text/html; charset=utf-8',
+      'Referrer-Policy': 'no-referrer',
+    });
+    expect(result.headers?.['Set-Cookie']).toBeUndefined();
+    expect(String(result.body)).toContain('Grapes');
+  });
+
+  it('reads a version published before page items existed from the GTIN item and the version item', async () => {
+    // Prepare: no page item; the GTIN item holds version 3, the version item version 1.
+    ddb.on(GetCommand, { Key: { PK: `T#${ORG}#live`, SK: `PAGE#${GTIN}#000001` } }).resolves({});
+    ddb.on(GetCommand, { Key: { PK: `T#${ORG}#live`, SK: `GTIN#${GTIN}` } }).resolves({ Item: { ...publicFields, passport: passport(3, 'Current') } });
+    ddb.on(GetCommand, { Key: { PK: `T#${ORG}#live`, SK: `PASSPORT#${PRODUCT_ID}#000001` } }).resolves({ Item: passport(1, 'First grapes') });
+    // Act
+    const result = await handler(request('1', 'passport.json'), context);
+    // Assess
+    expect(result.statusCode).toBe(200);
+    expect(JSON.parse(String(result.body))).toMatchObject({ version: 1, name: 'Riesling 2023', data: { ingredients: ['First grapes'] } });
+    expect(keysRead()).toEqual([`PAGE#${GTIN}#000001`, `GTIN#${GTIN}`, `PASSPORT#${PRODUCT_ID}#000001`]);
+  });
+
+  it('is 404 for a version after the current one without reading the version item, cacheable for a minute', async () => {
+    // Prepare
+    ddb.on(GetCommand, { Key: { PK: `T#${ORG}#live`, SK: `PAGE#${GTIN}#000009` } }).resolves({});
+    ddb.on(GetCommand, { Key: { PK: `T#${ORG}#live`, SK: `GTIN#${GTIN}` } }).resolves({ Item: { ...publicFields, passport: passport(3, 'Current') } });
+    // Act
+    const result = await handler(request('9', 'en'), context);
+    // Assess
+    expect(result.statusCode).toBe(404);
+    expect(result.headers?.['Cache-Control']).toBe('public, max-age=60');
+    expect(keysRead()).toEqual([`PAGE#${GTIN}#000009`, `GTIN#${GTIN}`]);
+  });
+
+  it('is 404 without any read for a URL that was never handed out (language, version form)', async () => {
+    // Act
+    const results = await Promise.all([handler(request('1', 'it'), context), handler(request('01', 'en'), context), handler(request('1', 'EN'), context)]);
+    // Assess
+    expect(results.map((r) => r.statusCode)).toEqual([404, 404, 404]);
+    expect(keysRead()).toEqual([]);
+  });
+});
