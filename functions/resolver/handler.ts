@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import middy from '@middy/core';
 import Negotiator from 'negotiator';
 import { config, RESOLVER_ORIGIN_HEADER } from '../../lib/config.ts';
+import { findDomainByHostname } from '../../lib/data/domains.ts';
 import { getPublicView, type PublicView } from '../../lib/data/passports.ts';
 import { sendScanEvent } from '../../lib/data/scan-queue.ts';
 import { parseGtinPath } from '../../lib/domain/digital-link.ts';
@@ -130,6 +131,46 @@ function forwardedQuery(event: HttpEvent): string {
   return query ? `?${query}` : '';
 }
 
+/** How long a warm function trusts what it read of a hostname's claim, verified or not (docs/resolver.md). */
+export const HOST_CACHE_MS = 60_000;
+/** At most this many hostnames are remembered: a flood of made-up Host headers cannot grow memory without bound. */
+const HOST_CACHE_SIZE = 1_000;
+const hostCache = new Map<string, { orgId: string | undefined; until: number }>();
+const HOSTNAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/;
+
+/**
+ * The host the viewer asked for, lower-case, without port or trailing dot: `X-Forwarded-Host`
+ * when the CDN sets it (in AWS, where API Gateway's own Host is the execute-api domain:
+ * docs/resolver.md), else `Host`.
+ */
+function requestHostname(event: HttpEvent): string {
+  const host = event.headers?.['x-forwarded-host']?.split(',')[0] ?? event.headers?.host ?? '';
+  return host.trim().toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '');
+}
+
+const isPlatformHost = (hostname: string): boolean => hostname === new URL(config().resolverOrigin).hostname;
+
+/**
+ * The organization whose verified brand domain `hostname` is, or undefined (unknown, pending, or
+ * not a hostname at all). Remembered for HOST_CACHE_MS, found or not, so that a warm function's
+ * scan costs one GetItem: the GTIN item's.
+ */
+async function brandOrganization(hostname: string): Promise<string | undefined> {
+  // Not a DNS name (an IP address's last label has no letter), or the platform's own: never a brand's.
+  if (!HOSTNAME.test(hostname) || !/[a-z]/.test(hostname.slice(hostname.lastIndexOf('.'))) || isPlatformHost(hostname)) return undefined;
+  const now = Date.now();
+  const known = hostCache.get(hostname);
+  if (known && known.until > now) return known.orgId;
+  const claim = await findDomainByHostname(hostname);
+  const orgId = claim?.status === 'verified' ? claim.orgId : undefined;
+  if (hostCache.size >= HOST_CACHE_SIZE) hostCache.clear();
+  hostCache.set(hostname, { orgId, until: now + HOST_CACHE_MS });
+  return orgId;
+}
+
+/** Whether the route is a brand host's `/01/{gtin}…` (the organization comes from the Host). */
+const isBrandRoute = (event: HttpEvent): boolean => / \/01\/\{gtin\}/.test(event.routeKey);
+
 interface Resolution {
   tenant: Tenant;
   /** The origin the Digital Link was requested on (the platform's, or `https://{brand host}`). */
@@ -144,7 +185,9 @@ async function resolve(event: HttpEvent): Promise<HttpResult> {
   const method = event.requestContext.http.method;
   if (event.routeKey.includes('/p/{gtin}/{version}/{page}')) return servePage(event); // the immutable version pages (pages.ts)
   if (event.routeKey === 'GET /.well-known/gs1resolver') {
-    return jsonResult(200, resolverDescription(config().resolverOrigin, false), undefined, NO_STORE);
+    const hostname = requestHostname(event);
+    const brand = (await brandOrganization(hostname)) !== undefined;
+    return jsonResult(200, resolverDescription(brand ? `https://${hostname}` : config().resolverOrigin, brand), undefined, NO_STORE);
   }
   if (method === 'OPTIONS') {
     return {
@@ -165,10 +208,20 @@ async function resolve(event: HttpEvent): Promise<HttpResult> {
   return result;
 }
 
-async function answer(event: HttpEvent, method: string): Promise<HttpResult> {
+/** Where a Digital Link resolves: a brand host's organization (live), or the tenant in the path. */
+async function resolution(event: HttpEvent): Promise<Resolution | undefined> {
+  if (isBrandRoute(event)) {
+    const hostname = requestHostname(event);
+    const orgId = await brandOrganization(hostname);
+    return orgId === undefined ? undefined : { tenant: { orgId, environment: 'live' }, origin: `https://${hostname}`, prefixSegments: 0 };
+  }
   const tenant = tenantOfPath(event);
-  if (!tenant) return failure(event, new NotFoundError('No product is registered under this link.'), renderNotFound);
-  const at: Resolution = { tenant, origin: config().resolverOrigin.replace(/\/+$/, ''), prefixSegments: 2 };
+  return tenant && { tenant, origin: config().resolverOrigin.replace(/\/+$/, ''), prefixSegments: 2 };
+}
+
+async function answer(event: HttpEvent, method: string): Promise<HttpResult> {
+  const at = await resolution(event);
+  if (!at) return failure(event, new NotFoundError('No product is registered under this link.'), renderNotFound);
 
   const [, gtin = '', ...qualifiers] = linkSegments(event.rawPath, at.prefixSegments);
   const parsed = parseGtinPath(gtin, qualifiers);

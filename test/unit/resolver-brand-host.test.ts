@@ -1,0 +1,144 @@
+import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { Context } from 'aws-lambda';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { HttpEvent, HttpResult } from '../../lib/http/types.ts';
+
+// config() reads the environment once, so it is set before the handler is imported.
+Object.assign(process.env, {
+  RESOLVER_ORIGIN: 'https://id.example.com',
+  TABLE_NAME: 'product-passport',
+  SCAN_QUEUE_URL: 'https://sqs.eu-central-1.amazonaws.com/123456789012/scan-events',
+  AWS_REGION: 'eu-central-1',
+  POWERTOOLS_LOG_LEVEL: 'ERROR',
+});
+delete process.env.RESOLVER_ORIGIN_SECRET;
+let handler: (event: HttpEvent, context: Context) => Promise<HttpResult>;
+let HOST_CACHE_MS: number;
+beforeAll(async () => {
+  ({ handler, HOST_CACHE_MS } = await import('../../functions/resolver/handler.ts'));
+});
+
+const ddb = mockClient(DynamoDBDocumentClient);
+const sqs = mockClient(SQSClient);
+const context = { awsRequestId: 'req-1', functionName: 'resolver', getRemainingTimeInMillis: () => 10_000 } as Context;
+const ORG = 'org_0123456789abcdef';
+const GTIN = '04006381333931';
+const BROWSER = 'text/html,application/xhtml+xml,*/*;q=0.8';
+
+/** A request on some host, as API Gateway hands it to the resolver. */
+function onHost(host: string, path = `/01/${GTIN}`, headers: Record<string, string> = {}, method = 'GET'): HttpEvent {
+  const route = path === '/.well-known/gs1resolver' ? path : path.split('/').length > 3 ? '/01/{gtin}/{qualifiers+}' : '/01/{gtin}';
+  return {
+    version: '2.0',
+    routeKey: `${method} ${route}`,
+    rawPath: path,
+    rawQueryString: '',
+    headers: { host, accept: BROWSER, ...headers },
+    pathParameters: path.startsWith('/01/') ? { gtin: GTIN } : {},
+    requestContext: {
+      accountId: '123456789012',
+      apiId: 'abcdef1234',
+      domainName: host,
+      domainPrefix: host.split('.')[0],
+      http: { method, path, protocol: 'HTTP/1.1', sourceIp: '203.0.113.7', userAgent: 'test' },
+      requestId: 'JKJaXmPLvHcESHA=',
+      routeKey: `${method} ${route}`,
+      stage: '$default',
+      time: '21/Nov/2026:10:15:30 +0000',
+      timeEpoch: 1795256130000,
+    },
+    isBase64Encoded: false,
+  } as HttpEvent;
+}
+
+const gtinItem = {
+  productId: '01937f4e-8a6b-7c3d-9e2f-0a1b2c3d4e5f',
+  name: 'Riesling 2023',
+  category: 'wine',
+  gtin: GTIN,
+  qrCodeUrl: `https://id.brand.example/01/${GTIN}`,
+  passport: { passportId: 'ps_1', productId: '01937f4e-8a6b-7c3d-9e2f-0a1b2c3d4e5f', version: 4, data: {}, createdAt: '2026-11-01T00:00:00.000Z' },
+};
+const claim = (status: 'pending' | 'verified') => ({ PK: 'x', SK: 'HOST', orgId: ORG, domainId: 'dom_1', status, default: true });
+const claimReads = () => ddb.commandCalls(GetCommand).filter((c) => String(c.args[0].input.Key?.PK).startsWith('HOST#'));
+const gtinReads = () => ddb.commandCalls(GetCommand).filter((c) => String(c.args[0].input.Key?.PK).startsWith('T#'));
+
+beforeEach(() => {
+  ddb.reset();
+  sqs.reset();
+  ddb.on(GetCommand).resolves({});
+  ddb.on(GetCommand, { Key: { PK: `T#${ORG}#live`, SK: `GTIN#${GTIN}` } }).resolves({ Item: gtinItem });
+  ddb.on(GetCommand, { Key: { PK: 'HOST#id.brand.example', SK: 'HOST' } }).resolves({ Item: claim('verified') });
+  ddb.on(GetCommand, { Key: { PK: 'HOST#cached.brand.example', SK: 'HOST' } }).resolves({ Item: claim('verified') });
+  ddb.on(GetCommand, { Key: { PK: 'HOST#pending.brand.example', SK: 'HOST' } }).resolves({ Item: claim('pending') });
+  sqs.on(SendMessageCommand).resolves({ MessageId: 'm-1' });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('the resolver on a brand’s own domain', () => {
+  it('resolves /01/{gtin} on a verified host to the organization’s live product: 307 to the page on the platform origin, anchored at the brand host', async () => {
+    // Act
+    const response = await handler(onHost('id.brand.example', `/01/${GTIN}/10/LOT1`, { 'accept-language': 'fr' }), context);
+    // Assess
+    expect(response.statusCode).toBe(307);
+    expect(response.headers?.Location).toBe(`https://id.example.com/${ORG}/live/p/${GTIN}/4/fr`);
+    expect(response.headers?.Link).toBe(`<https://id.brand.example/01/${GTIN}/10/LOT1?linkType=linkset>; rel="linkset"; type="application/linkset+json"`);
+    expect(gtinReads().map((c) => c.args[0].input.Key)).toEqual([{ PK: `T#${ORG}#live`, SK: `GTIN#${GTIN}` }]);
+    expect(JSON.parse(sqs.commandCalls(SendMessageCommand)[0]?.args[0].input.MessageBody ?? '{}')).toMatchObject({ orgId: ORG, environment: 'live' });
+  });
+
+  it('reads the host’s claim once a minute in a warm function, so a scan costs one GetItem (the GTIN item’s)', async () => {
+    // Prepare
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-11-23T10:00:00Z'));
+    // Act
+    await handler(onHost('cached.brand.example'), context);
+    const before = ddb.calls().length;
+    await handler(onHost('cached.brand.example'), context);
+    const warmScanCalls = ddb.calls().length - before;
+    vi.setSystemTime(new Date(Date.parse('2026-11-23T10:00:00Z') + HOST_CACHE_MS + 1));
+    await handler(onHost('cached.brand.example'), context);
+    // Assess
+    expect(warmScanCalls).toBe(1);
+    expect(claimReads()).toHaveLength(2);
+    expect(sqs.commandCalls(SendMessageCommand)).toHaveLength(3);
+  });
+
+  it('answers 404 on an unknown or unverified host, remembers an unknown one too, and counts nothing', async () => {
+    // Act
+    const unknown = await handler(onHost('id.stranger.example'), context);
+    const again = await handler(onHost('id.stranger.example', `/01/${GTIN}`, { accept: 'application/json' }), context);
+    const pending = await handler(onHost('pending.brand.example'), context);
+    // Assess
+    expect([unknown.statusCode, again.statusCode, pending.statusCode]).toEqual([404, 404, 404]);
+    expect(JSON.parse(again.body ?? '{}')).toMatchObject({ error: { type: 'not_found' } });
+    expect(claimReads().map((c) => c.args[0].input.Key?.PK)).toEqual(['HOST#id.stranger.example', 'HOST#pending.brand.example']);
+    expect(gtinReads()).toHaveLength(0);
+    expect(sqs.calls()).toHaveLength(0);
+  });
+
+  it('answers 404 without any read for /01/{gtin} on the platform host and for a Host that is not a hostname', async () => {
+    // Act
+    const platform = await handler(onHost('id.example.com'), context);
+    const bogus = await handler(onHost('127.0.0.1:3000'), context);
+    // Assess
+    expect([platform.statusCode, bogus.statusCode]).toEqual([404, 404]);
+    expect(ddb.calls()).toHaveLength(0);
+  });
+
+  it('takes the viewer’s host from X-Forwarded-Host when the CDN sets it', async () => {
+    const response = await handler(onHost('abcdef1234.execute-api.eu-central-1.amazonaws.com', `/01/${GTIN}`, { 'x-forwarded-host': 'ID.Brand.Example' }), context);
+    expect(response.statusCode).toBe(307);
+  });
+
+  it('describes itself at /.well-known/gs1resolver with the brand host as resolverRoot, and the platform’s on any other host', async () => {
+    const brand = JSON.parse((await handler(onHost('id.brand.example', '/.well-known/gs1resolver'), context)).body ?? '{}');
+    const other = JSON.parse((await handler(onHost('id.stranger2.example', '/.well-known/gs1resolver'), context)).body ?? '{}');
+    expect(brand).toMatchObject({ resolverRoot: 'https://id.brand.example', supportedPrimaryKeys: ['01'] });
+    expect(other).toMatchObject({ resolverRoot: 'https://id.example.com', supportedPrimaryKeys: ['01'] });
+  });
+});
