@@ -19,6 +19,7 @@ import { isEnvironment } from '../../lib/domain/tenant.ts';
 import { createEndpointSchema } from '../../lib/domain/webhook.ts';
 import { toValidationError } from '../../lib/http/validation.ts';
 import { createEndpoint } from '../../lib/services/webhooks.ts';
+import { dnsRecordsFile, setTxtRecords } from '../local/dns.ts';
 import { REPO_ROOT, runFile, type StackInfo } from '../local/stack.ts';
 
 const USAGE = `Usage: npm run admin -- <command> [options] [--json] [--aws]
@@ -41,6 +42,9 @@ const USAGE = `Usage: npm run admin -- <command> [options] [--json] [--aws]
   webhook create --org ORG_ID --env live|test --source headless-cms|custom [--mapping FILE] [--category C]
       Create a webhook endpoint; prints its id and its secret (shown once). A custom source needs
       a mapping file (see events/webhooks/custom-mapping.json).
+  dns set-txt --name NAME --value VALUE [--value VALUE…]
+      Local stack only: publish TXT records at NAME on the stack's DNS server, replacing any
+      there (no --value removes them), such as the record that verifies a brand domain.
 
 Target: the local stack on PORT (default 3000), or AWS with --aws (TABLE_NAME, AWS_REGION).`;
 
@@ -73,6 +77,14 @@ function connect(aws: boolean): string {
   return `local stack on port ${port}`;
 }
 
+/** The local stack's DNS records file (the stack's DNS server reads it on every query). */
+function localDnsRecordsFile(): string {
+  const port = Number(process.env.PORT ?? 3000);
+  const dataDir = resolve(process.env.DATA_DIR ?? join(REPO_ROOT, '.data'));
+  connect(false);
+  return dnsRecordsFile(dataDir, port);
+}
+
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -102,6 +114,7 @@ async function main(argv: string[]): Promise<number> {
       source: { type: 'string' },
       mapping: { type: 'string' },
       category: { type: 'string' },
+      value: { type: 'string', multiple: true },
       json: { type: 'boolean', default: false },
       aws: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
@@ -227,6 +240,15 @@ async function main(argv: string[]): Promise<number> {
         source: endpoint.source,
         environment,
       });
+      return 0;
+    }
+    case 'dns set-txt': {
+      const name = required(values.name, '--name').trim().toLowerCase().replace(/\.$/, '');
+      if (values.aws) throw new UsageError('dns set-txt works on the local stack only: in AWS, publish the record at your DNS provider.');
+      if (!/^[a-z0-9_]([a-z0-9_-]*[a-z0-9])?(\.[a-z0-9_]([a-z0-9_-]*[a-z0-9])?)+$/.test(name)) throw new UsageError('--name must be a DNS name, such as _passport-challenge.id.brand.example.');
+      const valuesToSet = values.value ?? [];
+      setTxtRecords(localDnsRecordsFile(), name, valuesToSet);
+      out(valuesToSet.length ? `TXT ${name}: ${valuesToSet.map((v) => JSON.stringify(v)).join(' ')}` : `TXT ${name}: removed`, { name, type: 'TXT', values: valuesToSet });
       return 0;
     }
     default:

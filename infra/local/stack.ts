@@ -7,6 +7,7 @@ import { buildDashboard, DASHBOARD_DIST } from '../../dashboard/build.ts';
 import { ROUTES, type FunctionName } from '../../lib/api/routes.ts';
 import { FUNCTIONS } from '../functions.ts';
 import { DASHBOARD_PATH, dashboardFiles } from './dashboard.ts';
+import { dnsRecordsFile, startDns } from './dns.ts';
 import { ensureTable, startDynamoDbLocal } from './dynamodb.ts';
 import { startGateway, type LambdaHandler } from './gateway.ts';
 import { startIdentityProvider, type DevAccount } from './identity-provider.ts';
@@ -57,6 +58,9 @@ export interface StackInfo {
   sessionSecret: string;
   /** The key sealing webhook signing secrets at rest (SECRETS_KEY; in AWS a KMS key instead). */
   secretsKey: string;
+  /** The local DNS server (DNS_SERVER, `127.0.0.1:port`) and the TXT records file it answers from (infra/local/dns.ts). */
+  dnsServer: string;
+  dnsRecordsFile: string;
 }
 
 export interface LocalStack {
@@ -141,6 +145,13 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
       ...(options.devAccounts ? { accounts: options.devAccounts } : {}),
     });
     stops.unshift(identityProvider.stop);
+    // Brand domains are verified against this server's TXT records (`npm run admin -- dns set-txt`).
+    const recordsFile = dnsRecordsFile(options.dataDir, gateway.port);
+    const dns = await startDns(recordsFile);
+    stops.unshift(async () => {
+      await dns.stop();
+      rmSync(recordsFile, { force: true });
+    });
 
     const info: StackInfo = {
       pid: process.pid,
@@ -159,6 +170,8 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
       oidcClientId: identityProvider.clientId,
       sessionSecret: localSessionSecret(options),
       secretsKey: localSecretsKey(options),
+      dnsServer: dns.server,
+      dnsRecordsFile: recordsFile,
     };
     // The functions read their configuration from the environment, as they do in Lambda.
     Object.assign(process.env, {
@@ -173,6 +186,7 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
       OIDC_CLIENT_ID: info.oidcClientId,
       SESSION_SECRET: info.sessionSecret,
       SECRETS_KEY: info.secretsKey,
+      DNS_SERVER: info.dnsServer,
     });
 
     // Lambda's SQS event source mapping, played locally for every function the queue triggers.
