@@ -2,7 +2,9 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CONSUMER_ACTIONS, RESOLVER_HEADERS, readsSessionSecret, scanQueueActions } from '../../infra/cdk/stack.ts';
+import { PAGE_PATH_PATTERNS } from '../../infra/cdk/constructs/resolver-cdn.ts';
 import { ROUTES } from '../../lib/api/routes.ts';
+import { elabelPageUrl, passportJsonUrl } from '../../lib/domain/page-urls.ts';
 import { FUNCTIONS, type FunctionSpec } from '../../infra/functions.ts';
 import { decodeSessionSecret } from '../../lib/auth/session-key.ts';
 import { createTableInput, TABLE } from '../../lib/data/table.ts';
@@ -261,6 +263,52 @@ describe('resolver distribution', () => {
     expect(behavior.CachePolicyId).toBe('4135ea2d-6df8-44a3-9df3-4b5a84be39ad'); // Managed-CachingDisabled
     expect(behavior.ViewerProtocolPolicy).toBe('redirect-to-https');
     expect(JSON.stringify(config.Origins)).toContain(logicalId(synth.stack.api));
+  });
+
+  it('caches the immutable version pages as long as they say, compressed, keyed by the path alone; nothing else', () => {
+    // Prepare
+    const config = single(synth, 'AWS::CloudFront::Distribution').DistributionConfig as Record<string, unknown>;
+    const behaviors = config.CacheBehaviors as Record<string, unknown>[];
+    const policyId = (behaviors[0]?.CachePolicyId as { Ref: string }).Ref;
+
+    // Act
+    const policy = synth.resources[policyId]?.Properties?.CachePolicyConfig as Record<string, any>;
+
+    // Assess
+    expect(behaviors.map((b) => b.PathPattern).sort()).toEqual([...PAGE_PATH_PATTERNS].sort());
+    for (const behavior of behaviors) {
+      expect(behavior).toMatchObject({ Compress: true, AllowedMethods: ['GET', 'HEAD'], ViewerProtocolPolicy: 'redirect-to-https', CachePolicyId: { Ref: policyId } });
+      expect(behavior.TargetOriginId).toBe((config.DefaultCacheBehavior as Record<string, unknown>).TargetOriginId);
+    }
+    expect(policy).toMatchObject({ MinTTL: 0, DefaultTTL: 0, MaxTTL: 31_536_000 });
+    expect(policy.ParametersInCacheKeyAndForwardedToOrigin).toMatchObject({
+      EnableAcceptEncodingGzip: true,
+      EnableAcceptEncodingBrotli: true,
+      HeadersConfig: { HeaderBehavior: 'none' },
+      CookiesConfig: { CookieBehavior: 'none' },
+      QueryStringsConfig: { QueryStringBehavior: 'none' },
+    });
+  });
+
+  it('sends every page URL to the cached behaviour and no Digital Link (platform or brand host, any qualifier value) there', () => {
+    // Prepare: CloudFront path patterns: * is any run of characters (slashes too), ? one character.
+    const patterns = PAGE_PATH_PATTERNS.map((p) => new RegExp(`^${p.replace(/[.+^${}()|[\]\\]/g, '\\$&').replaceAll('*', '.*').replaceAll('?', '.')}$`));
+    const cached = (path: string) => patterns.some((pattern) => pattern.test(path));
+    const org = 'org_0123456789abcdef';
+
+    // Act / Assess
+    expect(cached(new URL(elabelPageUrl('https://id.example.com', { orgId: org, environment: 'live' }, '04006381333931', 3, 'de')).pathname)).toBe(true);
+    expect(cached(new URL(passportJsonUrl('https://id.example.com', { orgId: org, environment: 'test' }, '04006381333931', 12)).pathname)).toBe(true);
+    for (const path of [
+      `/${org}/live/01/04006381333931`,
+      `/${org}/live/01/04006381333931/22/p/21/S1`,
+      `/${org}/live/01/04006381333931/10/p/21/p`,
+      '/01/04006381333931/22/p/10/LOT1',
+      `/01/04006381333931/21/${org}/live/p/x`,
+      '/.well-known/gs1resolver',
+    ]) {
+      expect(cached(path), path).toBe(false);
+    }
   });
 
   it('attack: the execute-api domain cannot pose as CloudFront: the API origin gets a generated secret header that only the resolver function is given', () => {

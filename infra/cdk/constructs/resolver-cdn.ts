@@ -1,8 +1,12 @@
-import { CfnOutput, Fn, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Fn, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import {
   AllowedMethods,
+  CacheCookieBehavior,
+  CachedMethods,
+  CacheHeaderBehavior,
   CachePolicy,
+  CacheQueryStringBehavior,
   Distribution,
   HttpVersion,
   OriginProtocolPolicy,
@@ -24,6 +28,13 @@ import { RESOLVER_ORIGIN_HEADER } from '../../../lib/config.ts';
 import { resolverCertificateArn, type DeploySettings } from '../settings.ts';
 import { StackPart } from './part.ts';
 
+/**
+ * The immutable version pages (lib/domain/page-urls.ts, `/{orgId}/{environment}/p/…`), the only
+ * paths CloudFront caches. An organization id is `org_` and 16 characters and the environment is
+ * named, so no Digital Link path (`…/01/{gtin}/…`, whose qualifier values could read `p`) matches.
+ */
+export const PAGE_PATH_PATTERNS = ['/org_????????????????/live/p/*', '/org_????????????????/test/p/*'] as const;
+
 /** Headers the resolver reads: the viewer's country (CloudFront's) and content negotiation. */
 export const RESOLVER_HEADERS = ['CloudFront-Viewer-Country', 'Accept', 'Accept-Language', 'Referer', 'User-Agent'] as const;
 
@@ -37,8 +48,10 @@ export interface ResolverCdnProps {
 
 /**
  * CloudFront in front of the public resolver: every printed qrCodeUrl lands here, so that
- * CloudFront-Viewer-Country reaches the resolver (docs/architecture.md). Nothing is cached (each GET
- * is a counted scan); HTTPS only, with the optional web ACL and custom domain of the settings.
+ * CloudFront-Viewer-Country reaches the resolver (docs/architecture.md). The resolver paths are never
+ * cached (each GET is a counted scan and answers the current version); the immutable version pages
+ * it redirects to are (PAGE_PATH_PATTERNS). HTTPS only, with the optional web ACL and custom domain
+ * of the settings.
  * CloudFront sends the resolver a generated secret in X-Origin-Verify, which the resolver function
  * gets as RESOLVER_ORIGIN_SECRET (`originSecret`), so that the resolver routes on the API's own
  * domain, which bypass this distribution, are refused (docs/deploy.md). Both are CloudFormation
@@ -76,15 +89,40 @@ export class ResolverCdn extends StackPart {
       removalPolicy: RemovalPolicy.DESTROY,
     });
     this.originSecretValue = this.originSecret.secretValue.unsafeUnwrap();
+    const origin = new HttpOrigin(props.apiHost, {
+      protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
+      originSslProtocols: [OriginSslPolicy.TLS_V1_2],
+      customHeaders: { [RESOLVER_ORIGIN_HEADER]: this.originSecretValue },
+    });
+    // The version pages: cached as long as the page says (a year, immutable; a minute for a 404),
+    // keyed by the path alone (the URL names the version and language; a passed-on query string
+    // makes no other copy), compressed. Nothing is forwarded beyond what the key holds.
+    const pagesCachePolicy = new CachePolicy(this, 'ResolverPagesCachePolicy', {
+      cachePolicyName: Fn.join('-', [stack.stackName, 'resolver-pages', stack.region]),
+      comment: 'Product Passport version pages: the origin Cache-Control decides, path only in the key',
+      minTtl: Duration.seconds(0),
+      defaultTtl: Duration.seconds(0),
+      maxTtl: Duration.days(365),
+      headerBehavior: CacheHeaderBehavior.none(),
+      queryStringBehavior: CacheQueryStringBehavior.none(),
+      cookieBehavior: CacheCookieBehavior.none(),
+      enableAcceptEncodingGzip: true,
+      enableAcceptEncodingBrotli: true,
+    });
+    const pagesBehavior = {
+      origin,
+      cachePolicy: pagesCachePolicy,
+      allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
+      cachedMethods: CachedMethods.CACHE_GET_HEAD,
+      viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+      compress: true,
+    };
     this.distribution = new Distribution(this, 'ResolverDistribution', {
       comment: 'Product Passport public resolver (GS1 Digital Link)',
+      additionalBehaviors: Object.fromEntries(PAGE_PATH_PATTERNS.map((pattern) => [pattern, pagesBehavior])),
       defaultBehavior: {
-        origin: new HttpOrigin(props.apiHost, {
-          protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
-          originSslProtocols: [OriginSslPolicy.TLS_V1_2],
-          customHeaders: { [RESOLVER_ORIGIN_HEADER]: this.originSecretValue },
-        }),
-        // Every GET is a counted scan, so nothing is served from the cache.
+        origin,
+        // Every resolution is a counted scan and reads the current version: never served from the cache.
         cachePolicy: CachePolicy.CACHING_DISABLED,
         originRequestPolicy,
         allowedMethods: AllowedMethods.ALLOW_GET_HEAD_OPTIONS,
