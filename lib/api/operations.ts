@@ -264,7 +264,12 @@ function resolution(method: 'GET' | 'HEAD' | 'OPTIONS', brand: boolean, qualifie
       linkType: z
         .string()
         .optional()
-        .describe('A GS1 link type as a CURIE (gs1:pip) or full URI (https://gs1.org/voc/pip); linkset or all for the linkset. Other query parameters are passed on to the target.'),
+        .meta({
+          description:
+            'A GS1 link type as a CURIE (gs1:pip) or full URI (https://gs1.org/voc/pip); linkset or all for the linkset. A link type the product has no link of is 404. Other query parameters are passed on to the target.',
+          // The value must name a link the product has (or be linkset/all): stored state, not a schema rule.
+          'x-refers-to': 'linkType',
+        }),
     }),
     responses: {
       200: {

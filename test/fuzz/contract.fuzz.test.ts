@@ -20,7 +20,7 @@ import { arbitraryOf, queryArbitrary, type JsonSchema, type QueryParameter } fro
  * The document's extensions are rules too: `x-check-digit` (GTINs get a valid GS1 check digit),
  * `x-mutually-exclusive-with` (offset and starting_after never together), `x-date-window`
  * (analytics windows as the extension bounds them) and `x-refers-to` (a cursor names an existing
- * passport).
+ * passport; a resolver's linkType one the product has).
  *
  * Replay: the seed is printed. A plain run uses a fixed seed; FUZZ_SEED=<n> replays another,
  * FUZZ_SEED=random explores. FUZZ_RUNS (default 12) sets the requests per operation, within
@@ -92,7 +92,7 @@ beforeAll(async () => {
     keyId: await sacrificialKeyId(orgId),
     endpointId: await endpointId(orgId),
   };
-  budgetPerOperation = Math.max(300, Math.floor(TIME_MS / (OPERATIONS.length - Object.keys(SKIPPED).length)));
+  budgetPerOperation = Math.max(300, Math.floor(TIME_MS / OPERATIONS.filter((o) => !skipReason(o)).length));
   console.log(`[contract] seed ${SEED}, ${RUNS} requests per operation, at most ${budgetPerOperation} ms each (replay: FUZZ_SEED=${SEED} npx vitest run test/fuzz/contract.fuzz.test.ts)`);
 }, 120_000);
 
@@ -154,11 +154,14 @@ function requestArbitrary(operation: Operation, spec: Json): fc.Arbitrary<Reques
       pathParams.map((p) => {
         // A fixture is looked up when the request is sent: a repaired fixture (a new key) is a new id.
         const fixture = pathValue(p.name) !== undefined;
-        return [p.name, fixture ? fc.constant({ fixture: p.name, madeUp: false }) : arbitraryOf(p.schema, { root: document }).map((v) => ({ value: String(v), madeUp: true }))];
+        // A made-up value fills a path segment, which cannot be empty.
+        const schema = typeof p.schema === 'object' && p.schema.minLength === undefined && !p.schema.enum ? { ...p.schema, minLength: 1 } : p.schema;
+        return [p.name, fixture ? fc.constant({ fixture: p.name, madeUp: false }) : arbitraryOf(schema, { root: document }).map((v) => ({ value: String(v), madeUp: true }))];
       }),
     ),
   );
   const cursorRefs = queryParams.filter((p) => p['x-refers-to'] === 'passportId').map((p) => p.name);
+  const linkTypeRefs = queryParams.filter((p) => p['x-refers-to'] === 'linkType').map((p) => p.name);
   const window = spec['x-date-window'] as { start: string; end: string; maxDays: number } | undefined;
   const query = fc.tuple(queryArbitrary(queryParams, { root: document }), window ? dateWindow(window) : fc.constant({})).map(([generated, dates]) => {
     const out: Record<string, string> = { ...generated };
@@ -168,6 +171,8 @@ function requestArbitrary(operation: Operation, spec: Json): fc.Arbitrary<Reques
     }
     // x-refers-to: the cursor names the fixture product's passport.
     for (const name of cursorRefs) if (name in out) out[name] = fx.passportId;
+    // x-refers-to linkType: a link every product has (its e-label page, or the linkset).
+    for (const name of linkTypeRefs) if (name in out) out[name] = out[name]!.length % 2 === 0 ? 'gs1:pip' : 'linkset';
     return { ...out, ...dates };
   });
   const bodySchema = spec.requestBody?.content?.['application/json']?.schema as JsonSchema | undefined;
@@ -212,6 +217,14 @@ async function repair(operation: Operation): Promise<void> {
   if (operation.key === 'DELETE /v1/webhooks/endpoints/{endpointId}') fx.endpointId = await endpointId(fx.orgId);
 }
 
+/** Why an operation is not sent, if it is not. */
+function skipReason(operation: Operation): string | undefined {
+  if (SKIPPED[operation.key]) return SKIPPED[operation.key];
+  // The brand-domain resolver paths (no organization in them) answer only on a verified brand domain's host.
+  if (operation.path.startsWith('/01/')) return "answered only on the host of a brand domain verified over DNS, which a request to the local stack's address cannot be";
+  return undefined;
+}
+
 describe('requests the OpenAPI document calls valid are accepted', () => {
   it('the served document is the one the code builds, operation for operation', () => {
     const served = Object.entries(document.paths as Record<string, Json>).flatMap(([path, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`));
@@ -219,7 +232,7 @@ describe('requests the OpenAPI document calls valid are accepted', () => {
   });
 
   for (const operation of OPERATIONS) {
-    const skipped = SKIPPED[operation.key];
+    const skipped = skipReason(operation);
     if (skipped) {
       it.skip(`${operation.key} (skipped: ${skipped})`, () => {});
       continue;
@@ -268,8 +281,9 @@ describe('requests the OpenAPI document calls valid are accepted', () => {
         throw new Error(`${operation.key}: ${result.errorInstance instanceof Error ? result.errorInstance.message : String(result.errorInstance)}\n(replay: FUZZ_SEED=${SEED})`);
       }
       expect(sent, `${operation.key}: no request was sent`).toBeGreaterThan(0);
-      // At least one request was accepted outright, so the property did not pass on refusals alone.
-      expect([...seen.keys()].some((status) => status < 400), `${operation.key}: ${JSON.stringify([...seen])}`).toBe(true);
+      // With every path id a fixture, at least one request was accepted outright: the property did not pass on refusals alone.
+      const madeUpPath = ((spec.parameters ?? []) as Array<{ in: string; name: string }>).some((p) => p.in === 'path' && pathValue(p.name) === undefined);
+      if (!madeUpPath) expect([...seen.keys()].some((status) => status < 400), `${operation.key}: ${JSON.stringify([...seen])}`).toBe(true);
     }, 60_000);
   }
 });
