@@ -1,0 +1,277 @@
+import { request } from 'node:http';
+import { randomBytes } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { admin } from '../support/admin.ts';
+import { baseUrl, call, expectError, newOrg, newSession, type TestOrg, type TestSession } from '../support/api.ts';
+import { createProduct, publish } from '../support/fixtures.ts';
+
+/**
+ * Brand-owned resolver domains over HTTP (docs/brand-domains.md): the session API, hostname rules,
+ * one verified owner per hostname, and the whole flow through the local stack's DNS server and the
+ * resolver on the brand's Host.
+ */
+let a: { org: TestOrg; session: TestSession };
+let b: { org: TestOrg; session: TestSession };
+
+/** A hostname no other test (or run) uses. */
+const uniqueHost = (label = 'id') => `${label}.b${randomBytes(5).toString('hex')}.brand.example`;
+
+async function addDomain(session: TestSession, hostname: string) {
+  const response = await call('POST', '/v1/domains', { session, body: { hostname } });
+  if (response.status !== 201) throw new Error(`create domain: ${response.status} ${response.text}`);
+  return response.body as { id: string; hostname: string; status: string; default: boolean; verification: { type: string; name: string; value: string } };
+}
+
+/** Publishes TXT values on the stack's DNS server as an operator would: `npm run admin -- dns set-txt`. */
+async function setTxt(name: string, ...values: string[]) {
+  const result = await admin(['dns', 'set-txt', '--name', name, ...values.flatMap((v) => ['--value', v])]);
+  if (result.code !== 0) throw new Error(`dns set-txt: ${result.code} ${result.stderr}`);
+}
+
+async function verifiedDomain(session: TestSession, hostname = uniqueHost()) {
+  const domain = await addDomain(session, hostname);
+  await setTxt(domain.verification.name, domain.verification.value);
+  const verified = await call('POST', `/v1/domains/${domain.id}/verify`, { session });
+  if (verified.status !== 200) throw new Error(`verify domain: ${verified.status} ${verified.text}`);
+  return domain;
+}
+
+/** One request to the local gateway with a Host header of our choosing (fetch does not let one set it). */
+function getWithHost(path: string, host: string, headers: Record<string, string> = {}) {
+  const { port } = new URL(baseUrl());
+  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, method: 'GET', headers: { host, ...headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+beforeAll(async () => {
+  const orgA = await newOrg('Domain Winery A');
+  const orgB = await newOrg('Domain Winery B');
+  a = { org: orgA, session: await newSession(orgA.orgId) };
+  b = { org: orgB, session: await newSession(orgB.orgId) };
+});
+
+describe('brand domains: create, read, list, delete', () => {
+  it('creates a pending domain with the TXT record to publish, lists and reads it, and deletes it', async () => {
+    // Prepare
+    const hostname = uniqueHost();
+    // Act
+    const created = await call('POST', '/v1/domains', { session: a.session, body: { hostname: hostname.toUpperCase() } });
+    // Assess
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ hostname, status: 'pending', default: false, verifiedAt: null });
+    expect(created.body.id).toMatch(/^dom_[0-9a-z]{20}$/);
+    expect(created.headers.get('location')).toBe(`/v1/domains/${created.body.id}`);
+    expect(created.body.verification).toEqual({ type: 'TXT', name: `_passport-challenge.${hostname}`, value: expect.stringMatching(/^passport-verification=\w{32}$/) });
+    const list = await call('GET', '/v1/domains', { session: a.session });
+    expect(list.status).toBe(200);
+    expect(list.body.data).toContainEqual(created.body);
+    const read = await call('GET', `/v1/domains/${created.body.id}`, { session: a.session });
+    expect(read.body).toEqual(created.body);
+    const deleted = await call('DELETE', `/v1/domains/${created.body.id}`, { session: a.session });
+    expect(deleted.status).toBe(200);
+    expect(deleted.body).toEqual({ id: created.body.id, deleted: true });
+    expectError(await call('GET', `/v1/domains/${created.body.id}`, { session: a.session }), 404, 'not_found', 'domainId');
+  });
+
+  it('refuses an API key: domains are managed from a dashboard session', async () => {
+    // Act
+    const response = await call('GET', '/v1/domains', { key: a.org.live });
+    // Assess
+    expect([401, 403]).toContain(response.status);
+  });
+
+  it('refuses a hostname the organization already has (409 naming hostname)', async () => {
+    // Prepare
+    const hostname = uniqueHost();
+    await addDomain(a.session, hostname);
+    // Act
+    const again = await call('POST', '/v1/domains', { session: a.session, body: { hostname } });
+    // Assess
+    expectError(again, 409, 'duplicate_error', 'hostname');
+  });
+});
+
+describe('brand domains: hostname rules', () => {
+  const refused: Array<[string, unknown]> = [
+    ['an IPv4 address', '192.0.2.10'],
+    ['an IPv6 address', '[2001:db8::1]'],
+    ['localhost', 'localhost'],
+    ['a name under localhost', 'id.localhost'],
+    ['a wildcard', '*.brand.example'],
+    ['one label', 'brand'],
+    ['a label starting with a hyphen', '-id.brand.example'],
+    ['a label over 63 characters', `${'a'.repeat(64)}.brand.example`],
+    ['over 253 characters', `${'abcdefghi.'.repeat(26)}example`],
+    ['an underscore', 'id_1.brand.example'],
+    ['a trailing dot', 'id.brand.example.'],
+    ['an empty string', ''],
+    ['not a string', 42],
+    ['our own resolver host (the local stack runs on localhost)', new URL(baseUrl()).hostname],
+  ];
+
+  it.each(refused)('refuses %s with 422 naming hostname, and writes nothing', async (_label, hostname) => {
+    // Prepare
+    const before = (await call('GET', '/v1/domains', { session: b.session })).body.data.length;
+    // Act
+    const response = await call('POST', '/v1/domains', { session: b.session, body: { hostname } });
+    // Assess
+    expectError(response, 422, 'validation_error', 'hostname');
+    expect((await call('GET', '/v1/domains', { session: b.session })).body.data).toHaveLength(before);
+  });
+
+  it('requires hostname (422 naming it)', async () => {
+    // Act
+    const response = await call('POST', '/v1/domains', { session: b.session, body: {} });
+    // Assess
+    expectError(response, 422, 'validation_error', 'hostname');
+  });
+});
+
+describe('brand domains: verification', () => {
+  it('answers 422 saying no TXT record was found, then the values it found, then verifies', async () => {
+    // Prepare
+    const domain = await addDomain(a.session, uniqueHost());
+    // Act
+    const none = await call('POST', `/v1/domains/${domain.id}/verify`, { session: a.session });
+    await setTxt(domain.verification.name, 'google-site-verification=abc');
+    const wrong = await call('POST', `/v1/domains/${domain.id}/verify`, { session: a.session });
+    await setTxt(domain.verification.name, 'google-site-verification=abc', domain.verification.value);
+    const right = await call('POST', `/v1/domains/${domain.id}/verify`, { session: a.session });
+    // Assess
+    expect(expectError(none, 422, 'validation_error', 'verification').message).toContain(`No TXT record found at ${domain.verification.name}`);
+    expect(expectError(wrong, 422, 'validation_error', 'verification').message).toContain('"google-site-verification=abc"');
+    expect(right.status).toBe(200);
+    expect(right.body).toMatchObject({ id: domain.id, status: 'verified', verifiedAt: expect.any(String) });
+    expect((await call('GET', `/v1/domains/${domain.id}`, { session: a.session })).body.status).toBe('verified');
+  });
+
+  it('gives a hostname to the first organization that verifies it: the other gets 409 on verify and on create', async () => {
+    // Prepare: both organizations add the same hostname while it is pending, and publish their records
+    const hostname = uniqueHost();
+    const ofA = await addDomain(a.session, hostname);
+    const ofB = await addDomain(b.session, hostname);
+    await setTxt(ofA.verification.name, ofA.verification.value, ofB.verification.value);
+    // Act
+    const first = await call('POST', `/v1/domains/${ofB.id}/verify`, { session: b.session });
+    const second = await call('POST', `/v1/domains/${ofA.id}/verify`, { session: a.session });
+    const later = await call('POST', '/v1/domains', { session: a.session, body: { hostname } });
+    // Assess
+    expect(first.status).toBe(200);
+    expectError(second, 409, 'duplicate_error', 'hostname');
+    expectError(later, 409, 'duplicate_error', 'hostname');
+    expect((await call('GET', `/v1/domains/${ofA.id}`, { session: a.session })).body.status).toBe('pending');
+  });
+
+  it('frees the hostname when its verified domain is deleted', async () => {
+    // Prepare
+    const hostname = uniqueHost();
+    const ofB = await verifiedDomain(b.session, hostname);
+    // Act
+    const deleted = await call('DELETE', `/v1/domains/${ofB.id}`, { session: b.session });
+    const ofA = await verifiedDomain(a.session, hostname);
+    // Assess
+    expect(deleted.status).toBe(200);
+    expect((await call('GET', `/v1/domains/${ofA.id}`, { session: a.session })).body.status).toBe('verified');
+  });
+
+  it("answers 404 for another organization's domain, on every route", async () => {
+    // Prepare
+    const ofA = await addDomain(a.session, uniqueHost());
+    // Act
+    const answers = [
+      await call('GET', `/v1/domains/${ofA.id}`, { session: b.session }),
+      await call('PATCH', `/v1/domains/${ofA.id}`, { session: b.session, body: { default: true } }),
+      await call('POST', `/v1/domains/${ofA.id}/verify`, { session: b.session }),
+      await call('DELETE', `/v1/domains/${ofA.id}`, { session: b.session }),
+    ];
+    // Assess
+    for (const answer of answers) expectError(answer, 404, 'not_found', 'domainId');
+    expect((await call('GET', '/v1/domains', { session: b.session })).body.data.map((d: { id: string }) => d.id)).not.toContain(ofA.id);
+    expect((await call('GET', `/v1/domains/${ofA.id}`, { session: a.session })).status).toBe(200);
+  });
+});
+
+describe('brand domains: the default', () => {
+  it('refuses a pending domain as the default (422 naming default)', async () => {
+    // Prepare
+    const domain = await addDomain(b.session, uniqueHost());
+    // Act
+    const response = await call('PATCH', `/v1/domains/${domain.id}`, { session: b.session, body: { default: true } });
+    // Assess
+    expectError(response, 422, 'validation_error', 'default');
+  });
+
+  it('keeps one default per organization: a new default takes the flag from the previous one', async () => {
+    // Prepare
+    const org = await newOrg('Two Domains');
+    const session = await newSession(org.orgId);
+    const first = await verifiedDomain(session);
+    const second = await verifiedDomain(session);
+    // Act
+    const one = await call('PATCH', `/v1/domains/${first.id}`, { session, body: { default: true } });
+    const two = await call('PATCH', `/v1/domains/${second.id}`, { session, body: { default: true } });
+    // Assess
+    expect(one.body.default).toBe(true);
+    expect(two.body.default).toBe(true);
+    const list = (await call('GET', '/v1/domains', { session })).body.data as Array<{ id: string; default: boolean }>;
+    expect(list.filter((d) => d.default).map((d) => d.id)).toEqual([second.id]);
+  });
+});
+
+describe('brand domains: the whole flow over HTTP', () => {
+  it('create → TXT via the admin CLI → verify → default → a new live product on the brand host → 307 from the brand host → page 200', async () => {
+    // Prepare
+    const org = await newOrg('Brand Host Winery');
+    const session = await newSession(org.orgId);
+    const before = await createProduct(org.live);
+    const hostname = uniqueHost();
+    // Act
+    const domain = await addDomain(session, hostname);
+    await setTxt(domain.verification.name, domain.verification.value);
+    const verified = await call('POST', `/v1/domains/${domain.id}/verify`, { session });
+    const made = await call('PATCH', `/v1/domains/${domain.id}`, { session, body: { default: true } });
+    const live = await createProduct(org.live);
+    const test = await createProduct(org.test);
+    // Assess: the qrCodeUrl of new live products only; existing and test products stay on the platform
+    expect(verified.body.status).toBe('verified');
+    expect(made.body.default).toBe(true);
+    expect(live.qrCodeUrl).toBe(`https://${hostname}/01/0${live.gtin}`);
+    expect(test.qrCodeUrl).toBe(`${baseUrl()}/${org.orgId}/test/01/0${test.gtin}`);
+    expect((await call('GET', `/v1/products/${before.productId}`, { key: org.live })).body.qrCodeUrl).toBe(before.qrCodeUrl);
+    expect(before.qrCodeUrl).toBe(`${baseUrl()}/${org.orgId}/live/01/0${before.gtin}`);
+
+    // Act: a scan of the printed code, on the brand's Host
+    await publish(org.live, live.productId);
+    const scan = await getWithHost(new URL(live.qrCodeUrl).pathname, hostname, { accept: 'text/html' });
+    // Assess: 307 to the e-label page of the current version, on the platform origin; the page answers
+    expect(scan.status).toBe(307);
+    const location = String(scan.headers.location);
+    expect(location.startsWith(`${baseUrl()}/${org.orgId}/live/p/0${live.gtin}/1/`)).toBe(true);
+    const page = await fetch(location);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await page.text()).toContain('Château Exemple 2022');
+  });
+
+  it('answers 404 on a brand host that is pending, or unknown', async () => {
+    // Prepare
+    const org = await newOrg('Pending Host Winery');
+    const session = await newSession(org.orgId);
+    const product = await createProduct(org.live);
+    await publish(org.live, product.productId);
+    const pending = await addDomain(session, uniqueHost());
+    // Act
+    const onPending = await getWithHost(`/01/0${product.gtin}`, pending.hostname);
+    const onUnknown = await getWithHost(`/01/0${product.gtin}`, uniqueHost());
+    // Assess
+    expect(onPending.status).toBe(404);
+    expect(onUnknown.status).toBe(404);
+  });
+});
