@@ -121,6 +121,19 @@ describe('the resolver on a brand’s own domain', () => {
     expect(sqs.calls()).toHaveLength(0);
   });
 
+  it('isolation: another organization’s verified host never resolves this organization’s GTIN (it reads its own tenant only)', async () => {
+    // Prepare
+    const OTHER = 'org_fedcba9876543210';
+    ddb.on(GetCommand, { Key: { PK: 'HOST#id.other-brand.example', SK: 'HOST' } }).resolves({ Item: { ...claim('verified'), orgId: OTHER } });
+    // Act
+    const response = await handler(onHost('id.other-brand.example', `/01/${GTIN}`, { accept: 'application/json' }), context);
+    // Assess
+    expect(response.statusCode).toBe(404);
+    expect(response.body).not.toContain('Riesling');
+    expect(gtinReads().map((c) => c.args[0].input.Key?.PK)).toEqual([`T#${OTHER}#live`]);
+    expect(sqs.calls()).toHaveLength(0);
+  });
+
   it('answers 404 without any read for /01/{gtin} on the platform host and for a Host that is not a hostname', async () => {
     // Act
     const platform = await handler(onHost('id.example.com'), context);
