@@ -72,6 +72,45 @@ describe('the OpenAPI document', () => {
     );
   });
 
+  it('routes each real scan and page URL to exactly one path item, whose parameter schemas accept its values (as a validating proxy does)', () => {
+    // Prepare
+    const org = 'org_0123456789abcdef';
+    const gtin = '04006381333931';
+    const requests = [
+      [`/${org}/live/01/${gtin}`, '/{orgId}/{environment}/01/{gtin}'],
+      [`/${org}/live/01/${gtin}/10/LOT1`, '/{orgId}/{environment}/01/{gtin}/10/{lot}'],
+      [`/${org}/test/01/${gtin}/21/SERIAL-7`, '/{orgId}/{environment}/01/{gtin}/21/{serial}'],
+      [`/${org}/live/01/${gtin}/22/V1/10/L2/21/S3`, '/{orgId}/{environment}/01/{gtin}/22/{cpv}/10/{lot}/21/{serial}'],
+      [`/${org}/live/01/${gtin}/235/TPX_1`, '/{orgId}/{environment}/01/{gtin}/235/{tpx}'],
+      [`/01/${gtin}`, '/01/{gtin}'],
+      [`/01/${gtin}/10/LOT1`, '/01/{gtin}/10/{lot}'],
+      [`/01/${gtin}/22/V1/21/S3`, '/01/{gtin}/22/{cpv}/21/{serial}'],
+      [`/${org}/live/p/${gtin}/3/de`, '/{orgId}/{environment}/p/{gtin}/{version}/{page}'],
+      [`/${org}/live/p/${gtin}/3/passport.json`, '/{orgId}/{environment}/p/{gtin}/{version}/{page}'],
+    ] as const;
+    const templates = Object.keys(document.paths);
+    const matching = (path: string) =>
+      templates.filter((template) => {
+        const parts = template.split('/');
+        const segments = path.split('/');
+        return parts.length === segments.length && parts.every((part, i) => part.startsWith('{') || part === segments[i]);
+      });
+    for (const [path, expected] of requests) {
+      // Act
+      const found = matching(path);
+      // Assess
+      expect(found, path).toEqual([expected]);
+      const operation = document.paths[expected]!.get as Json;
+      const segments = path.split('/');
+      expected.split('/').forEach((part, i) => {
+        if (!part.startsWith('{')) return;
+        const schema = parameter(operation, part.slice(1, -1)).schema;
+        if (schema.pattern) expect(new RegExp(schema.pattern).test(segments[i]!), `${path} ${part}`).toBe(true);
+        if (schema.enum) expect(schema.enum, `${path} ${part}`).toContain(segments[i]);
+      });
+    }
+  });
+
   it('declares every answer of the resolver: 307 with Location and Link, the linkset, and errors as the error object or a page', () => {
     // Act
     const resolve = document.paths['/{orgId}/{environment}/01/{gtin}/10/{lot}']?.get as Json;
