@@ -31,6 +31,8 @@ interface World {
   supplierId: string;
   endpoint: { id: string; secret: string };
   key: { id: string; key: string };
+  /** A's brand domain (pending: its hostname is claimed for A until another organization verifies it). */
+  domain: { id: string; hostname: string };
   bEndpoint: { id: string; secret: string };
   bProductId: string;
   /** GTINs of two more A-live products, which other tenants register too (so not among the secrets). */
@@ -65,10 +67,11 @@ async function setUp(): Promise<World> {
   const endpoint = await call('POST', '/v1/webhooks/endpoints', { session: aSession, body: { source: 'headless-cms', description: `Secret endpoint ${token}` } });
   const key = await call('POST', '/v1/auth/api-keys', { session: aSession, body: { name: `Secret key ${token}`, scopes: ['products:read'] } });
   const bEndpoint = await call('POST', '/v1/webhooks/endpoints', { session: bSession, body: { source: 'headless-cms' } });
+  const domain = await call('POST', '/v1/domains', { session: aSession, body: { hostname: `id.${token}.isolation.example` } });
   const bProduct = await createProduct(b.live);
   const oracle = await createProduct(a.live, { name: 'Registered twice' });
   const delivered = await createProduct(a.live, { name: 'Delivered twice' });
-  for (const r of [supplier, endpoint, key, bEndpoint]) if (r.status !== 201) throw new Error(`set-up: ${r.status} ${r.text}`);
+  for (const r of [supplier, endpoint, key, bEndpoint, domain]) if (r.status !== 201) throw new Error(`set-up: ${r.status} ${r.text}`);
 
   const gtin14 = `0${product.gtin}`;
   return {
@@ -84,6 +87,7 @@ async function setUp(): Promise<World> {
     supplierId: supplier.body.supplierId,
     endpoint: { id: endpoint.body.id, secret: endpoint.body.secret },
     key: { id: key.body.id, key: key.body.key },
+    domain: { id: domain.body.id, hostname: domain.body.hostname },
     bEndpoint: { id: bEndpoint.body.id, secret: bEndpoint.body.secret },
     bProductId: bProduct.productId,
     oracle: { productId: oracle.productId, gtin14: `0${oracle.gtin}` },
@@ -100,6 +104,8 @@ async function setUp(): Promise<World> {
       endpoint.body.secret,
       key.body.id,
       key.body.key,
+      domain.body.id, // the hostname holds the token
+      domain.body.verification.value,
       a.live,
       a.test,
     ],
@@ -109,7 +115,7 @@ async function setUp(): Promise<World> {
 // ---- Checks -----------------------------------------------------------------------------------
 
 const snapshotBoth = async (): Promise<[Snapshot, Snapshot]> =>
-  Promise.all([snapshotOrg(w.a.orgId, [`WHE#${w.endpoint.id}`]), snapshotOrg(w.b.orgId, [`WHE#${w.bEndpoint.id}`])]);
+  Promise.all([snapshotOrg(w.a.orgId, [`WHE#${w.endpoint.id}`, `HOST#${w.domain.hostname}`]), snapshotOrg(w.b.orgId, [`WHE#${w.bEndpoint.id}`])]);
 
 /**
  * The response carries none of A's identifying values, except those the request itself sent (and
@@ -190,6 +196,8 @@ const route = (key: string): Route => {
 const product = () => ({ productId: w.productId });
 const endpoint = () => ({ endpointId: w.endpoint.id });
 const readEndpoint = (): Request => ({ method: 'GET', path: `/v1/webhooks/endpoints/${w.endpoint.id}` });
+const domain = () => ({ domainId: w.domain.id });
+const readDomain = (): Request => ({ method: 'GET', path: `/v1/domains/${w.domain.id}` });
 
 /** Every route with a path parameter (the resolver's are tested below, by path). */
 const PATH_CASES: Readonly<Record<string, ResourceCase | NotTenantData | { resolver: true }>> = {
@@ -217,6 +225,10 @@ const PATH_CASES: Readonly<Record<string, ResourceCase | NotTenantData | { resol
     ...same(route('DELETE /v1/auth/api-keys/{keyId}'), () => ({ keyId: w.key.id })),
     owner: () => ({ method: 'GET', path: '/v1/auth/api-keys' }),
   },
+  'GET /v1/domains/{domainId}': same(route('GET /v1/domains/{domainId}'), domain),
+  'PATCH /v1/domains/{domainId}': { ...same(route('PATCH /v1/domains/{domainId}'), domain, () => ({ default: true })), owner: readDomain },
+  'DELETE /v1/domains/{domainId}': { ...same(route('DELETE /v1/domains/{domainId}'), domain), owner: readDomain },
+  'POST /v1/domains/{domainId}/verify': { ...same(route('POST /v1/domains/{domainId}/verify'), domain), owner: readDomain },
   'GET /docs/{asset}': { notTenantData: 'the API reference’s static files' },
   ...Object.fromEntries(ROUTES.filter((r) => r.function === 'resolver' && r.path.includes('{')).map((r) => [routeKey(r), { resolver: true as const }])),
 };
@@ -231,6 +243,10 @@ const BODY_CASES: Readonly<Record<string, { foreign: () => Request; expect: 404 
   'POST /v1/webhooks/endpoints': { notTenantData: 'the body names no existing resource' },
   'PATCH /v1/webhooks/endpoints/{endpointId}': { notTenantData: 'its path names the endpoint (above)' },
   'POST /v1/auth/session': { foreign: () => ({ method: 'POST', path: '/v1/auth/session', body: { orgId: w.a.orgId } }), expect: 404, param: 'orgId' },
+  'POST /v1/domains': {
+    notTenantData: 'the body names a hostname, which DNS makes public; one another organization verified is a 409 by design (docs/brand-domains.md)',
+  },
+  'PATCH /v1/domains/{domainId}': { notTenantData: 'its path names the domain (above)' },
   'POST /v1/auth/api-keys': { notTenantData: 'the body names no existing resource; the key goes to the session’s organization' },
 };
 
@@ -241,6 +257,7 @@ const LISTINGS: Readonly<Record<string, { paths: () => string[] }>> = {
   'GET /v1/webhooks/endpoints': { paths: () => ['/v1/webhooks/endpoints'] },
   'GET /v1/auth/api-keys': { paths: () => ['/v1/auth/api-keys', '/v1/auth/api-keys?environment=live'] },
   'GET /v1/auth/session': { paths: () => ['/v1/auth/session'] },
+  'GET /v1/domains': { paths: () => ['/v1/domains'] },
 };
 
 const hasPathParams = (r: Route): boolean => /\{\w+\+?\}/.test(r.path);
