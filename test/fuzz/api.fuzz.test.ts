@@ -20,6 +20,8 @@ import { checkContract } from '../support/contract.ts';
 import { createProduct, publish, RED_WINE } from '../support/fixtures.ts';
 import { uniqueGtin13 } from '../support/gtin.ts';
 import { diffSnapshots, snapshotOrg, type Snapshot } from '../support/snapshot.ts';
+import { verifiedDomainId } from '../support/domains.ts';
+import { getDomain } from '../../lib/data/domains.ts';
 
 /**
  * Fuzzes every route of the route table (lib/api/routes.ts) over HTTP: random and malformed path
@@ -66,6 +68,10 @@ const ERROR_TYPES = new Set<string>(ERROR_TYPE_NAMES);
 /** Statuses beyond what a route's table entry implies. */
 const EXTRA_STATUSES: Readonly<Record<string, readonly number[]>> = {
   'POST /v1/products': [409],
+  // A hostname the organization already has or another verified; the default changed meanwhile.
+  'POST /v1/domains': [409],
+  'PATCH /v1/domains/{domainId}': [409],
+  'POST /v1/domains/{domainId}/verify': [409],
   'GET /v1/auth/login': [302],
   'GET /v1/auth/callback': [303, 401, 403],
 };
@@ -101,6 +107,8 @@ interface Fixtures {
   keyId: string;
   /** An endpoint the fuzzer may change, rotate or delete (re-created when it does). */
   endpointId: string;
+  /** A verified brand domain the fuzzer may change, verify or delete (re-created when it does). */
+  domainId: string;
   /** The endpoint deliveries are signed for; no fuzzed management call ever names it. */
   ingest: { id: string; secret: string };
 }
@@ -150,6 +158,7 @@ async function setUp(): Promise<Fixtures> {
     supplierId: ((await supplier.json()) as { supplierId: string }).supplierId,
     keyId: await sacrificialKey(orgId),
     endpointId: await managedEndpoint(orgId),
+    domainId: await verifiedDomainId(orgId),
     ingest: { id: ingest.endpoint.endpointId, secret: ingest.secret },
   };
 }
@@ -163,6 +172,7 @@ async function repair(route: Route): Promise<void> {
   const key = await getApiKey(fx.orgId, fx.keyId);
   if (!key || key.revokedAt) fx.keyId = await sacrificialKey(fx.orgId);
   if (!(await getEndpointById(fx.endpointId))) fx.endpointId = await managedEndpoint(fx.orgId);
+  if (!(await getDomain(fx.orgId, fx.domainId))) fx.domainId = await verifiedDomainId(fx.orgId);
   const session = await fetch(`${baseUrl()}/v1/auth/session`, { headers: { cookie: fx.session.cookie } });
   await session.arrayBuffer();
   if (session.status !== 200) fx.session = await newSession(fx.orgId);
@@ -180,6 +190,8 @@ type RefName =
   | 'supplierId'
   | 'keyId'
   | 'endpointId'
+  | 'domainId'
+  | 'freshHostname'
   | 'ingestEndpointId'
   | 'orgId'
   | 'gtin14'
@@ -207,6 +219,10 @@ function resolveRef(name: RefName): string {
       return fx.keyId;
     case 'endpointId':
       return fx.endpointId;
+    case 'domainId':
+      return fx.domainId;
+    case 'freshHostname':
+      return `id${uniqueGtin13()}.fuzz.example`;
     case 'ingestEndpointId':
       return fx.ingest.id;
     case 'orgId':
@@ -352,6 +368,8 @@ const VALID_BODIES: Readonly<Record<string, fc.Arbitrary<Record<string, unknown>
   ),
   'POST /v1/auth/session': fc.record({ orgId: ref('orgId'), environment: fc.constantFrom('live', 'test') }, { requiredKeys: [] }),
   'POST /v1/auth/api-keys': fc.record({ name: validName, scopes: validScopes, environment: fc.constantFrom('live', 'test') }, { requiredKeys: ['name', 'scopes'] }),
+  'POST /v1/domains': fc.record({ hostname: ref('freshHostname') }),
+  'PATCH /v1/domains/{domainId}': fc.record({ default: fc.boolean() }),
 };
 
 /** Plausible but mostly invalid bodies of the routes that take one. */
@@ -391,6 +409,14 @@ const ODD_BODIES: Readonly<Record<string, fc.Arbitrary<Record<string, unknown>>>
     { name, scopes, environment: fc.constantFrom('live', 'test', 'prod') },
     { requiredKeys: ['name', 'scopes'] },
   ),
+  'POST /v1/domains': fc.record({
+    hostname: fc.oneof(
+      ref('freshHostname'),
+      fc.constantFrom('127.0.0.1', '[::1]', 'localhost', 'id.localhost', '*.brand.example', 'brand', '-a.example', 'a_b.example', 'ID.Brand.Example', 'id.brand.example.', `${'a'.repeat(64)}.example`),
+      text,
+    ),
+  }),
+  'PATCH /v1/domains/{domainId}': fc.record({ default: fc.oneof(fc.boolean(), anyJson) }, { requiredKeys: [] }),
 };
 
 /** A valid body with one field dropped, replaced by anything, or one unknown field added. */
@@ -552,6 +578,7 @@ const REFS_OF_PARAM: Readonly<Record<string, RefName[]>> = {
   supplierId: ['supplierId'],
   keyId: ['keyId'],
   endpointId: ['endpointId'],
+  domainId: ['domainId'],
   orgId: ['orgId'],
   gtin: ['gtin14', 'gtin13', 'testGtin14'],
 };
@@ -570,7 +597,7 @@ function segmentFor(param: string, greedy: boolean): fc.Arbitrary<Segment> {
     fc.string({ unit: 'binary', minLength: 1, maxLength: 20 }),
     nastyStrings,
     uuid,
-    fc.constantFrom('sup_00000000000000000000', 'key_00000000000000000000', 'whe_00000000000000000000', 'org_0000000000000000', 'ps_x', '.', '..', '%2e%2e', '%', '%zz', '%F0%9F'),
+    fc.constantFrom('sup_00000000000000000000', 'key_00000000000000000000', 'whe_00000000000000000000', 'dom_00000000000000000000', 'org_0000000000000000', 'ps_x', '.', '..', '%2e%2e', '%', '%zz', '%F0%9F'),
   );
   return fc.oneof(
     { weight: 3, arbitrary: plausibleSegment(param, greedy).map((value) => ({ value, raw: true })) },

@@ -5,6 +5,7 @@ import { setApiKeyRateLimit } from '../../lib/data/api-keys.ts';
 import { issueApiKey } from '../../lib/services/api-keys.ts';
 import { createOrganization } from '../../lib/services/organizations.ts';
 import { createEndpoint } from '../../lib/services/webhooks.ts';
+import { verifiedDomainId } from '../support/domains.ts';
 import { baseUrl, call, newSession, type ApiResponse, type TestSession } from '../support/api.ts';
 import { createProduct, publish, RED_WINE } from '../support/fixtures.ts';
 import { arbitraryOf, queryArbitrary, type JsonSchema, type QueryParameter } from '../support/json-schema-arbitrary.ts';
@@ -58,6 +59,8 @@ interface Fixtures {
   supplierId: string;
   keyId: string;
   endpointId: string;
+  /** A verified brand domain (verify answers it as it is; default may be set on it). */
+  domainId: string;
 }
 let fx: Fixtures;
 let document: Json;
@@ -91,6 +94,7 @@ beforeAll(async () => {
     supplierId: (supplier.body as { supplierId: string }).supplierId,
     keyId: await sacrificialKeyId(orgId),
     endpointId: await endpointId(orgId),
+    domainId: await verifiedDomainId(orgId),
   };
   budgetPerOperation = Math.max(300, Math.floor(TIME_MS / OPERATIONS.filter((o) => !skipReason(o)).length));
   console.log(`[contract] seed ${SEED}, ${RUNS} requests per operation, at most ${budgetPerOperation} ms each (replay: FUZZ_SEED=${SEED} npx vitest run test/fuzz/contract.fuzz.test.ts)`);
@@ -107,6 +111,8 @@ function pathValue(name: string): string | undefined {
       return fx.keyId;
     case 'endpointId':
       return fx.endpointId;
+    case 'domainId':
+      return fx.domainId;
     case 'orgId':
       return fx.orgId;
     case 'environment':
@@ -206,7 +212,10 @@ function withFixtureIds(body: unknown): unknown {
 /** The documented reasons about stored state for which a valid request may be refused. */
 function stateReason(operation: Operation, request: Request, response: ApiResponse): boolean {
   const code = (response.body as { error?: { type?: string } } | undefined)?.error?.type;
-  if (response.status === 409) return operation.key === 'POST /v1/products' && code === 'duplicate_error'; // a GTIN already registered
+  if (response.status === 409) {
+    // A GTIN already registered; a hostname the organization already has (generated hostnames repeat).
+    return ['POST /v1/products', 'POST /v1/domains'].includes(operation.key) && code === 'duplicate_error';
+  }
   if (response.status === 404) return request.madeUp.length > 0; // an id the test made up
   return false;
 }
@@ -215,6 +224,7 @@ function stateReason(operation: Operation, request: Request, response: ApiRespon
 async function repair(operation: Operation): Promise<void> {
   if (operation.key === 'DELETE /v1/auth/api-keys/{keyId}') fx.keyId = await sacrificialKeyId(fx.orgId);
   if (operation.key === 'DELETE /v1/webhooks/endpoints/{endpointId}') fx.endpointId = await endpointId(fx.orgId);
+  if (operation.key === 'DELETE /v1/domains/{domainId}') fx.domainId = await verifiedDomainId(fx.orgId);
 }
 
 /** Why an operation is not sent, if it is not. */

@@ -1,0 +1,14 @@
+import { randomBytes } from 'node:crypto';
+import { markVerified } from '../../lib/data/domains.ts';
+import { createDomain } from '../../lib/services/domains.ts';
+
+/**
+ * A verified brand domain of `orgId` on a fresh hostname, for suites that need one to exist
+ * (fuzz, contract): made through the service and marked verified in the table directly, as a TXT
+ * lookup would leave it (test/integration/domains.test.ts verifies over DNS).
+ */
+export async function verifiedDomainId(orgId: string): Promise<string> {
+  const domain = await createDomain(orgId, { hostname: `fx${randomBytes(5).toString('hex')}.fixture.example` });
+  if ((await markVerified(domain, new Date().toISOString())) !== 'verified') throw new Error('could not verify the fixture domain');
+  return domain.domainId;
+}
