@@ -28,7 +28,7 @@ export interface Grants {
    * CloudFront actions on the multi-tenant distribution serving brand domains and its tenants
    * (lib/data/cloudfront-tenants.ts; docs/brand-domains.md): a verified domain gets a tenant.
    */
-  cloudfrontTenants?: readonly 'cloudfront:CreateDistributionTenant'[];
+  cloudfrontTenants?: readonly ('cloudfront:CreateDistributionTenant' | 'cloudfront:TagResource')[];
 }
 
 export type TableAction =
@@ -125,7 +125,7 @@ export const FUNCTIONS: Record<FunctionName, FunctionSpec> = {
     memoryMb: 512,
     timeoutSeconds: 10,
     // Transactions of Put, Update and Delete (the domain, its hostname claim, the default pointer).
-    grants: { table: [...WRITE, 'dynamodb:DeleteItem'], sessionSecret: true, cloudfrontTenants: ['cloudfront:CreateDistributionTenant'] },
+    grants: { table: [...WRITE, 'dynamodb:DeleteItem'], sessionSecret: true, cloudfrontTenants: ['cloudfront:CreateDistributionTenant', 'cloudfront:TagResource'] },
   },
   docs: {
     entry: 'functions/docs/handler.ts',

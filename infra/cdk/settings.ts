@@ -25,6 +25,11 @@ export interface DeploySettings {
   dashboardOrigins?: string;
   /** E-mail address subscribed to the alarm topic. */
   alarmEmail?: string;
+  /**
+   * Id of the CloudFront multi-tenant distribution serving brand domains (docs/brand-domains.md):
+   * a verified domain gets a distribution tenant of it. Unset, verified domains get none.
+   */
+  brandDistributionId?: string;
   logRetention: RetentionDays;
   /** Default stage throttling of the HTTP API (steady requests per second, and burst). */
   apiRateLimit: number;
@@ -49,6 +54,7 @@ export const CONTEXT_KEYS = [
   'authDomainPrefix',
   'dashboardOrigins',
   'alarmEmail',
+  'brandDistributionId',
   'logRetentionDays',
   'apiRateLimit',
   'apiBurstLimit',
@@ -83,6 +89,7 @@ export function settingsFromContext(node: Node): DeploySettings {
     authDomainPrefix: text('authDomainPrefix'),
     dashboardOrigins: text('dashboardOrigins'),
     alarmEmail: text('alarmEmail'),
+    brandDistributionId: text('brandDistributionId'),
     logRetention: retention as RetentionDays,
     apiRateLimit: positive('apiRateLimit', DEFAULT_SETTINGS.apiRateLimit),
     apiBurstLimit: positive('apiBurstLimit', DEFAULT_SETTINGS.apiBurstLimit),
@@ -129,6 +136,8 @@ export function validateSettings(settings: DeploySettings): void {
   if (prefix !== undefined && (!/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(prefix) || /aws|amazon|cognito/.test(prefix))) {
     throw new Error(`Context value authDomainPrefix must be lower-case letters, digits and hyphens without "aws", "amazon" or "cognito", not "${prefix}".`);
   }
+  const brand = settings.brandDistributionId;
+  if (brand !== undefined && !/^E[A-Z0-9]{5,20}$/.test(brand)) throw new Error(`Context value brandDistributionId must be a CloudFront distribution id (E…), not "${brand}".`);
   if (settings.apiBurstLimit < 1 || settings.apiRateLimit < 1) throw new Error('API throttling limits must be positive.');
 }
 

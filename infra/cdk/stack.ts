@@ -97,7 +97,18 @@ export class PassportStack extends Stack {
         ...(settings.dashboardOrigins ? { DASHBOARD_ORIGINS: settings.dashboardOrigins } : {}),
       },
       // Only the resolver learns the secret CloudFront sends it (constructs/resolver-cdn.ts).
-      environmentOf: { resolver: { RESOLVER_ORIGIN_SECRET: cdn.originSecretValue } },
+      environmentOf: {
+        resolver: { RESOLVER_ORIGIN_SECRET: cdn.originSecretValue },
+        // The functions with grants.cloudfrontTenants create brand domains' distribution tenants (docs/brand-domains.md).
+        ...Object.fromEntries(
+          settings.brandDistributionId
+            ? Object.entries(functions)
+                .filter(([, spec]) => spec.grants.cloudfrontTenants?.length)
+                .map(([name]) => [name, { CLOUDFRONT_MULTI_TENANT_DISTRIBUTION_ID: settings.brandDistributionId as string }])
+            : [],
+        ),
+      },
+      ...(settings.brandDistributionId ? { brandDistributionId: settings.brandDistributionId } : {}),
       tableResources: data.resources,
       scanPipeline: scans,
       sessionSecret: signIn.sessionSecret,

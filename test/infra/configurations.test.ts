@@ -20,7 +20,7 @@ const TEST_FUNCTIONS: FunctionTable = {
     description: 'Session routes',
     memoryMb: 256,
     timeoutSeconds: 10,
-    grants: { table: ['dynamodb:GetItem', 'dynamodb:DeleteItem'], sessionSecret: true },
+    grants: { table: ['dynamodb:GetItem', 'dynamodb:DeleteItem'], sessionSecret: true, cloudfrontTenants: ['cloudfront:CreateDistributionTenant', 'cloudfront:TagResource'] },
   },
   rollup: {
     entry: ENTRY,
@@ -54,6 +54,7 @@ const SETTINGS: DeploySettings = {
   hostedZoneName: 'example.com',
   authDomainPrefix: 'acme-passport',
   alarmEmail: 'ops@example.com',
+  brandDistributionId: 'E2MULTITENANT01',
   logRetention: RetentionDays.THREE_MONTHS,
   apiRateLimit: 50,
   apiBurstLimit: 100,
@@ -127,6 +128,24 @@ describe('scan consumers from a test-only function table', () => {
     for (const name of ['api', 'rollup', 'counter']) {
       expect(readsSecret(name), name).toBe(false);
       expect(variablesOf(name).SESSION_SECRET_ARN, name).toBeUndefined();
+    }
+  });
+
+  it('lets only the function with grants.cloudfrontTenants create tenants of the brand distribution, and tells it the distribution', () => {
+    // Act
+    const tenantStatements = (name: string) => roleStatements(synth, name).statements.filter((s) => actionsOf(s).some((a) => a.startsWith('cloudfront:')));
+
+    // Assess
+    const [statement, ...others] = tenantStatements('account');
+    expect(others).toEqual([]);
+    expect(actionsOf(statement!).sort()).toEqual(['cloudfront:CreateDistributionTenant', 'cloudfront:TagResource']);
+    const resources = JSON.stringify(statement!.Resource);
+    expect(resources).toContain(':distribution/E2MULTITENANT01');
+    expect(resources).toContain(':distribution-tenant/*');
+    expect(variablesOf('account').CLOUDFRONT_MULTI_TENANT_DISTRIBUTION_ID).toBe('E2MULTITENANT01');
+    for (const name of ['api', 'rollup', 'counter']) {
+      expect(tenantStatements(name), name).toEqual([]);
+      expect(variablesOf(name).CLOUDFRONT_MULTI_TENANT_DISTRIBUTION_ID, name).toBeUndefined();
     }
   });
 
@@ -238,6 +257,7 @@ describe('context values', () => {
     [{ hostedZoneId: 'Z0123', apiDomain: 'api.example.com', certificateArn: 'arn:aws:acm:eu-central-1:123456789012:certificate/abc-1' }, /go together/],
     [{ authDomainPrefix: 'my-cognito-login' }, /authDomainPrefix/],
     [{ apiRateLimit: '-3' }, /positive integer/],
+    [{ brandDistributionId: 'arn:aws:cloudfront::123456789012:distribution/E2X' }, /distribution id/],
     [{ apiDomain: 'API.Example.com', certificateArn: 'arn:aws:acm:eu-central-1:123456789012:certificate/abc-1' }, /lower-case domain/],
   ])('refuses %j', (context, message) => {
     // Prepare

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { CfnOutput, Duration, Stack } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Stack, Validations } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import {
   DomainName,
@@ -64,6 +64,8 @@ export interface ApiFunctionsProps {
   sessionSecret: ISecret;
   /** The key sealing webhook secrets (constructs/secrets-key.ts), for the functions with `grants.secretsKey`. */
   secretsKey?: IKey;
+  /** The multi-tenant distribution serving brand domains, for the functions with `grants.cloudfrontTenants` (none without it). */
+  brandDistributionId?: string;
 }
 
 /**
@@ -165,6 +167,24 @@ export class Api extends StackPart {
             conditions: { StringEquals: context },
           }),
         );
+      }
+      if (spec.grants.cloudfrontTenants?.length && props.brandDistributionId) {
+        // The multi-tenant distribution and the tenants made of it (their ids are CloudFront's, not known here).
+        const stack = Stack.of(this);
+        const arn = (resource: string) => `arn:${stack.partition}:cloudfront::${stack.account}:${resource}`;
+        role.addToPrincipalPolicy(
+          new PolicyStatement({
+            sid: 'BrandDistributionTenants',
+            effect: Effect.ALLOW,
+            actions: [...spec.grants.cloudfrontTenants],
+            resources: [arn(`distribution/${props.brandDistributionId}`), arn('distribution-tenant/*')],
+          }),
+        );
+        Validations.of(role).acknowledge({
+          id: 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:cloudfront::<AWS::AccountId>:distribution-tenant/*]',
+          reason:
+            'A distribution tenant\'s ARN holds the id CloudFront gives it when it is created, so the grant to create (and tag) tenants names distribution-tenant/* of this account, beside the one multi-tenant distribution they belong to (docs/brand-domains.md).',
+        });
       }
       if (spec.trigger) props.scanPipeline.addConsumer(id, fn, role, spec.trigger);
     }
