@@ -17,6 +17,7 @@ const NAV = [
   { href: '#/products', label: 'Products', pages: ['products', 'product'] },
   { href: '#/keys', label: 'API keys', pages: ['keys'] },
   { href: '#/webhooks', label: 'Webhooks', pages: ['webhooks', 'webhook'] },
+  { href: '#/domains', label: 'Domains', pages: ['domains'] },
 ] as const;
 
 /** The frame of every signed-in page: test-data banner, header with switchers, navigation. */

@@ -3,6 +3,7 @@ import { useCallback, useEffect, useState } from 'preact/hooks';
 import { api, ApiError, setCsrfToken, whenSignedOut, type Environment, type Session } from './api.ts';
 import { ErrorNotice, Loading } from './components.tsx';
 import { Layout } from './layout.tsx';
+import { DomainsPage } from './pages/domains.tsx';
 import { KeysPage } from './pages/keys.tsx';
 import { ProductPage } from './pages/product.tsx';
 import { ProductsPage } from './pages/products.tsx';
@@ -54,6 +55,8 @@ function Page(props: { route: Route; session: Session }) {
       return <WebhooksPage key={key} environment={session.environment} />;
     case 'webhook':
       return <WebhookPage key={`${key}/${route.endpointId}`} endpointId={route.endpointId} />;
+    case 'domains':
+      return <DomainsPage key={key} environment={session.environment} />;
     default:
       return (
         <div class="empty">

@@ -10,6 +10,7 @@ export type Route =
   | { page: 'keys' }
   | { page: 'webhooks' }
   | { page: 'webhook'; endpointId: string }
+  | { page: 'domains' }
   | { page: 'not-found' };
 
 export function parseRoute(hash: string): Route {
@@ -22,6 +23,7 @@ export function parseRoute(hash: string): Route {
   }
   if (first === 'keys' && !second) return { page: 'keys' };
   if (first === 'webhooks' && !second) return { page: 'webhooks' };
+  if (first === 'domains' && !second) return { page: 'domains' };
   if (first === 'webhooks' && second) return { page: 'webhook', endpointId: second };
   return { page: 'not-found' };
 }
