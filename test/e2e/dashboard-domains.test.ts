@@ -1,0 +1,84 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { admin } from '../support/admin.ts';
+import { baseUrl, newOrg, newSession, type TestSession } from '../support/api.ts';
+import { browserTestMode, CHROMIUM_MISSING, checkAccessibility, launchBrowser } from '../support/browser.ts';
+
+const RESULTS_DIR = fileURLToPath(new URL('../../test-results/', import.meta.url));
+const mode = browserTestMode();
+if (mode === 'skip') console.warn(`\n⚠ Skipping the domains page browser test. ${CHROMIUM_MISSING}\n`);
+/** UI updates wait on the API: under the full suite's load they can take seconds. */
+const POLL = { timeout: 15_000, interval: 100 } as const;
+
+async function checkpoint(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: `${RESULTS_DIR}dashboard-${name}.png`, fullPage: true });
+  const report = await checkAccessibility(page);
+  expect(report.blocking, `${name}:\n${report.summary}`).toEqual([]);
+}
+
+describe('the dashboard’s Domains page', () => {
+  let browser: Browser | undefined;
+  let session: TestSession;
+
+  beforeAll(async () => {
+    session = await newSession((await newOrg('Domains Page Winery')).orgId);
+    mkdirSync(RESULTS_DIR, { recursive: true });
+    if (mode !== 'skip') browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it.skipIf(mode === 'skip')('adds a domain, shows its TXT record, says what DNS answered, verifies it and makes it the default', { timeout: 120_000 }, async () => {
+    // Prepare: a signed-in member (the session cookie the sign-in would set); CSP bypassed only so axe can be injected
+    if (!browser) throw new Error(CHROMIUM_MISSING);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: 'en-GB', timezoneId: 'UTC', bypassCSP: true });
+    const [name = '', value = ''] = session.cookie.split(/=(.*)/s);
+    await context.addCookies([{ name, value, url: baseUrl() }]);
+    const page = await context.newPage();
+    const hostname = `id.b${randomBytes(5).toString('hex')}.brand.example`;
+
+    // Act: a refused hostname, then a good one
+    await page.goto(`${baseUrl()}/dashboard/#/domains`);
+    await page.getByRole('heading', { name: 'Domains', level: 1 }).waitFor();
+    await page.getByRole('button', { name: 'Add domain' }).click();
+    const form = page.getByRole('form', { name: 'Add a domain' });
+    await form.getByLabel('Hostname').fill('localhost');
+    await form.getByRole('button', { name: 'Add domain' }).click();
+    // Assess: the API's 422 beside the field
+    await expect.poll(() => form.locator('[data-param="hostname"]').innerText(), POLL).toContain('hostname must');
+
+    // Act
+    await form.getByLabel('Hostname').fill(hostname);
+    await form.getByRole('button', { name: 'Add domain' }).click();
+    // Assess: the pending domain with the TXT record to create
+    const card = page.locator(`[data-domain="${hostname}"]`);
+    await card.waitFor();
+    expect(await card.innerText()).toContain('pending');
+    const record = await card.getByTestId('txt-record').innerText();
+    expect(record).toContain(`_passport-challenge.${hostname}`);
+    const txtValue = /passport-verification=\w{32}/.exec(record)?.[0] ?? '';
+    expect(txtValue).not.toBe('');
+    await checkpoint(page, 'domains-pending');
+
+    // Act: verify before the record exists
+    await card.getByRole('button', { name: `Verify ${hostname}` }).click();
+    // Assess: what DNS answered
+    await expect.poll(() => page.getByRole('alert').innerText(), POLL).toContain('No TXT record found');
+
+    // Act: publish the record as the brand would (here the local DNS server), verify, make default
+    const published = await admin(['dns', 'set-txt', '--name', `_passport-challenge.${hostname}`, '--value', txtValue]);
+    expect(published.code).toBe(0);
+    await card.getByRole('button', { name: `Verify ${hostname}` }).click();
+    await expect.poll(() => card.innerText(), POLL).toContain('verified');
+    await card.getByRole('button', { name: `Make default ${hostname}` }).click();
+    // Assess
+    await expect.poll(() => card.innerText(), POLL).toContain('default');
+    await page.getByText(`New live products will get QR codes on ${hostname}`).waitFor();
+    await checkpoint(page, 'domains-verified');
+    await context.close();
+  });
+});
