@@ -54,6 +54,20 @@ function listeningAddresses(port: number): string[] {
   return found;
 }
 
+/** The local addresses of the UDP sockets bound to `port`, from /proc/net/udp and udp6 (Linux). */
+function udpAddresses(port: number): string[] {
+  const found: string[] = [];
+  for (const file of ['/proc/net/udp', '/proc/net/udp6']) {
+    if (!existsSync(file)) continue;
+    for (const line of readFileSync(file, 'utf8').split('\n').slice(1)) {
+      const [, local] = line.trim().split(/\s+/);
+      const [address, hexPort] = (local ?? '').split(':');
+      if (address && Number.parseInt(hexPort ?? '', 16) === port) found.push(address);
+    }
+  }
+  return found;
+}
+
 /** 127.0.0.1, ::1 or ::ffff:127.0.0.1 in /proc/net's hexadecimal notation (little-endian words). */
 const LOOPBACK = new Set(['0100007F', '00000000000000000000000001000000', '0000000000000000FFFF00000100007F']);
 
@@ -87,5 +101,17 @@ describe('the local stack', () => {
       expect(addresses.length, `${name} listens`).toBeGreaterThan(0);
       expect(addresses.filter((address) => !LOOPBACK.has(address)), `${name} listens only on loopback`).toEqual([]);
     }
+  });
+
+  it.runIf(existsSync('/proc/net/udp'))('attack: the DNS server that verifies brand domains is bound to loopback only', () => {
+    // Prepare
+    const port = Number(inject('stack').dnsServer.split(':').at(-1));
+
+    // Act
+    const addresses = udpAddresses(port);
+
+    // Assess
+    expect(addresses.length, 'the DNS server is bound').toBeGreaterThan(0);
+    expect(addresses.filter((address) => !LOOPBACK.has(address))).toEqual([]);
   });
 });
