@@ -80,7 +80,8 @@ const hasPathParams = (route: Route): boolean => /\{\w+\+?\}/.test(route.path);
 
 /** Every status the route can answer, derived from its table entry. */
 function statusesOf(route: Route): Set<number> {
-  if (route.function === 'resolver') return new Set(route.method === 'OPTIONS' ? [204] : [200, 400, 404]);
+  // The resolver redirects a Digital Link (307) or answers the linkset; version pages answer 200 or 404 (docs/resolver.md).
+  if (route.function === 'resolver') return new Set(route.method === 'OPTIONS' ? [204] : [200, 307, 400, 404]);
   const statuses = new Set<number>([200, 201, 400, 422, ...(EXTRA_STATUSES[routeKey(route)] ?? [])]);
   const add = (...more: number[]) => more.forEach((s) => statuses.add(s));
   if (route.auth === 'apiKey') add(401, 403, 429);

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { SESSION_RATE_LIMIT_PER_MINUTE } from '../../lib/auth/session-rate-limit.ts';
 import { call, expectError, newOrg, newSession, type TestOrg, type TestSession } from '../support/api.ts';
 import { createProduct, publish } from '../support/fixtures.ts';
 import { uniqueGtin13 } from '../support/gtin.ts';
@@ -26,8 +27,8 @@ describe('API-key routes with the dashboard session', () => {
     expect(created.status, created.text).toBe(201);
     expect(created.body.qrCodeUrl).toContain(`/${org.orgId}/live/01/`);
     expect(readByKey.body.name).toBe('Made in the dashboard');
-    // Sessions are not rate-limited per key: no rate-limit headers.
-    expect(listed.headers.get('x-ratelimit-limit')).toBeNull();
+    // A session is limited per user, not by the key's limit (docs/security.md).
+    expect(listed.headers.get('x-ratelimit-limit')).toBe(String(SESSION_RATE_LIMIT_PER_MINUTE));
   });
 
   it('publishes and reads passports and analytics with the session', async () => {

@@ -99,7 +99,7 @@ export function DomainsPage(props: { environment: Environment }) {
     <>
       <PageHeader
         title="Domains"
-        lead="Print your own domain on packaging: new live products get QR codes on your verified default domain, such as https://id.brand.example/01/…. Codes already printed never change."
+        lead="Print your own domain on packaging: new live products get QR codes on your verified default domain, such as id.brand.example/01/…. Codes already printed never change."
       >
         {!adding ? (
           <button type="button" class="button" onClick={() => setAdding(true)}>
