@@ -7,13 +7,14 @@ import { getPublicView, type PublicView } from '../../lib/data/passports.ts';
 import { sendScanEvent } from '../../lib/data/scan-queue.ts';
 import { parseGtinPath } from '../../lib/domain/digital-link.ts';
 import { deviceClass, referrerDomain, viewerCountry, type ScanEvent } from '../../lib/domain/scan.ts';
-import { isEnvironment, type Tenant } from '../../lib/domain/tenant.ts';
+import type { Tenant } from '../../lib/domain/tenant.ts';
 import { errorResponses } from '../../lib/http/api-errors.ts';
 import { InvalidRequestError, NotFoundError, PermissionError, type ApiError } from '../../lib/http/errors.ts';
 import { logger } from '../../lib/http/logger.ts';
 import { requestIdHeader } from '../../lib/http/request-id.ts';
 import type { HttpEvent, HttpResult } from '../../lib/http/types.ts';
-import { CONTENT_SECURITY_POLICY, renderBadLink, renderNotFound } from './page/elabel.ts';
+import { renderBadLink, renderNotFound } from './page/elabel.ts';
+import { pageHeaders, tenantOfPath } from './page/http.ts';
 import { negotiateLanguage } from './page/i18n.ts';
 import { bestLink, LINKSET_CONTEXT_LINK, linkset, parseLinkType, productLinks, resolverDescription, wantsLinkset } from './linkset.ts';
 import { servePage } from './pages.ts';
@@ -25,7 +26,6 @@ import { servePage } from './pages.ts';
  * (the GTIN item's public view) and, for a GET that resolves, one scan event.
  */
 
-const ORG_ID = /^org_[0-9a-z]{16}$/;
 const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';
 
 const CORS = {
@@ -48,14 +48,7 @@ function wantsPage(event: HttpEvent): boolean {
 function html(status: number, body: string, lang: string): HttpResult {
   return {
     statusCode: status,
-    headers: {
-      'Content-Type': 'text/html; charset=utf-8',
-      'Content-Language': lang,
-      'Content-Security-Policy': CONTENT_SECURITY_POLICY,
-      'Referrer-Policy': 'no-referrer',
-      ...CORS,
-      ...VARY,
-    },
+    headers: { ...pageHeaders(lang), ...CORS, ...VARY },
     body,
   };
 }
@@ -73,12 +66,6 @@ function failure(event: HttpEvent, error: ApiError, page: (lang: 'en' | 'de' | '
   return jsonResult(error.status, error.toBody());
 }
 
-/** The tenant named by the path of a platform Digital Link (`/{orgId}/{environment}/01/…`). */
-function tenantOfPath(event: HttpEvent): Tenant | undefined {
-  const orgId = event.pathParameters?.orgId ?? '';
-  const environment = event.pathParameters?.environment ?? '';
-  return ORG_ID.test(orgId) && isEnvironment(environment) ? { orgId, environment } : undefined;
-}
 
 /**
  * The path segments of the Digital Link from `01` on (`01`, the GTIN, then the qualifiers), each

@@ -1,10 +1,10 @@
 import { getVersionPage } from '../../lib/data/passports.ts';
 import { parsePageRef } from '../../lib/domain/page-urls.ts';
 import { toPassportView } from '../../lib/domain/passport-view.ts';
-import { isEnvironment, type Tenant } from '../../lib/domain/tenant.ts';
 import { NotFoundError } from '../../lib/http/errors.ts';
 import type { HttpEvent, HttpResult } from '../../lib/http/types.ts';
-import { CONTENT_SECURITY_POLICY, renderElabel, renderNotFound } from './page/elabel.ts';
+import { renderElabel, renderNotFound } from './page/elabel.ts';
+import { pageHeaders, tenantOfPath } from './page/http.ts';
 import { DEFAULT_LANGUAGE, LANGUAGES, type Lang } from './page/i18n.ts';
 
 /**
@@ -24,7 +24,6 @@ export const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** A page that does not exist (yet): a version is published under a URL only once it exists. */
 export const NOT_FOUND_CACHE = 'public, max-age=60';
 
-const ORG_ID = /^org_[0-9a-z]{16}$/;
 const CORS = {
   'Access-Control-Allow-Origin': '*',
   'Access-Control-Expose-Headers': 'Content-Language, Request-Id',
@@ -35,15 +34,7 @@ const isLang = (value: string): value is Lang => (LANGUAGES as readonly string[]
 function htmlResult(status: number, body: string, lang: Lang, cacheControl: string): HttpResult {
   return {
     statusCode: status,
-    headers: {
-      'Content-Type': 'text/html; charset=utf-8',
-      'Content-Language': lang,
-      'Content-Security-Policy': CONTENT_SECURITY_POLICY,
-      'Referrer-Policy': 'no-referrer',
-      'X-Content-Type-Options': 'nosniff',
-      'Cache-Control': cacheControl,
-      ...CORS,
-    },
+    headers: { ...pageHeaders(lang), 'Cache-Control': cacheControl, ...CORS },
     body,
   };
 }
@@ -56,11 +47,6 @@ function jsonResult(status: number, body: unknown, cacheControl: string): HttpRe
   };
 }
 
-function tenantOf(event: HttpEvent): Tenant | undefined {
-  const orgId = event.pathParameters?.orgId ?? '';
-  const environment = event.pathParameters?.environment ?? '';
-  return ORG_ID.test(orgId) && isEnvironment(environment) ? { orgId, environment } : undefined;
-}
 
 /** GET and HEAD of a version page (the routes `/{orgId}/{environment}/p/{gtin}/{version}/{page}`). */
 export async function servePage(event: HttpEvent): Promise<HttpResult> {
@@ -74,7 +60,7 @@ export async function servePage(event: HttpEvent): Promise<HttpResult> {
       ? jsonResult(404, new NotFoundError('No published passport version is found under this URL.').toBody(), NOT_FOUND_CACHE)
       : htmlResult(404, renderNotFound(notFoundLang), notFoundLang, NOT_FOUND_CACHE);
 
-  const tenant = tenantOf(event);
+  const tenant = tenantOfPath(event);
   const ref = parsePageRef(params.gtin ?? '', params.version ?? '', page);
   let result: HttpResult;
   if (!tenant || !ref || (ref.kind === 'elabel' && !isLang(ref.lang))) {
