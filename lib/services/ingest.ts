@@ -1,4 +1,4 @@
-import { getPassportVersion, getPublicView, insertPassportVersion, type PublicView } from '../data/passports.ts';
+import { getPublicView, type PublicView } from '../data/passports.ts';
 import { getProduct, updateProduct } from '../data/products.ts';
 import {
   advanceWatermark,
@@ -11,19 +11,18 @@ import {
   type DeliveryKey,
   type DeliveryRecord,
   type StoredWatermark,
-  type TransactItem,
 } from '../data/webhook-deliveries.ts';
 import { normalizeGtin } from '../domain/gtin.ts';
-import { newPrefixedId } from '../domain/ids.ts';
 import { canonicalJson } from '../domain/json.ts';
 import { applyMapping, sourceOf, type MapStats, type MappedProduct } from '../domain/mapping.ts';
-import { passportDataSchema, type PassportVersion, type PassportData } from '../domain/passport.ts';
+import { passportDataSchema, type PassportData } from '../domain/passport.ts';
 import { createProductSchema, updateProductSchema, type CreateProductInput, type ProductRecord } from '../domain/product.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import { isUpsertEvent, type WebhookEndpointRecord } from '../domain/webhook.ts';
 import { DuplicateError, InvalidRequestError, ValidationError } from '../http/errors.ts';
 import { toValidationError } from '../http/validation.ts';
 import { createProduct } from './products.ts';
+import { publishVersion, type PublishResult } from './passports.ts';
 import { ensureSupplierNamed } from './suppliers.ts';
 
 export interface IngestedProduct {
@@ -118,8 +117,6 @@ class AlreadyRecorded extends Error {
   }
 }
 
-const MAX_ATTEMPTS = 50;
-
 const recorded = (p: IngestedProduct) => ({ gtin: p.gtin, productId: p.productId, passportId: p.passportId, version: p.version });
 
 /**
@@ -130,50 +127,32 @@ const recorded = (p: IngestedProduct) => ({ gtin: p.gtin, productId: p.productId
  * A transaction that fails because a copy was recorded, or a newer watermark landed, settles the
  * delivery instead of retrying.
  */
-async function publishFromDelivery(
-  tenant: Tenant,
-  product: ProductRecord,
-  step: Plan,
-  run: Run,
-): Promise<{ passport: PassportVersion; duplicate: boolean; stale?: boolean }> {
-  const wanted = canonicalJson(step.data);
+async function publishFromDelivery(tenant: Tenant, product: ProductRecord, step: Plan, run: Run): Promise<PublishResult> {
   const mark = markOf(step.mapped);
-  let current: ProductRecord | undefined = product;
-  for (let attempt = 1; attempt <= MAX_ATTEMPTS && current; attempt++) {
-    if (current.passportVersion) {
-      const latest = await getPassportVersion(tenant, current.productId, current.passportVersion);
-      if (latest && canonicalJson(latest.data) === wanted) return { passport: latest, duplicate: true };
-    }
-    const passport: PassportVersion = {
-      passportId: newPrefixedId('ps'),
-      productId: current.productId,
-      version: current.passportVersion + 1,
-      status: 'published',
-      data: step.data,
-      createdAt: new Date().toISOString(),
-    };
-    const last = run.remaining === 0;
-    const self: IngestedProduct = { gtin: current.gtin, productId: current.productId, passportId: passport.passportId, version: passport.version, duplicate: false, productCreated: false };
-    const also: TransactItem[] = [
-      ...(last
-        ? recordDeliveryItems(run.endpointId, run.keys, { endpointId: run.endpointId, acceptedAt: run.acceptedAt, products: [...run.done, self].map(recorded) })
-        : deliveryUnrecordedItems(run.endpointId, run.keys)),
-      ...(mark ? [watermarkItem(tenant, current.productId, mark, passport.createdAt)] : []),
-    ];
-    if ((await insertPassportVersion(tenant, current, passport, also)) === 'created') {
-      if (last) run.recorded = true;
-      return { passport, duplicate: false };
-    }
-    const copy = await findDelivery(run.endpointId, run.keys);
-    if (copy) throw new AlreadyRecorded(copy);
-    if (mark && olderThan(mark, await getWatermark(tenant, current.productId))) {
-      const view = await getPublicView(tenant, current.gtin);
-      if (view?.passport) return { passport: view.passport, duplicate: true, stale: true };
-    }
-    await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(100, 5 * attempt)));
-    current = await getProduct(tenant, product.productId, true);
-  }
-  throw new Error(`Could not publish a passport version for ${product.productId} after ${MAX_ATTEMPTS} attempts`);
+  const last = run.remaining === 0;
+  const result = await publishVersion(tenant, product, step.data, {
+    unlessCurrent: true,
+    also: (current, passport) => {
+      const self: IngestedProduct = { gtin: current.gtin, productId: current.productId, passportId: passport.passportId, version: passport.version, duplicate: false, productCreated: false };
+      return [
+        ...(last
+          ? recordDeliveryItems(run.endpointId, run.keys, { endpointId: run.endpointId, acceptedAt: run.acceptedAt, products: [...run.done, self].map(recorded) })
+          : deliveryUnrecordedItems(run.endpointId, run.keys)),
+        ...(mark ? [watermarkItem(tenant, current.productId, mark, passport.createdAt)] : []),
+      ];
+    },
+    settle: async (current) => {
+      const copy = await findDelivery(run.endpointId, run.keys);
+      if (copy) throw new AlreadyRecorded(copy);
+      if (mark && olderThan(mark, await getWatermark(tenant, current.productId))) {
+        const view = await getPublicView(tenant, current.gtin);
+        if (view?.passport) return { passport: view.passport, duplicate: true, stale: true };
+      }
+      return undefined;
+    },
+  });
+  if (last && !result.duplicate) run.recorded = true;
+  return result;
 }
 
 async function write(tenant: Tenant, step: Plan, run: Run): Promise<IngestedProduct> {

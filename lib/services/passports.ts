@@ -5,9 +5,25 @@ import { newPrefixedId } from '../domain/ids.ts';
 import type { PassportVersion, PassportData } from '../domain/passport.ts';
 import type { ProductRecord } from '../domain/product.ts';
 import type { Tenant } from '../domain/tenant.ts';
+import type { TransactItem } from '../data/webhook-deliveries.ts';
 import { NotFoundError } from '../http/errors.ts';
 
 const MAX_ATTEMPTS = 50;
+
+export interface PublishResult {
+  passport: PassportVersion;
+  duplicate: boolean;
+  stale?: boolean;
+}
+
+export interface PublishOptions {
+  /** Data equal to the current version's is not published again: the current version comes back as a duplicate. */
+  unlessCurrent: boolean;
+  /** Items written in the version's own transaction (a delivery's ledger entry, a watermark). */
+  also?: (current: ProductRecord, passport: PassportVersion) => TransactItem[];
+  /** After a lost race, before retrying: an answer that settles the publication instead (it may throw). */
+  settle?: (current: ProductRecord) => Promise<PublishResult | undefined>;
+}
 
 /**
  * Publishes `data` as the product's next version (n + 1). Concurrent publishers retry on a fresh
@@ -16,13 +32,8 @@ const MAX_ATTEMPTS = 50;
  * comes back as a duplicate (and of two concurrent callers with the same data, the one that loses
  * the race finds its data already current).
  */
-async function publish(
-  tenant: Tenant,
-  product: ProductRecord,
-  data: PassportData,
-  unlessCurrent: boolean,
-): Promise<{ passport: PassportVersion; duplicate: boolean }> {
-  const wanted = unlessCurrent ? canonicalJson(data) : undefined;
+export async function publishVersion(tenant: Tenant, product: ProductRecord, data: PassportData, options: PublishOptions): Promise<PublishResult> {
+  const wanted = options.unlessCurrent ? canonicalJson(data) : undefined;
   let current: ProductRecord | undefined = product;
   for (let attempt = 1; attempt <= MAX_ATTEMPTS && current; attempt++) {
     if (wanted !== undefined && current.passportVersion) {
@@ -37,7 +48,9 @@ async function publish(
       data,
       createdAt: new Date().toISOString(),
     };
-    if ((await insertPassportVersion(tenant, current, passport)) === 'created') return { passport, duplicate: false };
+    if ((await insertPassportVersion(tenant, current, passport, options.also?.(current, passport))) === 'created') return { passport, duplicate: false };
+    const settled = await options.settle?.(current);
+    if (settled) return settled;
     await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(100, 5 * attempt)));
     current = await getProduct(tenant, product.productId, true);
   }
@@ -46,7 +59,7 @@ async function publish(
 }
 
 export const publishPassport = async (tenant: Tenant, product: ProductRecord, data: PassportData): Promise<PassportVersion> =>
-  (await publish(tenant, product, data, false)).passport;
+  (await publishVersion(tenant, product, data, { unlessCurrent: false })).passport;
 
 export const publishIfChanged = (tenant: Tenant, product: ProductRecord, data: PassportData): Promise<{ passport: PassportVersion; duplicate: boolean }> =>
-  publish(tenant, product, data, true);
+  publishVersion(tenant, product, data, { unlessCurrent: true });
