@@ -11,6 +11,7 @@ export type Route =
   | { page: 'webhooks' }
   | { page: 'webhook'; endpointId: string }
   | { page: 'domains' }
+  | { page: 'imports'; importId?: string }
   | { page: 'not-found' };
 
 export function parseRoute(hash: string): Route {
@@ -24,6 +25,7 @@ export function parseRoute(hash: string): Route {
   if (first === 'keys' && !second) return { page: 'keys' };
   if (first === 'webhooks' && !second) return { page: 'webhooks' };
   if (first === 'domains' && !second) return { page: 'domains' };
+  if (first === 'imports' && !third) return second ? { page: 'imports', importId: second } : { page: 'imports' };
   if (first === 'webhooks' && second) return { page: 'webhook', endpointId: second };
   return { page: 'not-found' };
 }
