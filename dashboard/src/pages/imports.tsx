@@ -20,6 +20,8 @@ export interface ImportJob {
   createdAt?: string;
   counts: { rows: number; created: number; updated: number; unchanged: number; failed: number };
   errors?: { row: number; column: string; message: string }[];
+  /** More rows failed than `errors` lists. */
+  errorsTruncated?: boolean;
 }
 
 /** The body of a file, by its name's extension: browsers give `.ndjson` no MIME type. */
@@ -44,7 +46,11 @@ function StatusBadge(props: { status: ImportStatus }) {
   return <span class={STATUS_BADGE[props.status]}>{STATUS_LABEL[props.status]}</span>;
 }
 
-function UploadForm(props: { onStarted: (id: string) => void }) {
+/** POST /v1/imports answers a queued job (202), or a dry run's finished report (it stores nothing, so it cannot be polled). */
+type UploadAnswer = { id: string; status: 'queued' } | ImportJob;
+const isReport = (answer: UploadAnswer): answer is ImportJob => 'counts' in answer && !isActive(answer.status);
+
+function UploadForm(props: { onStarted: (id: string) => void; onReport: (job: ImportJob) => void }) {
   const input = useRef<HTMLInputElement>(null);
   const [file, setFile] = useState<File>();
   const [dryRun, setDryRun] = useState(false);
@@ -67,8 +73,9 @@ function UploadForm(props: { onStarted: (id: string) => void }) {
     setBusy(true);
     setError(undefined);
     try {
-      const job = await api<{ id: string }>('POST', '/v1/imports', { upload: { body: file, contentType }, query: { dryRun: dryRun ? 'true' : undefined } });
-      props.onStarted(job.id);
+      const answer = await api<UploadAnswer>('POST', '/v1/imports', { upload: { body: file, contentType }, query: { dryRun: dryRun ? 'true' : undefined } });
+      if (isReport(answer)) props.onReport(answer);
+      else props.onStarted(answer.id);
     } catch (failure) {
       setError(failure);
     } finally {
@@ -141,6 +148,12 @@ function ImportProgress(props: { importId: string; onSettled: () => void }) {
 
   if (error) return <ErrorNotice error={error} title="Could not read the import" />;
   if (!job) return <Loading label="Loading the import…" />;
+  return <JobView job={job} />;
+}
+
+/** A job's status, progress bar, counts and row errors. */
+function JobView(props: { job: ImportJob }) {
+  const { job } = props;
   const { counts } = job;
   const done = rowsDone(job);
   const finished = !isActive(job.status);
@@ -148,16 +161,16 @@ function ImportProgress(props: { importId: string; onSettled: () => void }) {
   const value = counts.rows ? Math.min(done, counts.rows) : finished ? 1 : 0;
   const percent = Math.round((value / max) * 100);
   const errors = job.errors ?? [];
-  const summary =
-    job.status === 'queued'
+  const valid = counts.rows - counts.failed;
+  const summary = isActive(job.status)
+    ? job.status === 'queued'
       ? 'Waiting to start.'
-      : job.status === 'running'
-        ? 'Importing…'
-        : job.status === 'failed'
-          ? 'The import failed.'
-          : job.dryRun
-            ? `Validation finished: ${plural(counts.rows - counts.failed, 'row')} valid, ${plural(counts.failed, 'row')} with errors. Nothing was written.`
-            : `Import finished: ${plural(counts.rows - counts.failed, 'row')} imported, ${plural(counts.failed, 'row')} with errors.`;
+      : 'Importing…'
+    : job.dryRun
+      ? `Validation finished: ${plural(valid, 'row')} valid, ${plural(counts.failed, 'row')} with errors. Nothing was written.`
+      : job.status === 'failed'
+        ? `The import failed: no row was imported, ${plural(counts.failed, 'row')} with errors.`
+        : `Import finished: ${plural(valid, 'row')} imported, ${plural(counts.failed, 'row')} with errors.`;
 
   return (
     <section class="card" aria-labelledby="job-title" data-testid="import-job" data-status={job.status}>
@@ -204,7 +217,7 @@ function ImportProgress(props: { importId: string; onSettled: () => void }) {
         <div class="table-wrap">
           <table class="table table-compact" data-testid="import-errors">
             <caption>
-              Row errors{counts.failed > errors.length ? ` (the first ${errors.length.toLocaleString()})` : ''}
+              Row errors{job.errorsTruncated ? ` (the first ${errors.length.toLocaleString()})` : ''}
             </caption>
             <thead>
               <tr>
@@ -407,6 +420,7 @@ function Downloads(props: { environment: Environment }) {
 
 export function ImportsPage(props: { environment: Environment; importId?: string | undefined }) {
   const [round, setRound] = useState(0);
+  const [report, setReport] = useState<ImportJob>();
   return (
     <>
       <PageHeader
@@ -416,10 +430,16 @@ export function ImportsPage(props: { environment: Environment; importId?: string
       {props.environment === 'test' ? <Notice kind="info">You are importing into the test environment.</Notice> : null}
       <UploadForm
         onStarted={(id) => {
+          setReport(undefined);
           setRound((n) => n + 1);
           navigate(href('imports', id));
         }}
+        onReport={(job) => {
+          setReport(job);
+          if (props.importId) navigate(href('imports'));
+        }}
       />
+      {report && !props.importId ? <JobView job={report} /> : null}
       {props.importId ? <ImportProgress key={props.importId} importId={props.importId} onSettled={() => setRound((n) => n + 1)} /> : null}
       <Downloads environment={props.environment} />
       <RecentImports current={props.importId} round={round} />
