@@ -120,7 +120,7 @@ export const FUNCTIONS: Record<FunctionName, FunctionSpec> = {
     memoryMb: 1024,
     timeoutSeconds: 29,
     // The job and its chunk items in transactions; one SendMessage per chunk.
-    grants: { table: [...WRITE, 'dynamodb:BatchWriteItem'], sessionSecret: true, importQueue: ['sqs:SendMessage'] },
+    grants: { table: [...WRITE, 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'], sessionSecret: true, importQueue: ['sqs:SendMessage'] },
   },
   'import-worker': {
     entry: 'functions/import-worker/handler.ts',

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { cursorQuerySchema } from './pagination.ts';
 import type { Environment } from './tenant.ts';
 
 /**
@@ -120,6 +121,12 @@ export const importQuerySchema = z.strictObject({
     .optional()
     .describe('true: validate every row and answer the report; nothing is written'),
 });
+
+/** `GET /v1/imports`: newest first, in cursor pages. */
+export const importListQuerySchema = cursorQuerySchema(
+  'id (imp_…)',
+  z.string().regex(IMPORT_ID_PATTERN, { error: 'starting_after must be the id (imp_…) of the last import of the previous page.' }),
+);
 
 export function toImportView(job: ImportRecord, dryRun = false): ImportJob {
   return {
