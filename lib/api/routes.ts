@@ -56,6 +56,8 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', path: '/v1/products/{productId}', function: 'products', auth: 'apiKey', scopes: ['products:read'], body: false },
   { method: 'PATCH', path: '/v1/products/{productId}', function: 'products', auth: 'apiKey', scopes: ['products:write'], body: true },
   { method: 'GET', path: '/v1/products/{productId}/qr', function: 'products', auth: 'apiKey', scopes: ['products:read'], body: false },
+  // The export needs both scopes; the handler checks the second (docs/import-export.md#export).
+  { method: 'GET', path: '/v1/exports/products', function: 'products', auth: 'apiKey', scopes: ['products:read', 'passports:read'], body: false },
 
   { method: 'POST', path: '/v1/passports', function: 'passports', auth: 'apiKey', scopes: ['passports:write'], body: true, idempotent: true },
   { method: 'GET', path: '/v1/products/{productId}/passport', function: 'passports', auth: 'apiKey', scopes: ['products:read', 'passports:read'], body: false },
