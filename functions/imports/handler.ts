@@ -3,6 +3,7 @@ import { importQuerySchema, importListQuerySchema, queuedImportSchema, toImportV
 import { json } from '../../lib/http/response.ts';
 import { parseQuery } from '../../lib/http/validation.ts';
 import { listImports, requireImport, startImport } from '../../lib/services/imports.ts';
+import { CSV_TYPE, templateCsv, templateXlsx, XLSX_TYPE } from '../../lib/services/templates.ts';
 
 /**
  * Bulk import jobs (docs/imports.md). The upload's body is the file itself (CSV, XLSX or JSON
@@ -27,8 +28,29 @@ async function getOneImport(request: ApiRequest) {
   return json(200, toImportView(job));
 }
 
+/** The import template as CSV: the header row and a row of examples (docs/import-export.md#the-template). */
+async function getTemplateCsv() {
+  return {
+    statusCode: 200,
+    headers: { 'Content-Type': CSV_TYPE, 'Content-Disposition': 'attachment; filename="import-template.csv"' },
+    body: templateCsv(),
+  };
+}
+
+/** The same as an Excel workbook; binary, so base64-encoded for API Gateway. */
+async function getTemplateXlsx() {
+  return {
+    statusCode: 200,
+    headers: { 'Content-Type': XLSX_TYPE, 'Content-Disposition': 'attachment; filename="import-template.xlsx"' },
+    body: (await templateXlsx()).toString('base64'),
+    isBase64Encoded: true,
+  };
+}
+
 export const handler = defineApiHandler('imports', {
   'POST /v1/imports': postImport,
   'GET /v1/imports': getImports,
   'GET /v1/imports/{importId}': getOneImport,
+  'GET /v1/imports/template.csv': getTemplateCsv,
+  'GET /v1/imports/template.xlsx': getTemplateXlsx,
 });

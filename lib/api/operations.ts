@@ -469,6 +469,34 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     responses: { 200: { description: 'The import job', schema: importJobSchema } },
     errors: [...API_KEY_ERRORS, 404],
   },
+  'GET /v1/imports/template.csv': {
+    summary: 'The import template as CSV',
+    description: 'One header row with every column of an import (product fields, passport fields flattened with dots, ingredients separated by |), and a row of example values (docs/import-export.md). The export answers in the same columns.',
+    tag: 'Imports',
+    responses: {
+      200: {
+        description: 'The template',
+        contentType: 'text/csv',
+        schema: z.string().describe('CSV (RFC 4180, CRLF): the header row and one example row'),
+        headers: { 'Content-Disposition': header('attachment; filename="import-template.csv"') },
+      },
+    },
+    errors: [...API_KEY_ERRORS],
+  },
+  'GET /v1/imports/template.xlsx': {
+    summary: 'The import template as an Excel workbook',
+    description: 'The same columns and example row as template.csv, in one worksheet; identifier columns (gtin, sku, facilityId, …) are formatted as text so that leading zeros stay.',
+    tag: 'Imports',
+    responses: {
+      200: {
+        description: 'The template',
+        contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+        schema: z.string().meta({ format: 'binary' }),
+        headers: { 'Content-Disposition': header('attachment; filename="import-template.xlsx"') },
+      },
+    },
+    errors: [...API_KEY_ERRORS],
+  },
   'GET /v1/analytics/product/{productId}': {
     summary: "A product's scan analytics",
     description: 'Aggregate counts only: nothing personal is kept.',

@@ -56,7 +56,7 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', path: '/v1/products/{productId}', function: 'products', auth: 'apiKey', scopes: ['products:read'], body: false },
   { method: 'PATCH', path: '/v1/products/{productId}', function: 'products', auth: 'apiKey', scopes: ['products:write'], body: true },
   { method: 'GET', path: '/v1/products/{productId}/qr', function: 'products', auth: 'apiKey', scopes: ['products:read'], body: false },
-  // The export needs both scopes; the handler checks the second (docs/import-export.md#export).
+  // The export needs both scopes: the table admits either, the handler requires both (docs/import-export.md#export).
   { method: 'GET', path: '/v1/exports/products', function: 'products', auth: 'apiKey', scopes: ['products:read', 'passports:read'], body: false },
 
   { method: 'POST', path: '/v1/passports', function: 'passports', auth: 'apiKey', scopes: ['passports:write'], body: true, idempotent: true },
@@ -87,6 +87,9 @@ export const ROUTES: readonly Route[] = [
   { method: 'POST', path: '/v1/imports', function: 'imports', auth: 'apiKey', scopes: ['imports:write'], body: true, rawBody: true, maxBodyBytes: 5 * 1024 * 1024, idempotent: true },
   { method: 'GET', path: '/v1/imports', function: 'imports', auth: 'apiKey', scopes: ['imports:read'], body: false },
   { method: 'GET', path: '/v1/imports/{importId}', function: 'imports', auth: 'apiKey', scopes: ['imports:read'], body: false },
+  // The import template (docs/import-export.md#the-template): literal paths, so they win over {importId}.
+  { method: 'GET', path: '/v1/imports/template.csv', function: 'imports', auth: 'apiKey', scopes: ['imports:read'], body: false },
+  { method: 'GET', path: '/v1/imports/template.xlsx', function: 'imports', auth: 'apiKey', scopes: ['imports:read'], body: false },
 
   { method: 'GET', path: '/v1/analytics/product/{productId}', function: 'analytics', auth: 'apiKey', scopes: ['analytics:read'], body: false },
 

@@ -4,7 +4,7 @@ import type { ExportFormat } from '../domain/export.ts';
 import { headersOf, inputToRow } from '../domain/import-columns.ts';
 import type { ProductRecord } from '../domain/product.ts';
 import type { Tenant } from '../domain/tenant.ts';
-import { toCsv } from './templates.ts';
+import { toCsv } from './csv.ts';
 
 
 export interface ExportPage {

@@ -1,22 +1,14 @@
-import { stringify } from 'csv-stringify/sync';
 import ExcelJS from 'exceljs';
 import { IMPORT_COLUMNS, IMPORT_HEADERS } from '../domain/import-columns.ts';
+import { toCsv } from './csv.ts';
 
 /**
  * The import template (docs/import-export.md#the-template): one header row with every column of
  * lib/domain/import-columns.ts in order, and one row of example values.
  */
 
-export const CSV_TYPE = 'text/csv; charset=utf-8';
+export { CSV_TYPE } from './csv.ts';
 export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-
-/** Rows under `headers` as CSV (RFC 4180: comma, CRLF, fields quoted when needed), header row first. */
-export function toCsv(headers: readonly string[], rows: readonly Record<string, string>[], withHeader = true): string {
-  return stringify(
-    rows.map((row) => headers.map((header) => row[header] ?? '')),
-    { header: withHeader, columns: headers.map((header) => ({ key: header, header })), record_delimiter: 'windows' },
-  );
-}
 
 const exampleRow = (): Record<string, string> => Object.fromEntries(IMPORT_COLUMNS.map((column) => [column.header, column.example]));
 

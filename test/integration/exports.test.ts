@@ -1,7 +1,11 @@
 import { parse } from 'csv-parse/sync';
+import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { IMPORT_HEADERS } from '../../lib/domain/import-columns.ts';
-import { call, expectError, newOrg, type TestOrg } from '../support/api.ts';
+import { IMPORT_COLUMNS, IMPORT_HEADERS, rowToInput } from '../../lib/domain/import-columns.ts';
+import { passportDataSchema } from '../../lib/domain/passport.ts';
+import { createProductSchema } from '../../lib/domain/product.ts';
+import { baseUrl, call, expectError, newOrg, type TestOrg } from '../support/api.ts';
+import { checkContract } from '../support/contract.ts';
 import { createProduct, publish, RED_WINE } from '../support/fixtures.ts';
 
 let org: TestOrg;
@@ -128,5 +132,63 @@ describe('GET /v1/exports/products', () => {
     expect(expectError(withPassports, 403, 'permission_error').message).toContain('products:read');
     expect(withBoth.status).toBe(200);
     expectError(await call('GET', '/v1/exports/products'), 401, 'authentication_error');
+  });
+});
+
+describe('the import template', () => {
+  const examples = IMPORT_COLUMNS.map((column) => column.example);
+
+  it('GET /v1/imports/template.csv answers the header row and a valid example row as an attachment', async () => {
+    // Act
+    const response = await call('GET', '/v1/imports/template.csv', { key: org.live });
+
+    // Assess
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(response.headers.get('content-disposition')).toBe('attachment; filename="import-template.csv"');
+    const [header, example, ...rest] = parse(response.text) as string[][];
+    expect(header).toEqual(IMPORT_HEADERS);
+    expect(example).toEqual(examples);
+    expect(rest).toEqual([]);
+    const row = rowToInput(Object.fromEntries(IMPORT_HEADERS.map((h, i) => [h, example?.[i] ?? ''])));
+    expect(row.errors).toEqual([]);
+    expect(createProductSchema.safeParse(row.product).success).toBe(true);
+    expect(passportDataSchema.safeParse(row.passport).success).toBe(true);
+  });
+
+  it('GET /v1/imports/template.xlsx answers a workbook with the same two rows, identifiers kept as text', async () => {
+    // Act
+    const response = await fetch(`${baseUrl()}/v1/imports/template.xlsx`, { headers: { authorization: `Bearer ${org.live}` } });
+    const bytes = Buffer.from(await response.arrayBuffer());
+
+    // Assess
+    checkContract('GET', `${baseUrl()}/v1/imports/template.xlsx`, response.status, response.headers.get('content-type') ?? '', '');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    expect(response.headers.get('content-disposition')).toBe('attachment; filename="import-template.xlsx"');
+    expect(bytes.subarray(0, 2).toString('latin1')).toBe('PK');
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
+    const sheet = workbook.worksheets[0]!;
+    const cells = (n: number) => IMPORT_HEADERS.map((_, i) => String(sheet.getRow(n).getCell(i + 1).value ?? ''));
+    expect(cells(1)).toEqual(IMPORT_HEADERS);
+    expect(cells(2)).toEqual(examples);
+    expect(sheet.getRow(2).getCell(IMPORT_HEADERS.indexOf('gtin') + 1).value).toBe('4006381333931');
+    expect(sheet.rowCount).toBe(2);
+  });
+
+  it('needs imports:read', async () => {
+    // Prepare
+    const productsOnly = await org.keyWith(['products:read']);
+    const importsRead = await org.keyWith(['imports:read']);
+
+    // Act
+    const refused = await call('GET', '/v1/imports/template.csv', { key: productsOnly });
+    const admitted = await call('GET', '/v1/imports/template.csv', { key: importsRead });
+
+    // Assess
+    expect(expectError(refused, 403, 'permission_error').message).toContain('imports:read');
+    expect(admitted.status).toBe(200);
+    expectError(await call('GET', '/v1/imports/template.xlsx'), 401, 'authentication_error');
   });
 });
