@@ -195,3 +195,17 @@ describe('the import columns', () => {
     });
   });
 });
+
+describe('docs/import-export.md', () => {
+  it('lists every column of the template in its table, in template order', async () => {
+    // Prepare
+    const { readFileSync } = await import('node:fs');
+    const doc = readFileSync(new URL('../../docs/import-export.md', import.meta.url), 'utf8');
+
+    // Act
+    const listed = [...doc.matchAll(/^\| `([^`]+)` \|/gm)].map((match) => match[1]);
+
+    // Assess
+    expect(listed).toEqual(IMPORT_HEADERS);
+  });
+});
