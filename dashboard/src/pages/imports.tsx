@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, ApiError, type ApiErrorBody, type Environment } from '../api.ts';
+import { api, ApiError, type ApiErrorBody, type Environment, type ImportJob, type ImportStatus } from '../api.ts';
 import { ErrorNotice, Loading, Notice, PageHeader, useLoad } from '../components.tsx';
 import { formatDateTime, plural } from '../format.ts';
 import { href, navigate } from '../router.ts';
@@ -9,20 +9,6 @@ import { href, navigate } from '../router.ts';
  * job, watch it (polled every second while queued or running), read its row errors; the recent
  * jobs; the template and the export as downloads.
  */
-
-export type ImportStatus = 'queued' | 'running' | 'succeeded' | 'failed';
-
-/** An import job as `GET /v1/imports/{importId}` answers it (the fields this page shows). */
-export interface ImportJob {
-  id: string;
-  status: ImportStatus;
-  dryRun?: boolean;
-  createdAt?: string;
-  counts: { rows: number; created: number; updated: number; unchanged: number; failed: number };
-  errors?: { row: number; column: string; message: string }[];
-  /** More rows failed than `errors` lists. */
-  errorsTruncated?: boolean;
-}
 
 /** The body of a file, by its name's extension: browsers give `.ndjson` no MIME type. */
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
@@ -160,7 +146,7 @@ function JobView(props: { job: ImportJob }) {
   const max = Math.max(counts.rows, 1);
   const value = counts.rows ? Math.min(done, counts.rows) : finished ? 1 : 0;
   const percent = Math.round((value / max) * 100);
-  const errors = job.errors ?? [];
+  const { errors } = job;
   const valid = counts.rows - counts.failed;
   const summary = isActive(job.status)
     ? job.status === 'queued'
@@ -324,15 +310,19 @@ export function nextLink(link: string | null): string | undefined {
   return undefined;
 }
 
+/** The first line of a CSV page: its header row (no column header holds a line break). */
+const headerRow = (csv: string): string => csv.slice(0, csv.indexOf('\n') + 1);
+
 /**
- * Every page of the export, one file: the export is paged (at most 1,000 rows a page, `Link`
- * rel="next"); the CSV header row is kept from the first page only.
+ * Every page of the export (at most 1,000 rows a page, `Link` rel="next"), as the files to save:
+ * one file when the pages can simply be joined (NDJSON always; CSV when every page has the same
+ * header row, kept once), else one complete CSV file a page. A CSV page's header has a column for
+ * each producer its rows name, so a page with a fourth producer has more columns than the others;
+ * each page imports on its own.
  */
-async function fetchExport(format: 'csv' | 'ndjson', onPage: (pages: number) => void): Promise<Blob> {
-  const parts: string[] = [];
-  let header: string | undefined;
+export async function fetchExport(format: 'csv' | 'ndjson', onPage: (pages: number) => void): Promise<Blob[]> {
+  const pages: string[] = [];
   let next: string | undefined = `/v1/exports/products?format=${format}`;
-  let pages = 0;
   while (next) {
     const response = await fetch(next, { credentials: 'same-origin', headers: { accept: format === 'csv' ? 'text/csv' : 'application/x-ndjson' } });
     if (!response.ok) {
@@ -344,19 +334,16 @@ async function fetchExport(format: 'csv' | 'ndjson', onPage: (pages: number) => 
       }
       throw new ApiError(response.status, (body as { error?: ApiErrorBody } | undefined)?.error);
     }
-    let text = await response.text();
-    if (format === 'csv') {
-      const end = text.indexOf('\n') + 1;
-      const first = end > 0 ? text.slice(0, end) : text;
-      if (header === undefined) header = first;
-      else if (first === header) text = text.slice(first.length);
-    }
-    if (text && !text.endsWith('\n')) text += format === 'csv' ? '\r\n' : '\n';
-    parts.push(text);
-    onPage(++pages);
+    const text = await response.text();
+    pages.push(text && !text.endsWith('\n') ? `${text}${format === 'csv' ? '\r\n' : '\n'}` : text);
+    onPage(pages.length);
     next = nextLink(response.headers.get('link'));
   }
-  return new Blob(parts, { type: format === 'csv' ? 'text/csv' : 'application/x-ndjson' });
+  const type = format === 'csv' ? 'text/csv' : 'application/x-ndjson';
+  if (format === 'ndjson') return [new Blob(pages, { type })];
+  const header = headerRow(pages[0] ?? '');
+  if (pages.every((page) => headerRow(page) === header)) return [new Blob(pages.map((page, i) => (i === 0 ? page : page.slice(header.length))), { type })];
+  return pages.map((page) => new Blob([page], { type }));
 }
 
 function saveAs(blob: Blob, fileName: string): void {
@@ -379,9 +366,14 @@ function Downloads(props: { environment: Environment }) {
     setError(undefined);
     setStatus('Preparing the export…');
     try {
-      const blob = await fetchExport(format, (pages) => setStatus(`Preparing the export… ${plural(pages, 'page')} read.`));
-      saveAs(blob, `products-${props.environment}-${new Date().toISOString().slice(0, 10)}.${format}`);
-      setStatus('The export was downloaded.');
+      const files = await fetchExport(format, (pages) => setStatus(`Preparing the export… ${plural(pages, 'page')} read.`));
+      const name = `products-${props.environment}-${new Date().toISOString().slice(0, 10)}`;
+      files.forEach((file, i) => saveAs(file, files.length === 1 ? `${name}.${format}` : `${name}-part${i + 1}.${format}`));
+      setStatus(
+        files.length === 1
+          ? 'The export was downloaded.'
+          : `The export was downloaded as ${files.length} files, one per page of 1,000 products: their columns differ (some products have more producers), so each imports on its own.`,
+      );
     } catch (failure) {
       setStatus(undefined);
       setError(failure);
