@@ -156,6 +156,8 @@ describe('the import columns', () => {
       gtin: '4006381333932',
       name: 'X',
       category: 'wine',
+      facilityId: '4006381000016',
+      commodityCode: '2204',
       'passport.vintage': '1700',
       'passport.ingredients': 'grapes|' + 'x'.repeat(201),
       'passport.producers.1.name': 'A',
@@ -169,7 +171,7 @@ describe('the import columns', () => {
 
     // Assess
     expect(columns.sort()).toEqual(
-      ['gtin', 'passport.vintage', 'passport.ingredients', 'passport.producers.2.name', 'passport.producers.2.role'].sort(),
+      ['commodityCode', 'facilityId', 'gtin', 'passport.vintage', 'passport.ingredients', 'passport.producers.2.name', 'passport.producers.2.role'].sort(),
     );
   });
 
@@ -184,15 +186,8 @@ describe('the import columns', () => {
     expect(IMPORT_COLUMNS.every((c) => c.describe.length > 0)).toBe(true);
     expect(new Set(IMPORT_HEADERS).size).toBe(IMPORT_HEADERS.length);
     expect(errors).toEqual([]);
-    const { economicOperatorId, facilityId, commodityCode, granularity, ...base } = fields;
-    expect(createProductSchema.safeParse(base).success).toBe(true);
-    expect(passportDataSchema.safeParse(data).success).toBe(true);
-    expect({ economicOperatorId, facilityId, commodityCode, granularity }).toEqual({
-      economicOperatorId: 'DE123456789012345',
-      facilityId: '4006381000017',
-      commodityCode: '22042111',
-      granularity: 'model',
-    });
+    expect(createProductSchema.safeParse(fields).error).toBeUndefined();
+    expect(passportDataSchema.safeParse(data).error).toBeUndefined();
   });
 });
 
