@@ -177,7 +177,7 @@ export async function readProducts(tenant: Tenant, productIds: readonly string[]
   return new Map(items.map((item) => [String(item.productId), productFromItem(item)]));
 }
 
-/** The chunk's record of a row's outcome, on the condition that the chunk is not done. */
+/** The chunk's record of a row's outcome, on the condition that the chunk is not done (the transaction's last item). */
 function outcomeItem(tenant: Tenant, mark: RowMark, outcome: RowOutcome): TransactItems[number] {
   return {
     Update: {
@@ -205,7 +205,12 @@ const publicFields = (product: ProductRecord) => ({
  * records the row's outcome on its chunk: one transaction. 'exists' when the tenant already has
  * the GTIN (a concurrent writer): nothing was written.
  */
-export async function createImportedProduct(tenant: Tenant, product: ProductRecord, passport: PassportVersion | undefined, mark: RowMark): Promise<'created' | 'exists'> {
+export async function createImportedProduct(
+  tenant: Tenant,
+  product: ProductRecord,
+  passport: PassportVersion | undefined,
+  mark: RowMark,
+): Promise<'created' | 'exists' | 'chunk-done'> {
   const stored: ProductRecord = { ...product, passportVersion: passport ? passport.version : 0 };
   try {
     await retryOnConflict(() =>
@@ -222,7 +227,9 @@ export async function createImportedProduct(tenant: Tenant, product: ProductReco
     );
     return 'created';
   } catch (error) {
-    if (cancellationReasons(error)[0]?.Code === 'ConditionalCheckFailed') return 'exists';
+    const reasons = cancellationReasons(error);
+    if (reasons.at(-1)?.Code === 'ConditionalCheckFailed') return 'chunk-done';
+    if (reasons[0]?.Code === 'ConditionalCheckFailed') return 'exists';
     throw error;
   }
 }
@@ -243,7 +250,7 @@ export async function updateImportedProduct(
   passport: PassportVersion | undefined,
   now: string,
   mark: RowMark,
-): Promise<'updated' | 'conflict'> {
+): Promise<'updated' | 'conflict' | 'chunk-done'> {
   const pk = tenantPk(tenant);
   const fields = Object.entries(changes).filter(([, value]) => value !== undefined);
   const names: Record<string, string> = { '#updatedAt': 'updatedAt' };
@@ -304,14 +311,18 @@ export async function updateImportedProduct(
     );
     return 'updated';
   } catch (error) {
-    if (cancellationReasons(error).some((r) => r.Code === 'ConditionalCheckFailed')) return 'conflict';
+    const reasons = cancellationReasons(error);
+    if (reasons.at(-1)?.Code === 'ConditionalCheckFailed') return 'chunk-done';
+    if (reasons.some((r) => r.Code === 'ConditionalCheckFailed')) return 'conflict';
     throw error;
   }
 }
 
 /**
  * Marks a chunk done and adds its counts and row errors to the job, in one transaction: a chunk
- * SQS delivers again after this is skipped ('already'), so each chunk counts exactly once. The
+ * SQS delivers again after this is skipped ('already'), so each chunk counts exactly once. It
+ * holds only while the chunk records exactly `outcomes` row outcomes, the ones these counts
+ * include: when a second copy of the message wrote rows meanwhile, 'stale' asks to count again. The
  * errors are appended while the job lists fewer than MAX_IMPORT_ERRORS; past that the job only
  * notes that its list is truncated.
  */
@@ -321,8 +332,9 @@ export async function finishChunk(
   chunk: number,
   counts: Omit<ImportCounts, 'rows'>,
   errors: readonly ImportRowError[],
+  outcomes: number,
   now: string,
-): Promise<'done' | 'already'> {
+): Promise<'done' | 'already' | 'stale'> {
   const pk = tenantPk(tenant);
   const attempt = async (withErrors: boolean) =>
     db().send(
@@ -333,9 +345,9 @@ export async function finishChunk(
               TableName: tableName(),
               Key: { PK: pk, SK: importChunkSk(importId, chunk) },
               UpdateExpression: 'SET #done = :true, #rows = :none',
-              ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(#done)',
+              ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(#done) AND size(outcomes) = :outcomes',
               ExpressionAttributeNames: { '#done': 'done', '#rows': 'rows' },
-              ExpressionAttributeValues: { ':true': true, ':none': [] },
+              ExpressionAttributeValues: { ':true': true, ':none': [], ':outcomes': outcomes },
             },
           },
           {
@@ -369,7 +381,7 @@ export async function finishChunk(
       return 'done';
     } catch (error) {
       const reasons = cancellationReasons(error);
-      if (reasons[0]?.Code === 'ConditionalCheckFailed') return 'already';
+      if (reasons[0]?.Code === 'ConditionalCheckFailed') return (await getImportChunk(tenant, importId, chunk))?.done === false ? 'stale' : 'already';
       if (!(withErrors && reasons[1]?.Code === 'ConditionalCheckFailed')) throw error;
     }
   }

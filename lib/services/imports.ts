@@ -75,6 +75,12 @@ function issuesToErrors(row: number, cells: Record<string, string>, issues: read
   });
 }
 
+/** One error per cell: a value can break several rules (-5 is below 0 and not a plausible amount), the first says it. */
+function firstPerColumn(errors: readonly ImportRowError[]): ImportRowError[] {
+  const seen = new Set<string>();
+  return errors.filter((e) => !seen.has(`${e.row}\u0000${e.column}`) && seen.add(`${e.row}\u0000${e.column}`));
+}
+
 /** One row's checks that need no data: cells, GTIN, values. */
 function checkRow(stored: StoredRow): Checked {
   const { row, cells } = stored;
@@ -86,7 +92,7 @@ function checkRow(stored: StoredRow): Checked {
   if (!product.success) errors.push(...issuesToErrors(row, cells, product.error.issues, []));
   const passport = input.passport === undefined ? undefined : passportDataSchema.safeParse(input.passport);
   if (passport && !passport.success) errors.push(...issuesToErrors(row, cells, passport.error.issues, ['passport']));
-  if (errors.length || !product.success || !product.data.gtin) return { ok: false, errors };
+  if (errors.length || !product.success || !product.data.gtin) return { ok: false, errors: firstPerColumn(errors) };
   // Only the fields the cells set: a default (such as granularity's) must not count as a change.
   const set = Object.fromEntries(Object.entries(product.data).filter(([field]) => field in productInput)) as RowProduct;
   return { ok: true, value: { row, gtin14: product.data.gtin, product: set, passport: passport?.success ? passport.data : undefined } };
@@ -152,7 +158,7 @@ async function planRows(tenant: Tenant, stored: readonly StoredRow[], now: strin
       const create = createProductSchema.safeParse({ ...row.product, gtin: row.gtin14 });
       if (!create.success) {
         const cells = stored.find((s) => s.row === row.row)?.cells ?? {};
-        return { kind: 'failed', errors: issuesToErrors(row.row, cells, create.error.issues, []).map((e) => ({ ...e, message: `${e.message} (a new product)` })) };
+        return { kind: 'failed', errors: firstPerColumn(issuesToErrors(row.row, cells, create.error.issues, [])).map((e) => ({ ...e, message: `${e.message} (a new product)` })) };
       }
       const { gtin, ...fields } = create.data;
       return {
@@ -264,20 +270,32 @@ const ROW_ATTEMPTS = 3;
  * done, so they are added once. Returns 'missing' for a chunk or job that does not exist.
  */
 export async function importChunk(tenant: Tenant, importId: string, chunkNumber: number): Promise<'done' | 'already' | 'missing'> {
+  for (let pass = 1; ; pass++) {
+    const result = await importChunkOnce(tenant, importId, chunkNumber);
+    if (result !== 'stale') {
+      if (result !== 'missing') await settleImportJob(tenant, importId, new Date().toISOString());
+      return result;
+    }
+    if (pass >= ROW_ATTEMPTS) throw new Error(`Import ${importId} chunk ${chunkNumber} kept changing under another delivery`);
+  }
+}
+
+/** One pass over a chunk; 'stale' when another delivery of it wrote rows meanwhile (counted again then). */
+async function importChunkOnce(tenant: Tenant, importId: string, chunkNumber: number): Promise<'done' | 'already' | 'missing' | 'stale'> {
   const chunk = await getImportChunk(tenant, importId, chunkNumber);
   if (!chunk) return 'missing';
-  if (chunk.done) {
-    await settleImportJob(tenant, importId, new Date().toISOString());
-    return 'already';
-  }
+  if (chunk.done) return 'already';
   const now = new Date().toISOString();
   const counts = { created: 0, updated: 0, unchanged: 0, failed: 0 };
   const errors: ImportRowError[] = [];
   const pending: StoredRow[] = [];
+  let outcomes = 0;
   for (const row of chunk.rows) {
     const recorded = chunk.outcomes[String(row.row)];
-    if (recorded) counts[recorded]++;
-    else pending.push(row);
+    if (recorded) {
+      counts[recorded]++;
+      outcomes++;
+    } else pending.push(row);
   }
   const qrCodeUrl = pending.length ? await qrCodeUrlMaker(tenant) : () => '';
   let todo = pending;
@@ -290,18 +308,27 @@ export async function importChunk(tenant: Tenant, importId: string, chunkNumber:
       if (plan.kind === 'failed') {
         counts.failed++;
         errors.push(...plan.errors);
-      } else if (plan.kind === 'unchanged') {
+        continue;
+      }
+      if (plan.kind === 'unchanged') {
         counts.unchanged++;
-      } else if (plan.kind === 'create') {
+        continue;
+      }
+      let written: 'created' | 'updated' | 'exists' | 'conflict' | 'chunk-done';
+      if (plan.kind === 'create') {
         const product: ProductRecord = { ...plan.product, qrCodeUrl: qrCodeUrl(plan.product.gtin) };
         const passport = plan.row.passport ? newVersion(product.productId, 1, plan.row.passport, now) : undefined;
-        if ((await createImportedProduct(tenant, product, passport, mark)) === 'created') counts.created++;
-        else retry.push(stored);
+        written = await createImportedProduct(tenant, product, passport, mark);
       } else {
         const passport = plan.passport ? newVersion(plan.current.productId, plan.current.passportVersion + 1, plan.passport, now) : undefined;
-        if ((await updateImportedProduct(tenant, plan.current, plan.changes, passport, now, mark)) === 'updated') counts.updated++;
-        else retry.push(stored);
+        written = await updateImportedProduct(tenant, plan.current, plan.changes, passport, now, mark);
       }
+      // Another delivery of this message finished the chunk: its counts stand.
+      if (written === 'chunk-done') return 'already';
+      if (written === 'created' || written === 'updated') {
+        counts[written]++;
+        outcomes++;
+      } else retry.push(stored);
     }
     todo = retry;
   }
@@ -309,7 +336,5 @@ export async function importChunk(tenant: Tenant, importId: string, chunkNumber:
     counts.failed++;
     errors.push(rowErrorOf(stored.row, 'The product changed while this row was imported; import the file again.'));
   }
-  const finished = await finishChunk(tenant, importId, chunkNumber, counts, errors, new Date().toISOString());
-  await settleImportJob(tenant, importId, new Date().toISOString());
-  return finished;
+  return finishChunk(tenant, importId, chunkNumber, counts, errors, outcomes, new Date().toISOString());
 }
