@@ -4,6 +4,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { call, expectError, newOrg, type TestOrg } from '../support/api.ts';
 import { uniqueGtin13 } from '../support/gtin.ts';
 import { snapshotOrg } from '../support/snapshot.ts';
+import { insertImportJob } from '../../lib/data/imports.ts';
+import { zeroCounts } from '../../lib/domain/imports.ts';
+import { handler as importWorker } from '../../functions/import-worker/handler.ts';
+import type { Context, SQSEvent } from 'aws-lambda';
 
 /**
  * Bulk import through HTTP and the local import pipeline (gateway → imports → fauxqs → poller →
@@ -218,6 +222,46 @@ describe('POST /v1/imports', () => {
   it('needs imports:write', async () => {
     const key = await org.keyWith(['imports:read', 'products:write']);
     expectError(await upload(key, csvOf(rowsOf(1)), CSV), 403, 'permission_error');
+  });
+});
+
+describe('the import worker', () => {
+  const event = (importId: string, chunk: number, messageId: string): SQSEvent => ({
+    Records: [
+      {
+        messageId,
+        receiptHandle: messageId,
+        body: JSON.stringify({ orgId: org.orgId, environment: 'test', importId, chunk }),
+        attributes: { ApproximateReceiveCount: '1', SentTimestamp: '0', SenderId: 'test', ApproximateFirstReceiveTimestamp: '0' },
+        messageAttributes: {},
+        md5OfBody: '',
+        eventSource: 'aws:sqs',
+        eventSourceARN: 'arn:aws:sqs:eu-central-1:000000000000:import-chunks',
+        awsRegion: 'eu-central-1',
+      },
+    ],
+  });
+  const context = { functionName: 'import-worker', awsRequestId: 'test', getRemainingTimeInMillis: () => 60_000 } as Context;
+
+  it('counts a chunk SQS delivers twice, at the same time and again later, once', { timeout: 60_000 }, async () => {
+    // A job stored as the upload stores it, its one chunk not on the queue: the test delivers it.
+    const rows = rowsOf(40).map((cells, i) => ({ row: i + 2, cells }));
+    const now = new Date().toISOString();
+    const importId = `imp_${Date.now().toString(36).padStart(9, '0')}redelivery0`;
+    await insertImportJob(
+      { importId, orgId: org.orgId, environment: 'test', status: 'queued', format: 'csv', chunks: 1, chunksDone: 0, counts: zeroCounts(40), errors: [], errorsTruncated: false, createdAt: now, updatedAt: now },
+      [rows],
+    );
+
+    const answers = await Promise.all([importWorker(event(importId, 0, 'm1'), context), importWorker(event(importId, 0, 'm2'), context)]);
+    const later = await importWorker(event(importId, 0, 'm3'), context);
+
+    expect([...answers, later].map((a) => a.batchItemFailures)).toEqual([[], [], []]);
+    const job = await finished(org.test, importId);
+    expect(job.counts).toEqual({ rows: 40, created: 40, updated: 0, unchanged: 0, failed: 0 });
+    const [product] = await productOf(org.test, rows[5]!.cells.gtin!);
+    const history = await call('GET', `/v1/products/${product!.productId}/passports`, { key: org.test });
+    expect(history.body.data.map((p: { version: number }) => p.version)).toEqual([1]);
   });
 });
 
