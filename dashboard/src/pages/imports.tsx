@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError, type ApiErrorBody, type Environment, type ImportJob, type ImportStatus } from '../api.ts';
 import { ErrorNotice, Loading, Notice, PageHeader, useLoad } from '../components.tsx';
 import { formatDateTime, plural } from '../format.ts';
+import { ACCEPT, contentTypeOf, exportFiles, nextLink } from '../import-export.ts';
 import { href, navigate } from '../router.ts';
 
 /**
@@ -9,17 +10,6 @@ import { href, navigate } from '../router.ts';
  * job, watch it (polled every second while queued or running), read its row errors; the recent
  * jobs; the template and the export as downloads.
  */
-
-/** The body of a file, by its name's extension: browsers give `.ndjson` no MIME type. */
-const CONTENT_TYPES: Readonly<Record<string, string>> = {
-  csv: 'text/csv',
-  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  ndjson: 'application/x-ndjson',
-  jsonl: 'application/x-ndjson',
-};
-const ACCEPT = '.csv,.xlsx,.ndjson,.jsonl,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet,application/x-ndjson';
-
-export const contentTypeOf = (fileName: string): string | undefined => CONTENT_TYPES[fileName.toLowerCase().split('.').pop() ?? ''];
 
 const POLL_MS = 1000;
 const isActive = (status: ImportStatus): boolean => status === 'queued' || status === 'running';
@@ -297,30 +287,8 @@ function RecentImports(props: { current?: string | undefined; round: number }) {
   );
 }
 
-/** The path and query of a `Link: <…>; rel="next"` header's target, kept on this origin. */
-export function nextLink(link: string | null): string | undefined {
-  if (!link) return undefined;
-  for (const part of link.split(',')) {
-    const match = /<([^>]*)>\s*;(.*)$/.exec(part.trim());
-    if (match?.[1] && /(?:^|;)\s*rel="?next"?\s*(?:;|$)/i.test(match[2] ?? '')) {
-      const url = new URL(match[1], window.location.href);
-      return `${url.pathname}${url.search}`;
-    }
-  }
-  return undefined;
-}
-
-/** The first line of a CSV page: its header row (no column header holds a line break). */
-const headerRow = (csv: string): string => csv.slice(0, csv.indexOf('\n') + 1);
-
-/**
- * Every page of the export (at most 1,000 rows a page, `Link` rel="next"), as the files to save:
- * one file when the pages can simply be joined (NDJSON always; CSV when every page has the same
- * header row, kept once), else one complete CSV file a page. A CSV page's header has a column for
- * each producer its rows name, so a page with a fourth producer has more columns than the others;
- * each page imports on its own.
- */
-export async function fetchExport(format: 'csv' | 'ndjson', onPage: (pages: number) => void): Promise<Blob[]> {
+/** Every page of the export (at most 1,000 rows a page, `Link` rel="next"), as the files to save (exportFiles). */
+async function fetchExport(format: 'csv' | 'ndjson', onPage: (pages: number) => void): Promise<Blob[]> {
   const pages: string[] = [];
   let next: string | undefined = `/v1/exports/products?format=${format}`;
   while (next) {
@@ -334,16 +302,12 @@ export async function fetchExport(format: 'csv' | 'ndjson', onPage: (pages: numb
       }
       throw new ApiError(response.status, (body as { error?: ApiErrorBody } | undefined)?.error);
     }
-    const text = await response.text();
-    pages.push(text && !text.endsWith('\n') ? `${text}${format === 'csv' ? '\r\n' : '\n'}` : text);
+    pages.push(await response.text());
     onPage(pages.length);
-    next = nextLink(response.headers.get('link'));
+    next = nextLink(response.headers.get('link'), window.location.href);
   }
   const type = format === 'csv' ? 'text/csv' : 'application/x-ndjson';
-  if (format === 'ndjson') return [new Blob(pages, { type })];
-  const header = headerRow(pages[0] ?? '');
-  if (pages.every((page) => headerRow(page) === header)) return [new Blob(pages.map((page, i) => (i === 0 ? page : page.slice(header.length))), { type })];
-  return pages.map((page) => new Blob([page], { type }));
+  return exportFiles(pages, format).map((parts) => new Blob(parts, { type }));
 }
 
 function saveAs(blob: Blob, fileName: string): void {
