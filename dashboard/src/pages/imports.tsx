@@ -112,7 +112,11 @@ function ImportProgress(props: { importId: string; onSettled: () => void }) {
         if (isActive(next.status)) timer = setTimeout(() => void poll(), POLL_MS);
         else props.onSettled();
       } catch (failure) {
-        if (live) setError(failure);
+        if (!live) return;
+        setError(failure);
+        // A lost connection, a 429 or a 5xx passes: keep asking. A 4xx answer (no such job, signed out) stays.
+        const lasting = failure instanceof ApiError && failure.status < 500 && failure.status !== 429;
+        if (!lasting) timer = setTimeout(() => void poll(), POLL_MS * 3);
       }
     };
     void poll();
@@ -122,9 +126,13 @@ function ImportProgress(props: { importId: string; onSettled: () => void }) {
     };
   }, [props.importId]);
 
-  if (error) return <ErrorNotice error={error} title="Could not read the import" />;
-  if (!job) return <Loading label="Loading the import…" />;
-  return <JobView job={job} />;
+  if (!job) return error ? <ErrorNotice error={error} title="Could not read the import" /> : <Loading label="Loading the import…" />;
+  return (
+    <>
+      {error ? <ErrorNotice error={error} title="Could not refresh the import; trying again" /> : null}
+      <JobView job={job} />
+    </>
+  );
 }
 
 /** A job's status, progress bar, counts and row errors. */
