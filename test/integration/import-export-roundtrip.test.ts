@@ -1,3 +1,5 @@
+import { parse } from 'csv-parse/sync';
+import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, newOrg, type TestOrg } from '../support/api.ts';
 import { createProduct, publish } from '../support/fixtures.ts';
@@ -104,13 +106,13 @@ const PRODUCTS: { product: Record<string, unknown>; passports: Record<string, un
 const PAGE = 2;
 
 /** Every page of the CSV export (`limit` rows a page), following `Link: <…>; rel="next"`. */
-async function exportPages(key: string, limit?: number): Promise<string[]> {
+async function exportPages(key: string, limit?: number, format: 'csv' | 'ndjson' = 'csv'): Promise<string[]> {
   const pages: string[] = [];
-  let path: string | undefined = `/v1/exports/products?format=csv${limit ? `&limit=${limit}` : ''}`;
+  let path: string | undefined = `/v1/exports/products?format=${format}${limit ? `&limit=${limit}` : ''}`;
   while (path) {
     const response: Awaited<ReturnType<typeof call>> = await call('GET', path, { key });
     expect(response.status, response.text).toBe(200);
-    expect(response.headers.get('content-type')).toMatch(/^text\/csv/);
+    expect(response.headers.get('content-type')).toMatch(format === 'csv' ? /^text\/csv/ : /^application\/x-ndjson/);
     pages.push(response.text);
     const next: string | undefined = /<([^>]+)>\s*;\s*rel="?next"?/.exec(response.headers.get('link') ?? '')?.[1];
     path = next ? ((url) => `${url.pathname}${url.search}`)(new URL(next, 'http://localhost')) : undefined;
@@ -119,8 +121,20 @@ async function exportPages(key: string, limit?: number): Promise<string[]> {
   return pages;
 }
 
-async function runImport(key: string, csv: string): Promise<ImportJob> {
-  const started = await call<{ id: string; status: string }>('POST', '/v1/imports', { key, rawBody: Buffer.from(csv, 'utf8'), headers: { 'content-type': 'text/csv' } });
+const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/** The CSV's rows as an Excel workbook, every cell text (as a user keeps GTINs and codes). */
+async function workbookOf(csv: string): Promise<Buffer> {
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet('Products');
+  for (const row of parse(csv, { bom: true }) as string[][]) sheet.addRow(row);
+  sheet.eachRow((row) => row.eachCell((cell) => (cell.numFmt = '@')));
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}
+
+async function runImport(key: string, file: string | Buffer, contentType = 'text/csv'): Promise<ImportJob> {
+  const body = typeof file === 'string' ? Buffer.from(file, 'utf8') : file;
+  const started = await call<{ id: string; status: string }>('POST', '/v1/imports', { key, rawBody: body, headers: { 'content-type': contentType } });
   expect(started.status, started.text).toBe(202);
   expect(started.body.id).toMatch(/^imp_/);
   return eventually(
@@ -204,6 +218,34 @@ describe('CSV export → import round trip', () => {
     // Assess
     for (const job of jobs) expect(job).toMatchObject(succeeded({ created: PAGE }, PAGE));
     expect(again).toEqual(pages);
+  });
+
+  it('imports the NDJSON export into a fresh organization, whose NDJSON and CSV exports are byte-identical', { timeout: 120_000 }, async () => {
+    // Prepare
+    const lines = await exportPages(source.live, undefined, 'ndjson');
+    expect(lines).toHaveLength(1);
+    const target = await newOrg('Round Trip NDJSON Target Winery');
+
+    // Act
+    const job = await runImport(target.live, lines[0] ?? '', 'application/x-ndjson');
+
+    // Assess
+    expect(job).toMatchObject(succeeded({ created: PRODUCTS.length }));
+    expect(await exportPages(target.live, undefined, 'ndjson')).toEqual(lines);
+    expect(await exportPages(target.live)).toEqual([exported]);
+  });
+
+  it('imports the CSV export saved as an Excel workbook into a fresh organization, whose export is byte-identical', { timeout: 120_000 }, async () => {
+    // Prepare
+    const workbook = await workbookOf(exported);
+    const target = await newOrg('Round Trip XLSX Target Winery');
+
+    // Act
+    const job = await runImport(target.live, workbook, XLSX);
+
+    // Assess
+    expect(job).toMatchObject(succeeded({ created: PRODUCTS.length }));
+    expect(await exportPages(target.live)).toEqual([exported]);
   });
 
   it('re-importing the export into the source organization reports every row unchanged and publishes no version', { timeout: 120_000 }, async () => {
