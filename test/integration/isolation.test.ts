@@ -38,6 +38,8 @@ interface World {
   /** GTINs of two more A-live products, which other tenants register too (so not among the secrets). */
   oracle: { productId: string; gtin14: string };
   delivered: { productId: string; gtin14: string; name: string };
+  /** A's finished bulk import (docs/imports.md). */
+  importId: string;
   /** Every value that identifies A's resources. */
   secrets: string[];
 }
@@ -72,6 +74,19 @@ async function setUp(): Promise<World> {
   const oracle = await createProduct(a.live, { name: 'Registered twice' });
   const delivered = await createProduct(a.live, { name: 'Delivered twice' });
   for (const r of [supplier, endpoint, key, bEndpoint, domain]) if (r.status !== 201) throw new Error(`set-up: ${r.status} ${r.text}`);
+  const upload = await call('POST', '/v1/imports', {
+    key: a.live,
+    rawBody: `gtin,name,category\n${uniqueGtin13()},Secret Import ${token},wine\n`,
+    headers: { 'content-type': 'text/csv' },
+  });
+  if (upload.status !== 202) throw new Error(`set-up: ${upload.status} ${upload.text}`);
+  // Wait for the worker, so that no write of it lands between the snapshots of a check.
+  for (;;) {
+    const job = await call('GET', `/v1/imports/${upload.body.id}`, { key: a.live });
+    if (job.body.status === 'succeeded') break;
+    if (job.body.status === 'failed') throw new Error(`set-up import failed: ${job.text}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 
   const gtin14 = `0${product.gtin}`;
   return {
@@ -92,7 +107,9 @@ async function setUp(): Promise<World> {
     bProductId: bProduct.productId,
     oracle: { productId: oracle.productId, gtin14: `0${oracle.gtin}` },
     delivered: { productId: delivered.productId, gtin14: `0${delivered.gtin}`, name: 'Delivered twice' },
+    importId: upload.body.id,
     secrets: [
+      upload.body.id,
       a.orgId,
       product.productId,
       gtin14,
@@ -229,6 +246,7 @@ const PATH_CASES: Readonly<Record<string, ResourceCase | NotTenantData | { resol
   'PATCH /v1/domains/{domainId}': { ...same(route('PATCH /v1/domains/{domainId}'), domain, () => ({ default: true })), owner: readDomain },
   'DELETE /v1/domains/{domainId}': { ...same(route('DELETE /v1/domains/{domainId}'), domain), owner: readDomain },
   'POST /v1/domains/{domainId}/verify': { ...same(route('POST /v1/domains/{domainId}/verify'), domain), owner: readDomain },
+  'GET /v1/imports/{importId}': same(route('GET /v1/imports/{importId}'), () => ({ importId: w.importId })),
   'GET /docs/{asset}': { notTenantData: 'the API reference’s static files' },
   ...Object.fromEntries(ROUTES.filter((r) => r.function === 'resolver' && r.path.includes('{')).map((r) => [routeKey(r), { resolver: true as const }])),
 };
@@ -248,6 +266,7 @@ const BODY_CASES: Readonly<Record<string, { foreign: () => Request; expect: 404 
   },
   'PATCH /v1/domains/{domainId}': { notTenantData: 'its path names the domain (above)' },
   'POST /v1/auth/api-keys': { notTenantData: 'the body names no existing resource; the key goes to the session’s organization' },
+  'POST /v1/imports': { notTenantData: 'the body is a file whose rows upsert products by GTIN in the caller’s own tenant (GTINs are unique per tenant only)' },
 };
 
 /** Listings (GET routes of a tenant without path parameters) and what a foreign caller must not find in them. */
@@ -261,6 +280,7 @@ const LISTINGS: Readonly<Record<string, { paths: () => string[] } | NotTenantDat
   'GET /v1/exports/products': {
     paths: () => ['/v1/exports/products', '/v1/exports/products?format=ndjson', `/v1/exports/products?limit=1000&starting_after=${w.productId}`],
   },
+  'GET /v1/imports': { paths: () => ['/v1/imports?limit=100', `/v1/imports?limit=100&starting_after=${w.importId}`] },
   'GET /v1/imports/template.csv': { notTenantData: 'the template is the same for every organization' },
   'GET /v1/imports/template.xlsx': { notTenantData: 'the template is the same for every organization' },
 };
