@@ -361,10 +361,10 @@ function Downloads(props: { environment: Environment }) {
         import it again.
       </p>
       <div class="actions actions-start">
-        <a class="button button-secondary" href="/v1/imports/template.csv" download="products-template.csv">
+        <a class="button button-secondary" href="/v1/imports/template.csv" download>
           Template (CSV)
         </a>
-        <a class="button button-secondary" href="/v1/imports/template.xlsx" download="products-template.xlsx">
+        <a class="button button-secondary" href="/v1/imports/template.xlsx" download>
           Template (Excel)
         </a>
         <button type="button" class="button" disabled={busy !== undefined} onClick={() => void download('csv')}>
