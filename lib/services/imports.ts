@@ -164,7 +164,8 @@ async function planRows(tenant: Tenant, stored: readonly StoredRow[], now: strin
       return {
         kind: 'create',
         row,
-        product: { ...fields, gtin, productId: newProductId(), ...tenant, createdAt: now, updatedAt: now, passportVersion: 0 } as Omit<ProductRecord, 'qrCodeUrl'>,
+        // As createProduct (lib/services/products.ts) stores it: granularity `model` unless the row says otherwise.
+        product: { ...fields, granularity: fields.granularity ?? 'model', gtin, productId: newProductId(), ...tenant, createdAt: now, updatedAt: now, passportVersion: 0 } as Omit<ProductRecord, 'qrCodeUrl'>,
       };
     }
     const changes = productChanges(current, row.product);
