@@ -205,7 +205,19 @@ describe('POST /v1/imports', () => {
     expectError(await upload(org.live, Buffer.from(many.slice(0, 10_001).map((r) => JSON.stringify(r)).join('\n')), NDJSON), 413, 'invalid_request_error');
     const padded = Buffer.concat([csvOf(rowsOf(1)), Buffer.alloc(5 * 1024 * 1024, ' ')]);
     expectError(await upload(org.live, padded, CSV), 413, 'invalid_request_error');
+    // A workbook arrives base64-encoded: over 4 MB it could not pass Lambda's 6 MB payload.
+    expectError(await upload(org.live, Buffer.alloc(4 * 1024 * 1024 + 1, 1), XLSX), 413, 'invalid_request_error');
     expect(await snapshotOrg(org.orgId)).toEqual(before);
+  });
+
+  it('takes a file over the 256 KiB of JSON bodies (here a dry run of 4,000 rows, about 330 KB)', { timeout: 60_000 }, async () => {
+    const file = csvOf(rowsOf(4000));
+    expect(file.length).toBeGreaterThan(256 * 1024);
+
+    const response = await upload(org.live, file, CSV, '?dryRun=true');
+
+    expect(response.status).toBe(200);
+    expect(response.body.counts).toEqual({ rows: 4000, created: 4000, updated: 0, unchanged: 0, failed: 0 });
   });
 
   it('refuses other media types (415), unknown columns (422 naming the header) and unreadable files (400)', async () => {
