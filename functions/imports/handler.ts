@@ -1,5 +1,5 @@
 import { defineApiHandler, pathParam, type ApiRequest } from '../../lib/api/handler.ts';
-import { importQuerySchema, importListQuerySchema, queuedImportSchema, toImportView } from '../../lib/domain/imports.ts';
+import { importQuerySchema, importListQuerySchema, queuedImportSchema, toImportSummary, toImportView } from '../../lib/domain/imports.ts';
 import { json } from '../../lib/http/response.ts';
 import { parseQuery } from '../../lib/http/validation.ts';
 import { listImports, requireImport, startImport } from '../../lib/services/imports.ts';
@@ -20,7 +20,7 @@ async function postImport(request: ApiRequest) {
 async function getImports(request: ApiRequest) {
   const { limit, starting_after } = parseQuery(importListQuerySchema, request.event.queryStringParameters, ['limit', 'starting_after']);
   const page = await listImports(request.principal.tenant, limit, starting_after);
-  return json(200, { data: page.jobs.map((job) => toImportView(job)), hasMore: page.hasMore });
+  return json(200, { data: page.jobs.map(toImportSummary), hasMore: page.hasMore });
 }
 
 async function getOneImport(request: ApiRequest) {

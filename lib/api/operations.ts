@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { analyticsQuerySchema, analyticsSchema, DEFAULT_WINDOW_DAYS, MAX_WINDOW_DAYS } from '../domain/analytics.ts';
 import { createApiKeySchema, listApiKeysQuerySchema } from '../domain/api-key.ts';
 import { cursorQuerySchema } from '../domain/pagination.ts';
-import { importJobSchema, importListQuerySchema, importQuerySchema, queuedImportSchema } from '../domain/imports.ts';
+import { importJobSchema, importJobSummarySchema, importListQuerySchema, importQuerySchema, queuedImportSchema } from '../domain/imports.ts';
 import { exportQuerySchema, MAX_EXPORT_ROWS } from '../domain/export.ts';
 import { createdPassportSchema, createPassportSchema, passportVersionSchema, passportSchema } from '../domain/passport.ts';
 import {
@@ -457,10 +457,10 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     errors: [400, ...API_KEY_ERRORS, 413, 415, 422],
   },
   'GET /v1/imports': {
-    summary: 'List import jobs, newest first', description: "The organization's import jobs, newest first, in cursor pages.",
+    summary: 'List import jobs, newest first', description: "The organization's import jobs, newest first, in cursor pages, without their row errors (GET /v1/imports/{importId} has them).",
     tag: 'Imports',
     query: importListQuerySchema,
-    responses: { 200: { description: 'A page of import jobs', schema: cursorPage(importJobSchema) } },
+    responses: { 200: { description: 'A page of import jobs', schema: cursorPage(importJobSummarySchema) } },
     errors: [400, ...API_KEY_ERRORS, 422],
   },
   'GET /v1/imports/{importId}': {

@@ -111,6 +111,13 @@ export const importJobSchema = z
   .meta({ id: 'ImportJob' });
 export type ImportJob = z.infer<typeof importJobSchema>;
 
+/**
+ * A job in the listing: everything but its row errors (up to 1,000 a job would make a page of 100
+ * jobs too large for one answer); GET /v1/imports/{importId} has them.
+ */
+export const importJobSummarySchema = importJobSchema.omit({ errors: true }).meta({ id: 'ImportJobSummary' });
+export type ImportJobSummary = z.infer<typeof importJobSummarySchema>;
+
 export const queuedImportSchema = z
   .object({ id: z.string().regex(IMPORT_ID_PATTERN), status: z.literal('queued') })
   .meta({ id: 'QueuedImport' });
@@ -140,4 +147,9 @@ export function toImportView(job: ImportRecord, dryRun = false): ImportJob {
     createdAt: job.createdAt,
     finishedAt: job.finishedAt ?? null,
   };
+}
+
+export function toImportSummary(job: ImportRecord): ImportJobSummary {
+  const { errors: _errors, ...summary } = toImportView(job);
+  return summary;
 }
