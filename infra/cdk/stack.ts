@@ -121,7 +121,7 @@ export class PassportStack extends Stack {
       sessionSecret: signIn.sessionSecret,
       secretsKey: secrets.key,
     });
-    new Alarms(this, 'Alarms', { deadLetterQueue: scans.deadLetterQueue, api: api.api, functions: api.functions, ...(settings.alarmEmail ? { email: settings.alarmEmail } : {}) });
+    new Alarms(this, 'Alarms', { deadLetterQueue: scans.deadLetterQueue, importDeadLetterQueue: imports.deadLetterQueue, api: api.api, functions: api.functions, ...(settings.alarmEmail ? { email: settings.alarmEmail } : {}) });
     if (props.dashboard) new CfnOutput(this, 'DashboardUrl', { value: `${api.origin}/dashboard` });
 
     this.table = data.table;

@@ -429,7 +429,7 @@ describe('session key', () => {
 });
 
 describe('alarms', () => {
-  it('alarm on the DLQ depth, the API 5xx rate and every function\'s throttles, notifying the alarm topic', () => {
+  it('alarm on the DLQs\' depth (scans, import chunks), the API 5xx rate and every function\'s throttles, notifying the alarm topic', () => {
     // Prepare
     const alarms = ofType(synth, 'AWS::CloudWatch::Alarm').map(([, a]) => a.Properties ?? {});
     const dlqName = { 'Fn::GetAtt': [logicalId(synth.stack.deadLetterQueue), 'QueueName'] };
@@ -442,6 +442,10 @@ describe('alarms', () => {
     // Assess
     expect(dlq).toHaveLength(1);
     expect(dlq[0]).toMatchObject({ Threshold: 0, ComparisonOperator: 'GreaterThanThreshold' });
+    const importDlqName = { 'Fn::GetAtt': [logicalId(synth.stack.importDeadLetterQueue), 'QueueName'] };
+    const importDlq = alarms.filter((a) => a.MetricName === 'ApproximateNumberOfMessagesVisible' && JSON.stringify(a.Dimensions).includes(JSON.stringify(importDlqName)));
+    expect(importDlq).toHaveLength(1);
+    expect(importDlq[0]).toMatchObject({ Threshold: 0, ComparisonOperator: 'GreaterThanThreshold' });
     expect(fiveXx).toHaveLength(1);
     expect(throttles).toHaveLength(functions.length);
     for (const alarm of alarms) expect(alarm.AlarmActions).toHaveLength(1);
