@@ -231,6 +231,21 @@ describe('POST /v1/imports', () => {
     expect(await snapshotOrg(org.orgId)).toEqual(before);
   });
 
+  it('replays the first answer to a retry with the same Idempotency-Key and file: one job', { timeout: 60_000 }, async () => {
+    const file = csvOf(rowsOf(2));
+    const key = `import-${Date.now()}`;
+    const send = () => call('POST', '/v1/imports', { key: org.live, rawBody: file, headers: { 'content-type': CSV, 'idempotency-key': key } });
+
+    const first = await send();
+    const retry = await send();
+
+    expect(first.status).toBe(202);
+    expect(retry.status).toBe(202);
+    expect(retry.body).toEqual(first.body);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect((await finished(org.live, first.body.id)).counts).toEqual({ rows: 2, created: 2, updated: 0, unchanged: 0, failed: 0 });
+  });
+
   it('needs imports:write', async () => {
     const key = await org.keyWith(['imports:read', 'products:write']);
     expectError(await upload(key, csvOf(rowsOf(1)), CSV), 403, 'permission_error');
