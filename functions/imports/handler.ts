@@ -2,7 +2,8 @@ import { defineApiHandler, pathParam, type ApiRequest } from '../../lib/api/hand
 import { importQuerySchema, importListQuerySchema, queuedImportSchema, toImportSummary, toImportView } from '../../lib/domain/imports.ts';
 import { json } from '../../lib/http/response.ts';
 import { parseQuery } from '../../lib/http/validation.ts';
-import { listImports, requireImport, startImport } from '../../lib/services/imports.ts';
+import { startImport } from '../../lib/services/import-upload.ts';
+import { listImports, requireImport } from '../../lib/services/imports.ts';
 import { CSV_TYPE, templateCsv, templateXlsx, XLSX_TYPE } from '../../lib/services/templates.ts';
 
 /**

@@ -1,13 +1,11 @@
 import type * as z from 'zod';
 import { config } from '../config.ts';
 import { getDefaultDomain } from '../data/domains.ts';
-import { sendImportChunks } from '../data/import-queue.ts';
 import {
   createImportedProduct,
   finishChunk,
   getImportChunk,
   getImportJob,
-  insertImportJob,
   listImportJobs,
   readGtinViews,
   readProducts,
@@ -19,25 +17,14 @@ import {
 } from '../data/imports.ts';
 import { digitalLinkUri } from '../domain/digital-link.ts';
 import { brandDigitalLinkUri } from '../domain/domain.ts';
-import { newProductId, newSortableId } from '../domain/ids.ts';
+import { newPrefixedId, newProductId } from '../domain/ids.ts';
 import { canonicalHeader, columnOf, rowToInput } from '../domain/import-columns.ts';
-import {
-  finalStatus,
-  IMPORT_CHUNK_ROWS,
-  IMPORT_ID_PATTERN,
-  MAX_IMPORT_ERRORS,
-  zeroCounts,
-  type ImportCounts,
-  type ImportRecord,
-  type ImportRowError,
-} from '../domain/imports.ts';
+import { IMPORT_ID_PATTERN, type ImportCounts, type ImportRecord, type ImportRowError } from '../domain/imports.ts';
 import { canonicalJson } from '../domain/json.ts';
 import { passportDataSchema, type PassportData, type PassportVersion } from '../domain/passport.ts';
 import { createProductSchema, type ProductRecord } from '../domain/product.ts';
 import type { Tenant } from '../domain/tenant.ts';
-import { newPrefixedId } from '../domain/ids.ts';
 import { NotFoundError } from '../http/errors.ts';
-import { parseImportFile } from './import-files.ts';
 
 /**
  * Bulk import (docs/imports.md). The upload is parsed and every row checked on its own (its cells,
@@ -99,7 +86,7 @@ function checkRow(stored: StoredRow): Checked {
 }
 
 /** The rows that pass, and the errors of those that do not (a GTIN named twice fails its later rows). */
-function checkRows(rows: readonly StoredRow[]): { valid: StoredRow[]; errors: ImportRowError[]; failed: number } {
+export function checkRows(rows: readonly StoredRow[]): { valid: StoredRow[]; errors: ImportRowError[]; failed: number } {
   const valid: StoredRow[] = [];
   const errors: ImportRowError[] = [];
   const firstRowOf = new Map<string, number>();
@@ -124,7 +111,7 @@ function checkRows(rows: readonly StoredRow[]): { valid: StoredRow[]; errors: Im
 }
 
 /** What importing a row does, decided against the tenant's data. */
-type Plan =
+export type Plan =
   | { kind: 'create'; row: CheckedRow; product: Omit<ProductRecord, 'qrCodeUrl'> }
   | { kind: 'update'; row: CheckedRow; current: ProductRecord; changes: Record<string, unknown>; passport: PassportData | undefined }
   | { kind: 'unchanged'; row: CheckedRow }
@@ -144,7 +131,7 @@ function productChanges(current: ProductRecord, product: RowProduct): Record<str
  * Decides each checked row against the tenant's data: two BatchGetItem calls per 100 rows (the
  * GTIN items with their current passports, then the existing products).
  */
-async function planRows(tenant: Tenant, stored: readonly StoredRow[], now: string): Promise<Plan[]> {
+export async function planRows(tenant: Tenant, stored: readonly StoredRow[], now: string): Promise<Plan[]> {
   const checked = stored.map(checkRow);
   const rows = checked.flatMap((c) => (c.ok ? [c.value] : []));
   const views = await readGtinViews(tenant, rows.map((r) => r.gtin14));
@@ -178,7 +165,7 @@ async function planRows(tenant: Tenant, stored: readonly StoredRow[], now: strin
 const rowErrorOf = (row: number, message: string): ImportRowError => ({ row, column: '', message });
 
 /** The counts of a planned chunk, as a dry run reports them. */
-function countPlans(plans: readonly Plan[]): Omit<ImportCounts, 'rows'> & { errors: ImportRowError[] } {
+export function countPlans(plans: readonly Plan[]): Omit<ImportCounts, 'rows'> & { errors: ImportRowError[] } {
   const out = { created: 0, updated: 0, unchanged: 0, failed: 0, errors: [] as ImportRowError[] };
   for (const plan of plans) {
     if (plan.kind === 'failed') {
@@ -187,55 +174,6 @@ function countPlans(plans: readonly Plan[]): Omit<ImportCounts, 'rows'> & { erro
     } else out[plan.kind === 'create' ? 'created' : plan.kind === 'update' ? 'updated' : 'unchanged']++;
   }
   return out;
-}
-
-export interface UploadOptions {
-  dryRun: boolean;
-  now?: string;
-}
-
-/**
- * Takes an upload: parses and checks it, then either answers the report of a dry run (every row
- * decided against the tenant's data, nothing written) or stores the job and its chunks and queues
- * one message per chunk.
- */
-export async function startImport(tenant: Tenant, bytes: Buffer, contentType: string | undefined, options: UploadOptions): Promise<ImportRecord> {
-  const now = options.now ?? new Date().toISOString();
-  const file = await parseImportFile(bytes, contentType);
-  const checked = checkRows(file.rows);
-  const counts: ImportCounts = { ...zeroCounts(file.rows.length), failed: checked.failed };
-  const chunks: StoredRow[][] = [];
-  for (let i = 0; i < checked.valid.length; i += IMPORT_CHUNK_ROWS) chunks.push(checked.valid.slice(i, i + IMPORT_CHUNK_ROWS));
-  const job: ImportRecord = {
-    importId: newSortableId('imp'),
-    ...tenant,
-    status: 'queued',
-    format: file.format,
-    chunks: chunks.length,
-    chunksDone: 0,
-    counts,
-    errors: checked.errors.slice(0, MAX_IMPORT_ERRORS),
-    errorsTruncated: checked.errors.length > MAX_IMPORT_ERRORS,
-    createdAt: now,
-    updatedAt: now,
-  };
-  if (options.dryRun) {
-    const errors = [...checked.errors];
-    for (const chunk of chunks) {
-      const counted = countPlans(await planRows(tenant, chunk, now));
-      counts.created += counted.created;
-      counts.updated += counted.updated;
-      counts.unchanged += counted.unchanged;
-      counts.failed += counted.failed;
-      errors.push(...counted.errors);
-    }
-    return { ...job, status: finalStatus(counts), counts, errors: errors.slice(0, MAX_IMPORT_ERRORS), errorsTruncated: errors.length > MAX_IMPORT_ERRORS, finishedAt: now };
-  }
-  // Nothing to import (every row failed its checks): the job is finished as it is stored.
-  const stored = chunks.length ? job : { ...job, status: finalStatus(counts), finishedAt: now };
-  await insertImportJob(stored, chunks);
-  if (chunks.length) await sendImportChunks(chunks.map((_, chunk) => ({ orgId: tenant.orgId, environment: tenant.environment, importId: job.importId, chunk })));
-  return stored;
 }
 
 export async function requireImport(tenant: Tenant, importId: string): Promise<ImportRecord> {
