@@ -20,6 +20,7 @@ import { checkContract } from '../support/contract.ts';
 import { createProduct, publish, RED_WINE } from '../support/fixtures.ts';
 import { uniqueGtin13 } from '../support/gtin.ts';
 import { diffSnapshots, snapshotOrg, type Snapshot } from '../support/snapshot.ts';
+import { getImportJob } from '../../lib/data/imports.ts';
 import { verifiedDomainId } from '../support/domains.ts';
 import { getDomain } from '../../lib/data/domains.ts';
 
@@ -179,6 +180,22 @@ async function repair(route: Route): Promise<void> {
   const session = await fetch(`${baseUrl()}/v1/auth/session`, { headers: { cookie: fx.session.cookie } });
   await session.arrayBuffer();
   if (session.status !== 200) fx.session = await newSession(fx.orgId);
+}
+
+/**
+ * After a queued import (202): waits until its worker has finished (docs/imports.md), so that its
+ * writes do not land between the snapshots of a later case.
+ */
+async function settled(route: Route, response: Received): Promise<void> {
+  if (routeKey(route) !== 'POST /v1/imports' || response.status !== 202) return;
+  const { id } = JSON.parse(response.text) as { id: string };
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    const jobs = await Promise.all((['live', 'test'] as const).map((environment) => getImportJob({ orgId: fx.orgId, environment }, id, true)));
+    if (jobs.some((job) => job?.status === 'succeeded' || job?.status === 'failed')) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`import ${id} did not finish within 60 s`);
 }
 
 const snapshot = (): Promise<Snapshot> => snapshotOrg(fx.orgId, [`WHE#${fx.ingest.id}`, `WHE#${fx.endpointId}`]);
@@ -962,6 +979,7 @@ describe('fuzzing every route of the route table', () => {
           } finally {
             if (response.status < 400 || failedAt !== undefined) {
               await repair(route);
+              await settled(route, response);
               stored = await snapshot();
             }
           }
