@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ACCEPT, contentTypeOf, exportFiles, nextLink } from '../../dashboard/src/import-export.ts';
-import { parseRoute } from '../../dashboard/src/router.ts';
+import { parseRoute } from '../../dashboard/src/routes.ts';
 import { IMPORT_MEDIA_TYPES } from '../../lib/domain/imports.ts';
 
 const HEADER = 'gtin,name,category\r\n';
