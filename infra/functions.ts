@@ -14,6 +14,8 @@ export interface Grants {
   table: readonly TableAction[];
   /** SQS actions on the scan queue. */
   scanQueue?: readonly ('sqs:SendMessage' | 'sqs:ReceiveMessage' | 'sqs:DeleteMessage' | 'sqs:GetQueueAttributes' | 'sqs:ChangeMessageVisibility')[];
+  /** SQS actions on the import queue (bulk import chunks, docs/imports.md). */
+  importQueue?: readonly 'sqs:SendMessage'[];
   /**
    * `secretsmanager:GetSecretValue` on the session encryption key (always granted to `auth`): every
    * function with session or API-key routes needs it, since API-key routes also take the session.
@@ -52,7 +54,7 @@ export interface FunctionSpec {
    * Set for functions the scan queue's event source mapping invokes instead of HTTP. The stack
    * grants the mapping's own needs (sqs:ReceiveMessage, DeleteMessage, GetQueueAttributes).
    */
-  trigger?: { kind: 'sqs'; queue: 'scan'; batchSize: number; maxBatchingWindowSeconds: number };
+  trigger?: { kind: 'sqs'; queue: 'scan' | 'import'; batchSize: number; maxBatchingWindowSeconds: number };
   /** Static files (paths from the repository root) the function reads at run time; bundled into `docs-assets/` beside it. */
   assets?: readonly string[];
 }
@@ -110,6 +112,24 @@ export const FUNCTIONS: Record<FunctionName, FunctionSpec> = {
     // Transactions are authorized per contained action: ledger puts and rollup updates.
     grants: { table: ['dynamodb:PutItem', 'dynamodb:UpdateItem'] },
     trigger: { kind: 'sqs', queue: 'scan', batchSize: 100, maxBatchingWindowSeconds: 5 },
+  },
+  imports: {
+    entry: 'functions/imports/handler.ts',
+    description: 'Bulk import jobs: upload a CSV, XLSX or JSON Lines file, read a job and list jobs',
+    // Parsing a 5 MB workbook (exceljs) wants the memory.
+    memoryMb: 1024,
+    timeoutSeconds: 29,
+    // The job and its chunk items in transactions; one SendMessage per chunk.
+    grants: { table: [...WRITE, 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'], sessionSecret: true, importQueue: ['sqs:SendMessage'] },
+  },
+  'import-worker': {
+    entry: 'functions/import-worker/handler.ts',
+    description: 'Imports the rows of one chunk of a bulk import job: upserts products by GTIN and publishes changed passports',
+    memoryMb: 1024,
+    timeoutSeconds: 120,
+    // BatchGetItem reads a chunk's GTIN and product items; transactions of Put, Update and ConditionCheck.
+    grants: { table: [...WRITE, 'dynamodb:BatchGetItem'] },
+    trigger: { kind: 'sqs', queue: 'import', batchSize: 1, maxBatchingWindowSeconds: 0 },
   },
   webhooks: {
     entry: 'functions/webhooks/handler.ts',

@@ -10,6 +10,8 @@ export interface Config {
   /** Set locally (fauxqs); unset in AWS. */
   sqsEndpoint?: string;
   scanQueueUrl?: string;
+  /** The bulk import queue (IMPORT_QUEUE_URL): one message per chunk of an import job. */
+  importQueueUrl?: string;
   /** Origin of the public resolver that every `qrCodeUrl` points at. */
   resolverOrigin: string;
   /**
@@ -71,6 +73,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dynamodbEndpoint: env.DYNAMODB_ENDPOINT || undefined,
     sqsEndpoint: env.SQS_ENDPOINT || undefined,
     scanQueueUrl: env.SCAN_QUEUE_URL || undefined,
+    importQueueUrl: env.IMPORT_QUEUE_URL || undefined,
     resolverOrigin: env.RESOLVER_ORIGIN ?? 'http://localhost:3000',
     resolverOriginSecret: env.RESOLVER_ORIGIN_SECRET || undefined,
     keyCacheTtlMs: Number.isFinite(ttl) ? Math.min(Math.max(ttl, 0), 5000) : 5000,

@@ -51,12 +51,15 @@ export interface RequestOptions {
   text?: boolean;
   /** Do not treat a 401 as the end of the session (the first session check). */
   quiet401?: boolean;
+  /** Send these bytes as the body, with this content type, instead of JSON (an import's file). */
+  upload?: { body: Blob; contentType: string };
 }
 
 /** One API call; resolves with the parsed body, throws ApiError for any non-2xx answer. */
 export async function api<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
   const headers: Record<string, string> = { accept: options.text ? '*/*' : 'application/json' };
   if (options.body !== undefined) headers['content-type'] = 'application/json';
+  if (options.upload) headers['content-type'] = options.upload.contentType;
   if (STATE_CHANGING.has(method)) headers['x-csrf-token'] = csrfToken;
   const query = new URLSearchParams();
   for (const [name, value] of Object.entries(options.query ?? {})) {
@@ -68,6 +71,7 @@ export async function api<T>(method: string, path: string, options: RequestOptio
     headers,
     credentials: 'same-origin',
     ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
+    ...(options.upload ? { body: options.upload.body } : {}),
   });
   if (!response.ok) {
     let body: { error?: ApiErrorBody } | undefined;
@@ -90,6 +94,7 @@ export async function api<T>(method: string, path: string, options: RequestOptio
 export type { Session, ApiKey, CreatedApiKey, WebhookEndpoint } from '../../lib/api/schemas.ts';
 export type { Analytics } from '../../lib/domain/analytics.ts';
 export type { Domain } from '../../lib/domain/domain.ts';
+export type { ImportJob, ImportStatus } from '../../lib/domain/imports.ts';
 export type { Passport, PassportData, PassportVersion } from '../../lib/domain/passport.ts';
 export type { Product, ProductList } from '../../lib/domain/product.ts';
 export type { Environment } from '../../lib/domain/tenant.ts';

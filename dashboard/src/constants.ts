@@ -5,4 +5,5 @@
 export { ALLERGEN_FIELDS, CATEGORIES, GRANULARITIES, NUTRITION_FIELDS, SOURCES as WEBHOOK_SOURCES, SUPPLIER_ROLES, WINE_COLOURS } from '../../lib/domain/enums.ts';
 export type { Granularity } from '../../lib/domain/enums.ts';
 export { API_KEY_SCOPES } from '../../lib/domain/scopes.ts';
+export { PRODUCT_GRANULARITIES } from '../../lib/domain/import-columns.ts';
 export { ENVIRONMENTS } from '../../lib/domain/tenant.ts';

@@ -4,6 +4,7 @@ import { api, ApiError, setCsrfToken, whenSignedOut, type Environment, type Sess
 import { ErrorNotice, Loading } from './components.tsx';
 import { Layout } from './layout.tsx';
 import { DomainsPage } from './pages/domains.tsx';
+import { ImportsPage } from './pages/imports.tsx';
 import { KeysPage } from './pages/keys.tsx';
 import { ProductPage } from './pages/product.tsx';
 import { ProductsPage } from './pages/products.tsx';
@@ -57,6 +58,8 @@ function Page(props: { route: Route; session: Session }) {
       return <WebhookPage key={`${key}/${route.endpointId}`} endpointId={route.endpointId} />;
     case 'domains':
       return <DomainsPage key={key} environment={session.environment} />;
+    case 'imports':
+      return <ImportsPage key={key} environment={session.environment} importId={route.importId} />;
     default:
       return (
         <div class="empty">
@@ -111,6 +114,7 @@ function App() {
     setState({ kind: 'signed-in', session });
     // Resources of one organization and environment do not exist in another.
     if (route.page === 'product' || route.page === 'webhook') navigate(route.page === 'product' ? '#/products' : '#/webhooks');
+    if (route.page === 'imports' && route.importId) navigate('#/imports');
   };
   const signOut = async () => {
     try {

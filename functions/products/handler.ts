@@ -17,6 +17,9 @@ import { NotFoundError, ValidationError } from '../../lib/http/errors.ts';
 import { json } from '../../lib/http/response.ts';
 import { parseBody, parseOrThrow, parseQuery } from '../../lib/http/validation.ts';
 import { createProduct, requireProduct } from '../../lib/services/products.ts';
+import { requireScope } from '../../lib/auth/authenticate.ts';
+import { exportQuerySchema } from '../../lib/domain/export.ts';
+import { exportProducts } from '../../lib/services/exports.ts';
 
 const productInPath = (request: ApiRequest) => requireProduct(request.principal.tenant, pathParam(request, 'productId'));
 
@@ -98,10 +101,36 @@ async function productQr(request: ApiRequest) {
   };
 }
 
+const EXPORT_TYPES = { csv: 'text/csv; charset=utf-8', ndjson: 'application/x-ndjson' } as const;
+
+/**
+ * One page of the product export (docs/import-export.md#export). The route table admits either of
+ * its scopes; the export shows products and passports, so it needs both.
+ */
+async function exportProductsPage(request: ApiRequest) {
+  const operation = 'GET /v1/exports/products';
+  requireScope(request.principal, ['products:read'], operation);
+  requireScope(request.principal, ['passports:read'], operation);
+  const { format, limit, starting_after } = parseQuery(exportQuerySchema, request.event.queryStringParameters, ['format', 'limit', 'starting_after']);
+  const page = await exportProducts(request.principal.tenant, format, limit, starting_after?.toLowerCase());
+  const next = page.next === undefined ? undefined : `/v1/exports/products?${new URLSearchParams({ format, limit: String(limit), starting_after: page.next })}`;
+  return {
+    statusCode: 200,
+    headers: {
+      'Content-Type': EXPORT_TYPES[format],
+      'Content-Disposition': `attachment; filename="products.${format}"`,
+      'Cache-Control': 'no-store',
+      ...(next ? { Link: `<${next}>; rel="next"` } : {}),
+    },
+    body: page.body,
+  };
+}
+
 export const handler = defineApiHandler('products', {
   'POST /v1/products': postProduct,
   'GET /v1/products': listProducts,
   'GET /v1/products/{productId}': readProduct,
   'PATCH /v1/products/{productId}': patchProduct,
   'GET /v1/products/{productId}/qr': productQr,
+  'GET /v1/exports/products': exportProductsPage,
 });

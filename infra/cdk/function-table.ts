@@ -21,7 +21,12 @@ export function readsSessionSecret(name: string, spec: FunctionSpec): boolean {
  * source mapping needs to poll the queue for it when it has a trigger.
  */
 export function scanQueueActions(spec: FunctionSpec): string[] {
-  return [...new Set([...(spec.grants.scanQueue ?? []), ...(spec.trigger ? CONSUMER_ACTIONS : [])])].sort();
+  return [...new Set([...(spec.grants.scanQueue ?? []), ...(spec.trigger?.queue === 'scan' ? CONSUMER_ACTIONS : [])])].sort();
+}
+
+/** The same for the import queue (bulk import chunks, docs/imports.md). */
+export function importQueueActions(spec: FunctionSpec): string[] {
+  return [...new Set([...(spec.grants.importQueue ?? []), ...(spec.trigger?.queue === 'import' ? CONSUMER_ACTIONS : [])])].sort();
 }
 
 /**

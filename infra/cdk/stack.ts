@@ -18,6 +18,7 @@ import { DashboardSite } from './constructs/dashboard.ts';
 import { StackPart } from './constructs/part.ts';
 import { ResolverCdn } from './constructs/resolver-cdn.ts';
 import { ScanPipeline } from './constructs/scan-pipeline.ts';
+import { ImportPipeline } from './constructs/import-pipeline.ts';
 import { SecretsKey } from './constructs/secrets-key.ts';
 import { SignIn } from './constructs/sign-in.ts';
 import { DataTable } from './constructs/table.ts';
@@ -25,7 +26,7 @@ import { validateTables, type FunctionTable, type StackRoute } from './function-
 import { addSuppressions } from './nag.ts';
 import { DEFAULT_SETTINGS, validateSettings, type DeploySettings } from './settings.ts';
 
-export { CONSUMER_ACTIONS, readsSessionSecret, scanQueueActions, scanVisibilityTimeoutSeconds, validateTables } from './function-table.ts';
+export { CONSUMER_ACTIONS, importQueueActions, readsSessionSecret, scanQueueActions, scanVisibilityTimeoutSeconds, validateTables } from './function-table.ts';
 export type { FunctionTable, StackRoute } from './function-table.ts';
 export { RESOLVER_HEADERS } from './constructs/resolver-cdn.ts';
 
@@ -51,6 +52,9 @@ export class PassportStack extends Stack {
   readonly table: Table;
   readonly scanQueue: Queue;
   readonly deadLetterQueue: Queue;
+  /** The bulk import queue and its DLQ (constructs/import-pipeline.ts). */
+  readonly importQueue: Queue;
+  readonly importDeadLetterQueue: Queue;
   readonly api: HttpApi;
   readonly distribution: Distribution;
   readonly userPool: UserPool;
@@ -74,6 +78,7 @@ export class PassportStack extends Stack {
 
     const data = new DataTable(this, 'Data', { ...(props.tableInput ? { tableInput: props.tableInput } : {}) });
     const scans = new ScanPipeline(this, 'ScanPipeline', { consumers: Object.values(functions).filter((spec) => spec.trigger?.queue === 'scan') });
+    const imports = new ImportPipeline(this, 'ImportPipeline', { consumers: Object.values(functions).filter((spec) => spec.trigger?.queue === 'import') });
     const api = new Api(this, 'Api', { settings, ...(zone ? { zone } : {}) });
     const cdn = new ResolverCdn(this, 'ResolverCdn', { apiHost: api.host, settings, ...(zone ? { zone } : {}) });
     // Static files in S3 behind the distribution, served on the API's origin (same cookie and CSRF origin).
@@ -86,6 +91,7 @@ export class PassportStack extends Stack {
       environment: {
         TABLE_NAME: data.table.tableName,
         SCAN_QUEUE_URL: scans.queue.queueUrl,
+        IMPORT_QUEUE_URL: imports.queue.queueUrl,
         RESOLVER_ORIGIN: cdn.origin,
         PUBLIC_API_ORIGIN: api.origin,
         OIDC_ISSUER: signIn.userPool.userPoolProviderUrl,
@@ -111,15 +117,18 @@ export class PassportStack extends Stack {
       ...(settings.brandDistributionId ? { brandDistributionId: settings.brandDistributionId } : {}),
       tableResources: data.resources,
       scanPipeline: scans,
+      importPipeline: imports,
       sessionSecret: signIn.sessionSecret,
       secretsKey: secrets.key,
     });
-    new Alarms(this, 'Alarms', { deadLetterQueue: scans.deadLetterQueue, api: api.api, functions: api.functions, ...(settings.alarmEmail ? { email: settings.alarmEmail } : {}) });
+    new Alarms(this, 'Alarms', { deadLetterQueue: scans.deadLetterQueue, importDeadLetterQueue: imports.deadLetterQueue, api: api.api, functions: api.functions, ...(settings.alarmEmail ? { email: settings.alarmEmail } : {}) });
     if (props.dashboard) new CfnOutput(this, 'DashboardUrl', { value: `${api.origin}/dashboard` });
 
     this.table = data.table;
     this.scanQueue = scans.queue;
     this.deadLetterQueue = scans.deadLetterQueue;
+    this.importQueue = imports.queue;
+    this.importDeadLetterQueue = imports.deadLetterQueue;
     this.api = api.api;
     this.distribution = cdn.distribution;
     this.userPool = signIn.userPool;

@@ -4,6 +4,8 @@ import { StartupError } from './errors.ts';
 
 export const SCAN_QUEUE = 'scan-events';
 export const SCAN_DLQ = 'scan-events-dlq';
+export const IMPORT_QUEUE = 'import-chunks';
+export const IMPORT_DLQ = 'import-chunks-dlq';
 export const MAX_RECEIVE_COUNT = 5;
 
 export interface QueueDepth {
@@ -17,16 +19,20 @@ export interface LocalQueues {
   scanQueueUrl: string;
   scanQueueArn: string;
   scanDlqUrl: string;
-  /** How many messages each queue holds now, and the bodies in the DLQ. */
-  depths(): { scan: QueueDepth; dlq: QueueDepth; dlqBodies: string[] };
+  /** The bulk import queue (one message per chunk of a job) and its DLQ. */
+  importQueueUrl: string;
+  importQueueArn: string;
+  importDlqUrl: string;
+  /** How many messages each queue holds now, and the bodies in the DLQs. */
+  depths(): { scan: QueueDepth; dlq: QueueDepth; dlqBodies: string[]; import: QueueDepth; importDlq: QueueDepth; importDlqBodies: string[] };
   /** Bodies of every message sent to the scan queue so far (newest last, up to 10,000). */
   sentScanEvents(): unknown[];
   stop(): Promise<void>;
 }
 
 /**
- * Starts fauxqs (an SQS emulator, in this process) with the scan queue and its DLQ, wired by a
- * redrive policy as the CDK stack wires them.
+ * Starts fauxqs (an SQS emulator, in this process) with the scan queue and the import queue, each
+ * with its DLQ, wired by a redrive policy as the CDK stack wires them.
  */
 export async function startQueues(region: string, visibilityTimeoutSeconds = 30): Promise<LocalQueues> {
   const server = await onLoopback(() =>
@@ -42,14 +48,19 @@ export async function startQueues(region: string, visibilityTimeoutSeconds = 30)
     await server.stop();
     throw new StartupError(`fauxqs listens on ${server.address}, not on 127.0.0.1 only; stopped it.`);
   }
-  const dlq = server.createQueue(SCAN_DLQ, { region });
-  const queue = server.createQueue(SCAN_QUEUE, {
-    region,
-    attributes: {
-      VisibilityTimeout: String(visibilityTimeoutSeconds),
-      RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlq.queueArn, maxReceiveCount: String(MAX_RECEIVE_COUNT) }),
-    },
-  });
+  const withDlq = (name: string, dlqName: string) => {
+    const deadLetters = server.createQueue(dlqName, { region });
+    const main = server.createQueue(name, {
+      region,
+      attributes: {
+        VisibilityTimeout: String(visibilityTimeoutSeconds),
+        RedrivePolicy: JSON.stringify({ deadLetterTargetArn: deadLetters.queueArn, maxReceiveCount: String(MAX_RECEIVE_COUNT) }),
+      },
+    });
+    return { queue: main, dlq: deadLetters };
+  };
+  const { queue, dlq } = withDlq(SCAN_QUEUE, SCAN_DLQ);
+  const imports = withDlq(IMPORT_QUEUE, IMPORT_DLQ);
   const depth = (name: string): QueueDepth => {
     const state = server.inspectQueue(name);
     return {
@@ -63,10 +74,16 @@ export async function startQueues(region: string, visibilityTimeoutSeconds = 30)
     scanQueueUrl: queue.queueUrl,
     scanQueueArn: queue.queueArn,
     scanDlqUrl: dlq.queueUrl,
+    importQueueUrl: imports.queue.queueUrl,
+    importQueueArn: imports.queue.queueArn,
+    importDlqUrl: imports.dlq.queueUrl,
     depths: () => ({
       scan: depth(SCAN_QUEUE),
       dlq: depth(SCAN_DLQ),
       dlqBodies: (server.inspectQueue(SCAN_DLQ)?.messages.ready ?? []).map((m) => m.body),
+      import: depth(IMPORT_QUEUE),
+      importDlq: depth(IMPORT_DLQ),
+      importDlqBodies: (server.inspectQueue(IMPORT_DLQ)?.messages.ready ?? []).map((m) => m.body),
     }),
     sentScanEvents: () =>
       server.spy

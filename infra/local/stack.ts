@@ -48,6 +48,8 @@ export interface StackInfo {
   sqsEndpoint: string;
   scanQueueUrl: string;
   scanDlqUrl: string;
+  importQueueUrl: string;
+  importDlqUrl: string;
   resolverOrigin: string;
   /** The dashboard web app, served by the gateway. */
   dashboardUrl: string;
@@ -164,6 +166,8 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
       sqsEndpoint: queues.endpoint,
       scanQueueUrl: queues.scanQueueUrl,
       scanDlqUrl: queues.scanDlqUrl,
+      importQueueUrl: queues.importQueueUrl,
+      importDlqUrl: queues.importDlqUrl,
       resolverOrigin: options.resolverOrigin ?? gateway.url,
       dashboardUrl: `${gateway.url}${DASHBOARD_PATH}`,
       oidcIssuer: identityProvider.issuer,
@@ -180,6 +184,7 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
       DYNAMODB_ENDPOINT: info.dynamodbEndpoint,
       SQS_ENDPOINT: info.sqsEndpoint,
       SCAN_QUEUE_URL: info.scanQueueUrl,
+      IMPORT_QUEUE_URL: info.importQueueUrl,
       RESOLVER_ORIGIN: info.resolverOrigin,
       PUBLIC_API_ORIGIN: info.url,
       OIDC_ISSUER: info.oidcIssuer,
@@ -189,21 +194,26 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
       DNS_SERVER: info.dnsServer,
     });
 
-    // Lambda's SQS event source mapping, played locally for every function the queue triggers.
+    // Lambda's SQS event source mapping, played locally for every function a queue triggers.
+    const queueOf = { scan: { url: queues.scanQueueUrl, arn: queues.scanQueueArn }, import: { url: queues.importQueueUrl, arn: queues.importQueueArn } };
     for (const [name, spec] of Object.entries(FUNCTIONS)) {
       if (!spec.trigger) continue;
-      const poller = startPoller({
-        endpoint: queues.endpoint,
-        region,
-        queueUrl: queues.scanQueueUrl,
-        queueArn: queues.scanQueueArn,
-        functionName: name,
-        batchSize: options.scanBatchSize ?? spec.trigger.batchSize,
-        batchWindowMs: options.scanBatchWindowMs ?? spec.trigger.maxBatchingWindowSeconds * 1000,
-        loadHandler: async () => ((await import(pathToFileURL(join(REPO_ROOT, spec.entry)).href)) as { handler: SqsHandler }).handler,
-        onError: (error) => console.error(`[${name}]`, error),
-      });
-      stops.unshift(poller.stop);
+      const scan = spec.trigger.queue === 'scan';
+      // Lambda runs an import's chunks concurrently: two pollers play that (and its races on the job's counters).
+      for (let copy = 0; copy < (scan ? 1 : 2); copy++) {
+        const poller = startPoller({
+          endpoint: queues.endpoint,
+          region,
+          queueUrl: queueOf[spec.trigger.queue].url,
+          queueArn: queueOf[spec.trigger.queue].arn,
+          functionName: name,
+          batchSize: (scan ? options.scanBatchSize : undefined) ?? spec.trigger.batchSize,
+          batchWindowMs: (scan ? options.scanBatchWindowMs : undefined) ?? spec.trigger.maxBatchingWindowSeconds * 1000,
+          loadHandler: async () => ((await import(pathToFileURL(join(REPO_ROOT, spec.entry)).href)) as { handler: SqsHandler }).handler,
+          onError: (error) => console.error(`[${name}]`, error),
+        });
+        stops.unshift(poller.stop);
+      }
     }
 
     const file = runFile(options.dataDir, info.port);

@@ -9,7 +9,7 @@ import { authenticateSession, hasSessionCookie } from '../auth/session.ts';
 import { sessionRateLimit, SessionRateLimitError } from '../auth/session-rate-limit.ts';
 import { errorResponses } from '../http/api-errors.ts';
 import { NotFoundError, RateLimitError } from '../http/errors.ts';
-import { captureRawBody } from '../http/raw-body.ts';
+import { captureRawBody, MAX_BODY_BYTES, rawBody } from '../http/raw-body.ts';
 import { withIdempotencyKey } from './idempotency.ts';
 import { logger } from '../http/logger.ts';
 import { requestIdHeader, requestIdOf } from '../http/request-id.ts';
@@ -20,7 +20,7 @@ export interface PublicRequest {
   event: HttpEvent;
   route: Route;
   requestId: string;
-  /** The parsed JSON body for routes that take one; undefined otherwise. */
+  /** The parsed JSON body for routes that take one, the raw bytes (a Buffer) for `rawBody` routes; undefined otherwise. */
   body: unknown;
 }
 
@@ -160,12 +160,12 @@ export function defineApiHandler(fn: FunctionName, operations: Readonly<Record<s
     .use(errorResponses())
     .use({ after: settle, onError: settle })
     .use(admission)
-    .use(onBodyRoutes(captureRawBody()))
-    .use(onBodyRoutes(httpJsonBodyParser() as HttpMiddleware))
+    .use(onBodyRoutes(captureRawBody((event) => admitted.get(event)?.route.maxBodyBytes ?? MAX_BODY_BYTES)))
+    .use(onBodyRoutes(httpJsonBodyParser() as HttpMiddleware, { json: true }))
     .handler(async (event, context) => {
       const { route, operation, principal } = admitted.get(event)!;
       const requestId = requestIdOf(event);
-      const body: unknown = route.body ? event.body : undefined;
+      const body: unknown = route.rawBody ? rawBody(event) : route.body ? event.body : undefined;
       if (isPublic(operation)) return operation.run({ event, route, requestId, body });
       if (!principal) throw new Error(`${event.routeKey}: no principal was admitted.`);
       const execute = () => operation({ event, route, requestId, principal, body });
@@ -173,13 +173,14 @@ export function defineApiHandler(fn: FunctionName, operations: Readonly<Record<s
     });
 }
 
-/** Runs a `before` middleware only for requests whose route takes a JSON body. */
-function onBodyRoutes(middleware: HttpMiddleware): HttpMiddleware {
+/** Runs a `before` middleware only for requests whose route takes a body (with `json`, a JSON body: not `rawBody`). */
+function onBodyRoutes(middleware: HttpMiddleware, only: { json?: boolean } = {}): HttpMiddleware {
   const before = middleware.before;
   if (!before) throw new Error('onBodyRoutes wraps a before middleware.');
   return {
     before: (request) => {
-      if (admitted.get(request.event)?.route.body) return before(request);
+      const route = admitted.get(request.event)?.route;
+      if (route?.body && !(only.json && route.rawBody)) return before(request);
       return undefined;
     },
   };

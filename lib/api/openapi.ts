@@ -187,6 +187,9 @@ export function buildOpenApi(): OpenApiDocument {
         ...doc.extensions,
         ...(parameters.length ? { parameters } : {}),
         ...(doc.body ? { requestBody: { required: true, content: { 'application/json': { schema: set.convert(doc.body, 'input') } } } } : {}),
+        ...(doc.bodyContent
+          ? { requestBody: { required: true, content: Object.fromEntries(Object.entries(doc.bodyContent).map(([mediaType, schema]) => [mediaType, { schema: set.convert(schema, 'input') }])) } }
+          : {}),
         responses,
       };
       paths[path] = { ...paths[path], [route.method.toLowerCase()]: operation };

@@ -2,6 +2,8 @@ import * as z from 'zod';
 import { analyticsQuerySchema, analyticsSchema, DEFAULT_WINDOW_DAYS, MAX_WINDOW_DAYS } from '../domain/analytics.ts';
 import { createApiKeySchema, listApiKeysQuerySchema } from '../domain/api-key.ts';
 import { cursorQuerySchema } from '../domain/pagination.ts';
+import { importJobSchema, importJobSummarySchema, importListQuerySchema, importQuerySchema, queuedImportSchema } from '../domain/imports.ts';
+import { exportQuerySchema, MAX_EXPORT_ROWS } from '../domain/export.ts';
 import { createdPassportSchema, createPassportSchema, passportVersionSchema, passportSchema } from '../domain/passport.ts';
 import {
   createdProductSchema,
@@ -64,6 +66,8 @@ export interface OperationDoc {
   extensions?: Record<`x-${string}`, unknown>;
   query?: z.ZodObject;
   body?: z.ZodType;
+  /** A body that is not JSON (a file upload): its schema by media type. */
+  bodyContent?: Readonly<Record<string, z.ZodType>>;
   /** Success answers by status. */
   responses: Record<number, Answer>;
   /** Error statuses the operation answers with, each with the error object. */
@@ -134,6 +138,7 @@ export const TAGS: Readonly<Record<string, string>> = {
   Products: 'Products registered by GTIN, each with a GS1 Digital Link QR code that never changes',
   Passports: "Versioned passports: a product's ingredients, nutrition, allergens, origin and producers",
   Suppliers: 'Economic operators (producers, bottlers, importers, …) named in passports',
+  Imports: 'Bulk import of products and passports from CSV, Excel or JSON Lines files (docs/imports.md)',
   Analytics: 'Aggregate scan counts per product: countries, devices, referrers, days; nothing personal',
   Resolver: 'The public GS1 Digital Link resolver behind every printed QR code (no authentication)',
   Webhooks: "Signed deliveries from a product-information system, and the organization's webhook endpoints",
@@ -156,6 +161,7 @@ export const PATH_PARAMETERS: Readonly<Record<string, { description: string; sch
   endpointId: { description: 'The id of a webhook endpoint of the organization', schema: z.string() },
   keyId: { description: 'The id of an API key of the organization', schema: z.string() },
   domainId: { description: 'The id (dom_…) of a domain of the organization', schema: z.string() },
+  importId: { description: 'The id (imp_…) of an import job of the organization', schema: z.string() },
   orgId: { description: 'The organization, as printed in the qrCodeUrl', schema: z.string() },
   environment: { description: 'The environment, as printed in the qrCodeUrl', schema: z.enum(ENVIRONMENTS) },
   gtin: {
@@ -370,6 +376,25 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     responses: { 200: { description: 'An SVG QR code of qrCodeUrl', contentType: 'image/svg+xml', schema: z.string() } },
     errors: [400, ...API_KEY_ERRORS, 404, 422],
   },
+  'GET /v1/exports/products': {
+    summary: "Export the organization's products with their current passports",
+    description: `One page of the products, oldest first, each with its current passport data, in the columns of the import template (GET /v1/imports/template.csv): a CSV page imports back unchanged. At most ${MAX_EXPORT_ROWS} rows a page; the Link header (rel="next") gives the next page while there is one. Needs both products:read and passports:read.`,
+    tag: 'Products',
+    query: exportQuerySchema,
+    responses: {
+      200: {
+        description: 'A page of the export',
+        contentType: 'text/csv',
+        schema: z.string().describe('CSV (RFC 4180, CRLF): the header row, then one row a product'),
+        alternatives: { 'application/x-ndjson': z.string().describe('One JSON object a line: the non-empty cells of a row by column header') },
+        headers: {
+          'Content-Disposition': header('attachment; filename="products.csv" (or products.ndjson)'),
+          Link: header('The next page: </v1/exports/products?format=…&limit=…&starting_after={productId}>; rel="next". Absent on the last page.', z.string(), false),
+        },
+      },
+    },
+    errors: [400, ...API_KEY_ERRORS, 422],
+  },
   'POST /v1/passports': {
     summary: 'Publish a passport version',
     description: "Publishes data as the product's next version (1, 2, …).",
@@ -410,6 +435,67 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     tag: 'Suppliers',
     responses: { 200: { description: 'The supplier', schema: supplierSchema } },
     errors: [...API_KEY_ERRORS, 404],
+  },
+  'POST /v1/imports': {
+    summary: 'Import products and passports from a file',
+    description: [
+      'The body is the file: CSV (text/csv), an Excel workbook (.xlsx, at most 4 MB) or JSON Lines (application/x-ndjson), at most 5 MB and 10,000 rows, with the columns of the template (docs/imports.md).',
+      'Every row is checked on upload; the rows that pass are imported by a worker: each upserts its product by GTIN and publishes a passport version only when the data differs from the current one. Answers 202 with the job id; GET /v1/imports/{importId} shows its progress.',
+      'With dryRun=true every row is checked against the organization\'s data and the report comes back at once (200); nothing is written.',
+    ].join(' '),
+    tag: 'Imports',
+    query: importQuerySchema,
+    bodyContent: {
+      'text/csv': z.string().meta({ description: 'CSV, UTF-8 (a byte-order mark is ignored), the header row first' }),
+      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': z.string().meta({ format: 'binary', description: 'Excel workbook: the first worksheet, headers in row 1' }),
+      'application/x-ndjson': z.string().meta({ description: 'One JSON object per line: keys are the column headers, or nested objects flattened to them' }),
+    },
+    responses: {
+      202: { description: 'Queued', schema: queuedImportSchema, headers: { Location: { description: 'The job', required: true, schema: z.string() } } },
+      200: { description: 'The dry run\'s report (nothing written)', schema: importJobSchema },
+    },
+    errors: [400, ...API_KEY_ERRORS, 413, 415, 422],
+  },
+  'GET /v1/imports': {
+    summary: 'List import jobs, newest first', description: "The organization's import jobs, newest first, in cursor pages, without their row errors (GET /v1/imports/{importId} has them).",
+    tag: 'Imports',
+    query: importListQuerySchema,
+    responses: { 200: { description: 'A page of import jobs', schema: cursorPage(importJobSummarySchema) } },
+    errors: [400, ...API_KEY_ERRORS, 422],
+  },
+  'GET /v1/imports/{importId}': {
+    summary: 'Get an import job', description: 'Its status, counts and row errors (row number and column header as in the file); an unknown id is 404.',
+    tag: 'Imports',
+    responses: { 200: { description: 'The import job', schema: importJobSchema } },
+    errors: [...API_KEY_ERRORS, 404],
+  },
+  'GET /v1/imports/template.csv': {
+    summary: 'The import template as CSV',
+    description: 'One header row with every column of an import (product fields, passport fields flattened with dots, ingredients separated by |), and a row of example values (docs/import-export.md). The export answers in the same columns.',
+    tag: 'Imports',
+    responses: {
+      200: {
+        description: 'The template',
+        contentType: 'text/csv',
+        schema: z.string().describe('CSV (RFC 4180, CRLF): the header row and one example row'),
+        headers: { 'Content-Disposition': header('attachment; filename="import-template.csv"') },
+      },
+    },
+    errors: [...API_KEY_ERRORS],
+  },
+  'GET /v1/imports/template.xlsx': {
+    summary: 'The import template as an Excel workbook',
+    description: 'The same columns and example row as template.csv, in one worksheet; identifier columns (gtin, sku, facilityId, …) are formatted as text so that leading zeros stay.',
+    tag: 'Imports',
+    responses: {
+      200: {
+        description: 'The template',
+        contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+        schema: z.string().meta({ format: 'binary' }),
+        headers: { 'Content-Disposition': header('attachment; filename="import-template.xlsx"') },
+      },
+    },
+    errors: [...API_KEY_ERRORS],
   },
   'GET /v1/analytics/product/{productId}': {
     summary: "A product's scan analytics",

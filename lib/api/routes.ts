@@ -7,7 +7,20 @@ import type { Scope } from '../domain/scopes.ts';
  */
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE' | 'HEAD' | 'OPTIONS';
 
-export type FunctionName = 'products' | 'passports' | 'suppliers' | 'resolver' | 'auth' | 'analytics' | 'aggregator' | 'webhooks' | 'ingest' | 'docs' | 'domains';
+export type FunctionName =
+  | 'products'
+  | 'passports'
+  | 'suppliers'
+  | 'resolver'
+  | 'auth'
+  | 'analytics'
+  | 'aggregator'
+  | 'webhooks'
+  | 'ingest'
+  | 'docs'
+  | 'domains'
+  | 'imports'
+  | 'import-worker';
 
 /**
  * How a route authenticates: an API key (Bearer; the dashboard's session cookie is accepted too, see
@@ -24,8 +37,15 @@ export interface Route {
   auth: Auth;
   /** Any one of these scopes authorizes the call. */
   scopes: readonly Scope[];
-  /** Whether the operation reads a JSON body. */
+  /** Whether the operation reads a body (JSON, unless `rawBody`). */
   body: boolean;
+  /**
+   * The operation reads the body's raw bytes (a file upload: CSV, XLSX, JSON Lines) and checks its
+   * Content-Type itself; the JSON body parser is skipped.
+   */
+  rawBody?: boolean;
+  /** The largest body accepted, in bytes (default 256 KiB, lib/http/raw-body.ts); 413 beyond. */
+  maxBodyBytes?: number;
   /** Creates something: an `Idempotency-Key` header makes retries safe (lib/api/idempotency.ts). */
   idempotent?: boolean;
 }
@@ -36,6 +56,8 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', path: '/v1/products/{productId}', function: 'products', auth: 'apiKey', scopes: ['products:read'], body: false },
   { method: 'PATCH', path: '/v1/products/{productId}', function: 'products', auth: 'apiKey', scopes: ['products:write'], body: true },
   { method: 'GET', path: '/v1/products/{productId}/qr', function: 'products', auth: 'apiKey', scopes: ['products:read'], body: false },
+  // The export needs both scopes: the table admits either, the handler requires both (docs/import-export.md#export).
+  { method: 'GET', path: '/v1/exports/products', function: 'products', auth: 'apiKey', scopes: ['products:read', 'passports:read'], body: false },
 
   { method: 'POST', path: '/v1/passports', function: 'passports', auth: 'apiKey', scopes: ['passports:write'], body: true, idempotent: true },
   { method: 'GET', path: '/v1/products/{productId}/passport', function: 'passports', auth: 'apiKey', scopes: ['products:read', 'passports:read'], body: false },
@@ -60,6 +82,14 @@ export const ROUTES: readonly Route[] = [
   ...(['GET', 'HEAD'] as const).map(
     (method) => ({ method, path: '/{orgId}/{environment}/p/{gtin}/{version}/{page}', function: 'resolver', auth: 'none', scopes: [], body: false }) as const,
   ),
+
+  // Bulk import jobs (docs/imports.md): the upload is a file, up to 5 MB (XLSX up to 4 MB: API Gateway base64-encodes it into Lambda's 6 MB payload).
+  { method: 'POST', path: '/v1/imports', function: 'imports', auth: 'apiKey', scopes: ['imports:write'], body: true, rawBody: true, maxBodyBytes: 5 * 1024 * 1024, idempotent: true },
+  { method: 'GET', path: '/v1/imports', function: 'imports', auth: 'apiKey', scopes: ['imports:read'], body: false },
+  { method: 'GET', path: '/v1/imports/{importId}', function: 'imports', auth: 'apiKey', scopes: ['imports:read'], body: false },
+  // The import template (docs/import-export.md#the-template): literal paths, so they win over {importId}.
+  { method: 'GET', path: '/v1/imports/template.csv', function: 'imports', auth: 'apiKey', scopes: ['imports:read'], body: false },
+  { method: 'GET', path: '/v1/imports/template.xlsx', function: 'imports', auth: 'apiKey', scopes: ['imports:read'], body: false },
 
   { method: 'GET', path: '/v1/analytics/product/{productId}', function: 'analytics', auth: 'apiKey', scopes: ['analytics:read'], body: false },
 

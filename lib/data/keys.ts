@@ -14,6 +14,8 @@ import type { Tenant } from '../domain/tenant.ts';
  * | passport id | `T#{orgId}#{env}` | `PASSPORTID#{passportId}` | the version a passport id names (cursors) |
  * | version page | `T#{orgId}#{env}` | `PAGE#{gtin14}#{version, 6 digits}` | a version's immutable e-label and JSON pages in one GetItem: the product's public fields as published with the version, and the version (written in the publishing transaction) |
  * | supplier | `T#{orgId}#{env}` | `SUPPLIER#{supplierId}` | get by id; list in creation order |
+ * | import job | `T#{orgId}#{env}` | `IMPORT#{importId}` | get by id; list newest first (ids sort by time); counters ADDed per chunk |
+ * | import chunk | `T#{orgId}#{env}` | `IMPORTCHUNK#{importId}#{n, 4 digits}` | the ≤ 100 rows of one SQS message, its per-row outcomes and its done marker (TTL 14 days) |
  * | webhook watermark | `T#{orgId}#{env}` | `WHMARK#{productId}` | the newest source revision or update time a delivery published for the product |
  * | supplier name claim | `T#{orgId}#{env}` | `SUPPLIERNAME#{normalized name}` | the first supplier of a name (webhook deliveries reuse it) |
  * | idempotency record | `IDEMPOTENCY#{orgId}#{env}` | the request's hash (Powertools) | replay a request with the same `Idempotency-Key` |
@@ -58,6 +60,10 @@ export const passportVersionSk = (productId: string, version: number): string =>
 export const passportIdSk = (passportId: string): string => `PASSPORTID#${passportId}`;
 /** A published version as its pages show it (lib/domain/page-urls.ts), found by GTIN and version. */
 export const versionPageSk = (gtin14: string, version: number): string => `PAGE#${gtin14}#${String(version).padStart(6, '0')}`;
+/** Sort-key prefix of a tenant's import jobs (`IMPORTCHUNK#` does not start with it). */
+export const IMPORT_PREFIX = 'IMPORT#';
+export const importSk = (importId: string): string => `${IMPORT_PREFIX}${importId}`;
+export const importChunkSk = (importId: string, chunk: number): string => `IMPORTCHUNK#${importId}#${String(chunk).padStart(4, '0')}`;
 /** Sort-key prefix of a tenant's suppliers. */
 export const SUPPLIER_PREFIX = 'SUPPLIER#';
 export const supplierSk = (supplierId: string): string => `${SUPPLIER_PREFIX}${supplierId}`;

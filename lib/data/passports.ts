@@ -56,6 +56,43 @@ function toPublicView(item: Record<string, unknown>): PublicView {
 }
 
 /**
+ * The new items of a published version: the version, its passport id pointer and its page (each on
+ * the condition that it is new). Publishing also moves the product's `passportVersion` and the GTIN
+ * item's `passport`, which the caller's transaction does (insertPassportVersion; a bulk import's
+ * product-creating transaction, lib/data/imports.ts).
+ */
+export function versionItems(
+  tenant: Tenant,
+  product: Pick<ProductRecord, 'productId' | 'name' | 'category' | 'gtin' | 'qrCodeUrl'>,
+  passport: PassportVersion,
+): NonNullable<TransactWriteCommandInput['TransactItems']> {
+  const pk = tenantPk(tenant);
+  return [
+    {
+      Put: {
+        TableName: tableName(),
+        Item: { PK: pk, SK: passportVersionSk(product.productId, passport.version), type: 'passport', ...passport },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      },
+    },
+    {
+      Put: {
+        TableName: tableName(),
+        Item: { PK: pk, SK: passportIdSk(passport.passportId), type: 'passportId', productId: product.productId, version: passport.version },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      },
+    },
+    {
+      Put: {
+        TableName: tableName(),
+        Item: { PK: pk, SK: versionPageSk(product.gtin, passport.version), type: 'page', ...pageFields(product), passport },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      },
+    },
+  ];
+}
+
+/**
  * Publishes `passport` as the product's next version in one transaction: it succeeds only while
  * the product's `passportVersion` is still `passport.version - 1`, so two concurrent publishers
  * can never take the same version. Returns 'conflict' when another version won the race.
@@ -85,27 +122,7 @@ export async function insertPassportVersion(
               ExpressionAttributeValues: { ':version': passport.version, ':previous': previous },
             },
           },
-          {
-            Put: {
-              TableName: tableName(),
-              Item: { PK: pk, SK: passportVersionSk(product.productId, passport.version), type: 'passport', ...passport },
-              ConditionExpression: 'attribute_not_exists(PK)',
-            },
-          },
-          {
-            Put: {
-              TableName: tableName(),
-              Item: { PK: pk, SK: passportIdSk(passport.passportId), type: 'passportId', productId: product.productId, version: passport.version },
-              ConditionExpression: 'attribute_not_exists(PK)',
-            },
-          },
-          {
-            Put: {
-              TableName: tableName(),
-              Item: { PK: pk, SK: versionPageSk(product.gtin, passport.version), type: 'page', ...pageFields(product), passport },
-              ConditionExpression: 'attribute_not_exists(PK)',
-            },
-          },
+          ...versionItems(tenant, product, passport),
           {
             Update: {
               TableName: tableName(),

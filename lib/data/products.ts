@@ -1,5 +1,5 @@
 import { GetCommand, QueryCommand, TransactWriteCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { Category, ProductRecord, UpdateProductInput } from '../domain/product.ts';
+import type { Category, ProductGranularity, ProductRecord, UpdateProductInput } from '../domain/product.ts';
 import type { Environment, Tenant } from '../domain/tenant.ts';
 import { db, tableName } from './client.ts';
 import { cancellationReasons, retryOnConflict } from './errors.ts';
@@ -30,6 +30,10 @@ export function fromItem(item: Item): ProductRecord {
     category: item.category as Category,
     ...(typeof item.brand === 'string' ? { brand: item.brand } : {}),
     ...(typeof item.sku === 'string' ? { sku: item.sku } : {}),
+    ...(typeof item.economicOperatorId === 'string' ? { economicOperatorId: item.economicOperatorId } : {}),
+    ...(typeof item.facilityId === 'string' ? { facilityId: item.facilityId } : {}),
+    ...(typeof item.commodityCode === 'string' ? { commodityCode: item.commodityCode } : {}),
+    granularity: typeof item.granularity === 'string' ? (item.granularity as ProductGranularity) : 'model',
     qrCodeUrl: String(item.qrCodeUrl),
     createdAt: String(item.createdAt),
     updatedAt: String(item.updatedAt),

@@ -1,9 +1,10 @@
 import * as z from 'zod';
 import { CATEGORIES, type Category } from './enums.ts';
-import { normalizeGtin } from './gtin.ts';
+import { checkDigit, normalizeGtin } from './gtin.ts';
+import { PRODUCT_GRANULARITIES, type ProductGranularity } from './import-columns.ts';
 import type { Environment } from './tenant.ts';
 
-export { CATEGORIES, type Category };
+export { CATEGORIES, PRODUCT_GRANULARITIES, type Category, type ProductGranularity };
 
 /** A product as the domain knows it; the data layer maps it to and from items. */
 export interface ProductRecord {
@@ -15,6 +16,12 @@ export interface ProductRecord {
   category: Category;
   brand?: string;
   sku?: string;
+  /** ESPR identifiers (docs/api.md#espr-identifiers). */
+  economicOperatorId?: string;
+  facilityId?: string;
+  commodityCode?: string;
+  /** What one passport covers; `model` when absent (products created before the field). */
+  granularity?: ProductGranularity;
   qrCodeUrl: string;
   createdAt: string;
   updatedAt: string;
@@ -64,12 +71,64 @@ export const gtinSchema = z
     return z.NEVER;
   });
 
+/**
+ * Economic operator identifier, such as an EORI number. EORI numbers are a two-letter country
+ * prefix and a national part of up to 15 letters or digits (17 characters at most), whose form
+ * differs by member state; the rule here is that common shape only, in upper case, so any issued
+ * EORI passes (docs/api.md#espr-identifiers).
+ */
+export const ECONOMIC_OPERATOR_ID_PATTERN = /^[A-Z]{2}[A-Z0-9]{1,15}$/;
+/** A GLN (Global Location Number): 13 digits, the last the GS1 mod-10 check digit. */
+export const GLN_PATTERN = /^\d{13}$/;
+/** A CN (8 digits) or HS (6 digits) code, or a national tariff code of up to 10 digits. */
+export const COMMODITY_CODE_PATTERN = /^\d{6,10}$/;
+
+const identifier = (field: string, pattern: RegExp, rule: string, description: string) =>
+  z
+    .string({ error: `${field} must be a string.` })
+    .trim()
+    .regex(pattern, { error: `${field} must be ${rule}.` })
+    .meta({ description, pattern: pattern.source });
+
+export const economicOperatorIdSchema = identifier(
+  'economicOperatorId',
+  ECONOMIC_OPERATOR_ID_PATTERN,
+  'two upper-case letters (the country) and up to 15 upper-case letters or digits, such as an EORI number DE123456789012345',
+  'Economic operator identifier, such as an EORI number: a two-letter country prefix and up to 15 upper-case letters or digits',
+);
+
+export const facilityIdSchema = identifier(
+  'facilityId',
+  GLN_PATTERN,
+  'a GLN of 13 digits',
+  'Facility identifier: a GLN, 13 digits whose last digit is the GS1 mod-10 check digit',
+)
+  .refine((gln) => checkDigit(gln.slice(0, -1)) === Number(gln.at(-1)), {
+    error: 'facilityId is not a valid GLN: the check digit is wrong.',
+  })
+  .meta({ 'x-check-digit': 'GS1 mod-10' });
+
+export const commodityCodeSchema = identifier(
+  'commodityCode',
+  COMMODITY_CODE_PATTERN,
+  'a CN or HS code of 6 to 10 digits',
+  'CN or HS commodity code: 6 to 10 digits, without dots or spaces',
+);
+
+export const granularitySchema = z
+  .enum(PRODUCT_GRANULARITIES, { error: `granularity must be one of: ${PRODUCT_GRANULARITIES.join(', ')}.` })
+  .meta({ description: 'What one passport covers: the model (the default), a batch or an item' });
+
 export const createProductSchema = z.strictObject({
   name: text('name', 200),
   category,
   gtin: gtinSchema,
   brand: text('brand', 100).optional(),
   sku: text('sku', 64).optional(),
+  economicOperatorId: economicOperatorIdSchema.optional(),
+  facilityId: facilityIdSchema.optional(),
+  commodityCode: commodityCodeSchema.optional(),
+  granularity: granularitySchema.optional(),
 });
 export type CreateProductInput = z.infer<typeof createProductSchema>;
 
@@ -78,6 +137,10 @@ export const updateProductSchema = z.strictObject({
   category: category.optional(),
   brand: text('brand', 100).optional(),
   sku: text('sku', 64).nullable().optional(),
+  economicOperatorId: economicOperatorIdSchema.nullable().optional(),
+  facilityId: facilityIdSchema.nullable().optional(),
+  commodityCode: commodityCodeSchema.nullable().optional(),
+  granularity: granularitySchema.optional(),
 });
 export type UpdateProductInput = z.infer<typeof updateProductSchema>;
 
@@ -175,6 +238,10 @@ export const productSchema = z
     category: z.enum(CATEGORIES),
     brand: z.string().nullable(),
     sku: z.string().nullable(),
+    economicOperatorId: z.string().nullable().describe('Economic operator identifier, such as an EORI number'),
+    facilityId: z.string().nullable().describe('Facility identifier (GLN)'),
+    commodityCode: z.string().nullable().describe('CN or HS commodity code'),
+    granularity: z.enum(PRODUCT_GRANULARITIES).describe('What one passport covers'),
     qrCodeUrl: z.url().describe('GS1 Digital Link URI printed in the QR code; never changes'),
     links: z.array(productLinkSchema),
     createdAt: z.iso.datetime(),
@@ -208,6 +275,10 @@ export function toProductView(product: ProductRecord): Product {
     category: product.category,
     brand: product.brand ?? null,
     sku: product.sku ?? null,
+    economicOperatorId: product.economicOperatorId ?? null,
+    facilityId: product.facilityId ?? null,
+    commodityCode: product.commodityCode ?? null,
+    granularity: product.granularity ?? 'model',
     qrCodeUrl: product.qrCodeUrl,
     links: [
       { href: product.qrCodeUrl, rel: 'gs1:pip', type: 'text/html' },

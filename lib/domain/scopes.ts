@@ -7,6 +7,8 @@ export const SCOPES = [
   'suppliers:read',
   'suppliers:write',
   'analytics:read',
+  'imports:read',
+  'imports:write',
   'api_keys:manage',
 ] as const;
 

@@ -10,7 +10,8 @@ export const ERROR_TYPES = {
     statuses: {
       400: 'Malformed request: invalid JSON, not JSON, an unknown query parameter',
       405: 'Method not allowed',
-      413: 'Body over 256 KiB',
+      413: 'Body over its limit: 256 KiB; a bulk import file over 5 MB (XLSX 4 MB) or 10,000 rows',
+      415: 'A file upload in a media type the route does not accept',
     },
   },
   authentication_error: { title: 'Not authenticated', statuses: { 401: 'Missing or invalid authentication' } },

@@ -119,6 +119,13 @@ export class PayloadTooLargeError extends ApiError<'invalid_request_error'> {
   }
 }
 
+/** 415: a file upload in a media type the route does not take. */
+export class UnsupportedMediaTypeError extends ApiError<'invalid_request_error'> {
+  constructor(message: string, accepted: readonly string[]) {
+    super(415, 'invalid_request_error', message, { param: 'Content-Type', suggestion: `Send one of: ${accepted.join(', ')}.` });
+  }
+}
+
 /** 422: the request is well-formed but a field is invalid; `param` names it. */
 export class ValidationError extends ApiError<'validation_error'> {
   constructor(message: string, param: string, suggestion?: string) {

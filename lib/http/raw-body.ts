@@ -21,14 +21,15 @@ export function rawBody(event: HttpEvent): Buffer {
 }
 
 /**
- * Keeps the raw bytes of the body for `rawBody`, and answers 413 past 256 KiB. Register it before
- * the JSON body parser.
+ * Keeps the raw bytes of the body for `rawBody`, and answers 413 past the request's limit (256 KiB
+ * unless `limitOf` gives its route's own). Register it before the JSON body parser.
  */
-export function captureRawBody(): HttpMiddleware {
+export function captureRawBody(limitOf: (event: HttpEvent) => number = () => MAX_BODY_BYTES): HttpMiddleware {
   return {
     before: (request) => {
       const bytes = decode(request.event);
-      if (bytes.length > MAX_BODY_BYTES) throw new PayloadTooLargeError(MAX_BODY_BYTES);
+      const limit = limitOf(request.event);
+      if (bytes.length > limit) throw new PayloadTooLargeError(limit);
       captured.set(request.event, bytes);
     },
   };

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { REPO_ROOT, startLocalStack } from '../../infra/local/stack.ts';
 import { benchBundles } from './bundles.ts';
 import { printTable, type Row } from './measure.ts';
+import { benchImports } from './imports.ts';
 import { benchIngest } from './ingest.ts';
 import { benchPipeline } from './pipeline.ts';
 import { benchProducts } from './products.ts';
@@ -29,6 +30,7 @@ try {
   const baselineScans = resolverRows.find((r) => r.figure.startsWith('baseline'))?.value ?? 1;
   rows.push(...(await benchPipeline(stack.info, count, concurrency, baselineScans)));
   rows.push(...(await benchIngest(stack.info, count, concurrency)));
+  rows.push(...(await benchImports(stack.info, count)));
   // Last, so that its Node processes do not disturb the request benchmarks.
   rows.push(...(await benchBundles()));
   console.log(`\nProduct Passport benchmarks (${count} requests per figure, ${concurrency} in flight, Node ${process.version})\n`);

@@ -140,8 +140,20 @@ describe('the dashboard', () => {
       await page.locator('[data-param="gtin"]').waitFor();
       expect(await newProduct.getByLabel('GTIN').getAttribute('aria-invalid')).toBe('true');
       await newProduct.getByLabel('GTIN').fill(gtin);
+      // The ESPR identifiers: a GLN with a wrong check digit is named by the API, then fixed.
+      await newProduct.getByLabel('Facility GLN (optional)').fill('4006381000016');
+      await newProduct.getByLabel('Commodity code (optional)').fill('22042111');
+      await newProduct.getByLabel('Passport granularity').selectOption('batch');
+      await newProduct.getByRole('button', { name: 'Create product' }).click();
+      await page.locator('[data-param="facilityId"]').waitFor();
+      expect(await newProduct.getByLabel('Facility GLN (optional)').getAttribute('aria-invalid')).toBe('true');
+      await newProduct.getByLabel('Facility GLN (optional)').fill('4006381000017');
       await newProduct.getByRole('button', { name: 'Create product' }).click();
       await page.getByRole('heading', { name: 'Riesling Kabinett 2023' }).waitFor();
+      const details = await page.locator('dl.details').innerText();
+      expect(details).toContain('4006381000017');
+      expect(details).toContain('22042111');
+      expect(details).toContain('batch');
       await page.getByTestId('qr-image').waitFor();
       const qrCodeUrl = await page.getByTestId('elabel-link').getAttribute('href');
       expect(qrCodeUrl).toMatch(new RegExp(`/${org.orgId}/test/01/0${gtin}$`));

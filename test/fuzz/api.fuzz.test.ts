@@ -20,6 +20,7 @@ import { checkContract } from '../support/contract.ts';
 import { createProduct, publish, RED_WINE } from '../support/fixtures.ts';
 import { uniqueGtin13 } from '../support/gtin.ts';
 import { diffSnapshots, snapshotOrg, type Snapshot } from '../support/snapshot.ts';
+import { getImportJob } from '../../lib/data/imports.ts';
 import { verifiedDomainId } from '../support/domains.ts';
 import { getDomain } from '../../lib/data/domains.ts';
 
@@ -72,6 +73,8 @@ const EXTRA_STATUSES: Readonly<Record<string, readonly number[]>> = {
   'POST /v1/domains': [409],
   'PATCH /v1/domains/{domainId}': [409],
   'POST /v1/domains/{domainId}/verify': [409],
+  // A file upload (docs/imports.md): queued (202), a dry run's report (200), another media type (415).
+  'POST /v1/imports': [202, 415],
   'GET /v1/auth/login': [302],
   'GET /v1/auth/callback': [303, 401, 403],
 };
@@ -177,6 +180,22 @@ async function repair(route: Route): Promise<void> {
   const session = await fetch(`${baseUrl()}/v1/auth/session`, { headers: { cookie: fx.session.cookie } });
   await session.arrayBuffer();
   if (session.status !== 200) fx.session = await newSession(fx.orgId);
+}
+
+/**
+ * After a queued import (202): waits until its worker has finished (docs/imports.md), so that its
+ * writes do not land between the snapshots of a later case.
+ */
+async function settled(route: Route, response: Received): Promise<void> {
+  if (routeKey(route) !== 'POST /v1/imports' || response.status !== 202) return;
+  const { id } = JSON.parse(response.text) as { id: string };
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    const jobs = await Promise.all((['live', 'test'] as const).map((environment) => getImportJob({ orgId: fx.orgId, environment }, id, true)));
+    if (jobs.some((job) => job?.status === 'succeeded' || job?.status === 'failed')) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`import ${id} did not finish within 60 s`);
 }
 
 const snapshot = (): Promise<Snapshot> => snapshotOrg(fx.orgId, [`WHE#${fx.ingest.id}`, `WHE#${fx.endpointId}`]);
@@ -470,6 +489,20 @@ const malformedJson = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 40 }),
 );
 
+/** Routes whose body is a file, not JSON (their valid requests send it as text/csv): a few CSV files, good and bad. */
+const FILE_BODIES: Readonly<Record<string, fc.Arbitrary<Body>>> = {
+  'POST /v1/imports': fc
+    .constantFrom(
+      'gtin,name,category\n4006381333931,Fuzz Riesling,wine\n',
+      'gtin,name,category,passport.vintage\n4006381333931,Fuzz Riesling,wine,1700\n',
+      'gtin\n4006381333931\n',
+      'gtin,name\n"unclosed,x\n',
+      'gtin,unknown\n1,2\n',
+      '\uFEFFgtin,name,category\r\n96385074,Fuzz,food\r\n',
+    )
+    .map((text): Body => ({ kind: 'text', text })),
+};
+
 function bodyFor(route: Route): fc.Arbitrary<Body | undefined> {
   if (route.method === 'GET' || route.method === 'HEAD') return fc.constant(undefined);
   const valid = VALID_BODIES[routeKey(route)];
@@ -671,6 +704,7 @@ function caseFor(route: Route): fc.Arbitrary<Case> {
     body: bodyFor(route),
   });
   const validBody = VALID_BODIES[routeKey(route)] ?? (route.auth === 'webhook' ? ingestPayload : undefined);
+  const file = FILE_BODIES[routeKey(route)];
   const plain = fc.record({
     segments: segments((name, greedy) => plausibleSegment(name, greedy).map((value) => ({ value, raw: true }))),
     query: fc.constant<Query>({ pairs: [] }),
@@ -678,9 +712,9 @@ function caseFor(route: Route): fc.Arbitrary<Case> {
     session: fc.constant<SessionChoice>({ cookie: 'valid', origin: 'ok', csrf: 'ok' }),
     webhook: fc.constant<WebhookChoice>({ endpointIn: 'query', endpoint: { $ref: 'ingestEndpointId' }, signature: 'valid' }),
     accept: fc.constant(undefined),
-    contentType: fc.constant('application/json'),
+    contentType: fc.constant(file ? 'text/csv' : 'application/json'),
     headers: fc.constant<Array<[string, string]>>([]),
-    body: validBody ? validBody.map((value): Body => ({ kind: 'json', value })) : bodyFor(route),
+    body: file ?? (validBody ? validBody.map((value): Body => ({ kind: 'json', value })) : bodyFor(route)),
   });
   return fc.tuple(fc.oneof(...FOCUS), fuzzed, plain).map(([focus, f, p]): Case => {
     switch (focus) {
@@ -945,6 +979,7 @@ describe('fuzzing every route of the route table', () => {
           } finally {
             if (response.status < 400 || failedAt !== undefined) {
               await repair(route);
+              await settled(route, response);
               stored = await snapshot();
             }
           }

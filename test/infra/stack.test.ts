@@ -1,7 +1,7 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CONSUMER_ACTIONS, RESOLVER_HEADERS, readsSessionSecret, scanQueueActions } from '../../infra/cdk/stack.ts';
+import { CONSUMER_ACTIONS, importQueueActions, RESOLVER_HEADERS, readsSessionSecret, scanQueueActions } from '../../infra/cdk/stack.ts';
 import { PAGE_PATH_PATTERNS } from '../../infra/cdk/constructs/resolver-cdn.ts';
 import { ROUTES } from '../../lib/api/routes.ts';
 import { elabelPageUrl, passportJsonUrl } from '../../lib/domain/page-urls.ts';
@@ -122,6 +122,7 @@ describe('functions', () => {
       'logs:PutLogEvents',
       ...spec.grants.table,
       ...scanQueueActions(spec),
+      ...importQueueActions(spec),
       ...(readsSessionSecret(name, spec) ? ['secretsmanager:GetSecretValue'] : []),
       ...(spec.grants.secretsKey ?? []),
     ].sort();
@@ -137,7 +138,7 @@ describe('functions', () => {
       expect(JSON.stringify(statement.Resource)).not.toContain('"*"');
       const actions = actionsOf(statement);
       if (actions.some((a) => a.startsWith('dynamodb:'))) expect(statement.Resource).toEqual(arnOf(tableId));
-      if (actions.some((a) => a.startsWith('sqs:'))) expect(statement.Resource).toEqual(arnOf(queueId));
+      if (actions.some((a) => a.startsWith('sqs:'))) expect([arnOf(queueId), arnOf(logicalId(synth.stack.importQueue))]).toContainEqual(statement.Resource);
       if (actions.some((a) => a.startsWith('secretsmanager:'))) expect(statement.Resource).toEqual(ref(secretId));
       if (actions.some((a) => a.startsWith('kms:'))) expect(statement.Resource).toEqual(arnOf(logicalId(synth.stack.secretsKey)));
     }
@@ -150,6 +151,7 @@ describe('functions', () => {
     // Assess
     expect(variables.TABLE_NAME).toEqual(ref(logicalId(synth.stack.table)));
     expect(variables.SCAN_QUEUE_URL).toEqual(ref(logicalId(synth.stack.scanQueue)));
+    expect(variables.IMPORT_QUEUE_URL).toEqual(ref(logicalId(synth.stack.importQueue)));
     expect(JSON.stringify(variables.RESOLVER_ORIGIN)).toContain(logicalId(synth.stack.distribution));
     expect(JSON.stringify(variables.OIDC_ISSUER)).toContain(logicalId(synth.stack.userPool));
     expect(variables.OIDC_CLIENT_ID).toBeDefined();
@@ -217,7 +219,7 @@ describe('scan queue', () => {
     const queueArn = arnOf(logicalId(synth.stack.scanQueue));
 
     // Act
-    const mappings = ofType(synth, 'AWS::Lambda::EventSourceMapping');
+    const mappings = ofType(synth, 'AWS::Lambda::EventSourceMapping').filter(([, m]) => JSON.stringify(m.Properties?.EventSourceArn) === JSON.stringify(queueArn));
 
     // Assess
     expect(mappings).toHaveLength(consumers.length);
@@ -235,6 +237,69 @@ describe('scan queue', () => {
 
   it('encrypts both queues and refuses plain HTTP', () => {
     for (const queue of [synth.stack.scanQueue, synth.stack.deadLetterQueue]) {
+      // Act
+      const id = logicalId(queue);
+
+      // Assess
+      expect(synth.resources[id]?.Properties?.SqsManagedSseEnabled).toBe(true);
+      synth.template.hasResourceProperties('AWS::SQS::QueuePolicy', {
+        Queues: [ref(id)],
+        PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
+      });
+    }
+  });
+});
+
+describe('import queue', () => {
+  const consumers = functions.filter(([, spec]) => spec.trigger?.queue === 'import');
+
+  it('has the import worker as its consumer, and only the imports function may send to it', () => {
+    // Act
+    const senders = functions.filter(([, spec]) => spec.grants.importQueue?.includes('sqs:SendMessage')).map(([name]) => name);
+
+    // Assess
+    expect(consumers.map(([name]) => name)).toEqual(['import-worker']);
+    expect(senders).toEqual(['imports']);
+  });
+
+  it('sends messages to its own DLQ after 5 receives and outlasts six times the worker\'s timeout', () => {
+    // Prepare
+    const queueId = logicalId(synth.stack.importQueue);
+    const dlqId = logicalId(synth.stack.importDeadLetterQueue);
+
+    // Act
+    const queue = synth.resources[queueId]?.Properties as { RedrivePolicy: unknown; VisibilityTimeout: number };
+
+    // Assess
+    expect(queue.RedrivePolicy).toEqual({ deadLetterTargetArn: arnOf(dlqId), maxReceiveCount: 5 });
+    for (const [, spec] of consumers) expect(queue.VisibilityTimeout).toBeGreaterThanOrEqual(6 * spec.timeoutSeconds);
+  });
+
+  it('maps the queue to the worker with its batch size, reporting batch item failures; the worker may receive, the imports function only send', () => {
+    // Prepare
+    const queueArn = arnOf(logicalId(synth.stack.importQueue));
+
+    // Act
+    const mappings = ofType(synth, 'AWS::Lambda::EventSourceMapping').filter(([, m]) => JSON.stringify(m.Properties?.EventSourceArn) === JSON.stringify(queueArn));
+
+    // Assess
+    expect(mappings).toHaveLength(consumers.length);
+    for (const [name, spec] of consumers) {
+      synth.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+        FunctionName: ref(functionLogicalId(synth, name)),
+        EventSourceArn: queueArn,
+        BatchSize: spec.trigger?.batchSize,
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+      });
+      const importStatements = roleStatements(synth, name).statements.filter((st) => JSON.stringify(st.Resource) === JSON.stringify(queueArn));
+      expect(importStatements.flatMap(actionsOf).sort()).toEqual([...CONSUMER_ACTIONS].sort());
+    }
+    const senderStatements = roleStatements(synth, 'imports').statements.filter((st) => JSON.stringify(st.Resource) === JSON.stringify(queueArn));
+    expect(senderStatements.flatMap(actionsOf)).toEqual(['sqs:SendMessage']);
+  });
+
+  it('encrypts both queues and refuses plain HTTP', () => {
+    for (const queue of [synth.stack.importQueue, synth.stack.importDeadLetterQueue]) {
       // Act
       const id = logicalId(queue);
 
@@ -364,7 +429,7 @@ describe('session key', () => {
 });
 
 describe('alarms', () => {
-  it('alarm on the DLQ depth, the API 5xx rate and every function\'s throttles, notifying the alarm topic', () => {
+  it('alarm on the DLQs\' depth (scans, import chunks), the API 5xx rate and every function\'s throttles, notifying the alarm topic', () => {
     // Prepare
     const alarms = ofType(synth, 'AWS::CloudWatch::Alarm').map(([, a]) => a.Properties ?? {});
     const dlqName = { 'Fn::GetAtt': [logicalId(synth.stack.deadLetterQueue), 'QueueName'] };
@@ -377,6 +442,10 @@ describe('alarms', () => {
     // Assess
     expect(dlq).toHaveLength(1);
     expect(dlq[0]).toMatchObject({ Threshold: 0, ComparisonOperator: 'GreaterThanThreshold' });
+    const importDlqName = { 'Fn::GetAtt': [logicalId(synth.stack.importDeadLetterQueue), 'QueueName'] };
+    const importDlq = alarms.filter((a) => a.MetricName === 'ApproximateNumberOfMessagesVisible' && JSON.stringify(a.Dimensions).includes(JSON.stringify(importDlqName)));
+    expect(importDlq).toHaveLength(1);
+    expect(importDlq[0]).toMatchObject({ Threshold: 0, ComparisonOperator: 'GreaterThanThreshold' });
     expect(fiveXx).toHaveLength(1);
     expect(throttles).toHaveLength(functions.length);
     for (const alarm of alarms) expect(alarm.AlarmActions).toHaveLength(1);

@@ -38,6 +38,8 @@ interface World {
   /** GTINs of two more A-live products, which other tenants register too (so not among the secrets). */
   oracle: { productId: string; gtin14: string };
   delivered: { productId: string; gtin14: string; name: string };
+  /** A's finished bulk import (docs/imports.md). */
+  importId: string;
   /** Every value that identifies A's resources. */
   secrets: string[];
 }
@@ -72,6 +74,19 @@ async function setUp(): Promise<World> {
   const oracle = await createProduct(a.live, { name: 'Registered twice' });
   const delivered = await createProduct(a.live, { name: 'Delivered twice' });
   for (const r of [supplier, endpoint, key, bEndpoint, domain]) if (r.status !== 201) throw new Error(`set-up: ${r.status} ${r.text}`);
+  const upload = await call('POST', '/v1/imports', {
+    key: a.live,
+    rawBody: `gtin,name,category\n${uniqueGtin13()},Secret Import ${token},wine\n`,
+    headers: { 'content-type': 'text/csv' },
+  });
+  if (upload.status !== 202) throw new Error(`set-up: ${upload.status} ${upload.text}`);
+  // Wait for the worker, so that no write of it lands between the snapshots of a check.
+  for (;;) {
+    const job = await call('GET', `/v1/imports/${upload.body.id}`, { key: a.live });
+    if (job.body.status === 'succeeded') break;
+    if (job.body.status === 'failed') throw new Error(`set-up import failed: ${job.text}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 
   const gtin14 = `0${product.gtin}`;
   return {
@@ -92,7 +107,9 @@ async function setUp(): Promise<World> {
     bProductId: bProduct.productId,
     oracle: { productId: oracle.productId, gtin14: `0${oracle.gtin}` },
     delivered: { productId: delivered.productId, gtin14: `0${delivered.gtin}`, name: 'Delivered twice' },
+    importId: upload.body.id,
     secrets: [
+      upload.body.id,
       a.orgId,
       product.productId,
       gtin14,
@@ -229,6 +246,7 @@ const PATH_CASES: Readonly<Record<string, ResourceCase | NotTenantData | { resol
   'PATCH /v1/domains/{domainId}': { ...same(route('PATCH /v1/domains/{domainId}'), domain, () => ({ default: true })), owner: readDomain },
   'DELETE /v1/domains/{domainId}': { ...same(route('DELETE /v1/domains/{domainId}'), domain), owner: readDomain },
   'POST /v1/domains/{domainId}/verify': { ...same(route('POST /v1/domains/{domainId}/verify'), domain), owner: readDomain },
+  'GET /v1/imports/{importId}': same(route('GET /v1/imports/{importId}'), () => ({ importId: w.importId })),
   'GET /docs/{asset}': { notTenantData: 'the API reference’s static files' },
   ...Object.fromEntries(ROUTES.filter((r) => r.function === 'resolver' && r.path.includes('{')).map((r) => [routeKey(r), { resolver: true as const }])),
 };
@@ -248,16 +266,23 @@ const BODY_CASES: Readonly<Record<string, { foreign: () => Request; expect: 404 
   },
   'PATCH /v1/domains/{domainId}': { notTenantData: 'its path names the domain (above)' },
   'POST /v1/auth/api-keys': { notTenantData: 'the body names no existing resource; the key goes to the session’s organization' },
+  'POST /v1/imports': { notTenantData: 'the body is a file whose rows upsert products by GTIN in the caller’s own tenant (GTINs are unique per tenant only)' },
 };
 
 /** Listings (GET routes of a tenant without path parameters) and what a foreign caller must not find in them. */
-const LISTINGS: Readonly<Record<string, { paths: () => string[] }>> = {
+const LISTINGS: Readonly<Record<string, { paths: () => string[] } | NotTenantData>> = {
   'GET /v1/products': { paths: () => ['/v1/products?limit=100', `/v1/products?limit=100&starting_after=${w.productId}`] },
   'GET /v1/suppliers': { paths: () => ['/v1/suppliers?limit=100', `/v1/suppliers?limit=100&starting_after=${w.supplierId}`] },
   'GET /v1/webhooks/endpoints': { paths: () => ['/v1/webhooks/endpoints'] },
   'GET /v1/auth/api-keys': { paths: () => ['/v1/auth/api-keys', '/v1/auth/api-keys?environment=live'] },
   'GET /v1/auth/session': { paths: () => ['/v1/auth/session'] },
   'GET /v1/domains': { paths: () => ['/v1/domains'] },
+  'GET /v1/exports/products': {
+    paths: () => ['/v1/exports/products', '/v1/exports/products?format=ndjson', `/v1/exports/products?limit=1000&starting_after=${w.productId}`],
+  },
+  'GET /v1/imports': { paths: () => ['/v1/imports?limit=100', `/v1/imports?limit=100&starting_after=${w.importId}`] },
+  'GET /v1/imports/template.csv': { notTenantData: 'the template is the same for every organization' },
+  'GET /v1/imports/template.xlsx': { notTenantData: 'the template is the same for every organization' },
 };
 
 const hasPathParams = (r: Route): boolean => /\{\w+\+?\}/.test(r.path);
@@ -348,9 +373,14 @@ describe("another tenant's resource named in a body", () => {
 });
 
 describe('listings never include foreign items', () => {
-  it.each(ROUTES.filter(isListing).map((r) => [routeKey(r), r] as const))('%s', async (_key, r) => {
+  const tenantListings = ROUTES.filter(isListing).filter((r) => {
+    const c = LISTINGS[routeKey(r)];
+    return c !== undefined && 'paths' in c;
+  });
+  it.each(tenantListings.map((r) => [routeKey(r), r] as const))('%s', async (_key, r) => {
+    const listing = LISTINGS[routeKey(r)] as { paths: () => string[] };
     for (const caller of callersOf(r)) {
-      for (const p of LISTINGS[routeKey(r)]!.paths()) {
+      for (const p of listing.paths()) {
         // Act
         const response = await call('GET', p, caller.options());
         // Assess
@@ -359,7 +389,7 @@ describe('listings never include foreign items', () => {
       }
     }
     // A's own listing shows what the others could not see (the check above is not vacuous).
-    const own = await call('GET', LISTINGS[routeKey(r)]!.paths()[0]!, ownerOf(r));
+    const own = await call('GET', listing.paths()[0]!, ownerOf(r));
     expect(w.secrets.some((s) => own.text.includes(s)), `A's own ${routeKey(r)} shows A's data`).toBe(true);
   });
 });

@@ -158,6 +158,10 @@ describe('GET /v1/products/{id}', () => {
       category: 'wine',
       brand: 'Château Test',
       sku: 'CT-21',
+      economicOperatorId: null,
+      facilityId: null,
+      commodityCode: null,
+      granularity: 'model',
       qrCodeUrl: created.qrCodeUrl,
       links: [
         { href: created.qrCodeUrl, rel: 'gs1:pip', type: 'text/html' },
@@ -245,6 +249,69 @@ describe('PATCH /v1/products/{id}', () => {
       'permission_error',
     );
     expectError(await call('PATCH', `/v1/products/${created.productId}`, { body: { name: 'x' } }), 401, 'authentication_error');
+  });
+});
+
+describe('the ESPR identifiers of a product', () => {
+  const identifiers = { economicOperatorId: 'DE123456789012345', facilityId: '4006381000017', commodityCode: '22042111', granularity: 'batch' };
+
+  it('stores the identifiers given at creation and returns them in the read form', async () => {
+    // Prepare
+    const created = await createProduct(org.live, identifiers);
+
+    // Act
+    const read = await call('GET', `/v1/products/${created.productId}`, { key: org.live });
+
+    // Assess
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject(identifiers);
+  });
+
+  it('changes identifiers with PATCH, removes one with null, and keeps the others', async () => {
+    // Prepare
+    const created = await createProduct(org.live, identifiers);
+
+    // Act
+    const response = await call('PATCH', `/v1/products/${created.productId}`, {
+      key: org.live,
+      body: { facilityId: null, commodityCode: '220421', granularity: 'item' },
+    });
+
+    // Assess
+    expect(response.status, response.text).toBe(200);
+    expect(response.body.product).toMatchObject({ economicOperatorId: 'DE123456789012345', facilityId: null, commodityCode: '220421', granularity: 'item' });
+    const read = await call('GET', `/v1/products/${created.productId}`, { key: org.live });
+    expect(read.body).toEqual(response.body.product);
+  });
+
+  it.each([
+    [{ economicOperatorId: 'de123456789' }, 'economicOperatorId'],
+    [{ economicOperatorId: 'DE1234567890123456' }, 'economicOperatorId'],
+    [{ economicOperatorId: '12345' }, 'economicOperatorId'],
+    [{ facilityId: '4006381000016' }, 'facilityId'],
+    [{ facilityId: '400638100001' }, 'facilityId'],
+    [{ commodityCode: '22.04.21' }, 'commodityCode'],
+    [{ commodityCode: '22042' }, 'commodityCode'],
+    [{ commodityCode: '22042111000' }, 'commodityCode'],
+    [{ granularity: 'lot' }, 'granularity'],
+    [{ granularity: null }, 'granularity'],
+  ])('refuses %j at creation and in a PATCH with 422 naming %s, and writes nothing', async (body, param) => {
+    // Prepare
+    const gtin = uniqueGtin13();
+    const existing = await createProduct(org.live);
+    const before = await call('GET', `/v1/products/${existing.productId}`, { key: org.live });
+
+    // Act
+    const created = await call('POST', '/v1/products', { key: org.live, body: { name: 'N', category: 'wine', gtin, ...body } });
+    const patched = await call('PATCH', `/v1/products/${existing.productId}`, { key: org.live, body });
+
+    // Assess
+    expectError(created, 422, 'validation_error', param);
+    expectError(patched, 422, 'validation_error', param);
+    const list = await call('GET', `/v1/products?q=${gtin}`, { key: org.live });
+    expect(list.body.data).toEqual([]);
+    const after = await call('GET', `/v1/products/${existing.productId}`, { key: org.live });
+    expect(after.body).toEqual(before.body);
   });
 });
 

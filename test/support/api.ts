@@ -57,7 +57,8 @@ export async function call<T = any>(method: string, path: string, options: CallO
   const response = await fetch(`${baseUrl()}${path}`, { method, headers, body });
   const text = await response.text();
   let parsed: unknown = text;
-  if ((response.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);
+  const type = response.headers.get('content-type') ?? '';
+  if (type.includes('json') && !type.includes('ndjson') && text) parsed = JSON.parse(text);
   // After a followed redirect (the resolver's 307 to a version page), the answer is the target's.
   checkContract(method, response.redirected ? response.url : `${baseUrl()}${path}`, response.status, response.headers.get('content-type') ?? '', parsed);
   return { status: response.status, headers: response.headers, body: parsed as T, text };

@@ -54,6 +54,6 @@ describe('the table of error types', () => {
     expect(errorEnum).toEqual(Object.keys(ERROR_TYPES));
     expect(typesOfStatus(409)).toEqual(['duplicate_error', 'idempotency_error']);
     expect(create?.responses['409']?.description).toBe('Conflict: a duplicate (duplicate_error); the same Idempotency-Key in flight (idempotency_error)');
-    expect(create?.responses['413']?.description).toBe('Body over 256 KiB (invalid_request_error)');
+    expect(create?.responses['413']?.description).toBe('Body over its limit: 256 KiB; a bulk import file over 5 MB (XLSX 4 MB) or 10,000 rows (invalid_request_error)');
   });
 });

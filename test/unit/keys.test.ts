@@ -10,6 +10,7 @@ import { getMembership, insertMembership, listMembershipsOfUser } from '../../li
 import { getOrganization, insertOrganization } from '../../lib/data/organizations.ts';
 import { findPassportVersion, getPassportVersion, getPublicView, getVersionPage, insertPassportVersion, listPassportVersions } from '../../lib/data/passports.ts';
 import { countProducts, getProduct, insertProduct, listProductsAfter, updateProduct } from '../../lib/data/products.ts';
+import { getImportChunk, getImportJob, listImportJobs } from '../../lib/data/imports.ts';
 import { addToWindow } from '../../lib/data/rate-limits.ts';
 import { countUnit, queryRollups } from '../../lib/data/rollups.ts';
 import { deleteSession, getSession, insertSession } from '../../lib/data/sessions.ts';
@@ -71,6 +72,15 @@ const product: ProductRecord = {
 };
 
 describe('stored keys', () => {
+  it('keeps the tenant partition keys of import jobs and their chunks', async () => {
+    // Act
+    await getImportJob(tenant, 'imp_1');
+    await getImportChunk(tenant, 'imp_1', 7);
+    await listImportJobs(tenant, 10, 'imp_0');
+    // Assess
+    expect(keysSent()).toEqual(['T#org_1#test | IMPORT#imp_1', 'T#org_1#test | IMPORTCHUNK#imp_1#0007', 'query T#org_1#test | IMPORT#', 'after T#org_1#test | IMPORT#imp_0']);
+  });
+
   it('keeps the tenant partition keys of products and GTIN claims', async () => {
     // Act
     await insertProduct(product);

@@ -1,7 +1,7 @@
 import { useRef, useState } from 'preact/hooks';
 import { api, ApiError, type Product } from '../api.ts';
 import { CopyButton, ErrorNotice, Field, focusField, FormActions, Loading, Notice, PageHeader, placeError, SelectField, useLoad } from '../components.tsx';
-import { CATEGORIES } from '../constants.ts';
+import { CATEGORIES, PRODUCT_GRANULARITIES } from '../constants.ts';
 import { formatDateTime, printedGtin } from '../format.ts';
 import { href } from '../router.ts';
 import { AnalyticsTab } from './analytics.tsx';
@@ -13,7 +13,34 @@ const TABS: { tab: Tab; label: string }[] = [
   { tab: 'passport', label: 'Passport' },
   { tab: 'analytics', label: 'Scans' },
 ];
-const EDIT_FIELDS = ['name', 'category', 'brand', 'sku'];
+const EDIT_FIELDS = ['name', 'category', 'brand', 'sku', 'economicOperatorId', 'facilityId', 'commodityCode', 'granularity'];
+const IDENTIFIERS = ['economicOperatorId', 'facilityId', 'commodityCode'] as const;
+
+/** The ESPR identifiers (docs/api.md#espr-identifiers), shared by the create and edit forms. */
+export function IdentifierFields(props: {
+  values: Record<(typeof IDENTIFIERS)[number] | 'granularity', string>;
+  set: (field: (typeof IDENTIFIERS)[number] | 'granularity') => (event: Event) => void;
+  error: unknown;
+  errorField: string | undefined;
+  removable?: boolean;
+}) {
+  const { values, set, error, errorField } = props;
+  const empty = props.removable ? ' Leave empty to remove it.' : '';
+  return (
+    <>
+      <Field label="Economic operator id (optional)" name="economicOperatorId" error={error} errorField={errorField} hint={`An EORI number, such as DE123456789012345.${empty}`}>
+        {(a) => <input {...a} type="text" autocomplete="off" value={values.economicOperatorId} onInput={set('economicOperatorId')} />}
+      </Field>
+      <Field label="Facility GLN (optional)" name="facilityId" error={error} errorField={errorField} hint={`13 digits with the check digit.${empty}`}>
+        {(a) => <input {...a} type="text" inputMode="numeric" autocomplete="off" value={values.facilityId} onInput={set('facilityId')} />}
+      </Field>
+      <Field label="Commodity code (optional)" name="commodityCode" error={error} errorField={errorField} hint={`CN or HS code, 6 to 10 digits.${empty}`}>
+        {(a) => <input {...a} type="text" inputMode="numeric" autocomplete="off" value={values.commodityCode} onInput={set('commodityCode')} />}
+      </Field>
+      <SelectField label="Passport granularity" name="granularity" error={error} errorField={errorField} values={PRODUCT_GRANULARITIES} value={values.granularity} onChange={set('granularity')} />
+    </>
+  );
+}
 
 function EditProductForm(props: { product: Product; onSaved: (product: Product) => void; onCancel: () => void }) {
   const form = useRef<HTMLFormElement>(null);
@@ -22,6 +49,10 @@ function EditProductForm(props: { product: Product; onSaved: (product: Product) 
     category: props.product.category,
     brand: props.product.brand ?? '',
     sku: props.product.sku ?? '',
+    economicOperatorId: props.product.economicOperatorId ?? '',
+    facilityId: props.product.facilityId ?? '',
+    commodityCode: props.product.commodityCode ?? '',
+    granularity: props.product.granularity,
   });
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
@@ -38,6 +69,10 @@ function EditProductForm(props: { product: Product; onSaved: (product: Product) 
     if (values.category !== props.product.category) changes.category = values.category;
     if (values.brand.trim() && values.brand !== (props.product.brand ?? '')) changes.brand = values.brand;
     if (values.sku !== (props.product.sku ?? '')) changes.sku = values.sku.trim() ? values.sku : null;
+    for (const field of IDENTIFIERS) {
+      if (values[field] !== (props.product[field] ?? '')) changes[field] = values[field].trim() ? values[field].trim() : null;
+    }
+    if (values.granularity !== props.product.granularity) changes.granularity = values.granularity;
     try {
       const { product } = await api<{ product: Product }>('PATCH', `/v1/products/${encodeURIComponent(props.product.productId)}`, { body: changes });
       props.onSaved(product);
@@ -63,6 +98,7 @@ function EditProductForm(props: { product: Product; onSaved: (product: Product) 
         <Field label="SKU" name="sku" error={error} errorField={placed.field} hint="Leave empty to remove it.">
           {(a) => <input {...a} type="text" value={values.sku} onInput={set('sku')} />}
         </Field>
+        <IdentifierFields values={values} set={set} error={error} errorField={placed.field} removable />
       </div>
       <p class="hint">
         The GTIN cannot change: it is printed in the QR code. Create a new product for a new GTIN.
@@ -151,6 +187,14 @@ function Overview(props: { product: Product; onChanged: (product: Product) => vo
             <dd>{product.brand ?? '—'}</dd>
             <dt>SKU</dt>
             <dd>{product.sku ?? '—'}</dd>
+            <dt>Economic operator id</dt>
+            <dd class="mono">{product.economicOperatorId ?? '—'}</dd>
+            <dt>Facility GLN</dt>
+            <dd class="mono">{product.facilityId ?? '—'}</dd>
+            <dt>Commodity code</dt>
+            <dd class="mono">{product.commodityCode ?? '—'}</dd>
+            <dt>Passport granularity</dt>
+            <dd>{product.granularity}</dd>
             <dt>Product id</dt>
             <dd class="mono small">{product.productId}</dd>
             <dt>Created</dt>

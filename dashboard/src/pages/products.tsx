@@ -2,15 +2,16 @@ import { useRef, useState } from 'preact/hooks';
 import { api, type Environment, type ProductList as Page } from '../api.ts';
 import { ErrorNotice, Field, focusField, FormActions, Loading, PageHeader, placeError, SelectField, useLoad } from '../components.tsx';
 import { CATEGORIES } from '../constants.ts';
+import { IdentifierFields } from './product.tsx';
 import { formatDateTime, printedGtin } from '../format.ts';
 import { href, navigate } from '../router.ts';
 
 const PAGE_SIZE = 20;
-const PRODUCT_FIELDS = ['name', 'gtin', 'category', 'brand', 'sku'];
+const PRODUCT_FIELDS = ['name', 'gtin', 'category', 'brand', 'sku', 'economicOperatorId', 'facilityId', 'commodityCode', 'granularity'];
 
 function CreateProductForm(props: { onCancel: () => void }) {
   const form = useRef<HTMLFormElement>(null);
-  const [values, setValues] = useState({ name: '', gtin: '', category: 'wine', brand: '', sku: '' });
+  const [values, setValues] = useState({ name: '', gtin: '', category: 'wine', brand: '', sku: '', economicOperatorId: '', facilityId: '', commodityCode: '', granularity: 'model' });
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
   const placed = placeError(error, PRODUCT_FIELDS);
@@ -24,6 +25,8 @@ function CreateProductForm(props: { onCancel: () => void }) {
     const body: Record<string, string> = { name: values.name, gtin: values.gtin.trim(), category: values.category };
     if (values.brand.trim()) body.brand = values.brand;
     if (values.sku.trim()) body.sku = values.sku;
+    for (const field of ['economicOperatorId', 'facilityId', 'commodityCode'] as const) if (values[field].trim()) body[field] = values[field].trim();
+    body.granularity = values.granularity;
     try {
       const created = await api<{ productId: string }>('POST', '/v1/products', { body });
       navigate(href('products', created.productId));
@@ -52,6 +55,7 @@ function CreateProductForm(props: { onCancel: () => void }) {
         <Field label="SKU (optional)" name="sku" error={error} errorField={placed.field}>
           {(a) => <input {...a} type="text" value={values.sku} onInput={set('sku')} />}
         </Field>
+        <IdentifierFields values={values} set={set} error={error} errorField={placed.field} />
       </div>
       <p class="hint">The QR code printed on the package encodes the product's GTIN and never changes.</p>
       <FormActions submitLabel="Create product" busy={busy} onCancel={props.onCancel} />

@@ -12,6 +12,8 @@ import { StackPart } from './part.ts';
 
 export interface AlarmsProps {
   deadLetterQueue: IQueue;
+  /** The import queue's DLQ (constructs/import-pipeline.ts). */
+  importDeadLetterQueue?: IQueue;
   api: HttpApi;
   functions: Readonly<Record<string, IFunction>>;
   /** Subscribed to the alarm topic when set. */
@@ -20,7 +22,7 @@ export interface AlarmsProps {
 
 /**
  * The alarms, to one TLS-only SNS topic (optionally e-mailed): scan events in the dead-letter
- * queue, more than 1% of API requests answered 5xx over 5 minutes, and any throttling of each
+ * queue, import chunks in theirs, more than 1% of API requests answered 5xx over 5 minutes, and any throttling of each
  * function. It grants CloudWatch alarms publishing to the topic (SnsAction).
  */
 export class Alarms extends StackPart {
@@ -38,6 +40,14 @@ export class Alarms extends StackPart {
       threshold: 0,
       ...above,
     }).addAlarmAction(notify);
+    if (props.importDeadLetterQueue) {
+      new Alarm(this, 'ImportDeadLetterAlarm', {
+        alarmDescription: 'Import chunks are in the dead-letter queue: the import worker failed them 5 times, so their jobs stay running (docs/imports.md).',
+        metric: props.importDeadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }),
+        threshold: 0,
+        ...above,
+      }).addAlarmAction(notify);
+    }
     new Alarm(this, 'Api5xxRateAlarm', {
       alarmDescription: 'More than 1% of API requests answered 5xx over 5 minutes.',
       metric: new MathExpression({

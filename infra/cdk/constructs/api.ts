@@ -24,7 +24,8 @@ import { ApiGatewayv2DomainProperties } from 'aws-cdk-lib/aws-route53-targets';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { LAMBDA_NODE_OPTIONS, lambdaBundling, REPO_ROOT } from '../bundling.ts';
-import { pascal, readsSessionSecret, scanQueueActions, type FunctionTable, type StackRoute } from '../function-table.ts';
+import { importQueueActions, pascal, readsSessionSecret, scanQueueActions, type FunctionTable, type StackRoute } from '../function-table.ts';
+import type { ImportPipeline } from './import-pipeline.ts';
 import type { DeploySettings } from '../settings.ts';
 import { StackPart } from './part.ts';
 import type { ScanPipeline } from './scan-pipeline.ts';
@@ -61,6 +62,8 @@ export interface ApiFunctionsProps {
   /** The table's and its indexes' ARNs. */
   tableResources: string[];
   scanPipeline: ScanPipeline;
+  /** The bulk import queue (constructs/import-pipeline.ts). */
+  importPipeline: ImportPipeline;
   sessionSecret: ISecret;
   /** The key sealing webhook secrets (constructs/secrets-key.ts), for the functions with `grants.secretsKey`. */
   secretsKey?: IKey;
@@ -149,6 +152,12 @@ export class Api extends StackPart {
           new PolicyStatement({ sid: 'ScanQueue', effect: Effect.ALLOW, actions: queueActions, resources: [props.scanPipeline.queue.queueArn] }),
         );
       }
+      const importActions = importQueueActions(spec);
+      if (importActions.length) {
+        role.addToPrincipalPolicy(
+          new PolicyStatement({ sid: 'ImportQueue', effect: Effect.ALLOW, actions: importActions, resources: [props.importPipeline.queue.queueArn] }),
+        );
+      }
       if (readsSession) {
         role.addToPrincipalPolicy(
           new PolicyStatement({ sid: 'SessionSecret', effect: Effect.ALLOW, actions: ['secretsmanager:GetSecretValue'], resources: [props.sessionSecret.secretArn] }),
@@ -186,7 +195,8 @@ export class Api extends StackPart {
             'A distribution tenant\'s ARN holds the id CloudFront gives it when it is created, so the grant to create (and tag) tenants names distribution-tenant/* of this account, beside the one multi-tenant distribution they belong to (docs/brand-domains.md).',
         });
       }
-      if (spec.trigger) props.scanPipeline.addConsumer(id, fn, role, spec.trigger);
+      if (spec.trigger?.queue === 'scan') props.scanPipeline.addConsumer(id, fn, role, spec.trigger);
+      if (spec.trigger?.queue === 'import') props.importPipeline.addConsumer(id, fn, role, spec.trigger);
     }
 
     // One route per ROUTES entry, integrated with the function the table names.

@@ -1,0 +1,57 @@
+import { defineApiHandler, pathParam, type ApiRequest } from '../../lib/api/handler.ts';
+import { importQuerySchema, importListQuerySchema, queuedImportSchema, toImportSummary, toImportView } from '../../lib/domain/imports.ts';
+import { json } from '../../lib/http/response.ts';
+import { parseQuery } from '../../lib/http/validation.ts';
+import { startImport } from '../../lib/services/import-upload.ts';
+import { listImports, requireImport } from '../../lib/services/imports.ts';
+import { CSV_TYPE, templateCsv, templateXlsx, XLSX_TYPE } from '../../lib/services/templates.ts';
+
+/**
+ * Bulk import jobs (docs/imports.md). The upload's body is the file itself (CSV, XLSX or JSON
+ * Lines, by its Content-Type), read raw: the route table gives it `rawBody` and a 5 MB limit.
+ */
+async function postImport(request: ApiRequest) {
+  const { dryRun } = parseQuery(importQuerySchema, request.event.queryStringParameters, ['dryRun']);
+  const bytes = request.body as Buffer;
+  const job = await startImport(request.principal.tenant, bytes, request.event.headers?.['content-type'], { dryRun: dryRun === 'true' });
+  if (dryRun === 'true') return json(200, toImportView(job, true));
+  return json(202, queuedImportSchema.parse({ id: job.importId, status: 'queued' }), { Location: `/v1/imports/${job.importId}` });
+}
+
+async function getImports(request: ApiRequest) {
+  const { limit, starting_after } = parseQuery(importListQuerySchema, request.event.queryStringParameters, ['limit', 'starting_after']);
+  const page = await listImports(request.principal.tenant, limit, starting_after);
+  return json(200, { data: page.jobs.map(toImportSummary), hasMore: page.hasMore });
+}
+
+async function getOneImport(request: ApiRequest) {
+  const job = await requireImport(request.principal.tenant, pathParam(request, 'importId'));
+  return json(200, toImportView(job));
+}
+
+/** The import template as CSV: the header row and a row of examples (docs/import-export.md#the-template). */
+async function getTemplateCsv() {
+  return {
+    statusCode: 200,
+    headers: { 'Content-Type': CSV_TYPE, 'Content-Disposition': 'attachment; filename="import-template.csv"' },
+    body: templateCsv(),
+  };
+}
+
+/** The same as an Excel workbook; binary, so base64-encoded for API Gateway. */
+async function getTemplateXlsx() {
+  return {
+    statusCode: 200,
+    headers: { 'Content-Type': XLSX_TYPE, 'Content-Disposition': 'attachment; filename="import-template.xlsx"' },
+    body: (await templateXlsx()).toString('base64'),
+    isBase64Encoded: true,
+  };
+}
+
+export const handler = defineApiHandler('imports', {
+  'POST /v1/imports': postImport,
+  'GET /v1/imports': getImports,
+  'GET /v1/imports/{importId}': getOneImport,
+  'GET /v1/imports/template.csv': getTemplateCsv,
+  'GET /v1/imports/template.xlsx': getTemplateXlsx,
+});

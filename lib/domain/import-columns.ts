@@ -1,0 +1,327 @@
+/**
+ * The columns of the import template and the product export (docs/import-export.md), in template
+ * order, and the pure mapping between one spreadsheet row and a product with its passport data.
+ *
+ * This module imports no npm package (the dashboard may take its values, docs/architecture.md#layers)
+ * and validates nothing beyond turning cells into values: the service layer validates the result
+ * with the zod schemas of product.ts and passport.ts and names the column of each issue with
+ * `columnOf`.
+ *
+ * Rules of a row:
+ * - an empty cell (or one of white space only) is an absent field;
+ * - product fields are top-level headers (`gtin`, `name`, …); passport fields are flattened with
+ *   dots under `passport.` (`passport.vintage`, `passport.nutrition.energyKj`);
+ * - `passport.ingredients` lists vocabulary codes or text separated by `|` (an ingredient cannot
+ *   itself contain `|`);
+ * - producers are numbered from 1: `passport.producers.1.name`, `passport.producers.1.role`, …;
+ *   the template shows three, a row may use up to 20;
+ * - numbers take a dot or a single comma as decimal separator (`12.5`, `12,5`); allergen flags
+ *   are `true`/`false` (also `yes`/`no`, `1`/`0`, any letter case);
+ * - a row with no `passport.*` cell filled carries no passport.
+ */
+import { ALLERGEN_FIELDS, CATEGORIES, NUTRITION_FIELDS, SUPPLIER_ROLES, WINE_COLOURS } from './enums.ts';
+import type { PassportData } from './passport.ts';
+
+export interface ImportColumn {
+  /** The header as the template writes it, e.g. `gtin` or `passport.nutrition.energyKj`. */
+  header: string;
+  /** The template's example value (its second row). */
+  example: string;
+  /** One sentence for the docs and the dashboard. */
+  describe: string;
+}
+
+/** Granularity of a product's passport (ESPR): one per model, per batch or per item. */
+export const PRODUCT_GRANULARITIES = ['model', 'batch', 'item'] as const;
+export type ProductGranularity = (typeof PRODUCT_GRANULARITIES)[number];
+
+/** The product fields a row carries, as the cells' text (validated later by the product schema). */
+export const PRODUCT_COLUMNS = [
+  'gtin',
+  'name',
+  'category',
+  'brand',
+  'sku',
+  'economicOperatorId',
+  'facilityId',
+  'commodityCode',
+  'granularity',
+] as const;
+export type ProductColumn = (typeof PRODUCT_COLUMNS)[number];
+export type ImportProductFields = Partial<Record<ProductColumn, string>>;
+
+/** Producers the template shows; a row may number up to MAX_PRODUCERS. */
+export const TEMPLATE_PRODUCERS = 3;
+export const MAX_PRODUCERS = 20;
+const PRODUCER_FIELDS = ['name', 'role', 'country'] as const;
+
+const NUTRITION_EXAMPLES: Record<(typeof NUTRITION_FIELDS)[number], string> = {
+  energyKj: '318',
+  energyKcal: '76',
+  fatG: '0',
+  saturatedFatG: '0',
+  carbohydratesG: '2.6',
+  sugarsG: '0.6',
+  proteinG: '0.1',
+  saltG: '0.01',
+  alcoholG: '9.5',
+};
+
+const productColumns: ImportColumn[] = [
+  { header: 'gtin', example: '4006381333931', describe: 'GTIN-8, -12, -13 or -14 with its check digit; the key of the row: a known GTIN updates its product.' },
+  { header: 'name', example: 'Riesling Kabinett 2023', describe: 'Product name (required for a new product), at most 200 characters.' },
+  { header: 'category', example: 'wine', describe: `Product category (required for a new product): ${CATEGORIES.join(', ')}.` },
+  { header: 'brand', example: 'Weingut Beispiel', describe: 'Brand, at most 100 characters.' },
+  { header: 'sku', example: 'RK-2023-075', describe: 'Your stock-keeping unit, at most 64 characters.' },
+  { header: 'economicOperatorId', example: 'DE123456789012345', describe: 'Economic operator identifier, such as an EORI number: two-letter country code and up to 15 letters or digits.' },
+  { header: 'facilityId', example: '4006381000017', describe: 'Facility identifier: a GLN, 13 digits with its GS1 check digit.' },
+  { header: 'commodityCode', example: '22042111', describe: 'CN or HS commodity code: 6 to 10 digits.' },
+  { header: 'granularity', example: 'model', describe: `What one passport covers: ${PRODUCT_GRANULARITIES.join(', ')} (model when empty).` },
+];
+
+const passportColumns: ImportColumn[] = [
+  { header: 'passport.productType', example: 'wine', describe: `Passport product type: ${CATEGORIES.join(', ')}.` },
+  { header: 'passport.colour', example: 'white', describe: `Wine colour: ${WINE_COLOURS.join(', ')}.` },
+  { header: 'passport.vintage', example: '2023', describe: 'Harvest year: 1800 to next year.' },
+  { header: 'passport.ingredients', example: 'grapes|sulphites|E220', describe: 'Ingredients, vocabulary codes or text, separated by |.' },
+  ...NUTRITION_FIELDS.map((field) => ({
+    header: `passport.nutrition.${field}`,
+    example: NUTRITION_EXAMPLES[field],
+    describe: `Nutrition per 100 ml or 100 g: ${field}, a number 0 or more.`,
+  })),
+  ...ALLERGEN_FIELDS.map((field) => ({
+    header: `passport.allergens.${field}`,
+    example: field === 'containsSulphites' ? 'true' : 'false',
+    describe: `Allergen flag ${field}: true or false.`,
+  })),
+  { header: 'passport.origin.country', example: 'DE', describe: 'Country of origin: ISO 3166-1 alpha-2 code in upper case.' },
+  { header: 'passport.origin.region', example: 'Mosel', describe: 'Region of origin, at most 200 characters.' },
+  { header: 'passport.origin.designation', example: 'Mosel PDO', describe: 'Protected designation, at most 200 characters.' },
+  ...Array.from({ length: TEMPLATE_PRODUCERS }, (_, i) => i + 1).flatMap((n) => [
+    { header: `passport.producers.${n}.name`, example: n === 1 ? 'Weingut Beispiel' : '', describe: `Producer ${n}: name (required when the producer has any field).` },
+    { header: `passport.producers.${n}.role`, example: n === 1 ? 'producer' : '', describe: `Producer ${n}: role, ${SUPPLIER_ROLES.join(', ')} (producer when empty).` },
+    { header: `passport.producers.${n}.country`, example: n === 1 ? 'DE' : '', describe: `Producer ${n}: ISO 3166-1 alpha-2 country code.` },
+  ]),
+];
+
+/** Every column of the template, in template order. */
+export const IMPORT_COLUMNS: readonly ImportColumn[] = [...productColumns, ...passportColumns];
+
+/** The template's headers, in order. */
+export const IMPORT_HEADERS: readonly string[] = IMPORT_COLUMNS.map((column) => column.header);
+
+export interface CellError {
+  /** The header of the column, as written in the file. */
+  column: string;
+  message: string;
+}
+
+export interface RowInput {
+  product: ImportProductFields;
+  passport: PassportData | undefined;
+  errors: CellError[];
+}
+
+const PRODUCER_HEADER = /^passport\.producers\.(\d+)\.(name|role|country)$/;
+const NUMBER = /^[+-]?(?:\d+(?:[.,]\d*)?|[.,]\d+)(?:[eE][+-]?\d+)?$/;
+const TRUE_WORDS = new Set(['true', 'yes', '1']);
+const FALSE_WORDS = new Set(['false', 'no', '0']);
+
+const known = new Set(IMPORT_HEADERS);
+
+/** The canonical header a written header stands for (surrounding space and a byte-order mark ignored), or undefined. */
+export function canonicalHeader(written: string): string | undefined {
+  const header = written.replace(/^\uFEFF/, '').trim();
+  if (known.has(header)) return header;
+  const producer = PRODUCER_HEADER.exec(header);
+  if (producer) {
+    const n = Number(producer[1]);
+    if (String(n) === producer[1] && n >= 1 && n <= MAX_PRODUCERS) return header;
+  }
+  return undefined;
+}
+
+/** Why a header is not a column, naming it (and the column it probably means). */
+export function unknownHeaderMessage(written: string): string {
+  const lower = written.trim().toLowerCase();
+  const near = IMPORT_HEADERS.find((header) => header.toLowerCase() === lower);
+  const producer = PRODUCER_HEADER.exec(written.trim());
+  if (producer) return `Unknown column "${written}": producers are numbered 1 to ${MAX_PRODUCERS}.`;
+  return `Unknown column "${written}"${near ? `: did you mean "${near}"?` : ''}. The columns are those of the template (docs/import-export.md).`;
+}
+
+/** The headers of a file that are not columns, each as an error naming it. */
+export function checkHeaders(headers: readonly string[]): CellError[] {
+  const errors: CellError[] = [];
+  const seen = new Set<string>();
+  for (const written of headers) {
+    const header = canonicalHeader(written);
+    if (header === undefined) {
+      if (written.trim() !== '') errors.push({ column: written, message: unknownHeaderMessage(written) });
+      continue;
+    }
+    if (seen.has(header)) errors.push({ column: written, message: `Column "${written}" appears twice.` });
+    seen.add(header);
+  }
+  return errors;
+}
+
+function parseNumber(cell: string): number | undefined {
+  if (!NUMBER.test(cell)) return undefined;
+  if ((cell.match(/,/g) ?? []).length > 1) return undefined;
+  const value = Number(cell.replace(',', '.'));
+  return Number.isFinite(value) ? value : undefined;
+}
+
+function setPath(target: Record<string, unknown>, path: readonly string[], value: unknown): void {
+  let node = target;
+  for (const key of path.slice(0, -1)) {
+    node[key] ??= {};
+    node = node[key] as Record<string, unknown>;
+  }
+  node[path.at(-1)!] = value;
+}
+
+/**
+ * One row (header as written → cell text) to a product's fields and its passport data. Pure: the
+ * values are not validated beyond their type (number, flag, list); the caller validates them with
+ * the zod schemas and names columns with `columnOf`. Unknown headers give an error each.
+ */
+export function rowToInput(row: Readonly<Record<string, string>>): RowInput {
+  const product: ImportProductFields = {};
+  const passport: Record<string, unknown> = {};
+  const producers: Record<string, string>[] = [];
+  const producerHeader: string[] = [];
+  const errors: CellError[] = [];
+  let hasPassport = false;
+
+  for (const [written, raw] of Object.entries(row)) {
+    const header = canonicalHeader(written);
+    const cell = typeof raw === 'string' ? raw.trim() : raw === undefined || raw === null ? '' : String(raw).trim();
+    if (header === undefined) {
+      if (written.trim() !== '') errors.push({ column: written, message: unknownHeaderMessage(written) });
+      continue;
+    }
+    if (cell === '') continue;
+    if (!header.startsWith('passport.')) {
+      product[header as ProductColumn] = cell;
+      continue;
+    }
+    hasPassport = true;
+    const path = header.split('.').slice(1);
+    const producer = PRODUCER_HEADER.exec(header);
+    if (producer) {
+      const index = Number(producer[1]) - 1;
+      producers[index] ??= {};
+      producers[index][producer[2]!] = cell;
+      producerHeader[index] = written.slice(0, written.lastIndexOf('.'));
+      continue;
+    }
+    if (path[0] === 'ingredients') {
+      passport.ingredients = cell.split('|').map((part) => part.trim()).filter((part) => part !== '');
+    } else if (path[0] === 'vintage' || path[0] === 'nutrition') {
+      const value = parseNumber(cell);
+      if (value === undefined) errors.push({ column: written, message: `${header} must be a number, such as 12.5; found "${cell}".` });
+      else setPath(passport, path, value);
+    } else if (path[0] === 'allergens') {
+      const word = cell.toLowerCase();
+      if (TRUE_WORDS.has(word)) setPath(passport, path, true);
+      else if (FALSE_WORDS.has(word)) setPath(passport, path, false);
+      else errors.push({ column: written, message: `${header} must be true or false; found "${cell}".` });
+    } else {
+      setPath(passport, path, cell);
+    }
+  }
+
+  if (producers.length > 0) {
+    const list: Record<string, string>[] = [];
+    for (let i = 0; i < producers.length; i++) {
+      const entry = producers[i];
+      if (entry === undefined) {
+        const next = producerHeader.find((h, j) => j > i && h !== undefined) ?? `passport.producers.${i + 2}`;
+        errors.push({ column: next, message: `Fill passport.producers.${i + 1} before ${next}: producers are numbered without gaps.` });
+        break;
+      }
+      list.push(entry);
+    }
+    passport.producers = list;
+  }
+
+  return { product, passport: hasPassport ? (passport as PassportData) : undefined, errors };
+}
+
+const cellOf = (value: unknown): string => {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'number') return String(value);
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  return String(value);
+};
+
+function flatten(prefix: string, value: unknown, out: Record<string, string>): void {
+  if (value === undefined || value === null) return;
+  if (typeof value === 'object' && !Array.isArray(value)) {
+    for (const [key, inner] of Object.entries(value)) flatten(`${prefix}.${key}`, inner, out);
+    return;
+  }
+  const cell = Array.isArray(value) ? value.map(cellOf).join('|') : cellOf(value);
+  if (cell !== '') out[prefix] = cell;
+}
+
+/**
+ * The inverse of rowToInput, for the export: a product's fields and its passport data (or none)
+ * as a row under the template's headers. Every template header is present (empty when absent);
+ * producers past the template's three add their own columns.
+ */
+export function inputToRow(
+  product: Readonly<ImportProductFields> | Readonly<Partial<Record<ProductColumn, string | null | undefined>>>,
+  passport: PassportData | undefined,
+): Record<string, string> {
+  const row: Record<string, string> = Object.fromEntries(IMPORT_HEADERS.map((header) => [header, '']));
+  for (const column of PRODUCT_COLUMNS) {
+    const value = product[column];
+    if (typeof value === 'string') row[column] = value;
+  }
+  if (passport) {
+    const { producers, ...rest } = passport;
+    flatten('passport', rest, row);
+    (producers ?? []).forEach((producer, i) => {
+      for (const field of PRODUCER_FIELDS) {
+        const value = (producer as Record<string, unknown>)[field];
+        row[`passport.producers.${i + 1}.${field}`] = value === undefined || value === null ? '' : cellOf(value);
+      }
+    });
+  }
+  return row;
+}
+
+/** The headers of several exported rows: the template's, then any further producer columns, in order. */
+export function headersOf(rows: readonly Record<string, string>[]): string[] {
+  const extra = new Set<string>();
+  for (const row of rows) for (const header of Object.keys(row)) if (!known.has(header)) extra.add(header);
+  const sorted = [...extra].sort((a, b) => {
+    const [, na = '0', fa = ''] = PRODUCER_HEADER.exec(a) ?? [];
+    const [, nb = '0', fb = ''] = PRODUCER_HEADER.exec(b) ?? [];
+    return Number(na) - Number(nb) || PRODUCER_FIELDS.indexOf(fa as never) - PRODUCER_FIELDS.indexOf(fb as never);
+  });
+  return [...IMPORT_HEADERS, ...sorted];
+}
+
+/**
+ * The template header of a validation issue's path. The path is that of the row's object form:
+ * product fields at the top (`['gtin']`), passport data under `passport`
+ * (`['passport', 'nutrition', 'fatG']`). Array entries map back to their cell: an ingredient to
+ * `passport.ingredients`, producer index 0 to `passport.producers.1.…`. A path that stops above a
+ * column (an object) names its nearest column prefix.
+ */
+export function columnOf(path: readonly (string | number | symbol)[]): string {
+  const parts = path.map((part) => (typeof part === 'symbol' ? String(part.description) : part));
+  if (parts.length === 0) return '';
+  if (parts[0] !== 'passport') return String(parts[0]);
+  if (parts[1] === 'ingredients') return 'passport.ingredients';
+  if (parts[1] === 'producers') {
+    if (typeof parts[2] !== 'number') return 'passport.producers.1.name';
+    const field = typeof parts[3] === 'string' ? parts[3] : 'name';
+    return `passport.producers.${parts[2] + 1}.${field}`;
+  }
+  return parts.map(String).join('.');
+}

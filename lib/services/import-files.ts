@@ -1,0 +1,167 @@
+import { CsvError, parse } from 'csv-parse/sync';
+import ExcelJS from 'exceljs';
+import type { StoredRow } from '../data/imports.ts';
+import { checkHeaders } from '../domain/import-columns.ts';
+import { IMPORT_MEDIA_TYPES, MAX_IMPORT_ROWS, MAX_XLSX_BYTES, type ImportFormat } from '../domain/imports.ts';
+import { ApiError, InvalidRequestError, PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from '../http/errors.ts';
+
+/**
+ * Reading an uploaded file into rows (docs/imports.md): CSV with csv-parse, XLSX with exceljs (the
+ * first worksheet), JSON Lines one object per line. Every row is its cells by header as written
+ * and its row number as a spreadsheet shows it (the header is row 1; JSON Lines: the line number).
+ */
+export interface ParsedFile {
+  format: ImportFormat;
+  headers: string[];
+  rows: StoredRow[];
+}
+
+const ACCEPTED = Object.values(IMPORT_MEDIA_TYPES);
+
+/** The format of a Content-Type header; 415 for any other media type. */
+export function formatOf(contentType: string | undefined): ImportFormat {
+  const mediaType = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  const format = (Object.keys(IMPORT_MEDIA_TYPES) as ImportFormat[]).find((f) => IMPORT_MEDIA_TYPES[f] === mediaType);
+  if (!format) {
+    throw new UnsupportedMediaTypeError(
+      mediaType ? `Files of type ${mediaType} cannot be imported.` : 'The upload has no Content-Type.',
+      ACCEPTED,
+    );
+  }
+  return format;
+}
+
+const tooManyRows = (): ApiError =>
+  new ApiError(413, 'invalid_request_error', `A file may hold at most ${MAX_IMPORT_ROWS} rows.`, {
+    suggestion: `Split the file into files of at most ${MAX_IMPORT_ROWS} rows.`,
+  });
+
+const blank = (cells: Record<string, string>): boolean => Object.values(cells).every((cell) => cell.trim() === '');
+
+function parseCsv(bytes: Buffer): { headers: string[]; rows: StoredRow[] } {
+  let headers: string[] = [];
+  let records: { record: Record<string, string>; info: { lines: number } }[];
+  try {
+    records = parse(bytes, {
+      bom: true,
+      columns: (header: string[]) => {
+        headers = header.map((h) => h.trim());
+        return headers;
+      },
+      relax_column_count: false,
+      skip_empty_lines: true,
+      info: true,
+      // One row past the limit is enough to refuse the file.
+      to: MAX_IMPORT_ROWS + 1,
+    }) as unknown as typeof records;
+  } catch (error) {
+    if (error instanceof CsvError) {
+      throw new InvalidRequestError(`The CSV file cannot be read: ${error.message}`, {
+        suggestion: 'Save the file as CSV (comma-separated, UTF-8) with one header row and the same number of cells in every row.',
+      });
+    }
+    throw error;
+  }
+  if (records.length > MAX_IMPORT_ROWS) throw tooManyRows();
+  return { headers, rows: records.filter((r) => !blank(r.record)).map((r) => ({ row: r.info.lines, cells: r.record })) };
+}
+
+async function parseXlsx(bytes: Buffer): Promise<{ headers: string[]; rows: StoredRow[] }> {
+  if (bytes.length > MAX_XLSX_BYTES) throw new PayloadTooLargeError(MAX_XLSX_BYTES);
+  const workbook = new ExcelJS.Workbook();
+  try {
+    await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
+  } catch {
+    throw new InvalidRequestError('The file is not an Excel workbook (.xlsx).', { suggestion: 'Save the workbook as .xlsx (Excel 2007 or later).' });
+  }
+  const sheet = workbook.worksheets[0];
+  if (!sheet) throw new InvalidRequestError('The workbook has no worksheet.', { suggestion: 'Put the rows on the first worksheet, the headers in row 1.' });
+  const headerRow = sheet.getRow(1);
+  const width = headerRow.cellCount;
+  const headers = Array.from({ length: width }, (_, i) => headerRow.getCell(i + 1).text.trim());
+  if (sheet.actualRowCount - 1 > MAX_IMPORT_ROWS) throw tooManyRows();
+  const rows: StoredRow[] = [];
+  for (let r = 2; r <= sheet.rowCount; r++) {
+    const row = sheet.getRow(r);
+    const cells: Record<string, string> = {};
+    headers.forEach((header, i) => {
+      if (header !== '') cells[header] = row.getCell(i + 1).text;
+    });
+    for (let c = width + 1; c <= row.cellCount; c++) {
+      if (row.getCell(c).text.trim() !== '') {
+        throw new InvalidRequestError(`Row ${r} has a value in column ${c}, which has no header.`, { suggestion: 'Give every column a header in row 1, or remove the value.' });
+      }
+    }
+    if (!blank(cells)) rows.push({ row: r, cells });
+  }
+  if (rows.length > MAX_IMPORT_ROWS) throw tooManyRows();
+  return { headers: headers.filter((h) => h !== ''), rows };
+}
+
+const cellText = (value: unknown): string =>
+  value === null || value === undefined ? '' : typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : JSON.stringify(value);
+
+/**
+ * A JSON Lines object to cells under the template's headers: nested objects are flattened with
+ * dots (`{"passport": {"vintage": 2023}}` is `passport.vintage`), an array of objects is numbered
+ * from 1 (`passport.producers.1.name`), an array of values is joined with `|` (ingredients).
+ */
+function flatten(value: Record<string, unknown>, prefix: string, out: Record<string, string>): void {
+  for (const [key, inner] of Object.entries(value)) {
+    const header = prefix ? `${prefix}.${key}` : key;
+    if (Array.isArray(inner) && inner.some((v) => v !== null && typeof v === 'object')) {
+      inner.forEach((entry, i) => {
+        if (entry !== null && typeof entry === 'object' && !Array.isArray(entry)) flatten(entry as Record<string, unknown>, `${header}.${i + 1}`, out);
+        else out[`${header}.${i + 1}`] = cellText(entry);
+      });
+    } else if (Array.isArray(inner)) {
+      out[header] = inner.map(cellText).join('|');
+    } else if (inner !== null && typeof inner === 'object') {
+      flatten(inner as Record<string, unknown>, header, out);
+    } else {
+      out[header] = cellText(inner);
+    }
+  }
+}
+
+function parseNdjson(bytes: Buffer): { headers: string[]; rows: StoredRow[] } {
+  const lines = bytes.toString('utf8').replace(/^\uFEFF/, '').split(/\r?\n/);
+  const rows: StoredRow[] = [];
+  const headers = new Set<string>();
+  for (const [index, line] of lines.entries()) {
+    if (line.trim() === '') continue;
+    if (rows.length >= MAX_IMPORT_ROWS) throw tooManyRows();
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      throw new InvalidRequestError(`Line ${index + 1} is not valid JSON.`, { suggestion: 'Write one JSON object per line (JSON Lines).' });
+    }
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+      throw new InvalidRequestError(`Line ${index + 1} is not a JSON object.`, { suggestion: 'Write one JSON object per line (JSON Lines).' });
+    }
+    const cells: Record<string, string> = {};
+    flatten(value as Record<string, unknown>, '', cells);
+    for (const header of Object.keys(cells)) headers.add(header);
+    rows.push({ row: index + 1, cells });
+  }
+  return { headers: [...headers], rows };
+}
+
+/**
+ * The rows of an upload, with its headers checked: 415 for another media type, 413 past the row
+ * limit (or a workbook past 4 MB), 400 for a file that cannot be read, 422 naming a header that
+ * is not a column (or a missing `gtin` column).
+ */
+export async function parseImportFile(bytes: Buffer, contentType: string | undefined): Promise<ParsedFile> {
+  const format = formatOf(contentType);
+  if (bytes.length === 0) throw new InvalidRequestError('The file is empty.', { suggestion: 'Send the file as the request body.' });
+  const { headers, rows } = format === 'csv' ? parseCsv(bytes) : format === 'xlsx' ? await parseXlsx(bytes) : parseNdjson(bytes);
+  const [headerError] = checkHeaders(headers);
+  if (headerError) throw new ValidationError(headerError.message, headerError.column, 'Use the headers of the template (GET /v1/imports/template.csv).');
+  if (!headers.some((h) => h.trim() === 'gtin')) {
+    throw new ValidationError('The file has no gtin column: every row names its product by GTIN.', 'gtin', 'Add a gtin column (see the template).');
+  }
+  if (rows.length === 0) throw new InvalidRequestError('The file has no data rows.', { suggestion: 'Put one product per row under the header row.' });
+  return { format, headers, rows };
+}

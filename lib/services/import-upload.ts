@@ -1,0 +1,61 @@
+import { sendImportChunks } from '../data/import-queue.ts';
+import { insertImportJob, type StoredRow } from '../data/imports.ts';
+import { newSortableId } from '../domain/ids.ts';
+import { finalStatus, IMPORT_CHUNK_ROWS, MAX_IMPORT_ERRORS, zeroCounts, type ImportCounts, type ImportRecord } from '../domain/imports.ts';
+import type { Tenant } from '../domain/tenant.ts';
+import { parseImportFile } from './import-files.ts';
+import { checkRows, countPlans, planRows } from './imports.ts';
+
+/**
+ * The upload of a bulk import (docs/imports.md), apart from the worker's code in imports.ts so
+ * that the import worker's bundle does not carry the file parsers (exceljs).
+ */
+export interface UploadOptions {
+  dryRun: boolean;
+  now?: string;
+}
+
+/**
+ * Takes an upload: parses and checks it, then either answers the report of a dry run (every row
+ * decided against the tenant's data, nothing written) or stores the job and its chunks and queues
+ * one message per chunk.
+ */
+export async function startImport(tenant: Tenant, bytes: Buffer, contentType: string | undefined, options: UploadOptions): Promise<ImportRecord> {
+  const now = options.now ?? new Date().toISOString();
+  const file = await parseImportFile(bytes, contentType);
+  const checked = checkRows(file.rows);
+  const counts: ImportCounts = { ...zeroCounts(file.rows.length), failed: checked.failed };
+  const chunks: StoredRow[][] = [];
+  for (let i = 0; i < checked.valid.length; i += IMPORT_CHUNK_ROWS) chunks.push(checked.valid.slice(i, i + IMPORT_CHUNK_ROWS));
+  const job: ImportRecord = {
+    importId: newSortableId('imp'),
+    ...tenant,
+    status: 'queued',
+    format: file.format,
+    chunks: chunks.length,
+    chunksDone: 0,
+    counts,
+    errors: checked.errors.slice(0, MAX_IMPORT_ERRORS),
+    errorsTruncated: checked.errors.length > MAX_IMPORT_ERRORS,
+    createdAt: now,
+    updatedAt: now,
+  };
+  if (options.dryRun) {
+    const errors = [...checked.errors];
+    for (const chunk of chunks) {
+      const counted = countPlans(await planRows(tenant, chunk, now));
+      counts.created += counted.created;
+      counts.updated += counted.updated;
+      counts.unchanged += counted.unchanged;
+      counts.failed += counted.failed;
+      errors.push(...counted.errors);
+    }
+    return { ...job, status: finalStatus(counts), counts, errors: errors.slice(0, MAX_IMPORT_ERRORS), errorsTruncated: errors.length > MAX_IMPORT_ERRORS, finishedAt: now };
+  }
+  // Nothing to import (every row failed its checks): the job is finished as it is stored.
+  const stored = chunks.length ? job : { ...job, status: finalStatus(counts), finishedAt: now };
+  await insertImportJob(stored, chunks);
+  if (chunks.length) await sendImportChunks(chunks.map((_, chunk) => ({ orgId: tenant.orgId, environment: tenant.environment, importId: job.importId, chunk })));
+  return stored;
+}
+
