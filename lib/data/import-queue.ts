@@ -1,4 +1,5 @@
-import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
+import { sqs } from './sqs.ts';
 import { config } from '../config.ts';
 import type { Tenant } from '../domain/tenant.ts';
 
@@ -10,20 +11,8 @@ export interface ImportChunkMessage {
   chunk: number;
 }
 
-let client: SQSClient | undefined;
 let sends = 0;
 
-function sqs(): SQSClient {
-  if (client) return client;
-  const { region, sqsEndpoint } = config();
-  client = new SQSClient({
-    region,
-    ...(sqsEndpoint
-      ? { endpoint: sqsEndpoint, useQueueUrlAsEndpoint: false, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
-      : {}),
-  });
-  return client;
-}
 
 /**
  * Puts one message per chunk on the import queue, ten to a SendMessageBatch call (SQS's most).

@@ -1,55 +1,9 @@
-import { CfnOutput, Duration } from 'aws-cdk-lib';
-import type { IRole } from 'aws-cdk-lib/aws-iam';
-import { EventSourceMapping, type IFunction } from 'aws-cdk-lib/aws-lambda';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import type { FunctionSpec } from '../../functions.ts';
-import { scanVisibilityTimeoutSeconds } from '../function-table.ts';
-import { StackPart } from './part.ts';
+import { QueuePipeline, type QueuePipelineProps } from './queue-pipeline.ts';
 
-export interface ScanPipelineProps {
-  /** The functions the scan queue triggers (their timeouts set the visibility timeout). */
-  consumers: readonly FunctionSpec[];
-}
-
-/**
- * The scan road after the resolver (docs/architecture.md): the scan queue, its dead-letter queue
- * (after 5 receives), both encrypted and TLS-only, and the event source mapping of each consuming
- * function. It grants nothing itself: the resolver's SendMessage and the consumers' receive actions
- * are statements on their own roles (infra/functions.ts).
- */
-export class ScanPipeline extends StackPart {
-  readonly queue: Queue;
-  readonly deadLetterQueue: Queue;
-
-  constructor(scope: Construct, id: string, props: ScanPipelineProps) {
-    super(scope, id);
-    this.deadLetterQueue = new Queue(this, 'ScanDeadLetterQueue', {
-      retentionPeriod: Duration.days(14),
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-    });
-    this.queue = new Queue(this, 'ScanQueue', {
-      visibilityTimeout: Duration.seconds(scanVisibilityTimeoutSeconds(props.consumers)),
-      retentionPeriod: Duration.days(4),
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: 5 },
-    });
-    new CfnOutput(this, 'ScanQueueUrl', { value: this.queue.queueUrl });
-    new CfnOutput(this, 'ScanDeadLetterQueueUrl', { value: this.deadLetterQueue.queueUrl });
-  }
-
-  /** Lambda's SQS event source mapping for a consumer, with batch item failures (`id`: the function's construct id). */
-  addConsumer(id: string, fn: IFunction, role: IRole, trigger: NonNullable<FunctionSpec['trigger']>): void {
-    const mapping = new EventSourceMapping(this, `${id}ScanQueueSource`, {
-      target: fn,
-      eventSourceArn: this.queue.queueArn,
-      batchSize: trigger.batchSize,
-      maxBatchingWindow: Duration.seconds(trigger.maxBatchingWindowSeconds),
-      reportBatchItemFailures: true,
-    });
-    // The mapping is validated against the role's permissions when it is created.
-    mapping.node.addDependency(role);
+/** The scan road after the resolver (docs/architecture.md): the scan queue, its DLQ and the aggregator's event source mapping. */
+export class ScanPipeline extends QueuePipeline {
+  constructor(scope: Construct, id: string, props: QueuePipelineProps) {
+    super(scope, id, 'Scan', props);
   }
 }

@@ -1,0 +1,62 @@
+import { CfnOutput, Duration } from 'aws-cdk-lib';
+import type { IRole } from 'aws-cdk-lib/aws-iam';
+import { EventSourceMapping, type IFunction } from 'aws-cdk-lib/aws-lambda';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { Construct } from 'constructs';
+import type { FunctionSpec } from '../../functions.ts';
+import { scanVisibilityTimeoutSeconds } from '../function-table.ts';
+import { StackPart } from './part.ts';
+
+export interface QueuePipelineProps {
+  /** The functions the queue triggers (their timeouts set the visibility timeout). */
+  consumers: readonly FunctionSpec[];
+}
+
+/**
+ * A queue that feeds Lambda functions (docs/architecture.md): the queue, its dead-letter queue
+ * (after 5 receives), both encrypted and TLS-only, an output naming each, and the event source
+ * mapping of each consuming function. It grants nothing itself: the sender's SendMessage and the
+ * consumers' receive actions are statements on their own roles (infra/functions.ts). `name` prefixes
+ * every logical id (`ScanQueue`, `ImportDeadLetterQueue`, …), so the ids stay those the stack had.
+ */
+export class QueuePipeline extends StackPart {
+  readonly queue: Queue;
+  readonly deadLetterQueue: Queue;
+
+  constructor(
+    scope: Construct,
+    id: string,
+    private readonly name: string,
+    props: QueuePipelineProps,
+  ) {
+    super(scope, id);
+    this.deadLetterQueue = new Queue(this, `${name}DeadLetterQueue`, {
+      retentionPeriod: Duration.days(14),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+    this.queue = new Queue(this, `${name}Queue`, {
+      // Six times the consumers' longest timeout (AWS's advice for SQS event sources).
+      visibilityTimeout: Duration.seconds(scanVisibilityTimeoutSeconds(props.consumers)),
+      retentionPeriod: Duration.days(4),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: 5 },
+    });
+    new CfnOutput(this, `${name}QueueUrl`, { value: this.queue.queueUrl });
+    new CfnOutput(this, `${name}DeadLetterQueueUrl`, { value: this.deadLetterQueue.queueUrl });
+  }
+
+  /** Lambda's SQS event source mapping for a consumer, with batch item failures (`id`: the function's construct id). */
+  addConsumer(id: string, fn: IFunction, role: IRole, trigger: NonNullable<FunctionSpec['trigger']>): void {
+    const mapping = new EventSourceMapping(this, `${id}${this.name}QueueSource`, {
+      target: fn,
+      eventSourceArn: this.queue.queueArn,
+      batchSize: trigger.batchSize,
+      maxBatchingWindow: Duration.seconds(trigger.maxBatchingWindowSeconds),
+      reportBatchItemFailures: true,
+    });
+    // The mapping is validated against the role's permissions when it is created.
+    mapping.node.addDependency(role);
+  }
+}
