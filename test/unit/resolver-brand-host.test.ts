@@ -1,66 +1,34 @@
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { Context } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { HttpEvent, HttpResult } from '../../lib/http/types.ts';
+import type { HttpEvent } from '../../lib/http/types.ts';
+import { apiGatewayEvent, CONTEXT, GTIN, gtinItem as gtinItemOf, loadResolver, ORG, type Handler } from '../support/resolver-events.ts';
 
-// config() reads the environment once, so it is set before the handler is imported.
-Object.assign(process.env, {
-  RESOLVER_ORIGIN: 'https://id.example.com',
-  TABLE_NAME: 'product-passport',
-  SCAN_QUEUE_URL: 'https://sqs.eu-central-1.amazonaws.com/123456789012/scan-events',
-  AWS_REGION: 'eu-central-1',
-  POWERTOOLS_LOG_LEVEL: 'ERROR',
-});
-delete process.env.RESOLVER_ORIGIN_SECRET;
-let handler: (event: HttpEvent, context: Context) => Promise<HttpResult>;
+let handler: Handler;
 let HOST_CACHE_MS: number;
 beforeAll(async () => {
-  ({ handler, HOST_CACHE_MS } = await import('../../functions/resolver/handler.ts'));
+  ({ handler, HOST_CACHE_MS } = await loadResolver());
 });
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const sqs = mockClient(SQSClient);
-const context = { awsRequestId: 'req-1', functionName: 'resolver', getRemainingTimeInMillis: () => 10_000 } as Context;
-const ORG = 'org_0123456789abcdef';
-const GTIN = '04006381333931';
+const context = CONTEXT;
 const BROWSER = 'text/html,application/xhtml+xml,*/*;q=0.8';
 
 /** A request on some host, as API Gateway hands it to the resolver. */
 function onHost(host: string, path = `/01/${GTIN}`, headers: Record<string, string> = {}, method = 'GET'): HttpEvent {
-  const route = path === '/.well-known/gs1resolver' ? path : path.split('/').length > 3 ? '/01/{gtin}/{qualifiers+}' : '/01/{gtin}';
-  return {
-    version: '2.0',
-    routeKey: `${method} ${route}`,
-    rawPath: path,
-    rawQueryString: '',
+  return apiGatewayEvent({
+    method,
+    route: path === '/.well-known/gs1resolver' ? path : path.split('/').length > 3 ? '/01/{gtin}/{qualifiers+}' : '/01/{gtin}',
+    path,
     headers: { host, accept: BROWSER, ...headers },
     pathParameters: path.startsWith('/01/') ? { gtin: GTIN } : {},
-    requestContext: {
-      accountId: '123456789012',
-      apiId: 'abcdef1234',
-      domainName: host,
-      domainPrefix: host.split('.')[0],
-      http: { method, path, protocol: 'HTTP/1.1', sourceIp: '203.0.113.7', userAgent: 'test' },
-      requestId: 'JKJaXmPLvHcESHA=',
-      routeKey: `${method} ${route}`,
-      stage: '$default',
-      time: '21/Nov/2026:10:15:30 +0000',
-      timeEpoch: 1795256130000,
-    },
-    isBase64Encoded: false,
-  } as HttpEvent;
+    domainName: host,
+  });
 }
 
-const gtinItem = {
-  productId: '01937f4e-8a6b-7c3d-9e2f-0a1b2c3d4e5f',
-  name: 'Riesling 2023',
-  category: 'wine',
-  gtin: GTIN,
-  qrCodeUrl: `https://id.brand.example/01/${GTIN}`,
-  passport: { passportId: 'ps_1', productId: '01937f4e-8a6b-7c3d-9e2f-0a1b2c3d4e5f', version: 4, data: {}, createdAt: '2026-11-01T00:00:00.000Z' },
-};
+const gtinItem = gtinItemOf(`https://id.brand.example/01/${GTIN}`, 4);
 const claim = (status: 'pending' | 'verified') => ({ PK: 'x', SK: 'HOST', orgId: ORG, domainId: 'dom_1', status, default: true });
 const claimReads = () => ddb.commandCalls(GetCommand).filter((c) => String(c.args[0].input.Key?.PK).startsWith('HOST#'));
 const gtinReads = () => ddb.commandCalls(GetCommand).filter((c) => String(c.args[0].input.Key?.PK).startsWith('T#'));

@@ -1,29 +1,18 @@
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { Context } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { HttpEvent, HttpResult } from '../../lib/http/types.ts';
+import type { HttpEvent } from '../../lib/http/types.ts';
+import { apiGatewayEvent, CONTEXT, GTIN, gtinItem as gtinItemOf, loadResolver, ORG, type Handler } from '../support/resolver-events.ts';
 
-// config() reads the environment once, so it is set before the handler is imported.
-Object.assign(process.env, {
-  RESOLVER_ORIGIN: 'https://id.example.com',
-  TABLE_NAME: 'product-passport',
-  SCAN_QUEUE_URL: 'https://sqs.eu-central-1.amazonaws.com/123456789012/scan-events',
-  AWS_REGION: 'eu-central-1',
-  POWERTOOLS_LOG_LEVEL: 'ERROR',
-});
-delete process.env.RESOLVER_ORIGIN_SECRET;
-let handler: (event: HttpEvent, context: Context) => Promise<HttpResult>;
+let handler: Handler;
 beforeAll(async () => {
-  ({ handler } = await import('../../functions/resolver/handler.ts'));
+  ({ handler } = await loadResolver());
 });
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const sqs = mockClient(SQSClient);
-const context = { awsRequestId: 'req-1', functionName: 'resolver', getRemainingTimeInMillis: () => 10_000 } as Context;
-const ORG = 'org_0123456789abcdef';
-const GTIN = '04006381333931';
+const context = CONTEXT;
 const LINK = `https://id.example.com/${ORG}/live/01/${GTIN}`;
 const page = (lang: string) => `https://id.example.com/${ORG}/live/p/${GTIN}/2/${lang}`;
 const JSON_URL = `https://id.example.com/${ORG}/live/p/${GTIN}/2/passport.json`;
@@ -31,42 +20,17 @@ const BROWSER = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8
 
 /** A request to the platform resolver as API Gateway hands it over. */
 function request(suffix = '', options: { headers?: Record<string, string>; query?: string; method?: string } = {}): HttpEvent {
-  const path = `/${ORG}/live/01/${GTIN}${suffix}`;
-  const method = options.method ?? 'GET';
-  const route = suffix.replace(/\/$/, '') ? '/{orgId}/{environment}/01/{gtin}/{qualifiers+}' : '/{orgId}/{environment}/01/{gtin}';
-  const query = options.query ?? '';
-  return {
-    version: '2.0',
-    routeKey: `${method} ${route}`,
-    rawPath: path,
-    rawQueryString: query,
+  return apiGatewayEvent({
+    ...(options.method ? { method: options.method } : {}),
+    route: suffix.replace(/\/$/, '') ? '/{orgId}/{environment}/01/{gtin}/{qualifiers+}' : '/{orgId}/{environment}/01/{gtin}',
+    path: `/${ORG}/live/01/${GTIN}${suffix}`,
+    ...(options.query ? { query: options.query } : {}),
     headers: { host: 'id.example.com', ...options.headers },
-    ...(query ? { queryStringParameters: Object.fromEntries(new URLSearchParams(query)) } : {}),
     pathParameters: { orgId: ORG, environment: 'live', gtin: GTIN },
-    requestContext: {
-      accountId: '123456789012',
-      apiId: 'abcdef1234',
-      domainName: 'id.example.com',
-      domainPrefix: 'id',
-      http: { method, path, protocol: 'HTTP/1.1', sourceIp: '203.0.113.7', userAgent: 'test' },
-      requestId: 'JKJaXmPLvHcESHA=',
-      routeKey: `${method} ${route}`,
-      stage: '$default',
-      time: '21/Nov/2026:10:15:30 +0000',
-      timeEpoch: 1795256130000,
-    },
-    isBase64Encoded: false,
-  } as HttpEvent;
+  });
 }
 
-const gtinItem = {
-  productId: '01937f4e-8a6b-7c3d-9e2f-0a1b2c3d4e5f',
-  name: 'Riesling 2023',
-  category: 'wine',
-  gtin: GTIN,
-  qrCodeUrl: LINK,
-  passport: { passportId: 'ps_2', productId: '01937f4e-8a6b-7c3d-9e2f-0a1b2c3d4e5f', version: 2, data: {}, createdAt: '2026-11-01T00:00:00.000Z' },
-};
+const gtinItem = gtinItemOf(LINK, 2);
 
 beforeEach(() => {
   ddb.reset();

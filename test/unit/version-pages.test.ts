@@ -1,56 +1,29 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { Context } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { HttpEvent, HttpResult } from '../../lib/http/types.ts';
+import type { HttpEvent } from '../../lib/http/types.ts';
+import { apiGatewayEvent, CONTEXT, GTIN, loadResolver, ORG, PRODUCT_ID, type Handler } from '../support/resolver-events.ts';
 
-// config() reads the environment once, so it is set before the handler is imported.
-Object.assign(process.env, {
-  RESOLVER_ORIGIN: 'https://id.example.com',
-  TABLE_NAME: 'product-passport',
-  SCAN_QUEUE_URL: 'https://sqs.eu-central-1.amazonaws.com/123456789012/scan-events',
-  AWS_REGION: 'eu-central-1',
-  POWERTOOLS_LOG_LEVEL: 'ERROR',
-});
-delete process.env.RESOLVER_ORIGIN_SECRET;
-let handler: (event: HttpEvent, context: Context) => Promise<HttpResult>;
+let handler: Handler;
 beforeAll(async () => {
-  ({ handler } = await import('../../functions/resolver/handler.ts'));
+  ({ handler } = await loadResolver());
 });
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const sqs = mockClient(SQSClient);
-const context = { awsRequestId: 'req-1', functionName: 'resolver', getRemainingTimeInMillis: () => 10_000 } as Context;
-const ORG = 'org_0123456789abcdef';
-const GTIN = '04006381333931';
-const PRODUCT_ID = '01937f4e-8a6b-7c3d-9e2f-0a1b2c3d4e5f';
+const context = CONTEXT;
 const ROUTE = '/{orgId}/{environment}/p/{gtin}/{version}/{page}';
 
 /** A request for a version page as API Gateway hands it over. */
 function request(version: string, page: string, method = 'GET'): HttpEvent {
-  const path = `/${ORG}/live/p/${GTIN}/${version}/${page}`;
-  return {
-    version: '2.0',
-    routeKey: `${method} ${ROUTE}`,
-    rawPath: path,
-    rawQueryString: '',
+  return apiGatewayEvent({
+    method,
+    route: ROUTE,
+    path: `/${ORG}/live/p/${GTIN}/${version}/${page}`,
     headers: { host: 'id.example.com', 'accept-language': 'de' },
     pathParameters: { orgId: ORG, environment: 'live', gtin: GTIN, version, page },
-    requestContext: {
-      accountId: '123456789012',
-      apiId: 'abcdef1234',
-      domainName: 'id.example.com',
-      domainPrefix: 'id',
-      http: { method, path, protocol: 'HTTP/1.1', sourceIp: '203.0.113.7', userAgent: 'test' },
-      requestId: 'JKJaXmPLvHcESHA=',
-      routeKey: `${method} ${ROUTE}`,
-      stage: '$default',
-      time: '21/Nov/2026:10:15:30 +0000',
-      timeEpoch: 1795256130000,
-    },
-    isBase64Encoded: false,
-  } as HttpEvent;
+  });
 }
 
 const passport = (version: number, ingredient: string) => ({
