@@ -12,6 +12,14 @@ import { href, navigate } from '../router.ts';
  */
 
 const POLL_MS = 1000;
+/** The job's counts in the order the page shows them. */
+const COUNT_LABELS: ReadonlyArray<readonly [keyof ImportJob['counts'], string]> = [
+  ['rows', 'Rows'],
+  ['created', 'Created'],
+  ['updated', 'Updated'],
+  ['unchanged', 'Unchanged'],
+  ['failed', 'Failed'],
+];
 const isActive = (status: ImportStatus): boolean => status === 'queued' || status === 'running';
 const rowsDone = (job: ImportJob): number => job.counts.created + job.counts.updated + job.counts.unchanged + job.counts.failed;
 
@@ -176,26 +184,12 @@ function JobView(props: { job: ImportJob }) {
         </progress>
       </div>
       <dl class="counts" data-testid="import-counts">
-        <div>
-          <dt>Rows</dt>
-          <dd>{counts.rows.toLocaleString()}</dd>
-        </div>
-        <div>
-          <dt>Created</dt>
-          <dd>{counts.created.toLocaleString()}</dd>
-        </div>
-        <div>
-          <dt>Updated</dt>
-          <dd>{counts.updated.toLocaleString()}</dd>
-        </div>
-        <div>
-          <dt>Unchanged</dt>
-          <dd>{counts.unchanged.toLocaleString()}</dd>
-        </div>
-        <div>
-          <dt>Failed</dt>
-          <dd>{counts.failed.toLocaleString()}</dd>
-        </div>
+        {COUNT_LABELS.map(([key, label]) => (
+          <div key={key}>
+            <dt>{label}</dt>
+            <dd>{counts[key].toLocaleString()}</dd>
+          </div>
+        ))}
       </dl>
       {errors.length > 0 ? (
         <div class="table-wrap">
