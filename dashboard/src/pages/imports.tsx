@@ -243,21 +243,11 @@ function RecentImports(props: { current?: string | undefined; round: number }) {
                   <th scope="col">Import</th>
                   <th scope="col">Started</th>
                   <th scope="col">Status</th>
-                  <th scope="col" class="num">
-                    Rows
-                  </th>
-                  <th scope="col" class="num">
-                    Created
-                  </th>
-                  <th scope="col" class="num">
-                    Updated
-                  </th>
-                  <th scope="col" class="num">
-                    Unchanged
-                  </th>
-                  <th scope="col" class="num">
-                    Failed
-                  </th>
+                  {COUNT_LABELS.map(([key, label]) => (
+                    <th key={key} scope="col" class="num">
+                      {label}
+                    </th>
+                  ))}
                 </tr>
               </thead>
               <tbody>
@@ -273,11 +263,11 @@ function RecentImports(props: { current?: string | undefined; round: number }) {
                     <td>
                       <StatusBadge status={job.status} />
                     </td>
-                    <td class="num">{job.counts.rows.toLocaleString()}</td>
-                    <td class="num">{job.counts.created.toLocaleString()}</td>
-                    <td class="num">{job.counts.updated.toLocaleString()}</td>
-                    <td class="num">{job.counts.unchanged.toLocaleString()}</td>
-                    <td class="num">{job.counts.failed.toLocaleString()}</td>
+                    {COUNT_LABELS.map(([key]) => (
+                      <td key={key} class="num">
+                        {job.counts[key].toLocaleString()}
+                      </td>
+                    ))}
                   </tr>
                 ))}
               </tbody>
