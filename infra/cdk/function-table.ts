@@ -33,7 +33,7 @@ export function importQueueActions(spec: FunctionSpec): string[] {
  * At least six times the consuming function's timeout (AWS's advice for SQS event sources), plus
  * its batching window; 30 s (SQS's default) when nothing consumes the queue yet.
  */
-export function scanVisibilityTimeoutSeconds(consumers: readonly FunctionSpec[]): number {
+export function queueVisibilityTimeoutSeconds(consumers: readonly FunctionSpec[]): number {
   return Math.max(30, ...consumers.map((spec) => 6 * spec.timeoutSeconds + (spec.trigger?.maxBatchingWindowSeconds ?? 0)));
 }
 

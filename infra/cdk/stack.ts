@@ -26,7 +26,7 @@ import { validateTables, type FunctionTable, type StackRoute } from './function-
 import { addSuppressions } from './nag.ts';
 import { DEFAULT_SETTINGS, validateSettings, type DeploySettings } from './settings.ts';
 
-export { CONSUMER_ACTIONS, importQueueActions, readsSessionSecret, scanQueueActions, scanVisibilityTimeoutSeconds, validateTables } from './function-table.ts';
+export { CONSUMER_ACTIONS, importQueueActions, readsSessionSecret, scanQueueActions, queueVisibilityTimeoutSeconds, validateTables } from './function-table.ts';
 export type { FunctionTable, StackRoute } from './function-table.ts';
 export { RESOLVER_HEADERS } from './constructs/resolver-cdn.ts';
 

@@ -4,7 +4,7 @@ import { EventSourceMapping, type IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import type { FunctionSpec } from '../../functions.ts';
-import { scanVisibilityTimeoutSeconds } from '../function-table.ts';
+import { queueVisibilityTimeoutSeconds } from '../function-table.ts';
 import { StackPart } from './part.ts';
 
 export interface QueuePipelineProps {
@@ -37,7 +37,7 @@ export class QueuePipeline extends StackPart {
     });
     this.queue = new Queue(this, `${name}Queue`, {
       // Six times the consumers' longest timeout (AWS's advice for SQS event sources).
-      visibilityTimeout: Duration.seconds(scanVisibilityTimeoutSeconds(props.consumers)),
+      visibilityTimeout: Duration.seconds(queueVisibilityTimeoutSeconds(props.consumers)),
       retentionPeriod: Duration.days(4),
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
