@@ -71,14 +71,14 @@ const API_READ: readonly TableAction[] = [...READ, 'dynamodb:UpdateItem'];
 export const FUNCTIONS: Record<FunctionName, FunctionSpec> = {
   products: {
     entry: 'functions/products/handler.ts',
-    description: 'Products API: create, list, get, update, QR code',
+    description: 'Products API: create, list, get, update, withdraw, reinstate, QR code',
     memoryMb: 512,
     timeoutSeconds: 10,
     grants: { table: [...WRITE, 'dynamodb:DeleteItem'], sessionSecret: true },
   },
   passports: {
     entry: 'functions/passports/handler.ts',
-    description: 'Passports API: publish versions, read the current one and the history',
+    description: 'Passports API: publish versions, drafts, read the current one, one at an instant, and the history',
     memoryMb: 512,
     timeoutSeconds: 10,
     grants: { table: [...WRITE, 'dynamodb:DeleteItem'], sessionSecret: true },
@@ -96,6 +96,13 @@ export const FUNCTIONS: Record<FunctionName, FunctionSpec> = {
     memoryMb: 1024,
     timeoutSeconds: 5,
     grants: { table: ['dynamodb:GetItem'], scanQueue: ['sqs:SendMessage'] },
+  },
+  events: {
+    entry: 'functions/events/handler.ts',
+    description: 'Event log API: list and read the append-only events of the caller’s tenant',
+    memoryMb: 512,
+    timeoutSeconds: 10,
+    grants: { table: API_READ, sessionSecret: true },
   },
   analytics: {
     entry: 'functions/analytics/handler.ts',

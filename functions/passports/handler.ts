@@ -1,35 +1,35 @@
-import { findPassportVersion, getPassportVersion, listPassportVersions } from '../../lib/data/passports.ts';
+import { findPassportVersion, getPassportVersion, getPassportVersionAt, listPassportVersions } from '../../lib/data/passports.ts';
+import { draftInputSchema, MERGE_PATCH_TYPE, passportAtQuerySchema, toDraftView } from '../../lib/domain/draft.ts';
 import { cursorQuerySchema } from '../../lib/domain/pagination.ts';
-import { createPassportSchema } from '../../lib/domain/passport.ts';
+import { createPassportSchema, type PassportVersion } from '../../lib/domain/passport.ts';
 import { toPassportView } from '../../lib/domain/passport-view.ts';
 import { defineApiHandler, pathParam, type ApiRequest } from '../../lib/api/handler.ts';
-import { NotFoundError, ValidationError } from '../../lib/http/errors.ts';
+import { InvalidRequestError, NotFoundError, UnsupportedMediaTypeError, ValidationError } from '../../lib/http/errors.ts';
 import { json } from '../../lib/http/response.ts';
 import { parseBody, parseQuery } from '../../lib/http/validation.ts';
 import { publishPassport } from '../../lib/services/passports.ts';
+import { discardDraft, patchDraft, publishDraft, replaceDraft, requireDraft } from '../../lib/services/drafts.ts';
 import { requireProduct } from '../../lib/services/products.ts';
+import { originOf } from '../../lib/api/origin.ts';
 
 async function postPassport(request: ApiRequest) {
   const input = parseBody(createPassportSchema, request.body);
   const tenant = request.principal.tenant;
   const product = await requireProduct(tenant, input.productId);
-  const passport = await publishPassport(tenant, product, input.data);
-  return json(
-    201,
-    {
-      passportId: passport.passportId,
-      productId: passport.productId,
-      version: passport.version,
-      status: passport.status,
-      createdAt: passport.createdAt,
-    },
-    { Location: `/v1/products/${passport.productId}/passport` },
-  );
+  const passport = await publishPassport(tenant, product, input.data, originOf(request));
+  return json(201, createdBody(passport), { Location: `/v1/products/${passport.productId}/passport` });
 }
 
+/** The current version, or with `?at=` the version current at that instant (docs/lifecycle.md#point-in-time). */
 async function getCurrentPassport(request: ApiRequest) {
+  const { at } = parseQuery(passportAtQuerySchema, request.event.queryStringParameters, ['at']);
   const tenant = request.principal.tenant;
   const product = await requireProduct(tenant, pathParam(request, 'productId'));
+  if (at !== undefined) {
+    const version = product.passportVersion ? await getPassportVersionAt(tenant, product.productId, Date.parse(at)) : undefined;
+    if (!version) throw new NotFoundError(`Product '${product.productId}' had no published passport at ${at}.`, { param: 'at' });
+    return json(200, toPassportView(product, version));
+  }
   const passport = product.passportVersion
     ? await getPassportVersion(tenant, product.productId, product.passportVersion)
     : undefined;
@@ -59,8 +59,59 @@ async function listVersions(request: ApiRequest) {
   return json(200, { data: page.passports, hasMore: page.hasMore });
 }
 
+const createdBody = (passport: PassportVersion) => ({
+  passportId: passport.passportId,
+  productId: passport.productId,
+  version: passport.version,
+  status: passport.status,
+  createdAt: passport.createdAt,
+});
+
+const productOf = (request: ApiRequest) => requireProduct(request.principal.tenant, pathParam(request, 'productId'));
+
+async function readDraft(request: ApiRequest) {
+  const product = await productOf(request);
+  return json(200, toDraftView(await requireDraft(request.principal.tenant, product.productId)));
+}
+
+async function putDraft(request: ApiRequest) {
+  const { data } = parseBody(draftInputSchema, request.body);
+  const product = await productOf(request);
+  return json(200, toDraftView(await replaceDraft(request.principal.tenant, product, data, originOf(request))));
+}
+
+/** RFC 7396: the patch must say it is one (`Content-Type: application/merge-patch+json`). */
+async function mergeIntoDraft(request: ApiRequest) {
+  const contentType = (request.event.headers?.['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+  if (contentType !== MERGE_PATCH_TYPE) {
+    throw new UnsupportedMediaTypeError(`A draft is patched with a JSON Merge Patch: send Content-Type: ${MERGE_PATCH_TYPE}.`, [MERGE_PATCH_TYPE]);
+  }
+  if (typeof request.body !== 'object' || request.body === null || Array.isArray(request.body)) {
+    throw new InvalidRequestError('The merge patch must be a JSON object of the draft’s shape, such as {"data": {"vintage": 2022}}.');
+  }
+  const product = await productOf(request);
+  return json(200, toDraftView(await patchDraft(request.principal.tenant, product, request.body, originOf(request))));
+}
+
+async function removeDraft(request: ApiRequest) {
+  const product = await productOf(request);
+  await discardDraft(request.principal.tenant, product, originOf(request));
+  return json(200, { productId: product.productId, deleted: true });
+}
+
+async function publishTheDraft(request: ApiRequest) {
+  const product = await productOf(request);
+  const passport = await publishDraft(request.principal.tenant, product, originOf(request));
+  return json(201, createdBody(passport), { Location: `/v1/products/${passport.productId}/passport` });
+}
+
 export const handler = defineApiHandler('passports', {
   'POST /v1/passports': postPassport,
   'GET /v1/products/{productId}/passport': getCurrentPassport,
   'GET /v1/products/{productId}/passports': listVersions,
+  'GET /v1/products/{productId}/draft': readDraft,
+  'PUT /v1/products/{productId}/draft': putDraft,
+  'PATCH /v1/products/{productId}/draft': mergeIntoDraft,
+  'DELETE /v1/products/{productId}/draft': removeDraft,
+  'POST /v1/products/{productId}/draft/publish': publishTheDraft,
 });

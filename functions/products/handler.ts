@@ -1,5 +1,5 @@
 import QRCode from 'qrcode-svg';
-import { countProducts, listProductsAfter, listProductsAt, searchProductsAt, updateProduct } from '../../lib/data/products.ts';
+import { countProducts, listProductsAfter, listProductsAt, searchProductsAt } from '../../lib/data/products.ts';
 import {
   createProductSchema,
   cursorPageSchema,
@@ -11,12 +11,14 @@ import {
   qrQuerySchema,
   toProductView,
   updateProductSchema,
+  withdrawProductSchema,
 } from '../../lib/domain/product.ts';
 import { defineApiHandler, pathParam, type ApiRequest } from '../../lib/api/handler.ts';
 import { NotFoundError, ValidationError } from '../../lib/http/errors.ts';
 import { json } from '../../lib/http/response.ts';
 import { parseBody, parseOrThrow, parseQuery } from '../../lib/http/validation.ts';
-import { createProduct, requireProduct } from '../../lib/services/products.ts';
+import { changeProductStatus, createProduct, requireProduct, updateProductFields } from '../../lib/services/products.ts';
+import { originOf } from '../../lib/api/origin.ts';
 import { requireScope } from '../../lib/auth/authenticate.ts';
 import { exportQuerySchema } from '../../lib/domain/export.ts';
 import { exportProducts } from '../../lib/services/exports.ts';
@@ -25,7 +27,7 @@ const productInPath = (request: ApiRequest) => requireProduct(request.principal.
 
 async function postProduct(request: ApiRequest) {
   const input = parseBody(createProductSchema, request.body);
-  const product = await createProduct(request.principal.tenant, input);
+  const product = await createProduct(request.principal.tenant, input, originOf(request));
   return json(
     201,
     { productId: product.productId, qrCodeUrl: product.qrCodeUrl, createdAt: product.createdAt },
@@ -73,8 +75,7 @@ async function patchProduct(request: ApiRequest) {
   }
   const changes = parseBody(updateProductSchema, body);
   const product = await productInPath(request);
-  const updated = await updateProduct(request.principal.tenant, product, changes, new Date().toISOString());
-  if (!updated) throw new NotFoundError(`No product with id '${product.productId}'.`, { param: 'productId' });
+  const updated = await updateProductFields(request.principal.tenant, product, changes, originOf(request));
   return json(200, { product: toProductView(updated) });
 }
 
@@ -126,6 +127,17 @@ async function exportProductsPage(request: ApiRequest) {
   };
 }
 
+async function withdraw(request: ApiRequest) {
+  const { reason } = parseBody(withdrawProductSchema, request.body);
+  const product = await productInPath(request);
+  return json(200, toProductView(await changeProductStatus(request.principal.tenant, product, { status: 'withdrawn', reason }, originOf(request))));
+}
+
+async function reinstate(request: ApiRequest) {
+  const product = await productInPath(request);
+  return json(200, toProductView(await changeProductStatus(request.principal.tenant, product, { status: 'active' }, originOf(request))));
+}
+
 export const handler = defineApiHandler('products', {
   'POST /v1/products': postProduct,
   'GET /v1/products': listProducts,
@@ -133,4 +145,6 @@ export const handler = defineApiHandler('products', {
   'PATCH /v1/products/{productId}': patchProduct,
   'GET /v1/products/{productId}/qr': productQr,
   'GET /v1/exports/products': exportProductsPage,
+  'POST /v1/products/{productId}/withdraw': withdraw,
+  'POST /v1/products/{productId}/reinstate': reinstate,
 });

@@ -17,7 +17,11 @@ import {
   productSchema,
   qrQuerySchema,
   updateProductSchema,
+  withdrawProductSchema,
 } from '../domain/product.ts';
+import { draftInputSchema, draftSchema, passportAtQuerySchema } from '../domain/draft.ts';
+import { eventSchema } from '../domain/events.ts';
+import { listEventsQuerySchema } from '../domain/event-query.ts';
 import { PASSPORT_JSON_SEGMENT } from '../domain/page-urls.ts';
 import { loginQuerySchema, switchSessionSchema } from '../domain/session.ts';
 import { ENVIRONMENTS } from '../domain/tenant.ts';
@@ -140,6 +144,7 @@ export const TAGS: Readonly<Record<string, string>> = {
   Suppliers: 'Economic operators (producers, bottlers, importers, …) named in passports',
   Imports: 'Bulk import of products and passports from CSV, Excel or JSON Lines files (docs/imports.md)',
   Analytics: 'Aggregate scan counts per product: countries, devices, referrers, days; nothing personal',
+  Events: 'The append-only log of every change: what changed, who changed it, in which request (docs/lifecycle.md#event-log)',
   Resolver: 'The public GS1 Digital Link resolver behind every printed QR code (no authentication)',
   Webhooks: "Signed deliveries from a product-information system, and the organization's webhook endpoints",
   Reference: 'This OpenAPI document and its rendered reference',
@@ -162,6 +167,7 @@ export const PATH_PARAMETERS: Readonly<Record<string, { description: string; sch
   keyId: { description: 'The id of an API key of the organization', schema: z.string() },
   domainId: { description: 'The id (dom_…) of a domain of the organization', schema: z.string() },
   importId: { description: 'The id (imp_…) of an import job of the organization', schema: z.string() },
+  eventId: { description: 'The id (evt_…) of an event of the organization', schema: z.string() },
   orgId: { description: 'The organization, as printed in the qrCodeUrl', schema: z.string() },
   environment: { description: 'The environment, as printed in the qrCodeUrl', schema: z.enum(ENVIRONMENTS) },
   gtin: {
@@ -369,6 +375,22 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     responses: { 200: { description: 'The updated product', schema: z.object({ product: productSchema }) } },
     errors: [400, ...API_KEY_ERRORS, 404, 413, 422],
   },
+  'POST /v1/products/{productId}/withdraw': {
+    summary: 'Withdraw a product',
+    description:
+      'Marks the product withdrawn (docs/lifecycle.md#withdrawal): its Digital Link and linkset answer 410 Gone with a page in the visitor’s language, while the API still reads the product and every passport version; nothing is deleted. 409 when it is already withdrawn. Writes a product.withdrawn event.',
+    tag: 'Products',
+    body: withdrawProductSchema,
+    responses: { 200: { description: 'The withdrawn product', schema: productSchema } },
+    errors: [400, ...API_KEY_ERRORS, 404, 409, 413, 422],
+  },
+  'POST /v1/products/{productId}/reinstate': {
+    summary: 'Reinstate a withdrawn product',
+    description: 'Undoes a withdrawal: the Digital Link resolves again. 409 when the product is not withdrawn. Writes a product.reinstated event.',
+    tag: 'Products',
+    responses: { 200: { description: 'The reinstated product', schema: productSchema } },
+    errors: [...API_KEY_ERRORS, 404, 409],
+  },
   'GET /v1/products/{productId}/qr': {
     summary: "The product's QR code", description: 'The QR code of qrCodeUrl as SVG, size pixels wide with a quiet zone of margin modules.',
     tag: 'Products',
@@ -404,10 +426,50 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     errors: [400, ...API_KEY_ERRORS, 404, 413, 422],
   },
   'GET /v1/products/{productId}/passport': {
-    summary: "A product's current passport", description: 'The newest published version in its read form; 404 while the product has none.',
+    summary: "A product's current passport, or the one current at an instant",
+    description:
+      'The newest published version in its read form; 404 while the product has none. With at (an ISO 8601 instant), the version that was current then: the newest published at or before it (404, param at, before version 1). docs/lifecycle.md#point-in-time',
     tag: 'Passports',
+    query: passportAtQuerySchema,
     responses: { 200: { description: 'The read form', schema: passportSchema } },
+    errors: [400, ...API_KEY_ERRORS, 404, 422],
+  },
+  'GET /v1/products/{productId}/draft': {
+    summary: "A product's draft", description: 'The one draft of the product (never public); 404 when it has none. docs/lifecycle.md#drafts',
+    tag: 'Passports',
+    responses: { 200: { description: 'The draft', schema: draftSchema } },
     errors: [...API_KEY_ERRORS, 404],
+  },
+  'PUT /v1/products/{productId}/draft': {
+    summary: "Create or replace a product's draft",
+    description: 'The draft becomes {data}, validated as passport data. Writes a passport.draft.updated event.',
+    tag: 'Passports',
+    body: draftInputSchema,
+    responses: { 200: { description: 'The draft', schema: draftSchema } },
+    errors: [400, ...API_KEY_ERRORS, 404, 409, 413, 422],
+  },
+  'PATCH /v1/products/{productId}/draft': {
+    summary: "Merge a patch into a product's draft",
+    description:
+      'An RFC 7396 JSON Merge Patch of the draft’s own shape, sent as application/merge-patch+json (415 otherwise): members replace, null removes, objects merge, arrays replace whole. The result is validated as a whole (422 names the field). 404 when there is no draft. Writes a passport.draft.updated event.',
+    tag: 'Passports',
+    bodyContent: { 'application/merge-patch+json': z.object({ data: z.record(z.string(), z.unknown()).nullable().optional() }).describe('A merge patch: {"data": {"vintage": 2022, "producers": null}}') },
+    responses: { 200: { description: 'The merged draft', schema: draftSchema } },
+    errors: [400, ...API_KEY_ERRORS, 404, 409, 413, 415, 422],
+  },
+  'DELETE /v1/products/{productId}/draft': {
+    summary: "Discard a product's draft", description: 'Deletes the draft; published versions are untouched. Writes a passport.draft.deleted event.',
+    tag: 'Passports',
+    responses: { 200: { description: 'Discarded', schema: z.object({ productId: z.uuid(), deleted: z.literal(true) }) } },
+    errors: [...API_KEY_ERRORS, 404, 409],
+  },
+  'POST /v1/products/{productId}/draft/publish': {
+    summary: "Publish a product's draft",
+    description:
+      'Publishes the draft as the next version and removes it, in one transaction (the same answer as POST /v1/passports). 404 when there is no draft; 409 when it changed while publishing. Writes a passport.published event.',
+    tag: 'Passports',
+    responses: { 201: { description: 'Published', schema: createdPassportSchema } },
+    errors: [...API_KEY_ERRORS, 404, 409],
   },
   'GET /v1/products/{productId}/passports': {
     summary: "A product's passport versions, newest first", description: 'Every published version of the product, newest first, in cursor pages.',
@@ -505,6 +567,21 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     extensions: ANALYTICS_WINDOW,
     responses: { 200: { description: 'Analytics of the window', schema: analyticsSchema } },
     errors: [400, ...API_KEY_ERRORS, 404, 422],
+  },
+  'GET /v1/events': {
+    summary: 'List events, newest first',
+    description:
+      'The append-only event log of the organization and environment (docs/lifecycle.md#event-log): every state change, written in the same transaction as the change, with who made it and in which request. Cursor pages of limit (1–100, default 25) after starting_after; type filters one event type.',
+    tag: 'Events',
+    query: listEventsQuerySchema,
+    responses: { 200: { description: 'A page of events', schema: cursorPage(eventSchema) } },
+    errors: [400, ...API_KEY_ERRORS, 422],
+  },
+  'GET /v1/events/{eventId}': {
+    summary: 'Get an event', description: 'One event; an unknown id, or another organization’s, is 404.',
+    tag: 'Events',
+    responses: { 200: { description: 'The event', schema: eventSchema } },
+    errors: [...API_KEY_ERRORS, 404],
   },
   'GET /.well-known/gs1resolver': {
     summary: 'What this GS1 resolver supports', description: 'The GS1 resolver description: its name, root and the primary keys it resolves (GTIN).',

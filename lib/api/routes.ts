@@ -1,3 +1,4 @@
+import type { EventType } from '../domain/event-types.ts';
 import type { Scope } from '../domain/scopes.ts';
 
 /**
@@ -20,7 +21,8 @@ export type FunctionName =
   | 'docs'
   | 'domains'
   | 'imports'
-  | 'import-worker';
+  | 'import-worker'
+  | 'events';
 
 /**
  * How a route authenticates: an API key (Bearer; the dashboard's session cookie is accepted too, see
@@ -48,22 +50,43 @@ export interface Route {
   maxBodyBytes?: number;
   /** Creates something: an `Idempotency-Key` header makes retries safe (lib/api/idempotency.ts). */
   idempotent?: boolean;
+  /**
+   * What a state-changing route (POST, PUT, PATCH, DELETE) writes to the event log, in the
+   * transaction of its change (docs/lifecycle.md#event-log): exactly one event of this type per
+   * successful call, none for a refused one; or `{ none: why }` for a route that changes no
+   * organization data (signing out). test/integration/events.test.ts holds every route to it.
+   */
+  event?: EventType | { none: string };
+  /**
+   * A batch route's further events: one per change it makes (a webhook delivery creates products
+   * and publishes versions), each in that change's transaction, beside its one `event`.
+   */
+  changeEvents?: readonly EventType[];
 }
 
 export const ROUTES: readonly Route[] = [
-  { method: 'POST', path: '/v1/products', function: 'products', auth: 'apiKey', scopes: ['products:write'], body: true, idempotent: true },
+  { method: 'POST', path: '/v1/products', function: 'products', auth: 'apiKey', scopes: ['products:write'], body: true, idempotent: true, event: 'product.created' },
   { method: 'GET', path: '/v1/products', function: 'products', auth: 'apiKey', scopes: ['products:read'], body: false },
   { method: 'GET', path: '/v1/products/{productId}', function: 'products', auth: 'apiKey', scopes: ['products:read'], body: false },
-  { method: 'PATCH', path: '/v1/products/{productId}', function: 'products', auth: 'apiKey', scopes: ['products:write'], body: true },
+  { method: 'PATCH', path: '/v1/products/{productId}', function: 'products', auth: 'apiKey', scopes: ['products:write'], body: true, event: 'product.updated' },
+  // Withdrawal, not deletion (docs/lifecycle.md#withdrawal).
+  { method: 'POST', path: '/v1/products/{productId}/withdraw', function: 'products', auth: 'apiKey', scopes: ['products:write'], body: true, event: 'product.withdrawn' },
+  { method: 'POST', path: '/v1/products/{productId}/reinstate', function: 'products', auth: 'apiKey', scopes: ['products:write'], body: false, event: 'product.reinstated' },
   { method: 'GET', path: '/v1/products/{productId}/qr', function: 'products', auth: 'apiKey', scopes: ['products:read'], body: false },
   // The export needs both scopes: the table admits either, the handler requires both (docs/import-export.md#export).
   { method: 'GET', path: '/v1/exports/products', function: 'products', auth: 'apiKey', scopes: ['products:read', 'passports:read'], body: false },
 
-  { method: 'POST', path: '/v1/passports', function: 'passports', auth: 'apiKey', scopes: ['passports:write'], body: true, idempotent: true },
+  { method: 'POST', path: '/v1/passports', function: 'passports', auth: 'apiKey', scopes: ['passports:write'], body: true, idempotent: true, event: 'passport.published' },
   { method: 'GET', path: '/v1/products/{productId}/passport', function: 'passports', auth: 'apiKey', scopes: ['products:read', 'passports:read'], body: false },
   { method: 'GET', path: '/v1/products/{productId}/passports', function: 'passports', auth: 'apiKey', scopes: ['products:read', 'passports:read'], body: false },
+  // The product's one draft (docs/lifecycle.md#drafts): never public; publishing it makes the next version.
+  { method: 'GET', path: '/v1/products/{productId}/draft', function: 'passports', auth: 'apiKey', scopes: ['products:read', 'passports:read'], body: false },
+  { method: 'PUT', path: '/v1/products/{productId}/draft', function: 'passports', auth: 'apiKey', scopes: ['passports:write'], body: true, event: 'passport.draft.updated' },
+  { method: 'PATCH', path: '/v1/products/{productId}/draft', function: 'passports', auth: 'apiKey', scopes: ['passports:write'], body: true, event: 'passport.draft.updated' },
+  { method: 'DELETE', path: '/v1/products/{productId}/draft', function: 'passports', auth: 'apiKey', scopes: ['passports:write'], body: false, event: 'passport.draft.deleted' },
+  { method: 'POST', path: '/v1/products/{productId}/draft/publish', function: 'passports', auth: 'apiKey', scopes: ['passports:write'], body: false, event: 'passport.published' },
 
-  { method: 'POST', path: '/v1/suppliers', function: 'suppliers', auth: 'apiKey', scopes: ['suppliers:write'], body: true, idempotent: true },
+  { method: 'POST', path: '/v1/suppliers', function: 'suppliers', auth: 'apiKey', scopes: ['suppliers:write'], body: true, idempotent: true, event: 'supplier.created' },
   { method: 'GET', path: '/v1/suppliers', function: 'suppliers', auth: 'apiKey', scopes: ['suppliers:read'], body: false },
   { method: 'GET', path: '/v1/suppliers/{supplierId}', function: 'suppliers', auth: 'apiKey', scopes: ['suppliers:read'], body: false },
 
@@ -84,7 +107,7 @@ export const ROUTES: readonly Route[] = [
   ),
 
   // Bulk import jobs (docs/imports.md): the upload is a file, up to 5 MB (XLSX up to 4 MB: API Gateway base64-encodes it into Lambda's 6 MB payload).
-  { method: 'POST', path: '/v1/imports', function: 'imports', auth: 'apiKey', scopes: ['imports:write'], body: true, rawBody: true, maxBodyBytes: 5 * 1024 * 1024, idempotent: true },
+  { method: 'POST', path: '/v1/imports', function: 'imports', auth: 'apiKey', scopes: ['imports:write'], body: true, rawBody: true, maxBodyBytes: 5 * 1024 * 1024, idempotent: true, event: 'import.created' },
   { method: 'GET', path: '/v1/imports', function: 'imports', auth: 'apiKey', scopes: ['imports:read'], body: false },
   { method: 'GET', path: '/v1/imports/{importId}', function: 'imports', auth: 'apiKey', scopes: ['imports:read'], body: false },
   // The import template (docs/import-export.md#the-template): literal paths, so they win over {importId}.
@@ -93,21 +116,34 @@ export const ROUTES: readonly Route[] = [
 
   { method: 'GET', path: '/v1/analytics/product/{productId}', function: 'analytics', auth: 'apiKey', scopes: ['analytics:read'], body: false },
 
-  { method: 'POST', path: '/v1/webhooks/endpoints', function: 'webhooks', auth: 'session', scopes: [], body: true, idempotent: true },
+  // The event log (docs/lifecycle.md#event-log): read-only, newest first.
+  { method: 'GET', path: '/v1/events', function: 'events', auth: 'apiKey', scopes: ['events:read'], body: false },
+  { method: 'GET', path: '/v1/events/{eventId}', function: 'events', auth: 'apiKey', scopes: ['events:read'], body: false },
+
+  { method: 'POST', path: '/v1/webhooks/endpoints', function: 'webhooks', auth: 'session', scopes: [], body: true, idempotent: true, event: 'webhook_endpoint.created' },
   { method: 'GET', path: '/v1/webhooks/endpoints', function: 'webhooks', auth: 'session', scopes: [], body: false },
   { method: 'GET', path: '/v1/webhooks/endpoints/{endpointId}', function: 'webhooks', auth: 'session', scopes: [], body: false },
-  { method: 'PATCH', path: '/v1/webhooks/endpoints/{endpointId}', function: 'webhooks', auth: 'session', scopes: [], body: true },
-  { method: 'DELETE', path: '/v1/webhooks/endpoints/{endpointId}', function: 'webhooks', auth: 'session', scopes: [], body: false },
-  { method: 'POST', path: '/v1/webhooks/endpoints/{endpointId}/rotate-secret', function: 'webhooks', auth: 'session', scopes: [], body: false },
-  { method: 'POST', path: '/v1/webhooks/ingest', function: 'ingest', auth: 'webhook', scopes: [], body: false },
+  { method: 'PATCH', path: '/v1/webhooks/endpoints/{endpointId}', function: 'webhooks', auth: 'session', scopes: [], body: true, event: 'webhook_endpoint.updated' },
+  { method: 'DELETE', path: '/v1/webhooks/endpoints/{endpointId}', function: 'webhooks', auth: 'session', scopes: [], body: false, event: 'webhook_endpoint.deleted' },
+  { method: 'POST', path: '/v1/webhooks/endpoints/{endpointId}/rotate-secret', function: 'webhooks', auth: 'session', scopes: [], body: false, event: 'webhook_endpoint.updated' },
+  {
+    method: 'POST',
+    path: '/v1/webhooks/ingest',
+    function: 'ingest',
+    auth: 'webhook',
+    scopes: [],
+    body: false,
+    event: 'webhook_delivery.ingested',
+    changeEvents: ['product.created', 'product.updated', 'passport.published'],
+  },
 
   // Brand-owned resolver domains (docs/brand-domains.md), session only.
-  { method: 'POST', path: '/v1/domains', function: 'domains', auth: 'session', scopes: [], body: true, idempotent: true },
+  { method: 'POST', path: '/v1/domains', function: 'domains', auth: 'session', scopes: [], body: true, idempotent: true, event: 'domain.created' },
   { method: 'GET', path: '/v1/domains', function: 'domains', auth: 'session', scopes: [], body: false },
   { method: 'GET', path: '/v1/domains/{domainId}', function: 'domains', auth: 'session', scopes: [], body: false },
-  { method: 'PATCH', path: '/v1/domains/{domainId}', function: 'domains', auth: 'session', scopes: [], body: true },
-  { method: 'DELETE', path: '/v1/domains/{domainId}', function: 'domains', auth: 'session', scopes: [], body: false },
-  { method: 'POST', path: '/v1/domains/{domainId}/verify', function: 'domains', auth: 'session', scopes: [], body: false },
+  { method: 'PATCH', path: '/v1/domains/{domainId}', function: 'domains', auth: 'session', scopes: [], body: true, event: 'domain.updated' },
+  { method: 'DELETE', path: '/v1/domains/{domainId}', function: 'domains', auth: 'session', scopes: [], body: false, event: 'domain.deleted' },
+  { method: 'POST', path: '/v1/domains/{domainId}/verify', function: 'domains', auth: 'session', scopes: [], body: false, event: 'domain.verified' },
 
   { method: 'GET', path: '/v1/openapi.json', function: 'docs', auth: 'none', scopes: [], body: false },
   { method: 'GET', path: '/docs', function: 'docs', auth: 'none', scopes: [], body: false },
@@ -116,12 +152,12 @@ export const ROUTES: readonly Route[] = [
   // Dashboard sign-in and sessions, and API key management (session only: an API key alone is refused).
   { method: 'GET', path: '/v1/auth/login', function: 'auth', auth: 'none', scopes: [], body: false },
   { method: 'GET', path: '/v1/auth/callback', function: 'auth', auth: 'none', scopes: [], body: false },
-  { method: 'POST', path: '/v1/auth/logout', function: 'auth', auth: 'session', scopes: [], body: false },
+  { method: 'POST', path: '/v1/auth/logout', function: 'auth', auth: 'session', scopes: [], body: false, event: { none: 'ends the caller’s own session: no organization data changes' } },
   { method: 'GET', path: '/v1/auth/session', function: 'auth', auth: 'session', scopes: [], body: false },
-  { method: 'POST', path: '/v1/auth/session', function: 'auth', auth: 'session', scopes: [], body: true },
-  { method: 'POST', path: '/v1/auth/api-keys', function: 'auth', auth: 'session', scopes: ['api_keys:manage'], body: true, idempotent: true },
+  { method: 'POST', path: '/v1/auth/session', function: 'auth', auth: 'session', scopes: [], body: true, event: { none: 'switches the caller’s own session to another organization or environment: no organization data changes' } },
+  { method: 'POST', path: '/v1/auth/api-keys', function: 'auth', auth: 'session', scopes: ['api_keys:manage'], body: true, idempotent: true, event: 'api_key.created' },
   { method: 'GET', path: '/v1/auth/api-keys', function: 'auth', auth: 'session', scopes: ['api_keys:manage'], body: false },
-  { method: 'DELETE', path: '/v1/auth/api-keys/{keyId}', function: 'auth', auth: 'session', scopes: ['api_keys:manage'], body: false },
+  { method: 'DELETE', path: '/v1/auth/api-keys/{keyId}', function: 'auth', auth: 'session', scopes: ['api_keys:manage'], body: false, event: 'api_key.revoked' },
 ];
 
 /** API Gateway's route key, as it arrives in `event.routeKey`. */

@@ -211,7 +211,7 @@ export async function createImportedProduct(
   passport: PassportVersion | undefined,
   mark: RowMark,
 ): Promise<'created' | 'exists' | 'chunk-done'> {
-  const stored: ProductRecord = { ...product, passportVersion: passport ? passport.version : 0 };
+  const stored: ProductRecord = { ...product, passportVersion: passport ? passport.version : 0, ...(passport ? { passportDigest: passport.digest } : {}) };
   try {
     await retryOnConflict(() =>
       db().send(
@@ -263,7 +263,8 @@ export async function updateImportedProduct(
   }
   if (passport) {
     values[':version'] = passport.version;
-    sets.push('passportVersion = :version');
+    values[':digest'] = passport.digest;
+    sets.push('passportVersion = :version', 'passportDigest = :digest');
   }
   const publicSets = fields.filter(([field]) => PUBLIC_FIELDS.has(field));
   const gtinUpdate = [...publicSets.map(([field]) => `#${field} = :${field}`), ...(passport ? ['passport = :passport'] : [])];

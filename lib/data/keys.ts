@@ -38,6 +38,8 @@ import type { Tenant } from '../domain/tenant.ts';
  * | rate-limit window | `RATELIMIT#{keyId}#{windowStart}` | `RATELIMIT` | count a key's requests in one minute (TTL) |
  * | day rollup | `STATS#{orgId}#{env}#{productId}` | `DAY#{yyyy-mm-dd}` | a product's scans between two days (one query) |
  * | counted scan message | `SCANMSG#{messageId}` | `SCANMSG` | count each SQS message once (TTL 14 days) |
+ * | passport draft | `T#{orgId}#{env}` | `DRAFT#{productId}` | the product's one draft (docs/lifecycle.md#drafts) |
+ * | event | `EVENTS#{orgId}#{env}` | `EVT#{eventId}` | the append-only event log: newest first (ids sort by time), get one by id (docs/lifecycle.md#event-log) |
  */
 
 /** A key of one item. */
@@ -60,6 +62,8 @@ export const passportVersionSk = (productId: string, version: number): string =>
 export const passportIdSk = (passportId: string): string => `PASSPORTID#${passportId}`;
 /** A published version as its pages show it (lib/domain/page-urls.ts), found by GTIN and version. */
 export const versionPageSk = (gtin14: string, version: number): string => `PAGE#${gtin14}#${String(version).padStart(6, '0')}`;
+/** The product's one passport draft (docs/lifecycle.md#drafts). */
+export const draftSk = (productId: string): string => `DRAFT#${productId}`;
 /** Sort-key prefix of a tenant's import jobs (`IMPORTCHUNK#` does not start with it). */
 export const IMPORT_PREFIX = 'IMPORT#';
 export const importSk = (importId: string): string => `${IMPORT_PREFIX}${importId}`;
@@ -72,6 +76,12 @@ export const supplierSk = (supplierId: string): string => `${SUPPLIER_PREFIX}${s
 export const watermarkSk = (productId: string): string => `WHMARK#${productId}`;
 export const supplierNameSk = (name: string): string =>
   `SUPPLIERNAME#${name.normalize('NFC').trim().replace(/\s+/g, ' ').toLowerCase()}`;
+
+/** The tenant's event log: its own partition, so listing it reads nothing else (docs/lifecycle.md#event-log). */
+export const eventsPk = (tenant: Tenant): string => `EVENTS#${tenant.orgId}#${tenant.environment}`;
+/** Sort-key prefix of events. */
+export const EVENT_PREFIX = 'EVT#';
+export const eventKey = (tenant: Tenant, eventId: string): ItemKey => ({ PK: eventsPk(tenant), SK: `${EVENT_PREFIX}${eventId}` });
 
 /** The tenant's idempotency records (Powertools writes the sort key). */
 export const idempotencyPk = (tenant: Tenant): string => `IDEMPOTENCY#${tenant.orgId}#${tenant.environment}`;

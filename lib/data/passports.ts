@@ -23,6 +23,10 @@ function fromItem(item: Record<string, unknown>): PassportVersion {
     status: 'published',
     data: (item.data ?? {}) as PassportData,
     createdAt: String(item.createdAt),
+    publishedAt: String(item.publishedAt ?? item.createdAt),
+    digest: String(item.digest ?? ''),
+    previousDigest: typeof item.previousDigest === 'string' ? item.previousDigest : null,
+    gtin: String(item.gtin ?? ''),
   };
 }
 
@@ -114,12 +118,12 @@ export async function insertPassportVersion(
             Update: {
               TableName: tableName(),
               Key: { PK: pk, SK: productSk(product.productId) },
-              UpdateExpression: 'SET passportVersion = :version',
+              UpdateExpression: 'SET passportVersion = :version, passportDigest = :digest',
               ConditionExpression:
                 previous === 0
                   ? 'attribute_exists(PK) AND (attribute_not_exists(passportVersion) OR passportVersion = :previous)'
                   : 'passportVersion = :previous',
-              ExpressionAttributeValues: { ':version': passport.version, ':previous': previous },
+              ExpressionAttributeValues: { ':version': passport.version, ':previous': previous, ':digest': passport.digest },
             },
           },
           ...versionItems(tenant, product, passport),
@@ -195,4 +199,29 @@ export async function getVersionPage(tenant: Tenant, gtin14: string, version: nu
   if (!view || !current || version > current.version) return undefined;
   const passport = version === current.version ? current : await getPassportVersion(tenant, view.productId, version);
   return passport ? { ...view, passport } : undefined;
+}
+
+/**
+ * The version that was current at `at` (epoch ms): the newest whose `publishedAt` is not after it.
+ * Reads the versions newest first, a page at a time, stopping at the first one old enough.
+ */
+export async function getPassportVersionAt(tenant: Tenant, productId: string, at: number): Promise<PassportVersion | undefined> {
+  const pk = tenantPk(tenant);
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await queryItems({ ...beginsWith(pk, passportVersionPrefix(productId)), ScanIndexForward: false }, { limit: 25, ...(startKey ? { startKey } : {}) });
+    for (const item of page.items) {
+      const version = fromItem(item);
+      if (Date.parse(version.publishedAt) <= at) return version;
+    }
+    const last = page.items.at(-1);
+    startKey = page.hasMore && last ? { PK: pk, SK: last.SK } : undefined;
+  } while (startKey);
+  return undefined;
+}
+
+/** Every version of a product, oldest first (the chain check of `npm run admin -- passports verify`). */
+export async function listAllPassportVersions(tenant: Tenant, productId: string): Promise<PassportVersion[]> {
+  const page = await queryItems(beginsWith(tenantPk(tenant), passportVersionPrefix(productId)));
+  return page.items.map(fromItem);
 }

@@ -5,7 +5,7 @@ import { db, tableName } from './client.ts';
 import { cancellationReasons, retryOnConflict } from './errors.ts';
 import { gtinSk, PRODUCT_PREFIX, productSk, tenantPk } from './keys.ts';
 import { beginsWith } from './query.ts';
-import { putNew } from './writes.ts';
+import { putNew, type TransactItem } from './writes.ts';
 
 /**
  * Products. Keys (all in the tenant's partition):
@@ -38,6 +38,10 @@ export function fromItem(item: Item): ProductRecord {
     createdAt: String(item.createdAt),
     updatedAt: String(item.updatedAt),
     passportVersion: typeof item.passportVersion === 'number' ? item.passportVersion : 0,
+    ...(typeof item.passportDigest === 'string' ? { passportDigest: item.passportDigest } : {}),
+    ...(item.status === 'withdrawn' ? { status: 'withdrawn' as const } : {}),
+    ...(typeof item.withdrawnAt === 'string' ? { withdrawnAt: item.withdrawnAt } : {}),
+    ...(typeof item.withdrawalReason === 'string' ? { withdrawalReason: item.withdrawalReason } : {}),
   };
 }
 
@@ -54,7 +58,7 @@ const publicFields = (product: Pick<ProductRecord, 'productId' | 'name' | 'categ
  * Writes the product and its GTIN claim in one transaction, so a GTIN is never claimed without
  * its product and two concurrent creates of one GTIN cannot both succeed.
  */
-export async function insertProduct(product: ProductRecord): Promise<'created' | 'duplicate'> {
+export async function insertProduct(product: ProductRecord, also: readonly TransactItem[] = []): Promise<'created' | 'duplicate'> {
   try {
     await retryOnConflict(() =>
       db().send(
@@ -62,6 +66,7 @@ export async function insertProduct(product: ProductRecord): Promise<'created' |
           TransactItems: [
             putNew({ PK: tenantPk(product), SK: gtinSk(product.gtin), type: 'gtin', ...publicFields(product) }),
             putNew(toItem(product)),
+            ...also,
           ],
         }),
       ),
@@ -86,13 +91,15 @@ export async function getProduct(tenant: Tenant, productId: string, consistent =
 
 /**
  * Applies a partial update (`sku: null` removes the SKU) to the product and, in the same
- * transaction, to the public view on its GTIN item. Undefined when the product does not exist.
+ * transaction, to the public view on its GTIN item and the `also` items (its event). Undefined
+ * when the product does not exist.
  */
 export async function updateProduct(
   tenant: Tenant,
   product: ProductRecord,
   changes: UpdateProductInput,
   now: string,
+  also: readonly TransactItem[] = [],
 ): Promise<ProductRecord | undefined> {
   const names: Record<string, string> = { '#updatedAt': 'updatedAt' };
   const values: Record<string, unknown> = { ':updatedAt': now };
@@ -137,6 +144,7 @@ export async function updateProduct(
                 },
               ]
             : []),
+          ...also,
         ],
       }),
     );
@@ -145,6 +153,56 @@ export async function updateProduct(
     throw error;
   }
   return getProduct(tenant, product.productId, true);
+}
+
+/**
+ * Withdraws or reinstates a product (docs/lifecycle.md#withdrawal): its status on the product and
+ * the `withdrawn` flag the resolver reads on its GTIN item, with the `also` items (its event), in
+ * one transaction that holds only while the product is in the other state. 'unchanged' when it is
+ * already in `to` (or gone): nothing written.
+ */
+export async function setProductStatus(
+  tenant: Tenant,
+  product: ProductRecord,
+  to: { status: 'withdrawn'; at: string; reason: string } | { status: 'active'; at: string },
+  also: readonly TransactItem[] = [],
+): Promise<'changed' | 'unchanged'> {
+  const pk = tenantPk(tenant);
+  const withdraw = to.status === 'withdrawn';
+  try {
+    await db().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: tableName(),
+              Key: { PK: pk, SK: productSk(product.productId) },
+              UpdateExpression: withdraw
+                ? 'SET #status = :withdrawn, withdrawnAt = :at, withdrawalReason = :reason, updatedAt = :at'
+                : 'SET updatedAt = :at REMOVE #status, withdrawnAt, withdrawalReason',
+              ConditionExpression: withdraw ? 'attribute_exists(PK) AND (attribute_not_exists(#status) OR #status <> :withdrawn)' : '#status = :withdrawn',
+              ExpressionAttributeNames: { '#status': 'status' },
+              ExpressionAttributeValues: { ':withdrawn': 'withdrawn', ':at': to.at, ...(to.status === 'withdrawn' ? { ':reason': to.reason } : {}) },
+            },
+          },
+          {
+            Update: {
+              TableName: tableName(),
+              Key: { PK: pk, SK: gtinSk(product.gtin) },
+              UpdateExpression: withdraw ? 'SET withdrawn = :true' : 'REMOVE withdrawn',
+              ConditionExpression: 'attribute_exists(PK)',
+              ...(withdraw ? { ExpressionAttributeValues: { ':true': true } } : {}),
+            },
+          },
+          ...also,
+        ],
+      }),
+    );
+    return 'changed';
+  } catch (error) {
+    if (cancellationReasons(error)[0]?.Code === 'ConditionalCheckFailed') return 'unchanged';
+    throw error;
+  }
 }
 
 /** Which products a listing shows: all of them, or those a search matches. */

@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Tenant } from '../domain/tenant.ts';
 import { db, tableName } from './client.ts';
 import { cancellationReasons, isConditionFailure } from './errors.ts';
@@ -14,7 +14,8 @@ import { deliveryKey, tenantPk, watermarkSk } from './keys.ts';
  * - the watermark, `T#{org}#{env}` / `WHMARK#{productId}`: the newest source revision or update time
  *   published for a product, so that an older delivery is refused as stale.
  */
-export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+import type { TransactItem } from './writes.ts';
+export type { TransactItem };
 
 /** One product as an accepted delivery left it. */
 export interface RecordedProduct {

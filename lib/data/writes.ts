@@ -1,3 +1,4 @@
+import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { tableName } from './client.ts';
 
 /**
@@ -8,3 +9,6 @@ import { tableName } from './client.ts';
 export const putNew = (Item: Record<string, unknown>) => ({
   Put: { TableName: tableName(), Item, ConditionExpression: 'attribute_not_exists(PK)' },
 });
+
+/** One action of a TransactWriteItems call. */
+export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];

@@ -17,5 +17,8 @@ export function toPassportView(
     status: passport.status,
     version: passport.version,
     lastUpdated: passport.createdAt,
+    publishedAt: passport.publishedAt,
+    digest: passport.digest,
+    previousDigest: passport.previousDigest,
   };
 }

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { countrySchema } from './country-schema.ts';
 import { ALLERGEN_FIELDS, NUTRITION_FIELDS, SUPPLIER_ROLES, WINE_COLOURS, type AllergenField, type NutritionField, type SupplierRole } from './enums.ts';
+import { DIGEST_PATTERN } from './digest-pattern.ts';
 import { UUID_PATTERN } from './ids.ts';
 import { CATEGORIES, NOT_BLANK, type Category } from './product.ts';
 
@@ -108,7 +109,11 @@ export const passportVersionSchema = z
     version: z.int().min(1),
     status: z.enum(PASSPORT_STATUSES),
     data: passportDataSchema,
-    createdAt: z.iso.datetime(),
+    createdAt: z.iso.datetime().describe('The same instant as publishedAt'),
+    publishedAt: z.iso.datetime(),
+    digest: z.string().regex(DIGEST_PATTERN).describe('sha256: and the hex SHA-256 of the RFC 8785 form of {data, gtin, previousDigest, productId, publishedAt, version} (docs/lifecycle.md#digest-chain)'),
+    previousDigest: z.string().regex(DIGEST_PATTERN).nullable().describe("The previous version's digest; null for version 1"),
+    gtin: z.string().regex(/^\d{14}$/).describe("The product's GTIN-14 when this version was published"),
   })
   .meta({ id: 'PassportVersion' });
 export type PassportVersion = z.infer<typeof passportVersionSchema>;
@@ -126,6 +131,9 @@ export const passportSchema = z
     status: z.enum(PASSPORT_STATUSES),
     version: z.int().min(1),
     lastUpdated: z.iso.datetime(),
+    publishedAt: z.iso.datetime(),
+    digest: z.string().regex(DIGEST_PATTERN),
+    previousDigest: z.string().regex(DIGEST_PATTERN).nullable(),
   })
   .meta({ id: 'Passport' });
 export type Passport = z.infer<typeof passportSchema>;

@@ -27,7 +27,16 @@ export interface ProductRecord {
   updatedAt: string;
   /** Version of the newest passport; 0 before the first is published. */
   passportVersion: number;
+  /** The newest version's digest: the next version's `previousDigest` (docs/lifecycle.md#digest-chain). */
+  passportDigest?: string;
+  /** `withdrawn` from withdrawal until reinstatement; `active` when absent (docs/lifecycle.md#withdrawal). */
+  status?: ProductStatus;
+  withdrawnAt?: string;
+  withdrawalReason?: string;
 }
+
+export const PRODUCT_STATUSES = ['active', 'withdrawn'] as const;
+export type ProductStatus = (typeof PRODUCT_STATUSES)[number];
 
 /** Something other than white space: what trimming to at least one character means, as a pattern. */
 export const NOT_BLANK = /\S/;
@@ -144,6 +153,19 @@ export const updateProductSchema = z.strictObject({
 });
 export type UpdateProductInput = z.infer<typeof updateProductSchema>;
 
+/** The product after a partial update: `null` removes a field, `undefined` leaves it (what updateProduct stores). */
+export function applyProductChanges(product: ProductRecord, changes: UpdateProductInput, now: string): ProductRecord {
+  const updated: Record<string, unknown> = { ...product, updatedAt: now };
+  for (const [field, value] of Object.entries(changes)) {
+    if (value === null) delete updated[field];
+    else if (value !== undefined) updated[field] = value;
+  }
+  return updated as unknown as ProductRecord;
+}
+
+/** Why a withdrawal happened, as the caller says it (docs/lifecycle.md#withdrawal). */
+export const withdrawProductSchema = z.strictObject({ reason: text('reason', 500) });
+
 /** Fields a PATCH may never carry, with the reason given to the caller. */
 export const IMMUTABLE_PRODUCT_FIELDS: Readonly<Record<string, string>> = {
   gtin: 'gtin cannot be modified: it is printed in the QR code. Create a new product for a new GTIN.',
@@ -244,6 +266,9 @@ export const productSchema = z
     granularity: z.enum(PRODUCT_GRANULARITIES).describe('What one passport covers'),
     qrCodeUrl: z.url().describe('GS1 Digital Link URI printed in the QR code; never changes'),
     links: z.array(productLinkSchema),
+    status: z.enum(PRODUCT_STATUSES).describe('`withdrawn`: its Digital Link answers 410 until it is reinstated'),
+    withdrawnAt: z.iso.datetime().nullable(),
+    withdrawalReason: z.string().nullable(),
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),
   })
@@ -284,6 +309,9 @@ export function toProductView(product: ProductRecord): Product {
       { href: product.qrCodeUrl, rel: 'gs1:pip', type: 'text/html' },
       { href: `${product.qrCodeUrl}?linkType=linkset`, rel: 'linkset', type: 'application/linkset+json' },
     ],
+    status: product.status ?? 'active',
+    withdrawnAt: product.withdrawnAt ?? null,
+    withdrawalReason: product.withdrawalReason ?? null,
     createdAt: product.createdAt,
     updatedAt: product.updatedAt,
   };

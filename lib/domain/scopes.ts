@@ -9,6 +9,7 @@ export const SCOPES = [
   'analytics:read',
   'imports:read',
   'imports:write',
+  'events:read',
   'api_keys:manage',
 ] as const;
 

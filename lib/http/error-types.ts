@@ -11,7 +11,7 @@ export const ERROR_TYPES = {
       400: 'Malformed request: invalid JSON, not JSON, an unknown query parameter',
       405: 'Method not allowed',
       413: 'Body over its limit: 256 KiB; a bulk import file over 5 MB (XLSX 4 MB) or 10,000 rows',
-      415: 'A file upload in a media type the route does not accept',
+      415: 'A body in a media type the route does not accept: a file upload, a merge patch',
     },
   },
   authentication_error: { title: 'Not authenticated', statuses: { 401: 'Missing or invalid authentication' } },

@@ -119,7 +119,7 @@ export class PayloadTooLargeError extends ApiError<'invalid_request_error'> {
   }
 }
 
-/** 415: a file upload in a media type the route does not take. */
+/** 415: a body (a file upload, a merge patch) in a media type the route does not take. */
 export class UnsupportedMediaTypeError extends ApiError<'invalid_request_error'> {
   constructor(message: string, accepted: readonly string[]) {
     super(415, 'invalid_request_error', message, { param: 'Content-Type', suggestion: `Send one of: ${accepted.join(', ')}.` });

@@ -17,7 +17,8 @@ import {
 } from '../data/imports.ts';
 import { digitalLinkUri } from '../domain/digital-link.ts';
 import { brandDigitalLinkUri } from '../domain/domain.ts';
-import { newPrefixedId, newProductId } from '../domain/ids.ts';
+import { newProductId } from '../domain/ids.ts';
+import { nextPassportVersion } from '../domain/passport-version.ts';
 import { canonicalHeader, columnOf, rowToInput } from '../domain/import-columns.ts';
 import { IMPORT_ID_PATTERN, type ImportCounts, type ImportRecord, type ImportRowError } from '../domain/imports.ts';
 import { canonicalJson } from '../domain/json.ts';
@@ -190,14 +191,7 @@ async function qrCodeUrlMaker(tenant: Tenant): Promise<(gtin14: string) => strin
   return (gtin14) => (brand ? brandDigitalLinkUri(brand.hostname, gtin14) : digitalLinkUri(config().resolverOrigin, tenant, gtin14));
 }
 
-const newVersion = (productId: string, version: number, data: PassportData, now: string): PassportVersion => ({
-  passportId: newPrefixedId('ps'),
-  productId,
-  version,
-  status: 'published',
-  data,
-  createdAt: now,
-});
+
 
 /** How often a row is decided again when a concurrent write changed its product first. */
 const ROW_ATTEMPTS = 3;
@@ -256,10 +250,10 @@ async function importChunkOnce(tenant: Tenant, importId: string, chunkNumber: nu
       let written: 'created' | 'updated' | 'exists' | 'conflict' | 'chunk-done';
       if (plan.kind === 'create') {
         const product: ProductRecord = { ...plan.product, qrCodeUrl: qrCodeUrl(plan.product.gtin) };
-        const passport = plan.row.passport ? newVersion(product.productId, 1, plan.row.passport, now) : undefined;
+        const passport = plan.row.passport ? nextPassportVersion(product, plan.row.passport, now) : undefined;
         written = await createImportedProduct(tenant, product, passport, mark);
       } else {
-        const passport = plan.passport ? newVersion(plan.current.productId, plan.current.passportVersion + 1, plan.passport, now) : undefined;
+        const passport = plan.passport ? nextPassportVersion(plan.current, plan.passport, now) : undefined;
         written = await updateImportedProduct(tenant, plan.current, plan.changes, passport, now, mark);
       }
       // Another delivery of this message finished the chunk: its counts stand.

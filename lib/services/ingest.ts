@@ -121,7 +121,7 @@ const recorded = (p: IngestedProduct) => ({ gtin: p.gtin, productId: p.productId
 
 /**
  * Publishes `data` as the product's next version unless it equals the current one, like
- * publishIfChanged (lib/services/passports.ts), with the delivery's ledger and the product's
+ * publishVersion with unlessCurrent (lib/services/passports.ts), with the delivery's ledger and the product's
  * watermark in the version's own transaction: the last product of a delivery records the delivery,
  * every earlier one holds only while no copy of it was recorded, and the watermark never moves back.
  * A transaction that fails because a copy was recorded, or a newer watermark landed, settles the
@@ -132,6 +132,7 @@ async function publishFromDelivery(tenant: Tenant, product: ProductRecord, step:
   const last = run.remaining === 0;
   const result = await publishVersion(tenant, product, step.data, {
     unlessCurrent: true,
+    origin: { actor: { type: 'webhook', id: run.endpointId }, requestId: null },
     also: (current, passport) => {
       const self: IngestedProduct = { gtin: current.gtin, productId: current.productId, passportId: passport.passportId, version: passport.version, duplicate: false, productCreated: false };
       return [
@@ -173,7 +174,7 @@ async function write(tenant: Tenant, step: Plan, run: Run): Promise<IngestedProd
   let productCreated = false;
   if (!product && step.create) {
     try {
-      product = await createProduct(tenant, step.create);
+      product = await createProduct(tenant, step.create, { actor: { type: 'webhook', id: run.endpointId }, requestId: null });
       productCreated = true;
     } catch (error) {
       // A concurrent delivery created it first: use theirs.

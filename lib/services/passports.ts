@@ -1,7 +1,10 @@
 import { getProduct } from '../data/products.ts';
 import { getPassportVersion, insertPassportVersion } from '../data/passports.ts';
+import { eventPut } from '../data/events.ts';
+import { newEvent, type Origin } from '../domain/events.ts';
 import { canonicalJson } from '../domain/json.ts';
-import { newPrefixedId } from '../domain/ids.ts';
+import { toPassportView } from '../domain/passport-view.ts';
+import { nextPassportVersion } from '../domain/passport-version.ts';
 import type { PassportVersion, PassportData } from '../domain/passport.ts';
 import type { ProductRecord } from '../domain/product.ts';
 import type { Tenant } from '../domain/tenant.ts';
@@ -17,6 +20,8 @@ export interface PublishResult {
 }
 
 export interface PublishOptions {
+  /** Who publishes: the `passport.published` event, written in the version's own transaction, names them. */
+  origin: Origin;
   /** Data equal to the current version's is not published again: the current version comes back as a duplicate. */
   unlessCurrent: boolean;
   /** Items written in the version's own transaction (a delivery's ledger entry, a watermark). */
@@ -40,15 +45,10 @@ export async function publishVersion(tenant: Tenant, product: ProductRecord, dat
       const latest = await getPassportVersion(tenant, current.productId, current.passportVersion);
       if (latest && canonicalJson(latest.data) === wanted) return { passport: latest, duplicate: true };
     }
-    const passport: PassportVersion = {
-      passportId: newPrefixedId('ps'),
-      productId: current.productId,
-      version: current.passportVersion + 1,
-      status: 'published',
-      data,
-      createdAt: new Date().toISOString(),
-    };
-    if ((await insertPassportVersion(tenant, current, passport, options.also?.(current, passport))) === 'created') return { passport, duplicate: false };
+    const passport = nextPassportVersion(current, data);
+    const event = newEvent('passport.published', toPassportView(current, passport), options.origin, passport.publishedAt);
+    const also = [...(options.also?.(current, passport) ?? []), eventPut(tenant, event)];
+    if ((await insertPassportVersion(tenant, current, passport, also)) === 'created') return { passport, duplicate: false };
     const settled = await options.settle?.(current);
     if (settled) return settled;
     await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(100, 5 * attempt)));
@@ -58,8 +58,5 @@ export async function publishVersion(tenant: Tenant, product: ProductRecord, dat
   throw new Error(`Could not publish a passport version for ${product.productId} after ${MAX_ATTEMPTS} attempts`);
 }
 
-export const publishPassport = async (tenant: Tenant, product: ProductRecord, data: PassportData): Promise<PassportVersion> =>
-  (await publishVersion(tenant, product, data, { unlessCurrent: false })).passport;
-
-export const publishIfChanged = (tenant: Tenant, product: ProductRecord, data: PassportData): Promise<{ passport: PassportVersion; duplicate: boolean }> =>
-  publishVersion(tenant, product, data, { unlessCurrent: true });
+export const publishPassport = async (tenant: Tenant, product: ProductRecord, data: PassportData, origin: Origin): Promise<PassportVersion> =>
+  (await publishVersion(tenant, product, data, { unlessCurrent: false, origin })).passport;

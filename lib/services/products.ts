@@ -1,10 +1,12 @@
 import { config } from '../config.ts';
 import { getDefaultDomain } from '../data/domains.ts';
-import { getProduct, insertProduct } from '../data/products.ts';
+import { eventPut } from '../data/events.ts';
+import { getProduct, insertProduct, setProductStatus, updateProduct } from '../data/products.ts';
 import { digitalLinkUri } from '../domain/digital-link.ts';
 import { brandDigitalLinkUri } from '../domain/domain.ts';
 import { newProductId, UUID_PATTERN } from '../domain/ids.ts';
-import type { CreateProductInput, ProductRecord } from '../domain/product.ts';
+import { newEvent, type Origin } from '../domain/events.ts';
+import { applyProductChanges, toProductView, type CreateProductInput, type ProductRecord, type UpdateProductInput } from '../domain/product.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import { DuplicateError, NotFoundError } from '../http/errors.ts';
 
@@ -23,7 +25,7 @@ async function newQrCodeUrl(tenant: Tenant, gtin14: string): Promise<string> {
  * the life of the product (a later default domain never changes it). 409 when the tenant already
  * has the GTIN.
  */
-export async function createProduct(tenant: Tenant, input: CreateProductInput, now = new Date().toISOString()): Promise<ProductRecord> {
+export async function createProduct(tenant: Tenant, input: CreateProductInput, origin: Origin, now = new Date().toISOString()): Promise<ProductRecord> {
   const product: ProductRecord = {
     productId: newProductId(),
     ...tenant,
@@ -41,7 +43,8 @@ export async function createProduct(tenant: Tenant, input: CreateProductInput, n
     updatedAt: now,
     passportVersion: 0,
   };
-  if ((await insertProduct(product)) === 'duplicate') {
+  const event = newEvent('product.created', toProductView(product), origin, now);
+  if ((await insertProduct(product, [eventPut(tenant, event)])) === 'duplicate') {
     throw new DuplicateError(`A product with GTIN ${input.gtin} already exists.`, {
       param: 'gtin',
       suggestion: 'Use the existing product, or check the GTIN.',
@@ -55,4 +58,39 @@ export async function requireProduct(tenant: Tenant, productId: string, param = 
   const product = UUID_PATTERN.test(productId) ? await getProduct(tenant, productId.toLowerCase()) : undefined;
   if (!product) throw new NotFoundError(`No product with id '${productId}'.`, { param });
   return product;
+}
+
+/** Applies a partial update, with its `product.updated` event in the same transaction. */
+export async function updateProductFields(tenant: Tenant, product: ProductRecord, changes: UpdateProductInput, origin: Origin): Promise<ProductRecord> {
+  const now = new Date().toISOString();
+  const event = newEvent('product.updated', toProductView(applyProductChanges(product, changes, now)), origin, now);
+  const updated = await updateProduct(tenant, product, changes, now, [eventPut(tenant, event)]);
+  if (!updated) throw new NotFoundError(`No product with id '${product.productId}'.`, { param: 'productId' });
+  return updated;
+}
+
+/**
+ * Withdraws a product (its Digital Link answers 410) or reinstates it, with the event in the same
+ * transaction (docs/lifecycle.md#withdrawal). 409 when it is already in that state.
+ */
+export async function changeProductStatus(
+  tenant: Tenant,
+  product: ProductRecord,
+  to: { status: 'withdrawn'; reason: string } | { status: 'active' },
+  origin: Origin,
+): Promise<ProductRecord> {
+  const at = new Date().toISOString();
+  const after: ProductRecord =
+    to.status === 'withdrawn'
+      ? { ...product, status: 'withdrawn', withdrawnAt: at, withdrawalReason: to.reason, updatedAt: at }
+      : (({ withdrawnAt: _at, withdrawalReason: _reason, status: _status, ...rest }) => ({ ...rest, updatedAt: at }))(product);
+  const event = newEvent(to.status === 'withdrawn' ? 'product.withdrawn' : 'product.reinstated', toProductView(after), origin, at);
+  const target = to.status === 'withdrawn' ? { status: to.status, at, reason: to.reason } : { status: to.status, at };
+  if ((await setProductStatus(tenant, product, target, [eventPut(tenant, event)])) === 'unchanged') {
+    throw new DuplicateError(to.status === 'withdrawn' ? 'The product is already withdrawn.' : 'The product is not withdrawn.', {
+      param: 'productId',
+      suggestion: to.status === 'withdrawn' ? 'Reinstate it with POST /v1/products/{productId}/reinstate.' : 'Only a withdrawn product can be reinstated.',
+    });
+  }
+  return after;
 }

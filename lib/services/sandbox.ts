@@ -1,5 +1,6 @@
 import { checkDigit } from '../domain/gtin.ts';
 import type { PassportData } from '../domain/passport.ts';
+import type { Origin } from '../domain/events.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import { publishPassport } from './passports.ts';
 import { createProduct } from './products.ts';
@@ -33,6 +34,9 @@ const RED_WINE_V2: PassportData = {
  * on its first call: a red wine with two passport versions, a food and a textile product, each
  * with a passport, and two suppliers. The live environment starts empty.
  */
+/** The sample data is the service's own work: its events name the system as actor. */
+const SANDBOX_ORIGIN: Origin = { actor: { type: 'system', id: 'sandbox' }, requestId: null };
+
 export async function seedSandbox(orgId: string): Promise<void> {
   const tenant: Tenant = { orgId, environment: 'test' };
   await createSupplier(tenant, { name: 'Domaine de la Colline', role: 'producer', country: 'FR', vatNumber: 'FR40303265045' });
@@ -44,16 +48,16 @@ export async function seedSandbox(orgId: string): Promise<void> {
     gtin: `0${gtin13('376012345001')}`,
     brand: 'Domaine de la Colline',
     sku: 'DLC-CR-21',
-  });
-  const v1 = await publishPassport(tenant, wine, RED_WINE_V1);
-  await publishPassport(tenant, { ...wine, passportVersion: v1.version }, RED_WINE_V2);
+  }, SANDBOX_ORIGIN);
+  const v1 = await publishPassport(tenant, wine, RED_WINE_V1, SANDBOX_ORIGIN);
+  await publishPassport(tenant, { ...wine, passportVersion: v1.version }, RED_WINE_V2, SANDBOX_ORIGIN);
 
   const food = await createProduct(tenant, {
     name: 'Organic Tomato Passata 500 g',
     category: 'food',
     gtin: `0${gtin13('400123450002')}`,
     brand: 'Campo Verde',
-  });
+  }, SANDBOX_ORIGIN);
   await publishPassport(tenant, food, {
     productType: 'food',
     ingredients: ['Tomatoes (99%)', 'Salt'],
@@ -61,7 +65,7 @@ export async function seedSandbox(orgId: string): Promise<void> {
     allergens: { containsSulphites: false, containsEgg: false, containsFish: false, containsMilk: false },
     origin: { country: 'IT', region: 'Emilia-Romagna' },
     producers: [{ name: 'Campo Verde Società Agricola', role: 'manufacturer', country: 'IT' }],
-  });
+  }, SANDBOX_ORIGIN);
 
   const textile = await createProduct(tenant, {
     name: 'Merino Wool Sweater',
@@ -69,11 +73,11 @@ export async function seedSandbox(orgId: string): Promise<void> {
     gtin: `0${gtin13('400123450003')}`,
     brand: 'Nordic Loom',
     sku: 'NL-MW-M',
-  });
+  }, SANDBOX_ORIGIN);
   await publishPassport(tenant, textile, {
     productType: 'textile',
     ingredients: ['Merino wool (100%)'],
     origin: { country: 'PT', region: 'Norte' },
     producers: [{ name: 'Nordic Loom Têxteis Lda', role: 'manufacturer', country: 'PT' }],
-  });
+  }, SANDBOX_ORIGIN);
 }

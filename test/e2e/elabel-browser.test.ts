@@ -33,6 +33,9 @@ const RED_WINE: Passport = {
   status: 'published',
   version: 3,
   lastUpdated: '2026-11-21T10:15:30.123Z',
+  publishedAt: '2026-11-21T10:15:30.123Z',
+  digest: `sha256:${'a'.repeat(64)}`,
+  previousDigest: `sha256:${'b'.repeat(64)}`,
   data: {
     productType: 'wine',
     colour: 'red',

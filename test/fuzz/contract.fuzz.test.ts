@@ -80,7 +80,7 @@ beforeAll(async () => {
   document = (await response.json()) as Json;
   const { organization } = await createOrganization('Contract Winery');
   const orgId = organization.orgId;
-  const all = await issueApiKey({ orgId, environment: 'live', scopes: ['products:read', 'products:write', 'passports:read', 'passports:write', 'suppliers:read', 'suppliers:write', 'analytics:read', 'imports:read', 'imports:write'], name: 'contract: every scope' });
+  const all = await issueApiKey({ orgId, environment: 'live', scopes: ['products:read', 'products:write', 'passports:read', 'passports:write', 'suppliers:read', 'suppliers:write', 'analytics:read', 'imports:read', 'imports:write', 'events:read'], name: 'contract: every scope' });
   // Hundreds of requests a minute: the property should meet the handlers, not the rate limit.
   await setApiKeyRateLimit(orgId, all.record.keyId, 1_000_000);
   const key = all.key;

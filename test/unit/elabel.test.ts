@@ -23,6 +23,9 @@ function wineView(data: PassportData, overrides: Partial<Passport> = {}): Passpo
     status: 'published',
     version: 3,
     lastUpdated: '2026-11-21T23:30:00.000Z',
+    publishedAt: '2026-11-21T23:30:00.000Z',
+    digest: `sha256:${'a'.repeat(64)}`,
+    previousDigest: `sha256:${'b'.repeat(64)}`,
     ...overrides,
   };
 }

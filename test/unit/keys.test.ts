@@ -104,7 +104,10 @@ describe('stored keys', () => {
 
   it('keeps the passport version keys, zero-padded to six digits', async () => {
     // Prepare
-    const passport = { passportId: 'pp_1', productId: product.productId, version: 12, status: 'published' as const, data: {}, createdAt: product.createdAt };
+    const passport = {
+      ...{ passportId: 'pp_1', productId: product.productId, version: 12, status: 'published' as const, data: {}, createdAt: product.createdAt },
+      ...{ publishedAt: product.createdAt, digest: `sha256:${'a'.repeat(64)}`, previousDigest: `sha256:${'b'.repeat(64)}`, gtin: product.gtin },
+    };
     // Act
     await insertPassportVersion(tenant, product, passport);
     await getPassportVersion(tenant, product.productId, 3);

@@ -2,6 +2,9 @@ import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createProduct } from '../../lib/services/products.ts';
+import type { Origin } from '../../lib/domain/events.ts';
+
+const ORIGIN: Origin = { actor: { type: 'api_key', id: 'key_1' }, requestId: 'req_1' };
 
 /**
  * A new product's qrCodeUrl (docs/brand-domains.md): on the organization's verified default
@@ -22,7 +25,7 @@ describe('qrCodeUrl of a new product', () => {
     // Prepare
     ddb.on(GetCommand, { Key: { PK: 'ORG#org_1', SK: 'DEFAULTDOMAIN' } }).resolves({ Item: { domainId: 'dom_1', hostname: 'id.brand.example' } });
     // Act
-    const product = await createProduct({ orgId: 'org_1', environment: 'live' }, input);
+    const product = await createProduct({ orgId: 'org_1', environment: 'live' }, input, ORIGIN);
     // Assess
     expect(product.qrCodeUrl).toBe('https://id.brand.example/01/04006381333931');
     expect(pointerReads()).toHaveLength(1);
@@ -31,7 +34,7 @@ describe('qrCodeUrl of a new product', () => {
 
   it('is on the platform resolver for a live product of an organization without a default domain', async () => {
     // Act
-    const product = await createProduct({ orgId: 'org_1', environment: 'live' }, input);
+    const product = await createProduct({ orgId: 'org_1', environment: 'live' }, input, ORIGIN);
     // Assess
     expect(product.qrCodeUrl).toBe('https://resolver.passport.example/org_1/live/01/04006381333931');
   });
@@ -40,7 +43,7 @@ describe('qrCodeUrl of a new product', () => {
     // Prepare
     ddb.on(GetCommand, { Key: { PK: 'ORG#org_1', SK: 'DEFAULTDOMAIN' } }).resolves({ Item: { domainId: 'dom_1', hostname: 'id.brand.example' } });
     // Act
-    const product = await createProduct({ orgId: 'org_1', environment: 'test' }, input);
+    const product = await createProduct({ orgId: 'org_1', environment: 'test' }, input, ORIGIN);
     // Assess
     expect(product.qrCodeUrl).toBe('https://resolver.passport.example/org_1/test/01/04006381333931');
     expect(pointerReads()).toHaveLength(0);

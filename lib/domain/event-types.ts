@@ -1,0 +1,31 @@
+/**
+ * The types of the event log (docs/lifecycle.md#event-log), in a module that imports nothing so the
+ * dashboard can offer them as a filter. Each state change writes exactly one event, in the same
+ * transaction as the change; the route table says which type each mutating route writes.
+ */
+export const EVENT_TYPES = [
+  'product.created',
+  'product.updated',
+  'product.withdrawn',
+  'product.reinstated',
+  'passport.published',
+  'passport.draft.updated',
+  'passport.draft.deleted',
+  'supplier.created',
+  'api_key.created',
+  'api_key.revoked',
+  'webhook_endpoint.created',
+  'webhook_endpoint.updated',
+  'webhook_endpoint.deleted',
+  'webhook_delivery.ingested',
+  'domain.created',
+  'domain.updated',
+  'domain.deleted',
+  'domain.verified',
+  'import.created',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** Who caused an event: an API key, a dashboard user, a signed webhook delivery, or the service itself (an import's worker). */
+export const ACTOR_TYPES = ['api_key', 'user', 'webhook', 'system'] as const;
+export type ActorType = (typeof ACTOR_TYPES)[number];
