@@ -1,5 +1,5 @@
 import { config } from '../../lib/config.ts';
-import { issueApiKey, revokeKey } from '../../lib/services/api-keys.ts';
+import { apiKeyView, issueApiKey, revokeKey } from '../../lib/services/api-keys.ts';
 import { beginLogin, completeLogin, type LoginTransaction } from '../../lib/services/oidc.ts';
 import type { SessionPrincipal } from '../../lib/auth/principal.ts';
 import { cookieName, cookiesAreSecure, endSession, seal, signInAgain, startSession, switchSession, unseal } from '../../lib/auth/session.ts';
@@ -11,6 +11,7 @@ import { createApiKeySchema, KEY_ID_PATTERN, listApiKeysQuerySchema } from '../.
 import { DEFAULT_RETURN_TO, isSafeReturnTo, loginQuerySchema, switchSessionSchema } from '../../lib/domain/session.ts';
 import type { Tenant } from '../../lib/domain/tenant.ts';
 import { defineApiHandler, pathParam, publicOperation, type ApiRequest, type PublicRequest } from '../../lib/api/handler.ts';
+import { originOf } from '../../lib/api/origin.ts';
 import { expiredCookie, readCookie, serializeCookie } from '../../lib/http/cookies.ts';
 import { NotFoundError, PermissionError, ValidationError } from '../../lib/http/errors.ts';
 import { json } from '../../lib/http/response.ts';
@@ -111,17 +112,7 @@ async function logout(request: ApiRequest): Promise<HttpResult> {
 // ---- API keys --------------------------------------------------------------------------------
 
 /** A key as listings show it: masked, never its value or hash. */
-const keyView = (key: ApiKeyRecord) => ({
-  id: key.keyId,
-  name: key.name,
-  scopes: key.scopes,
-  environment: key.environment,
-  prefix: key.prefix,
-  last4: key.last4,
-  createdAt: key.createdAt,
-  lastUsedAt: key.lastUsedAt ?? null,
-  rateLimitPerMinute: key.rateLimitPerMinute ?? config().rateLimitPerMinute,
-});
+const keyView = (key: ApiKeyRecord) => apiKeyView(key);
 
 async function createKey(request: ApiRequest): Promise<HttpResult> {
   const principal = sessionOf(request);
@@ -131,6 +122,7 @@ async function createKey(request: ApiRequest): Promise<HttpResult> {
     environment: input.environment ?? principal.tenant.environment,
     scopes: input.scopes,
     name: input.name,
+    origin: originOf(request),
   });
   return json(201, {
     id: record.keyId,
@@ -154,7 +146,7 @@ async function revokeApiKey(request: ApiRequest): Promise<HttpResult> {
   const principal = sessionOf(request);
   const keyId = pathParam(request, 'keyId');
   // Another organization's key is not found either: the revocation looks in this organization only.
-  const revoked = KEY_ID_PATTERN.test(keyId) ? await revokeKey(principal.tenant.orgId, keyId) : undefined;
+  const revoked = KEY_ID_PATTERN.test(keyId) ? await revokeKey(principal.tenant.orgId, keyId, originOf(request)) : undefined;
   if (!revoked?.revokedAt) throw new NotFoundError(`No API key with id '${keyId}'.`, { param: 'keyId' });
   return json(200, { id: keyId, revoked: true, revokedAt: revoked.revokedAt });
 }

@@ -2,6 +2,7 @@ import { getSupplier, listSuppliers } from '../../lib/data/suppliers.ts';
 import { cursorQuerySchema } from '../../lib/domain/pagination.ts';
 import { createSupplierSchema, toSupplierView } from '../../lib/domain/supplier.ts';
 import { defineApiHandler, pathParam, type ApiRequest } from '../../lib/api/handler.ts';
+import { originOf } from '../../lib/api/origin.ts';
 import { NotFoundError } from '../../lib/http/errors.ts';
 import { json } from '../../lib/http/response.ts';
 import { parseBody, parseQuery } from '../../lib/http/validation.ts';
@@ -11,7 +12,7 @@ const SUPPLIER_ID = /^sup_[0-9a-z]{20}$/;
 
 async function postSupplier(request: ApiRequest) {
   const input = parseBody(createSupplierSchema, request.body);
-  const supplier = await createSupplier(request.principal.tenant, input);
+  const supplier = await createSupplier(request.principal.tenant, input, originOf(request));
   return json(201, toSupplierView(supplier), { Location: `/v1/suppliers/${supplier.supplierId}` });
 }
 

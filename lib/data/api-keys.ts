@@ -5,6 +5,7 @@ import { db, tableName } from './client.ts';
 import { cancellationReasons, isConditionFailure, retryOnConflict } from './errors.ts';
 import { API_KEY_PREFIX, apiKeyCountKey as activeCountKey, apiKeyHashKey, apiKeyListingKey, orgPk } from './keys.ts';
 import { beginsWith, queryItems } from './query.ts';
+import type { TransactItem } from './writes.ts';
 
 /**
  * API keys, stored as two items written together:
@@ -72,13 +73,13 @@ async function ensureActiveCount(orgId: string): Promise<void> {
 
 /**
  * Inserts the key unless the organization already has `maxActive` active keys: `false` then, and
- * nothing is written.
+ * nothing is written. `extra` joins the insert's transaction (its event, docs/lifecycle.md#event-log).
  */
-export async function insertApiKey(record: ApiKeyRecord, maxActive: number): Promise<boolean> {
+export async function insertApiKey(record: ApiKeyRecord, maxActive: number, extra: TransactItem[] = []): Promise<boolean> {
   await ensureActiveCount(record.orgId);
   try {
     // Concurrent inserts and revocations all update the count item: a lost race is retried.
-    await retryOnConflict(() => insertCounted(record, maxActive));
+    await retryOnConflict(() => insertCounted(record, maxActive, extra));
     return true;
   } catch (error) {
     if (cancellationReasons(error)[2]?.Code === 'ConditionalCheckFailed') return false;
@@ -86,7 +87,7 @@ export async function insertApiKey(record: ApiKeyRecord, maxActive: number): Pro
   }
 }
 
-async function insertCounted(record: ApiKeyRecord, maxActive: number): Promise<void> {
+async function insertCounted(record: ApiKeyRecord, maxActive: number, extra: TransactItem[]): Promise<void> {
   await db().send(
     new TransactWriteCommand({
       TransactItems: [
@@ -113,6 +114,7 @@ async function insertCounted(record: ApiKeyRecord, maxActive: number): Promise<v
             ExpressionAttributeValues: { ':one': 1, ':max': maxActive },
           },
         },
+        ...extra,
       ],
     }),
   );
@@ -151,9 +153,16 @@ export async function listActiveApiKeys(orgId: string): Promise<ApiKeyRecord[]> 
 
 /**
  * Marks both items of the key revoked. Returns the revoked record; undefined when the
- * organization has no such key. Revoking twice keeps the first revocation time.
+ * organization has no such key. Revoking twice keeps the first revocation time. `extra` gives the
+ * items that join the revoking transaction (its event, docs/lifecycle.md#event-log): they are
+ * written only by the call that revokes, never by a repeated or losing one.
  */
-export async function revokeApiKey(orgId: string, keyId: string, now: string): Promise<ApiKeyRecord | undefined> {
+export async function revokeApiKey(
+  orgId: string,
+  keyId: string,
+  now: string,
+  extra: (revoked: ApiKeyRecord) => TransactItem[] = () => [],
+): Promise<ApiKeyRecord | undefined> {
   const key = await getApiKey(orgId, keyId);
   if (!key) return undefined;
   if (key.revokedAt) return key;
@@ -179,6 +188,7 @@ export async function revokeApiKey(orgId: string, keyId: string, now: string): P
               ExpressionAttributeValues: { ':minusOne': -1 },
             },
           },
+          ...extra({ ...key, revokedAt: now }),
         ],
       }),
     ));

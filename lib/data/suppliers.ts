@@ -6,7 +6,7 @@ import { db, tableName } from './client.ts';
 import { cancellationReasons } from './errors.ts';
 import { SUPPLIER_PREFIX, supplierNameSk, supplierSk, tenantPk } from './keys.ts';
 import { beginsWith, queryItems } from './query.ts';
-import { putNew } from './writes.ts';
+import { putNew, type TransactItem } from './writes.ts';
 
 /**
  * Suppliers, in the tenant's partition:
@@ -30,9 +30,10 @@ function fromItem(item: Record<string, unknown>): SupplierRecord {
 /**
  * Writes the supplier and, in the same transaction, claims its name. With `exclusiveName`, the
  * write fails ('name-taken') when another supplier already holds the name; without it, the
- * supplier is written either way and the name keeps its first holder.
+ * supplier is written either way and the name keeps its first holder. `extra` joins the same
+ * transaction (the supplier's event, docs/lifecycle.md#event-log).
  */
-export async function insertSupplier(supplier: SupplierRecord, exclusiveName = false): Promise<'created' | 'name-taken'> {
+export async function insertSupplier(supplier: SupplierRecord, exclusiveName = false, extra: TransactItem[] = []): Promise<'created' | 'name-taken'> {
   const pk = tenantPk(supplier);
   try {
     await db().send(
@@ -50,6 +51,7 @@ export async function insertSupplier(supplier: SupplierRecord, exclusiveName = f
                   ExpressionAttributeValues: { ':type': 'supplierName', ':id': supplier.supplierId },
                 },
               },
+          ...extra,
         ],
       }),
     );

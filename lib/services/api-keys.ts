@@ -1,4 +1,7 @@
+import { config } from '../config.ts';
 import { insertApiKey, revokeApiKey, type ApiKeyRecord } from '../data/api-keys.ts';
+import { eventPut } from '../data/events.ts';
+import { newEvent, type Origin } from '../domain/events.ts';
 import { newPrefixedId, randomString } from '../domain/ids.ts';
 import type { Scope } from '../domain/scopes.ts';
 import type { Environment } from '../domain/tenant.ts';
@@ -11,7 +14,25 @@ export interface IssueKeyInput {
   scopes: readonly Scope[];
   name: string;
   now?: string;
+  /**
+   * Who creates the key: its `api_key.created` event joins the insert's transaction
+   * (docs/lifecycle.md#event-log). Absent for keys the service makes for itself at onboarding.
+   */
+  origin?: Origin;
 }
+
+/** A key as listings (and its events) show it: masked, never its value or hash. */
+export const apiKeyView = (key: ApiKeyRecord) => ({
+  id: key.keyId,
+  name: key.name,
+  scopes: key.scopes,
+  environment: key.environment,
+  prefix: key.prefix,
+  last4: key.last4,
+  createdAt: key.createdAt,
+  lastUsedAt: key.lastUsedAt ?? null,
+  rateLimitPerMinute: key.rateLimitPerMinute ?? config().rateLimitPerMinute,
+});
 
 /** How many active API keys an organization may have, both environments together (docs/security.md). */
 export const MAX_ACTIVE_API_KEYS = 100;
@@ -43,9 +64,24 @@ export async function issueApiKey(input: IssueKeyInput): Promise<{ key: string; 
     last4: key.slice(-4),
     createdAt: input.now ?? new Date().toISOString(),
   };
-  if (!(await insertApiKey(record, MAX_ACTIVE_API_KEYS))) throw new ApiKeyLimitError();
+  // The event lives in the key's own environment's log, and shows the listing form: never the key's value.
+  const events = input.origin
+    ? [eventPut({ orgId: record.orgId, environment: record.environment }, newEvent('api_key.created', apiKeyView(record), input.origin, record.createdAt))]
+    : [];
+  if (!(await insertApiKey(record, MAX_ACTIVE_API_KEYS, events))) throw new ApiKeyLimitError();
   return { key, record };
 }
 
-export const revokeKey = (orgId: string, keyId: string): Promise<ApiKeyRecord | undefined> =>
-  revokeApiKey(orgId, keyId, new Date().toISOString());
+/**
+ * Revokes the organization's key; with an `origin`, the call that revokes it writes its
+ * `api_key.revoked` event in the same transaction (a repeated revocation changes nothing and
+ * writes none).
+ */
+export function revokeKey(orgId: string, keyId: string, origin?: Origin): Promise<ApiKeyRecord | undefined> {
+  const now = new Date().toISOString();
+  return revokeApiKey(orgId, keyId, now, (revoked) =>
+    origin
+      ? [eventPut({ orgId, environment: revoked.environment }, newEvent('api_key.revoked', { ...apiKeyView(revoked), revokedAt: now }, origin, now))]
+      : [],
+  );
+}

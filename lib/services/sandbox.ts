@@ -39,8 +39,8 @@ const SANDBOX_ORIGIN: Origin = { actor: { type: 'system', id: 'sandbox' }, reque
 
 export async function seedSandbox(orgId: string): Promise<void> {
   const tenant: Tenant = { orgId, environment: 'test' };
-  await createSupplier(tenant, { name: 'Domaine de la Colline', role: 'producer', country: 'FR', vatNumber: 'FR40303265045' });
-  await createSupplier(tenant, { name: 'Vins du Sud Import GmbH', role: 'importer', country: 'DE', vatNumber: 'DE136695976' });
+  await createSupplier(tenant, { name: 'Domaine de la Colline', role: 'producer', country: 'FR', vatNumber: 'FR40303265045' }, SANDBOX_ORIGIN);
+  await createSupplier(tenant, { name: 'Vins du Sud Import GmbH', role: 'importer', country: 'DE', vatNumber: 'DE136695976' }, SANDBOX_ORIGIN);
 
   const wine = await createProduct(tenant, {
     name: 'Colline Rouge 2021',

@@ -1,6 +1,8 @@
+import { eventPut } from '../data/events.ts';
 import { findSupplierIdByName, insertSupplier } from '../data/suppliers.ts';
+import { newEvent, type Origin } from '../domain/events.ts';
 import { newSortableId } from '../domain/ids.ts';
-import type { CreateSupplierInput, SupplierRecord } from '../domain/supplier.ts';
+import { toSupplierView, type CreateSupplierInput, type SupplierRecord } from '../domain/supplier.ts';
 import type { Tenant } from '../domain/tenant.ts';
 
 const newSupplier = (tenant: Tenant, input: CreateSupplierInput, now: string): SupplierRecord => ({
@@ -13,9 +15,10 @@ const newSupplier = (tenant: Tenant, input: CreateSupplierInput, now: string): S
   createdAt: now,
 });
 
-export async function createSupplier(tenant: Tenant, input: CreateSupplierInput, now = new Date().toISOString()): Promise<SupplierRecord> {
+/** Registers a supplier, with its `supplier.created` event in the same transaction (docs/lifecycle.md#event-log). */
+export async function createSupplier(tenant: Tenant, input: CreateSupplierInput, origin: Origin, now = new Date().toISOString()): Promise<SupplierRecord> {
   const supplier = newSupplier(tenant, input, now);
-  await insertSupplier(supplier);
+  await insertSupplier(supplier, false, [eventPut(tenant, newEvent('supplier.created', toSupplierView(supplier), origin, now))]);
   return supplier;
 }
 
