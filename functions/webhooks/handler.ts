@@ -1,5 +1,6 @@
 import { createEndpointSchema, toEndpointView, updateEndpointSchema } from '../../lib/domain/webhook.ts';
 import { defineApiHandler, pathParam, type ApiRequest } from '../../lib/api/handler.ts';
+import { originOf } from '../../lib/api/origin.ts';
 import { json } from '../../lib/http/response.ts';
 import { parseBody } from '../../lib/http/validation.ts';
 import { createEndpoint, endpointsOf, removeEndpoint, requireEndpoint, rotateSecret, updateEndpoint } from '../../lib/services/webhooks.ts';
@@ -9,7 +10,7 @@ const endpointInPath = (request: ApiRequest) => requireEndpoint(request.principa
 
 async function create(request: ApiRequest) {
   const input = parseBody(createEndpointSchema, request.body);
-  const { endpoint, secret } = await createEndpoint(request.principal.tenant, input);
+  const { endpoint, secret } = await createEndpoint(request.principal.tenant, input, originOf(request));
   return json(201, { ...toEndpointView(endpoint), secret }, { Location: `/v1/webhooks/endpoints/${endpoint.endpointId}` });
 }
 
@@ -23,17 +24,17 @@ async function read(request: ApiRequest) {
 
 async function update(request: ApiRequest) {
   const changes = parseBody(updateEndpointSchema, request.body);
-  return json(200, toEndpointView(await updateEndpoint(await endpointInPath(request), changes)));
+  return json(200, toEndpointView(await updateEndpoint(await endpointInPath(request), changes, originOf(request))));
 }
 
 async function remove(request: ApiRequest) {
   const endpoint = await endpointInPath(request);
-  await removeEndpoint(endpoint);
+  await removeEndpoint(endpoint, originOf(request));
   return json(200, { id: endpoint.endpointId, deleted: true });
 }
 
 async function rotate(request: ApiRequest) {
-  const { endpoint, secret, previousValidUntil } = await rotateSecret(await endpointInPath(request));
+  const { endpoint, secret, previousValidUntil } = await rotateSecret(await endpointInPath(request), undefined, originOf(request));
   return json(200, { id: endpoint.endpointId, secret, previousSecretValidUntil: previousValidUntil });
 }
 

@@ -7,6 +7,7 @@ import { db, tableName } from './client.ts';
 import { ENDPOINT_PREFIX, endpointListingKey, endpointLookupKey, orgPk } from './keys.ts';
 import { beginsWith, queryItems } from './query.ts';
 import { secretBox } from './secret-box.ts';
+import type { TransactItem } from './writes.ts';
 
 /**
  * Webhook endpoints, as two items written together:
@@ -54,8 +55,11 @@ function fromItem(item: Record<string, unknown>): WebhookEndpointRecord {
   };
 }
 
-/** Writes both items; `expectedUpdatedAt` makes the write conditional on no concurrent change. */
-export async function putEndpoint(endpoint: WebhookEndpointRecord, expectedUpdatedAt?: string): Promise<boolean> {
+/**
+ * Writes both items; `expectedUpdatedAt` makes the write conditional on no concurrent change.
+ * `extra` joins the transaction (the change's event, docs/lifecycle.md#event-log).
+ */
+export async function putEndpoint(endpoint: WebhookEndpointRecord, expectedUpdatedAt?: string, extra: TransactItem[] = []): Promise<boolean> {
   const condition = expectedUpdatedAt
     ? { ConditionExpression: 'updatedAt = :expected', ExpressionAttributeValues: { ':expected': expectedUpdatedAt } }
     : { ConditionExpression: 'attribute_not_exists(PK)' };
@@ -66,6 +70,7 @@ export async function putEndpoint(endpoint: WebhookEndpointRecord, expectedUpdat
         TransactItems: [
           { Put: { TableName: tableName(), Item: { ...endpointLookupKey(endpoint.endpointId), type: 'webhookEndpoint', ...item }, ...condition } },
           { Put: { TableName: tableName(), Item: { ...endpointListingKey(endpoint.orgId, endpoint.endpointId), type: 'webhookEndpointListing', ...item }, ...condition } },
+          ...extra,
         ],
       }),
     );
@@ -86,12 +91,14 @@ export async function listEndpoints(orgId: string): Promise<WebhookEndpointRecor
   return (await Promise.all(items.map(opened))).map(fromItem).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
 }
 
-export async function deleteEndpoint(endpoint: WebhookEndpointRecord): Promise<void> {
+/** Deletes both items; `extra` joins the transaction (the deletion's event). */
+export async function deleteEndpoint(endpoint: WebhookEndpointRecord, extra: TransactItem[] = []): Promise<void> {
   await db().send(
     new TransactWriteCommand({
       TransactItems: [
         { Delete: { TableName: tableName(), Key: endpointLookupKey(endpoint.endpointId) } },
         { Delete: { TableName: tableName(), Key: endpointListingKey(endpoint.orgId, endpoint.endpointId) } },
+        ...extra,
       ],
     }),
   );

@@ -7,6 +7,7 @@ import type { Scope } from '../domain/scopes.ts';
 import type { Environment } from '../domain/tenant.ts';
 import { hashApiKey, keyPrefix } from '../auth/api-keys.ts';
 import { ApiError } from '../http/errors.ts';
+import { SERVICE_ORIGIN } from './service-origin.ts';
 
 export interface IssueKeyInput {
   orgId: string;
@@ -16,7 +17,8 @@ export interface IssueKeyInput {
   now?: string;
   /**
    * Who creates the key: its `api_key.created` event joins the insert's transaction
-   * (docs/lifecycle.md#event-log). Absent for keys the service makes for itself at onboarding.
+   * (docs/lifecycle.md#event-log). The system (SERVICE_ORIGIN) when absent: an organization's
+   * first keys at onboarding.
    */
   origin?: Origin;
 }
@@ -65,23 +67,19 @@ export async function issueApiKey(input: IssueKeyInput): Promise<{ key: string; 
     createdAt: input.now ?? new Date().toISOString(),
   };
   // The event lives in the key's own environment's log, and shows the listing form: never the key's value.
-  const events = input.origin
-    ? [eventPut({ orgId: record.orgId, environment: record.environment }, newEvent('api_key.created', apiKeyView(record), input.origin, record.createdAt))]
-    : [];
+  const origin = input.origin ?? SERVICE_ORIGIN;
+  const events = [eventPut({ orgId: record.orgId, environment: record.environment }, newEvent('api_key.created', apiKeyView(record), origin, record.createdAt))];
   if (!(await insertApiKey(record, MAX_ACTIVE_API_KEYS, events))) throw new ApiKeyLimitError();
   return { key, record };
 }
 
 /**
- * Revokes the organization's key; with an `origin`, the call that revokes it writes its
- * `api_key.revoked` event in the same transaction (a repeated revocation changes nothing and
- * writes none).
+ * Revokes the organization's key; the call that revokes it writes its `api_key.revoked` event in
+ * the same transaction (a repeated revocation changes nothing and writes none).
  */
-export function revokeKey(orgId: string, keyId: string, origin?: Origin): Promise<ApiKeyRecord | undefined> {
+export function revokeKey(orgId: string, keyId: string, origin: Origin = SERVICE_ORIGIN): Promise<ApiKeyRecord | undefined> {
   const now = new Date().toISOString();
-  return revokeApiKey(orgId, keyId, now, (revoked) =>
-    origin
-      ? [eventPut({ orgId, environment: revoked.environment }, newEvent('api_key.revoked', { ...apiKeyView(revoked), revokedAt: now }, origin, now))]
-      : [],
-  );
+  return revokeApiKey(orgId, keyId, now, (revoked) => [
+    eventPut({ orgId, environment: revoked.environment }, newEvent('api_key.revoked', { ...apiKeyView(revoked), revokedAt: now }, origin, now)),
+  ]);
 }

@@ -1,21 +1,33 @@
 import { deleteEndpoint, getEndpointById, listEndpoints, putEndpoint } from '../data/webhook-endpoints.ts';
+import { eventPut } from '../data/events.ts';
+import { newEvent, type EventType, type Origin } from '../domain/events.ts';
 import { newPrefixedId, randomString } from '../domain/ids.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import {
   defaultMapping,
   ROTATION_OVERLAP_MS,
+  toEndpointView,
   type CreateEndpointInput,
   type UpdateEndpointInput,
   type WebhookEndpointRecord,
 } from '../domain/webhook.ts';
 import { NotFoundError, ValidationError } from '../http/errors.ts';
+import { SERVICE_ORIGIN } from './service-origin.ts';
 
 const newSecret = (): string => `whsec_${randomString(32)}`;
+
+/**
+ * The put of an endpoint's event (docs/lifecycle.md#event-log), in the log of the endpoint's own
+ * environment; the object is the endpoint's API form, which holds no secret.
+ */
+const endpointEvent = (type: EventType, endpoint: WebhookEndpointRecord, origin: Origin, now: string) =>
+  eventPut({ orgId: endpoint.orgId, environment: endpoint.environment }, newEvent(type, toEndpointView(endpoint), origin, now));
 
 /** Creates an endpoint in the organization; its secret is returned here and never again. */
 export async function createEndpoint(
   tenant: Tenant,
   input: CreateEndpointInput,
+  origin: Origin = SERVICE_ORIGIN,
   now = new Date().toISOString(),
 ): Promise<{ endpoint: WebhookEndpointRecord; secret: string }> {
   const mapping = input.mapping ?? defaultMapping(input.source);
@@ -34,7 +46,7 @@ export async function createEndpoint(
     createdAt: now,
     updatedAt: now,
   };
-  await putEndpoint(endpoint);
+  await putEndpoint(endpoint, undefined, [endpointEvent('webhook_endpoint.created', endpoint, origin, now)]);
   return { endpoint, secret };
 }
 
@@ -47,14 +59,14 @@ export async function requireEndpoint(orgId: string, endpointId: string): Promis
 
 export const endpointsOf = (orgId: string): Promise<WebhookEndpointRecord[]> => listEndpoints(orgId);
 
-async function replace(current: WebhookEndpointRecord, next: WebhookEndpointRecord): Promise<WebhookEndpointRecord> {
-  if (!(await putEndpoint(next, current.updatedAt))) {
+async function replace(current: WebhookEndpointRecord, next: WebhookEndpointRecord, origin: Origin): Promise<WebhookEndpointRecord> {
+  if (!(await putEndpoint(next, current.updatedAt, [endpointEvent('webhook_endpoint.updated', next, origin, next.updatedAt)]))) {
     throw new ValidationError('The endpoint changed while this request ran; read it again and retry.', 'endpointId');
   }
   return next;
 }
 
-export async function updateEndpoint(endpoint: WebhookEndpointRecord, changes: UpdateEndpointInput): Promise<WebhookEndpointRecord> {
+export async function updateEndpoint(endpoint: WebhookEndpointRecord, changes: UpdateEndpointInput, origin: Origin = SERVICE_ORIGIN): Promise<WebhookEndpointRecord> {
   return replace(endpoint, {
     ...endpoint,
     ...(changes.mapping ? { mapping: changes.mapping } : {}),
@@ -62,14 +74,14 @@ export async function updateEndpoint(endpoint: WebhookEndpointRecord, changes: U
     ...(changes.description !== undefined ? { description: changes.description } : {}),
     ...(changes.signatureScheme ? { signatureScheme: changes.signatureScheme } : {}),
     updatedAt: new Date().toISOString(),
-  });
+  }, origin);
 }
 
 /**
  * Issues a new secret. The previous one keeps verifying for 24 hours, so the PIM can switch
  * without losing a delivery; any older secret stops at once.
  */
-export async function rotateSecret(endpoint: WebhookEndpointRecord, now = Date.now()): Promise<{ endpoint: WebhookEndpointRecord; secret: string; previousValidUntil: string }> {
+export async function rotateSecret(endpoint: WebhookEndpointRecord, now = Date.now(), origin: Origin = SERVICE_ORIGIN): Promise<{ endpoint: WebhookEndpointRecord; secret: string; previousValidUntil: string }> {
   const secret = newSecret();
   const previousValidUntil = new Date(now + ROTATION_OVERLAP_MS).toISOString();
   const previous = endpoint.secrets[0];
@@ -77,8 +89,9 @@ export async function rotateSecret(endpoint: WebhookEndpointRecord, now = Date.n
     ...endpoint,
     secrets: [{ secret, createdAt: new Date(now).toISOString() }, ...(previous ? [{ ...previous, expiresAt: previousValidUntil }] : [])],
     updatedAt: new Date(now).toISOString(),
-  });
+  }, origin);
   return { endpoint: updated, secret, previousValidUntil };
 }
 
-export const removeEndpoint = (endpoint: WebhookEndpointRecord): Promise<void> => deleteEndpoint(endpoint);
+export const removeEndpoint = (endpoint: WebhookEndpointRecord, origin: Origin = SERVICE_ORIGIN, now = new Date().toISOString()): Promise<void> =>
+  deleteEndpoint(endpoint, [endpointEvent('webhook_endpoint.deleted', endpoint, origin, now)]);
