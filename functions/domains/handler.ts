@@ -1,5 +1,6 @@
 import { createDomainSchema, toDomainView, updateDomainSchema } from '../../lib/domain/domain.ts';
 import { defineApiHandler, pathParam, type ApiRequest } from '../../lib/api/handler.ts';
+import { originOf } from '../../lib/api/origin.ts';
 import { json } from '../../lib/http/response.ts';
 import { parseBody } from '../../lib/http/validation.ts';
 import { createDomain, domainsOf, removeDomain, requireDomain, setDefaultDomain, verifyDomain } from '../../lib/services/domains.ts';
@@ -9,7 +10,7 @@ const domainInPath = (request: ApiRequest) => requireDomain(request.principal.te
 
 async function create(request: ApiRequest) {
   const input = parseBody(createDomainSchema, request.body);
-  const domain = await createDomain(request.principal.tenant.orgId, input);
+  const domain = await createDomain(request.principal.tenant, input, originOf(request));
   return json(201, toDomainView(domain), { Location: `/v1/domains/${domain.domainId}` });
 }
 
@@ -23,17 +24,17 @@ async function read(request: ApiRequest) {
 
 async function update(request: ApiRequest) {
   const changes = parseBody(updateDomainSchema, request.body);
-  return json(200, toDomainView(await setDefaultDomain(await domainInPath(request), changes.default)));
+  return json(200, toDomainView(await setDefaultDomain(request.principal.tenant, await domainInPath(request), changes.default, originOf(request))));
 }
 
 async function remove(request: ApiRequest) {
   const domain = await domainInPath(request);
-  await removeDomain(domain);
+  await removeDomain(request.principal.tenant, domain, originOf(request));
   return json(200, { id: domain.domainId, deleted: true });
 }
 
 async function verify(request: ApiRequest) {
-  return json(200, toDomainView(await verifyDomain(await domainInPath(request))));
+  return json(200, toDomainView(await verifyDomain(request.principal.tenant, await domainInPath(request), originOf(request))));
 }
 
 export const handler = defineApiHandler('domains', {

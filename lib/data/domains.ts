@@ -47,7 +47,7 @@ export async function findDomainByHostname(
  * Writes a new domain and, if no organization claims its hostname yet, a pending claim. Answers
  * 'verified-elsewhere' (nothing written) when another organization holds the hostname verified.
  */
-export async function insertDomain(domain: DomainRecord): Promise<'created' | 'verified-elsewhere'> {
+export async function insertDomain(domain: DomainRecord, extra: TransactItem[] = []): Promise<'created' | 'verified-elsewhere'> {
   const claim = await db().send(new GetCommand({ TableName: tableName(), Key: hostnameClaimKey(domain.hostname), ConsistentRead: true }));
   if (claim.Item?.status === 'verified' && claim.Item.orgId !== domain.orgId) return 'verified-elsewhere';
   const items: TransactItem[] = [
@@ -62,12 +62,13 @@ export async function insertDomain(domain: DomainRecord): Promise<'created' | 'v
       },
     });
   }
+  items.push(...extra);
   try {
     await db().send(new TransactWriteCommand({ TransactItems: items }));
     return 'created';
   } catch (error) {
     // A claim written between the read and the write: try again against it.
-    if (cancellationReasons(error)[1]?.Code === 'ConditionalCheckFailed') return insertDomain(domain);
+    if (cancellationReasons(error)[1]?.Code === 'ConditionalCheckFailed') return insertDomain(domain, extra);
     throw error;
   }
 }
@@ -89,7 +90,7 @@ export async function listDomains(orgId: string): Promise<DomainRecord[]> {
  * 'verified-elsewhere' (nothing written) when another organization verified the hostname first,
  * 'gone' when the domain was deleted meanwhile.
  */
-export async function markVerified(domain: DomainRecord, verifiedAt: string): Promise<'verified' | 'verified-elsewhere' | 'gone'> {
+export async function markVerified(domain: DomainRecord, verifiedAt: string, extra: TransactItem[] = []): Promise<'verified' | 'verified-elsewhere' | 'gone'> {
   try {
     await db().send(
       new TransactWriteCommand({
@@ -121,6 +122,7 @@ export async function markVerified(domain: DomainRecord, verifiedAt: string): Pr
               ExpressionAttributeValues: { ':verified': 'verified', ':domainId': domain.domainId },
             },
           },
+          ...extra,
         ],
       }),
     );
@@ -176,6 +178,7 @@ export async function setDefault(
   value: boolean,
   previous: DomainRecord | undefined,
   now: string,
+  extra: TransactItem[] = [],
 ): Promise<'updated' | 'conflict'> {
   const pointer: TransactItem = value
     ? {
@@ -197,6 +200,7 @@ export async function setDefault(
       };
   const items: TransactItem[] = [pointer, ...defaultFlagUpdates(domain, value, now)];
   if (value && previous && previous.domainId !== domain.domainId) items.push(...defaultFlagUpdates(previous, false, now));
+  items.push(...extra);
   try {
     await db().send(new TransactWriteCommand({ TransactItems: items }));
     return 'updated';
@@ -208,9 +212,10 @@ export async function setDefault(
 
 /**
  * Deletes a domain, its claim on the hostname (only if the claim is this domain's: another
- * organization's verified claim stays) and, if it was the default, the default pointer.
+ * organization's verified claim stays) and, if it was the default, the default pointer. In this
+ * module, `extra` always joins the write's transaction (the change's event, docs/lifecycle.md#event-log).
  */
-export async function deleteDomain(domain: DomainRecord): Promise<void> {
+export async function deleteDomain(domain: DomainRecord, extra: TransactItem[] = []): Promise<void> {
   const claim = await findDomainByHostname(domain.hostname);
   const items: TransactItem[] = [{ Delete: { TableName: tableName(), Key: domainKey(domain.orgId, domain.domainId) } }];
   const withClaim = claim?.domainId === domain.domainId;
@@ -234,6 +239,7 @@ export async function deleteDomain(domain: DomainRecord): Promise<void> {
       },
     });
   }
+  items.push(...extra);
   try {
     await db().send(new TransactWriteCommand({ TransactItems: items }));
   } catch (error) {

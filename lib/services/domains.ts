@@ -2,22 +2,35 @@ import { config } from '../config.ts';
 import { provisionTenant } from '../data/cloudfront-tenants.ts';
 import { deleteDomain, findDomainByHostname, getDomain, insertDomain, listDomains, markVerified, setDefault } from '../data/domains.ts';
 import { lookupTxt } from '../data/dns.ts';
+import { eventPut } from '../data/events.ts';
 import {
   DOMAIN_ID_PATTERN,
+  toDomainView,
   hostnameProblem,
   newVerificationValue,
   verificationRecordName,
   type CreateDomainInput,
   type DomainRecord,
 } from '../domain/domain.ts';
+import { newEvent, type EventType, type Origin } from '../domain/events.ts';
 import { newSortableId } from '../domain/ids.ts';
+import type { Tenant } from '../domain/tenant.ts';
 import { DuplicateError, NotFoundError, ValidationError } from '../http/errors.ts';
 
 /**
  * Brand-owned resolver domains of an organization (docs/brand-domains.md): created pending with a
  * TXT record to publish, verified over DNS, claimed by one organization at most, one of them the
  * organization's live default.
+ *
+ * Each change writes its event (docs/lifecycle.md#event-log) in the same transaction. A domain
+ * belongs to the organization, not to one environment: its events go to the log of the tenant the
+ * caller works in (`Tenant`). A call that changes nothing (verifying a verified domain, setting the
+ * default it already has) writes no event; neither does a refused one (a failed DNS check stores
+ * nothing).
  */
+
+const domainEvent = (tenant: Tenant, type: EventType, domain: DomainRecord, origin: Origin, now: string) =>
+  eventPut(tenant, newEvent(type, toDomainView(domain), origin, now));
 
 /** The platform's own hosts, which no brand may claim (nor names under them). */
 function platformHosts(): string[] {
@@ -31,7 +44,8 @@ const takenElsewhere = (hostname: string) =>
     suggestion: 'Use another hostname, or ask the organization that verified it to delete its domain.',
   });
 
-export async function createDomain(orgId: string, input: CreateDomainInput, now = new Date().toISOString()): Promise<DomainRecord> {
+export async function createDomain(tenant: Tenant, input: CreateDomainInput, origin: Origin, now = new Date().toISOString()): Promise<DomainRecord> {
+  const { orgId } = tenant;
   const problem = hostnameProblem(input.hostname, platformHosts());
   if (problem) throw new ValidationError(problem, 'hostname');
   if ((await listDomains(orgId)).some((d) => d.hostname === input.hostname)) {
@@ -47,7 +61,7 @@ export async function createDomain(orgId: string, input: CreateDomainInput, now 
     createdAt: now,
     updatedAt: now,
   };
-  if ((await insertDomain(domain)) === 'verified-elsewhere') throw takenElsewhere(domain.hostname);
+  if ((await insertDomain(domain, [domainEvent(tenant, 'domain.created', domain, origin, now)])) === 'verified-elsewhere') throw takenElsewhere(domain.hostname);
   return domain;
 }
 
@@ -67,7 +81,7 @@ const quoted = (values: string[]) => values.map((v) => JSON.stringify(v)).join('
  * hostname for the organization (a conditional write: 409 if another organization verified it
  * first) and, in AWS, creates its CloudFront distribution tenant. A verified domain stays verified.
  */
-export async function verifyDomain(domain: DomainRecord, now = new Date().toISOString()): Promise<DomainRecord> {
+export async function verifyDomain(tenant: Tenant, domain: DomainRecord, origin: Origin, now = new Date().toISOString()): Promise<DomainRecord> {
   if (domain.status === 'verified') return domain;
   const { name, value } = domain.verification;
   const found = await lookupTxt(name);
@@ -87,27 +101,30 @@ export async function verifyDomain(domain: DomainRecord, now = new Date().toISOS
   if (claim?.status === 'verified' && claim.domainId !== domain.domainId) throw takenElsewhere(domain.hostname);
   // Before the claim is written: a failure here leaves the domain pending, and a retry finds the tenant made.
   await provisionTenant(domain);
-  const outcome = await markVerified(domain, now);
+  const verified: DomainRecord = { ...domain, status: 'verified', verifiedAt: now, updatedAt: now };
+  const outcome = await markVerified(domain, now, [domainEvent(tenant, 'domain.verified', verified, origin, now)]);
   if (outcome === 'verified-elsewhere') throw takenElsewhere(domain.hostname);
   if (outcome === 'gone') throw new NotFoundError(`No domain with id '${domain.domainId}'.`, { param: 'domainId' });
-  return { ...domain, status: 'verified', verifiedAt: now, updatedAt: now };
+  return verified;
 }
 
 /**
  * `default: true` makes a verified domain the organization's live default (the previous default
  * stops being it, in the same transaction); `false` stops it being the default.
  */
-export async function setDefaultDomain(domain: DomainRecord, value: boolean, now = new Date().toISOString()): Promise<DomainRecord> {
+export async function setDefaultDomain(tenant: Tenant, domain: DomainRecord, value: boolean, origin: Origin, now = new Date().toISOString()): Promise<DomainRecord> {
   if (domain.default === value) return domain;
   if (value && domain.status !== 'verified') {
     throw new ValidationError('Only a verified domain can be the default; verify it first.', 'default');
   }
   const previous = value ? (await listDomains(domain.orgId)).find((d) => d.default) : undefined;
-  if ((await setDefault(domain, value, previous, now)) === 'conflict') {
+  const updated: DomainRecord = { ...domain, default: value, updatedAt: now };
+  if ((await setDefault(domain, value, previous, now, [domainEvent(tenant, 'domain.updated', updated, origin, now)])) === 'conflict') {
     throw new DuplicateError('The default domain changed while this request ran; read the domains again and retry.', { param: 'default' });
   }
-  return { ...domain, default: value, updatedAt: now };
+  return updated;
 }
 
 /** Deletes the domain and frees its hostname (the claim goes with it if it is this domain's). */
-export const removeDomain = (domain: DomainRecord): Promise<void> => deleteDomain(domain);
+export const removeDomain = (tenant: Tenant, domain: DomainRecord, origin: Origin, now = new Date().toISOString()): Promise<void> =>
+  deleteDomain(domain, [domainEvent(tenant, 'domain.deleted', domain, origin, now)]);
