@@ -9,11 +9,11 @@ import { parseGtinPath } from '../../lib/domain/digital-link.ts';
 import { deviceClass, referrerDomain, viewerCountry, type ScanEvent } from '../../lib/domain/scan.ts';
 import type { Tenant } from '../../lib/domain/tenant.ts';
 import { errorResponses } from '../../lib/http/api-errors.ts';
-import { InvalidRequestError, NotFoundError, PermissionError, type ApiError } from '../../lib/http/errors.ts';
+import { GoneError, InvalidRequestError, NotFoundError, PermissionError, type ApiError } from '../../lib/http/errors.ts';
 import { logger } from '../../lib/http/logger.ts';
 import { requestIdHeader } from '../../lib/http/request-id.ts';
 import type { HttpEvent, HttpResult } from '../../lib/http/types.ts';
-import { renderBadLink, renderNotFound } from './page/elabel.ts';
+import { renderBadLink, renderNotFound, renderWithdrawn } from './page/elabel.ts';
 import { pageHeaders, tenantOfPath } from './page/http.ts';
 import { negotiateLanguage } from './page/i18n.ts';
 import { bestLink, LINKSET_CONTEXT_LINK, linkset, parseLinkType, productLinks, resolverDescription, wantsLinkset } from './linkset.ts';
@@ -217,6 +217,8 @@ async function answer(event: HttpEvent, method: string): Promise<HttpResult> {
   }
 
   const view = await getPublicView(at.tenant, parsed.gtin14);
+  // A withdrawn product is gone, whatever link or representation is asked for (docs/lifecycle.md#withdrawal); no scan is counted.
+  if (view?.withdrawn) return failure(event, new GoneError('The producer has withdrawn this product.'), renderWithdrawn);
   const passport = view?.passport;
   if (!view || !passport) return failure(event, new NotFoundError('No product information is published under this link.'), renderNotFound);
 

@@ -27,6 +27,11 @@ export interface Link {
   type: 'text/html' | 'application/json';
   /** The page's language; absent on the JSON read form (its data is language-neutral). */
   hreflang?: string[];
+  /**
+   * On the JSON read form: the version's digest (docs/lifecycle.md#digest-chain), an extension
+   * target attribute, so an array (RFC 9264 §4.2.4.3).
+   */
+  digest?: string[];
 }
 
 export type Links = Record<LinkType, Link[]>;
@@ -52,6 +57,7 @@ export function productLinks(view: PublicView & { passport: NonNullable<PublicVi
     href: passportJsonUrl(origin, tenant, view.gtin, version),
     title: `${view.name}: digital product passport (JSON)`,
     type: 'application/json',
+    ...(view.passport.digest ? { digest: [view.passport.digest] } : {}),
   };
   const pages = LANGUAGES.map(page);
   return { defaultLink: [page(DEFAULT_LANGUAGE)], defaultLinkMulti: [...pages, json], pip: [...pages, json] };

@@ -19,6 +19,7 @@ import { isEnvironment } from '../../lib/domain/tenant.ts';
 import { createEndpointSchema } from '../../lib/domain/webhook.ts';
 import { toValidationError } from '../../lib/http/validation.ts';
 import { createEndpoint } from '../../lib/services/webhooks.ts';
+import { verifyPassportChain } from '../../lib/services/passport-chain.ts';
 import { dnsRecordsFile, setTxtRecords } from '../local/dns.ts';
 import { REPO_ROOT, runFile, type StackInfo } from '../local/stack.ts';
 
@@ -42,6 +43,9 @@ const USAGE = `Usage: npm run admin -- <command> [options] [--json] [--aws]
   webhook create --org ORG_ID --env live|test --source headless-cms|custom [--mapping FILE] [--category C]
       Create a webhook endpoint; prints its id and its secret (shown once). A custom source needs
       a mapping file (see events/webhooks/custom-mapping.json).
+  passports verify --org ORG_ID --product PRODUCT_ID [--env live|test]
+      Recompute a product's passport digest chain from storage (docs/lifecycle.md#digest-chain) and
+      say where it breaks; exits 1 on a break. --env defaults to live.
   dns set-txt --name NAME --value VALUE [--value VALUE…]
       Local stack only: publish TXT records at NAME on the stack's DNS server, replacing any
       there (no --value removes them), such as the record that verifies a brand domain.
@@ -109,6 +113,7 @@ async function main(argv: string[]): Promise<number> {
       env: { type: 'string' },
       scopes: { type: 'string' },
       key: { type: 'string' },
+      product: { type: 'string' },
       email: { type: 'string' },
       'per-minute': { type: 'string' },
       source: { type: 'string' },
@@ -241,6 +246,21 @@ async function main(argv: string[]): Promise<number> {
         environment,
       });
       return 0;
+    }
+    case 'passports verify': {
+      const orgId = required(values.org, '--org');
+      const productId = required(values.product, '--product').toLowerCase();
+      const environment = values.env ?? 'live';
+      if (!isEnvironment(environment)) throw new UsageError('--env must be live or test.');
+      connect(values.aws);
+      const report = await verifyPassportChain({ orgId, environment }, productId);
+      if (!report) throw new UsageError(`No product ${productId} in ${orgId} (${environment}).`);
+      const lines = report.versions.map((v) => `  v${v.version}  ${v.publishedAt}  ${v.digest}`);
+      const verdict = report.broken
+        ? `BROKEN at version ${report.broken.version}: ${report.broken.problem} (expected ${report.broken.expected}, found ${report.broken.found})`
+        : `chain intact: ${report.versions.length} version${report.versions.length === 1 ? '' : 's'}`;
+      out(`${productId}\n${lines.join('\n')}${lines.length ? '\n' : ''}${verdict}`, { ...report, intact: !report.broken });
+      return report.broken ? 1 : 0;
     }
     case 'dns set-txt': {
       const name = required(values.name, '--name').trim().toLowerCase().replace(/\.$/, '');

@@ -38,6 +38,8 @@ export interface PublicView {
   gtin: string;
   qrCodeUrl: string;
   passport?: PassportVersion;
+  /** The producer withdrew the product: its Digital Link answers 410 (docs/lifecycle.md#withdrawal). */
+  withdrawn?: boolean;
 }
 
 const pageFields = (product: Pick<ProductRecord, 'productId' | 'name' | 'category' | 'gtin' | 'qrCodeUrl'>) => ({
@@ -56,6 +58,7 @@ function toPublicView(item: Record<string, unknown>): PublicView {
     gtin: String(item.gtin),
     qrCodeUrl: String(item.qrCodeUrl),
     ...(item.passport ? { passport: fromItem(item.passport as Record<string, unknown>) } : {}),
+    ...(item.withdrawn === true ? { withdrawn: true } : {}),
   };
 }
 

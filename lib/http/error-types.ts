@@ -16,7 +16,10 @@ export const ERROR_TYPES = {
   },
   authentication_error: { title: 'Not authenticated', statuses: { 401: 'Missing or invalid authentication' } },
   permission_error: { title: 'Not allowed', statuses: { 403: 'Not allowed: a missing scope, or a session required' } },
-  not_found: { title: 'Not found', statuses: { 404: 'Not found, also for another organization’s resources' } },
+  not_found: {
+    title: 'Not found',
+    statuses: { 404: 'Not found, also for another organization’s resources', 410: 'Gone: the producer withdrew the product (docs/lifecycle.md#withdrawal)' },
+  },
   duplicate_error: { title: 'Duplicate', statuses: { 409: 'Conflict: a duplicate' } },
   validation_error: { title: 'Invalid field', statuses: { 422: 'A field is invalid; param names it' } },
   rate_limit_error: { title: 'Too many requests', statuses: { 429: 'Rate limit exceeded; see Retry-After' } },

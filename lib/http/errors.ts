@@ -110,6 +110,13 @@ export class DuplicateError extends ApiError<'duplicate_error'> {
   }
 }
 
+/** 410: the product behind a Digital Link was withdrawn by its producer (docs/lifecycle.md#withdrawal). */
+export class GoneError extends ApiError<'not_found'> {
+  constructor(message: string, options?: ApiErrorOptions) {
+    super(410, 'not_found', message, options);
+  }
+}
+
 /** 413: the body is larger than the service accepts. */
 export class PayloadTooLargeError extends ApiError<'invalid_request_error'> {
   constructor(limitBytes: number) {

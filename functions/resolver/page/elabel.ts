@@ -382,3 +382,9 @@ export function renderBadLink(lang: Lang): string {
   const labels = LABELS[lang];
   return messagePage(lang, labels.badLinkTitle, labels.badLinkHeading, [labels.badLinkBody, labels.badLinkHint]);
 }
+
+/** For a product its producer withdrew (served with 410, docs/lifecycle.md#withdrawal). */
+export function renderWithdrawn(lang: Lang): string {
+  const labels = LABELS[lang];
+  return messagePage(lang, labels.withdrawnTitle, labels.withdrawnHeading, [labels.withdrawnBody, labels.withdrawnHint]);
+}

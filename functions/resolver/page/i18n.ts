@@ -61,6 +61,10 @@ export interface Labels {
   badLinkHeading: string;
   badLinkBody: string;
   badLinkHint: string;
+  withdrawnTitle: string;
+  withdrawnHeading: string;
+  withdrawnBody: string;
+  withdrawnHint: string;
 }
 
 /** Each language's own name for itself (for a language switch). */
@@ -114,6 +118,10 @@ const en: Labels = {
   badLinkHeading: 'This link is not a valid product code',
   badLinkBody: 'The address you opened does not identify a product.',
   badLinkHint: 'If you typed it, please check it for typing mistakes; otherwise scan the QR code on the package again.',
+  withdrawnTitle: 'Product withdrawn',
+  withdrawnHeading: 'This product has been withdrawn',
+  withdrawnBody: "The producer has withdrawn this product's information. It is no longer offered.",
+  withdrawnHint: 'If you have questions about this product, please contact its producer or the shop where you bought it.',
 };
 
 const de: Labels = {
@@ -163,6 +171,10 @@ const de: Labels = {
   badLinkBody: 'Die aufgerufene Adresse bezeichnet kein Produkt.',
   badLinkHint:
     'Wenn Sie die Adresse eingetippt haben, prüfen Sie sie bitte auf Tippfehler; scannen Sie sonst den QR-Code auf der Verpackung erneut.',
+  withdrawnTitle: 'Produkt zurückgezogen',
+  withdrawnHeading: 'Dieses Produkt wurde zurückgezogen',
+  withdrawnBody: 'Der Hersteller hat die Informationen zu diesem Produkt zurückgezogen. Es wird nicht mehr angeboten.',
+  withdrawnHint: 'Bei Fragen zu diesem Produkt wenden Sie sich bitte an den Hersteller oder an das Geschäft, in dem Sie es gekauft haben.',
 };
 
 const fr: Labels = {
@@ -212,6 +224,10 @@ const fr: Labels = {
   badLinkBody: "L'adresse ouverte ne désigne aucun produit.",
   badLinkHint:
     `Si vous l'avez saisie, vérifiez qu'elle ne contient pas de faute de frappe${NBSP}; sinon, scannez à nouveau le code QR sur l'emballage.`,
+  withdrawnTitle: 'Produit retiré',
+  withdrawnHeading: 'Ce produit a été retiré',
+  withdrawnBody: "Le producteur a retiré les informations sur ce produit. Il n'est plus proposé.",
+  withdrawnHint: "Pour toute question sur ce produit, veuillez contacter son producteur ou le magasin où vous l'avez acheté.",
 };
 
 export const LABELS: Readonly<Record<Lang, Labels>> = { en, de, fr };
