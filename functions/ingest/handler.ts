@@ -7,7 +7,7 @@ import { errorResponses } from '../../lib/http/api-errors.ts';
 import { AuthenticationError } from '../../lib/http/errors.ts';
 import { logger } from '../../lib/http/logger.ts';
 import { captureRawBody, rawBody } from '../../lib/http/raw-body.ts';
-import { requestIdHeader } from '../../lib/http/request-id.ts';
+import { requestIdHeader, requestIdOf } from '../../lib/http/request-id.ts';
 import { json } from '../../lib/http/response.ts';
 import type { HttpEvent, HttpMiddleware, HttpResult } from '../../lib/http/types.ts';
 import { ingest, type DeliveryKeys } from '../../lib/services/ingest.ts';
@@ -60,7 +60,7 @@ const verifySignatureFirst: HttpMiddleware = {
 async function receive(event: HttpEvent): Promise<HttpResult> {
   const { endpoint, keys } = verified.get(event)!;
   const payload: unknown = event.body;
-  const result = await ingest(endpoint, payload, { keys });
+  const result = await ingest(endpoint, payload, { keys, requestId: requestIdOf(event) });
   if (result.ignored) return json(200, { received: true, ignored: true, eventType: result.eventType });
   const first = result.products[0];
   return json(200, {

@@ -67,10 +67,16 @@ export const recordDeliveryItems = (endpointId: string, keys: readonly DeliveryK
 export const deliveryUnrecordedItems = (endpointId: string, keys: readonly DeliveryKey[]): TransactItem[] =>
   keys.map((key) => ({ ConditionCheck: { TableName: tableName(), Key: ledgerKey(endpointId, key), ConditionExpression: 'attribute_not_exists(PK)' } }));
 
-/** Records a delivery that published no version (its data was already current). False when a copy was recorded first. */
-export async function recordDelivery(endpointId: string, keys: readonly DeliveryKey[], record: DeliveryRecord): Promise<boolean> {
+/**
+ * Records a delivery that published no version (its data was already current), with `extra` (the
+ * delivery's event) in the same transaction; without keys, writes `extra` alone. False when a copy
+ * was recorded first.
+ */
+export async function recordDelivery(endpointId: string, keys: readonly DeliveryKey[], record: DeliveryRecord, extra: TransactItem[] = []): Promise<boolean> {
+  const items = [...recordDeliveryItems(endpointId, keys, record), ...extra];
+  if (!items.length) return true;
   try {
-    await db().send(new TransactWriteCommand({ TransactItems: recordDeliveryItems(endpointId, keys, record) }));
+    await db().send(new TransactWriteCommand({ TransactItems: items }));
     return true;
   } catch (error) {
     if (cancellationReasons(error).some((r) => r.Code === 'ConditionalCheckFailed')) return false;

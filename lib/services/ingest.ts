@@ -1,5 +1,6 @@
+import { eventPut } from '../data/events.ts';
 import { getPublicView, type PublicView } from '../data/passports.ts';
-import { getProduct, updateProduct } from '../data/products.ts';
+import { getProduct } from '../data/products.ts';
 import {
   advanceWatermark,
   deliveryUnrecordedItems,
@@ -12,6 +13,7 @@ import {
   type DeliveryRecord,
   type StoredWatermark,
 } from '../data/webhook-deliveries.ts';
+import { newEvent, type Origin } from '../domain/events.ts';
 import { normalizeGtin } from '../domain/gtin.ts';
 import { canonicalJson } from '../domain/json.ts';
 import { applyMapping, sourceOf, type MapStats, type MappedProduct } from '../domain/mapping.ts';
@@ -21,7 +23,7 @@ import type { Tenant } from '../domain/tenant.ts';
 import { isUpsertEvent, type WebhookEndpointRecord } from '../domain/webhook.ts';
 import { DuplicateError, InvalidRequestError, ValidationError } from '../http/errors.ts';
 import { toValidationError } from '../http/validation.ts';
-import { createProduct } from './products.ts';
+import { createProduct, updateProductFields } from './products.ts';
 import { publishVersion, type PublishResult } from './passports.ts';
 import { ensureSupplierNamed } from './suppliers.ts';
 
@@ -101,6 +103,8 @@ async function plan(tenant: Tenant, endpoint: WebhookEndpointRecord, mapped: Map
 /** The delivery being applied: its ledger keys, and what it has done so far. */
 interface Run {
   endpointId: string;
+  /** Who makes the delivery's changes: the endpoint, in the ingest request (docs/lifecycle.md#event-log). */
+  origin: Origin;
   keys: DeliveryKeys;
   acceptedAt: string;
   done: IngestedProduct[];
@@ -108,6 +112,8 @@ interface Run {
   remaining: number;
   /** The ledger item went into a version's transaction. */
   recorded: boolean;
+  /** The current product was created by this delivery. */
+  creating: boolean;
 }
 
 /** A copy of this delivery was recorded while this one ran: answer as that copy did. */
@@ -118,6 +124,24 @@ class AlreadyRecorded extends Error {
 }
 
 const recorded = (p: IngestedProduct) => ({ gtin: p.gtin, productId: p.productId, passportId: p.passportId, version: p.version });
+
+/** What the delivery did to a product, as its `webhook_delivery.ingested` event tells it. */
+const outcomeOf = (p: IngestedProduct): 'created' | 'published' | 'unchanged' | 'stale' =>
+  p.stale ? 'stale' : p.productCreated ? 'created' : p.duplicate ? 'unchanged' : 'published';
+
+/**
+ * The put of the delivery's one `webhook_delivery.ingested` event (docs/lifecycle.md#event-log):
+ * the delivery's outcome as its ledger record has it, each product with what the delivery did to it.
+ */
+const ingestedEventPut = (tenant: Tenant, run: Run, products: IngestedProduct[]) =>
+  eventPut(
+    tenant,
+    newEvent(
+      'webhook_delivery.ingested',
+      { endpointId: run.endpointId, acceptedAt: run.acceptedAt, products: products.map((p) => ({ ...recorded(p), outcome: outcomeOf(p) })) },
+      run.origin,
+    ),
+  );
 
 /**
  * Publishes `data` as the product's next version unless it equals the current one, like
@@ -132,13 +156,15 @@ async function publishFromDelivery(tenant: Tenant, product: ProductRecord, step:
   const last = run.remaining === 0;
   const result = await publishVersion(tenant, product, step.data, {
     unlessCurrent: true,
-    origin: { actor: { type: 'webhook', id: run.endpointId }, requestId: null },
+    origin: run.origin,
     also: (current, passport) => {
-      const self: IngestedProduct = { gtin: current.gtin, productId: current.productId, passportId: passport.passportId, version: passport.version, duplicate: false, productCreated: false };
+      const self: IngestedProduct = { gtin: current.gtin, productId: current.productId, passportId: passport.passportId, version: passport.version, duplicate: false, productCreated: run.creating };
       return [
         ...(last
           ? recordDeliveryItems(run.endpointId, run.keys, { endpointId: run.endpointId, acceptedAt: run.acceptedAt, products: [...run.done, self].map(recorded) })
           : deliveryUnrecordedItems(run.endpointId, run.keys)),
+        // The delivery's own event joins the transaction that records it in the ledger.
+        ...(last && run.keys.length ? [ingestedEventPut(tenant, run, [...run.done, self])] : []),
         ...(mark ? [watermarkItem(tenant, current.productId, mark, passport.createdAt)] : []),
       ];
     },
@@ -174,7 +200,7 @@ async function write(tenant: Tenant, step: Plan, run: Run): Promise<IngestedProd
   let productCreated = false;
   if (!product && step.create) {
     try {
-      product = await createProduct(tenant, step.create, { actor: { type: 'webhook', id: run.endpointId }, requestId: null });
+      product = await createProduct(tenant, step.create, run.origin);
       productCreated = true;
     } catch (error) {
       // A concurrent delivery created it first: use theirs.
@@ -185,8 +211,9 @@ async function write(tenant: Tenant, step: Plan, run: Run): Promise<IngestedProd
   }
   if (!product) throw new Error(`Product ${step.gtin14} vanished during ingest`);
   if (!productCreated && name && name !== product.name) {
-    product = (await updateProduct(tenant, product, { name }, new Date().toISOString())) ?? product;
+    product = await updateProductFields(tenant, product, { name }, run.origin);
   }
+  run.creating = productCreated;
   for (const producer of step.mapped.producers) await ensureSupplierNamed(tenant, producer);
   const { passport, duplicate, stale } = await publishFromDelivery(tenant, product, step, run);
   if (duplicate && !stale && mark) await advanceWatermark(tenant, product.productId, mark, new Date().toISOString());
@@ -204,6 +231,8 @@ export interface IngestOptions {
   keys?: DeliveryKeys;
   /** Work counters of the mapping (tests and benchmarks). */
   stats?: MapStats;
+  /** The ingest request's Request-Id, which the delivery's events carry (docs/lifecycle.md#event-log). */
+  requestId?: string | null;
 }
 
 /**
@@ -212,6 +241,12 @@ export interface IngestOptions {
  * before writing anything, refuses products older than their published data (the watermark), then
  * creates each new product and publishes a passport version wherever the mapped data differs from
  * the current one. Repeating a delivery changes nothing.
+ *
+ * Events (docs/lifecycle.md#event-log): each change writes its own (`product.created`,
+ * `product.updated`, `passport.published`) in its transaction, with the endpoint as actor; the
+ * delivery writes one `webhook_delivery.ingested` in the transaction that records it in the ledger
+ * (on its own without ledger keys). A replay, an ignored event type, and a delivery whose every
+ * product is stale write nothing.
  */
 export async function ingest(endpoint: WebhookEndpointRecord, payload: unknown, options: IngestOptions = {}): Promise<IngestResult> {
   if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
@@ -238,7 +273,16 @@ export async function ingest(endpoint: WebhookEndpointRecord, payload: unknown, 
   const plans: Plan[] = [];
   for (const product of mapped.products) plans.push(await plan(tenant, endpoint, product));
 
-  const run: Run = { endpointId: endpoint.endpointId, keys, acceptedAt: new Date().toISOString(), done: [], remaining: plans.length, recorded: keys.length === 0 };
+  const run: Run = {
+    endpointId: endpoint.endpointId,
+    origin: { actor: { type: 'webhook', id: endpoint.endpointId }, requestId: options.requestId ?? null },
+    keys,
+    acceptedAt: new Date().toISOString(),
+    done: [],
+    remaining: plans.length,
+    recorded: keys.length === 0,
+    creating: false,
+  };
   try {
     for (const step of plans) {
       run.remaining--;
@@ -248,10 +292,13 @@ export async function ingest(endpoint: WebhookEndpointRecord, payload: unknown, 
     if (error instanceof AlreadyRecorded) return replayed(error.record);
     throw error;
   }
-  // No version carried the ledger item (the data was current): record the delivery on its own,
-  // unless every product was stale (then nothing at all is written).
-  if (!run.recorded && !run.done.every((p) => p.stale)) {
-    await recordDelivery(endpoint.endpointId, keys, { endpointId: endpoint.endpointId, acceptedAt: run.acceptedAt, products: run.done.map(recorded) });
+  // No version carried the ledger item (the data was current), or there is no ledger key: record
+  // the delivery and its event on their own, unless every product was stale (then nothing at all
+  // is written).
+  if ((!run.recorded || !keys.length) && !run.done.every((p) => p.stale)) {
+    await recordDelivery(endpoint.endpointId, keys, { endpointId: endpoint.endpointId, acceptedAt: run.acceptedAt, products: run.done.map(recorded) }, [
+      ingestedEventPut(tenant, run, run.done),
+    ]);
   }
   return { ignored: false, products: run.done };
 }
