@@ -1,4 +1,5 @@
 import { defineApiHandler, pathParam, type ApiRequest } from '../../lib/api/handler.ts';
+import { originOf } from '../../lib/api/origin.ts';
 import { importQuerySchema, importListQuerySchema, queuedImportSchema, toImportSummary, toImportView } from '../../lib/domain/imports.ts';
 import { json } from '../../lib/http/response.ts';
 import { parseQuery } from '../../lib/http/validation.ts';
@@ -13,7 +14,7 @@ import { CSV_TYPE, templateCsv, templateXlsx, XLSX_TYPE } from '../../lib/servic
 async function postImport(request: ApiRequest) {
   const { dryRun } = parseQuery(importQuerySchema, request.event.queryStringParameters, ['dryRun']);
   const bytes = request.body as Buffer;
-  const job = await startImport(request.principal.tenant, bytes, request.event.headers?.['content-type'], { dryRun: dryRun === 'true' });
+  const job = await startImport(request.principal.tenant, bytes, request.event.headers?.['content-type'], { dryRun: dryRun === 'true', origin: originOf(request) });
   if (dryRun === 'true') return json(200, toImportView(job, true));
   return json(202, queuedImportSchema.parse({ id: job.importId, status: 'queued' }), { Location: `/v1/imports/${job.importId}` });
 }

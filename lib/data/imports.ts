@@ -10,7 +10,7 @@ import { gtinSk, IMPORT_PREFIX, importChunkSk, importSk, productSk, tenantPk } f
 import { versionItems } from './passports.ts';
 import { fromItem as productFromItem, toItem as productToItem } from './products.ts';
 import { beginsWith, queryItems } from './query.ts';
-import { putNew } from './writes.ts';
+import { putNew, type TransactItem } from './writes.ts';
 
 /**
  * Bulk import jobs, in the tenant's partition (docs/imports.md):
@@ -40,6 +40,8 @@ export interface ImportChunk {
   /** Rows whose writes are done, by row number: a redelivered chunk skips them and counts them as recorded. */
   outcomes: Record<string, RowOutcome>;
   done: boolean;
+  /** The Request-Id of the upload, which the events of the chunk's rows carry (docs/lifecycle.md#event-log). */
+  requestId: string | null;
 }
 
 /** Which row a write belongs to: its outcome is recorded on the chunk in the write's own transaction. */
@@ -84,13 +86,19 @@ function jobToItem(job: ImportRecord): Item {
 
 /**
  * Stores a job's chunks (BatchWriteItem, 25 a call), then the job. The chunks come first: until
- * the job exists nothing reads them, and chunks of a job that was never written expire.
+ * the job exists nothing reads them, and chunks of a job that was never written expire. Each chunk
+ * keeps the upload's `requestId` for its rows' events; `events` join the job's put (its
+ * `import.created`, docs/lifecycle.md#event-log).
  */
-export async function insertImportJob(job: ImportRecord, chunks: readonly StoredRow[][]): Promise<void> {
+export async function insertImportJob(
+  job: ImportRecord,
+  chunks: readonly StoredRow[][],
+  upload: { requestId?: string | null; events?: TransactItem[] } = {},
+): Promise<void> {
   const expiresAt = Math.floor(Date.parse(job.createdAt) / 1000) + CHUNK_TTL_SECONDS;
   const puts = chunks.map((rows, n) => ({
     PutRequest: {
-      Item: { PK: tenantPk(job), SK: importChunkSk(job.importId, n), type: 'importChunk', importId: job.importId, chunk: n, rows, outcomes: {}, expiresAt },
+      Item: { PK: tenantPk(job), SK: importChunkSk(job.importId, n), type: 'importChunk', importId: job.importId, chunk: n, rows, outcomes: {}, expiresAt, requestId: upload.requestId ?? null },
     },
   }));
   for (let i = 0; i < puts.length; i += 25) {
@@ -102,7 +110,7 @@ export async function insertImportJob(job: ImportRecord, chunks: readonly Stored
       if (requests.length) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
     }
   }
-  await db().send(new TransactWriteCommand({ TransactItems: [putNew(jobToItem(job))] }));
+  await db().send(new TransactWriteCommand({ TransactItems: [putNew(jobToItem(job)), ...(upload.events ?? [])] }));
 }
 
 export async function getImportJob(tenant: Tenant, importId: string, consistent = false): Promise<ImportRecord | undefined> {
@@ -131,6 +139,7 @@ export async function getImportChunk(tenant: Tenant, importId: string, chunk: nu
     rows: (Item.rows ?? []) as StoredRow[],
     outcomes: (Item.outcomes ?? {}) as Record<string, RowOutcome>,
     done: Item.done === true,
+    requestId: typeof Item.requestId === 'string' ? Item.requestId : null,
   };
 }
 
@@ -202,14 +211,15 @@ const publicFields = (product: ProductRecord) => ({
 
 /**
  * Creates a product with its GTIN claim and, when the row has one, its first passport version, and
- * records the row's outcome on its chunk: one transaction. 'exists' when the tenant already has
- * the GTIN (a concurrent writer): nothing was written.
+ * records the row's outcome on its chunk: one transaction, which also holds the row's `events`.
+ * 'exists' when the tenant already has the GTIN (a concurrent writer): nothing was written.
  */
 export async function createImportedProduct(
   tenant: Tenant,
   product: ProductRecord,
   passport: PassportVersion | undefined,
   mark: RowMark,
+  events: readonly TransactItem[] = [],
 ): Promise<'created' | 'exists' | 'chunk-done'> {
   const stored: ProductRecord = { ...product, passportVersion: passport ? passport.version : 0, ...(passport ? { passportDigest: passport.digest } : {}) };
   try {
@@ -220,6 +230,8 @@ export async function createImportedProduct(
             putNew({ PK: tenantPk(tenant), SK: gtinSk(product.gtin), type: 'gtin', ...publicFields(stored), ...(passport ? { passport } : {}) }),
             putNew(productToItem(stored)),
             ...(passport ? versionItems(tenant, stored, passport) : []),
+            ...events,
+            // Last: its reason tells a finished chunk apart.
             outcomeItem(tenant, mark, 'created'),
           ],
         }),
@@ -241,7 +253,7 @@ const PUBLIC_FIELDS = new Set(['name', 'category']);
  * Applies a row to an existing product in one transaction: the changed product fields, the next
  * passport version when the row's passport data differs from the current one, and the row's
  * outcome on its chunk. It holds only while the product's passportVersion is still the one the
- * row was compared with: 'conflict' otherwise (nothing written).
+ * row was compared with: 'conflict' otherwise (nothing written). The row's `events` join the transaction.
  */
 export async function updateImportedProduct(
   tenant: Tenant,
@@ -250,6 +262,7 @@ export async function updateImportedProduct(
   passport: PassportVersion | undefined,
   now: string,
   mark: RowMark,
+  events: readonly TransactItem[] = [],
 ): Promise<'updated' | 'conflict' | 'chunk-done'> {
   const pk = tenantPk(tenant);
   const fields = Object.entries(changes).filter(([, value]) => value !== undefined);
@@ -305,6 +318,7 @@ export async function updateImportedProduct(
                 ]
               : []),
             ...(passport ? versionItems(tenant, updated, passport) : []),
+            ...events,
             outcomeItem(tenant, mark, 'updated'),
           ],
         }),

@@ -1,7 +1,9 @@
 import { sendImportChunks } from '../data/import-queue.ts';
+import { eventPut } from '../data/events.ts';
 import { insertImportJob, type StoredRow } from '../data/imports.ts';
+import { newEvent, type Origin } from '../domain/events.ts';
 import { newSortableId } from '../domain/ids.ts';
-import { finalStatus, IMPORT_CHUNK_ROWS, MAX_IMPORT_ERRORS, zeroCounts, type ImportCounts, type ImportRecord } from '../domain/imports.ts';
+import { finalStatus, IMPORT_CHUNK_ROWS, MAX_IMPORT_ERRORS, toImportView, zeroCounts, type ImportCounts, type ImportRecord } from '../domain/imports.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import { parseImportFile } from './import-files.ts';
 import { checkRows, countPlans, planRows } from './imports.ts';
@@ -13,6 +15,11 @@ import { checkRows, countPlans, planRows } from './imports.ts';
 export interface UploadOptions {
   dryRun: boolean;
   now?: string;
+  /**
+   * Who uploads: the job's `import.created` event joins its put, and the rows' events carry the
+   * upload's request id (docs/lifecycle.md#event-log). A dry run writes nothing.
+   */
+  origin: Origin;
 }
 
 /**
@@ -54,7 +61,10 @@ export async function startImport(tenant: Tenant, bytes: Buffer, contentType: st
   }
   // Nothing to import (every row failed its checks): the job is finished as it is stored.
   const stored = chunks.length ? job : { ...job, status: finalStatus(counts), finishedAt: now };
-  await insertImportJob(stored, chunks);
+  await insertImportJob(stored, chunks, {
+    requestId: options.origin.requestId,
+    events: [eventPut(tenant, newEvent('import.created', toImportView(stored), options.origin, now))],
+  });
   if (chunks.length) await sendImportChunks(chunks.map((_, chunk) => ({ orgId: tenant.orgId, environment: tenant.environment, importId: job.importId, chunk })));
   return stored;
 }

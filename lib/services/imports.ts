@@ -1,6 +1,7 @@
 import type * as z from 'zod';
 import { config } from '../config.ts';
 import { getDefaultDomain } from '../data/domains.ts';
+import { eventPut } from '../data/events.ts';
 import {
   createImportedProduct,
   finishChunk,
@@ -17,13 +18,15 @@ import {
 } from '../data/imports.ts';
 import { digitalLinkUri } from '../domain/digital-link.ts';
 import { brandDigitalLinkUri } from '../domain/domain.ts';
+import { newEvent, type Origin } from '../domain/events.ts';
 import { newProductId } from '../domain/ids.ts';
 import { nextPassportVersion } from '../domain/passport-version.ts';
 import { canonicalHeader, columnOf, rowToInput } from '../domain/import-columns.ts';
 import { IMPORT_ID_PATTERN, type ImportCounts, type ImportRecord, type ImportRowError } from '../domain/imports.ts';
 import { canonicalJson } from '../domain/json.ts';
 import { passportDataSchema, type PassportData, type PassportVersion } from '../domain/passport.ts';
-import { createProductSchema, type ProductRecord } from '../domain/product.ts';
+import { toPassportView } from '../domain/passport-view.ts';
+import { createProductSchema, toProductView, type ProductRecord } from '../domain/product.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import { NotFoundError } from '../http/errors.ts';
 
@@ -193,6 +196,19 @@ async function qrCodeUrlMaker(tenant: Tenant): Promise<(gtin14: string) => strin
 
 
 
+/**
+ * The events of one imported row (docs/lifecycle.md#event-log), for the row's own transaction:
+ * `product.created` for a new product, `product.updated` when its product fields changed, and
+ * `passport.published` for a new version. `after` is the product as the row leaves it.
+ */
+function rowEvents(tenant: Tenant, origin: Origin, kind: 'create' | 'update', fieldsChanged: boolean, after: ProductRecord, passport: PassportVersion | undefined, now: string) {
+  return [
+    ...(kind === 'create' ? [newEvent('product.created', toProductView(after), origin, now)] : []),
+    ...(kind === 'update' && fieldsChanged ? [newEvent('product.updated', toProductView(after), origin, now)] : []),
+    ...(passport ? [newEvent('passport.published', toPassportView(after, passport), origin, passport.publishedAt)] : []),
+  ].map((event) => eventPut(tenant, event));
+}
+
 /** How often a row is decided again when a concurrent write changed its product first. */
 const ROW_ATTEMPTS = 3;
 
@@ -231,6 +247,8 @@ async function importChunkOnce(tenant: Tenant, importId: string, chunkNumber: nu
     } else pending.push(row);
   }
   const qrCodeUrl = pending.length ? await qrCodeUrlMaker(tenant) : () => '';
+  // The import's worker is the system's own work, in the name of the upload's request.
+  const origin: Origin = { actor: { type: 'system', id: importId }, requestId: chunk.requestId };
   let todo = pending;
   for (let attempt = 1; todo.length && attempt <= ROW_ATTEMPTS; attempt++) {
     const retry: StoredRow[] = [];
@@ -251,10 +269,13 @@ async function importChunkOnce(tenant: Tenant, importId: string, chunkNumber: nu
       if (plan.kind === 'create') {
         const product: ProductRecord = { ...plan.product, qrCodeUrl: qrCodeUrl(plan.product.gtin) };
         const passport = plan.row.passport ? nextPassportVersion(product, plan.row.passport, now) : undefined;
-        written = await createImportedProduct(tenant, product, passport, mark);
+        const after: ProductRecord = { ...product, passportVersion: passport ? passport.version : 0 };
+        written = await createImportedProduct(tenant, product, passport, mark, rowEvents(tenant, origin, 'create', true, after, passport, now));
       } else {
         const passport = plan.passport ? nextPassportVersion(plan.current, plan.passport, now) : undefined;
-        written = await updateImportedProduct(tenant, plan.current, plan.changes, passport, now, mark);
+        const after = { ...plan.current, ...plan.changes, updatedAt: now, ...(passport ? { passportVersion: passport.version } : {}) } as ProductRecord;
+        const events = rowEvents(tenant, origin, 'update', Object.keys(plan.changes).length > 0, after, passport, now);
+        written = await updateImportedProduct(tenant, plan.current, plan.changes, passport, now, mark, events);
       }
       // Another delivery of this message finished the chunk: its counts stand.
       if (written === 'chunk-done') return 'already';
