@@ -19,6 +19,7 @@ const NAV = [
   { href: '#/webhooks', label: 'Webhooks', pages: ['webhooks', 'webhook'] },
   { href: '#/domains', label: 'Domains', pages: ['domains'] },
   { href: '#/imports', label: 'Import & export', pages: ['imports'] },
+  { href: '#/activity', label: 'Activity', pages: ['activity'] },
 ] as const;
 
 /** The frame of every signed-in page: test-data banner, header with switchers, navigation. */

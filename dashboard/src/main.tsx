@@ -3,6 +3,7 @@ import { useCallback, useEffect, useState } from 'preact/hooks';
 import { api, ApiError, setCsrfToken, whenSignedOut, type Environment, type Session } from './api.ts';
 import { ErrorNotice, Loading } from './components.tsx';
 import { Layout } from './layout.tsx';
+import { ActivityPage } from './pages/activity.tsx';
 import { DomainsPage } from './pages/domains.tsx';
 import { ImportsPage } from './pages/imports.tsx';
 import { KeysPage } from './pages/keys.tsx';
@@ -60,6 +61,8 @@ function Page(props: { route: Route; session: Session }) {
       return <DomainsPage key={key} environment={session.environment} />;
     case 'imports':
       return <ImportsPage key={key} environment={session.environment} importId={route.importId} />;
+    case 'activity':
+      return <ActivityPage key={key} environment={session.environment} />;
     default:
       return (
         <div class="empty">

@@ -10,6 +10,7 @@ export type Route =
   | { page: 'webhook'; endpointId: string }
   | { page: 'domains' }
   | { page: 'imports'; importId?: string }
+  | { page: 'activity' }
   | { page: 'not-found' };
 
 export function parseRoute(hash: string): Route {
@@ -23,6 +24,7 @@ export function parseRoute(hash: string): Route {
   if (first === 'keys' && !second) return { page: 'keys' };
   if (first === 'webhooks' && !second) return { page: 'webhooks' };
   if (first === 'domains' && !second) return { page: 'domains' };
+  if (first === 'activity' && !second) return { page: 'activity' };
   if (first === 'imports' && !third) return second ? { page: 'imports', importId: second } : { page: 'imports' };
   if (first === 'webhooks' && second) return { page: 'webhook', endpointId: second };
   return { page: 'not-found' };
