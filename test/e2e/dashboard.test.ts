@@ -161,6 +161,21 @@ describe('the dashboard', () => {
       expect(await page.getByRole('link', { name: 'Download SVG' }).getAttribute('download')).toBe(`${gtin}.svg`);
       await checkpoint(page, 'product');
 
+      // --- Activity: the product just created is the newest event, by this user, linked to its page.
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Activity' }).click();
+      const activity = page.getByTestId('activity-table');
+      await expect.poll(() => activity.locator('tbody tr').first().innerText(), POLL).toContain('product.created');
+      expect(await activity.locator('tbody tr').first().innerText()).toContain('Dashboard user');
+      // The test environment's sample data was published by the system.
+      await page.getByLabel('Type').selectOption('passport.published');
+      await expect.poll(() => activity.locator('tbody tr').first().innerText(), POLL).toContain('passport.published');
+      expect(await activity.innerText()).toContain('System');
+      await page.getByLabel('Type').selectOption('product.created');
+      await expect.poll(() => activity.locator('tbody tr').first().innerText(), POLL).toContain('Riesling Kabinett 2023');
+      await checkpoint(page, 'activity');
+      await activity.locator('tbody tr').first().getByRole('link', { name: 'Riesling Kabinett 2023' }).click();
+      await page.getByRole('heading', { name: 'Riesling Kabinett 2023' }).waitFor();
+
       // --- Publish a passport: the API's 422 appears next to the field it names, then it publishes.
       await page.getByRole('navigation', { name: 'Product sections' }).getByRole('link', { name: 'Passport' }).click();
       await page.getByRole('button', { name: 'Publish the first passport' }).click();

@@ -1,0 +1,425 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ROUTES, routeKey, type Route } from '../../lib/api/routes.ts';
+import { admin } from '../support/admin.ts';
+import { call, newOrg, newSession, type ApiResponse, type CallOptions, type TestOrg, type TestSession } from '../support/api.ts';
+import { verifiedDomainId } from '../support/domains.ts';
+import { createProduct, RED_WINE } from '../support/fixtures.ts';
+import { uniqueGtin13 } from '../support/gtin.ts';
+
+/**
+ * The event log by route (docs/lifecycle.md#event-log), driven by the route table: every
+ * state-changing route declares the event it writes; one successful call of it writes exactly one
+ * event of that type (a webhook delivery: one `webhook_delivery.ingested` and only its
+ * `changeEvents` beside it), naming the caller as actor and the response's Request-Id; a refused
+ * call (4xx) writes none. A route added to the table without an `event`, or without a case here,
+ * fails the first tests.
+ */
+
+interface Event {
+  id: string;
+  type: string;
+  createdAt: string;
+  actor: { type: string; id: string };
+  requestId: string | null;
+  data: { object: Record<string, unknown> };
+}
+
+interface World {
+  org: TestOrg;
+  session: TestSession;
+  /** A key of the organization's live environment, made through the API so that its id is known. */
+  key: { id: string; key: string };
+  endpoint: { id: string; secret: string };
+  token: string;
+}
+
+let w: World;
+
+const UNKNOWN_PRODUCT = '00000000-0000-4000-8000-000000000000';
+const UNKNOWN_ENDPOINT = `whe_${'0'.repeat(20)}`;
+const UNKNOWN_DOMAIN = `dom_${'0'.repeat(20)}`;
+const UNKNOWN_KEY = `key_${'0'.repeat(20)}`;
+
+const sample = readFileSync(new URL('../../events/webhooks/headless-cms-product.json', import.meta.url), 'utf8');
+const sign = (secret: string, body: string) => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+
+/** The organization's live event log, newest first (the session holds events:read). */
+async function events(): Promise<Event[]> {
+  const page = await call<{ data: Event[] }>('GET', '/v1/events?limit=100', { session: w.session });
+  if (page.status !== 200) throw new Error(`list events: ${page.status} ${page.text}`);
+  return page.body.data;
+}
+
+/** The events written since `before` (the ids of an earlier listing). */
+const since = async (before: Set<string>): Promise<Event[]> => (await events()).filter((e) => !before.has(e.id));
+const ids = async (): Promise<Set<string>> => new Set((await events()).map((e) => e.id));
+
+const asKey = (): CallOptions => ({ key: w.key.key });
+const asSession = (): CallOptions => ({ session: w.session });
+
+async function ok(response: Promise<ApiResponse>, status: number): Promise<ApiResponse> {
+  const r = await response;
+  if (r.status !== status) throw new Error(`set-up: expected ${status}, got ${r.status} ${r.text}`);
+  return r;
+}
+
+const newProduct = async () => (await createProduct(w.key.key)).productId;
+const putDraft = async (productId: string) =>
+  ok(call('PUT', `/v1/products/${productId}/draft`, { ...asKey(), body: { data: RED_WINE } }), 200);
+const newEndpoint = async () => (await ok(call('POST', '/v1/webhooks/endpoints', { ...asSession(), body: { source: 'headless-cms' } }), 201)).body.id as string;
+const pendingDomain = async () =>
+  (await ok(call('POST', '/v1/domains', { ...asSession(), body: { hostname: `id.${randomBytes(5).toString('hex')}.events.example` } }), 201)).body as {
+    id: string;
+    verification: { name: string; value: string };
+  };
+
+/** A delivery of the sample payload for a new GTIN, signed with the endpoint's secret (or a wrong one). */
+function delivery(secret: string): CallOptions {
+  const doc = JSON.parse(sample);
+  doc.entity.attributes.barcode[0].barcode_number = uniqueGtin13();
+  doc.entity.attributes.product_name = `Delivered ${randomBytes(3).toString('hex')}`;
+  const body = JSON.stringify(doc);
+  return { rawBody: body, headers: { 'content-type': 'application/json', 'x-webhook-signature': sign(secret, body) } };
+}
+
+interface Request {
+  path: string;
+  options: CallOptions;
+  status: number;
+}
+
+/** How to call a route once successfully (after `prepare`) and once refused, and who the actor is. */
+interface EventCase {
+  actor: () => { type: string; id: string };
+  /** Set-up whose own events come before the count starts. */
+  prepare?: () => Promise<string>;
+  success: (prepared: string) => Request;
+  refused: (prepared: string) => Request;
+  /** Waits for the asynchronous work a successful call starts (the import's worker). */
+  settle?: (response: ApiResponse) => Promise<void>;
+}
+
+const keyActor = () => ({ type: 'api_key', id: w.key.id });
+const userActor = () => ({ type: 'user', id: w.session.userId });
+const webhookActor = () => ({ type: 'webhook', id: w.endpoint.id });
+
+const CASES: Readonly<Record<string, EventCase>> = {
+  'POST /v1/products': {
+    actor: keyActor,
+    success: () => ({ path: '/v1/products', options: { ...asKey(), body: { name: 'Evented', category: 'wine', gtin: uniqueGtin13() } }, status: 201 }),
+    refused: () => ({ path: '/v1/products', options: { ...asKey(), body: { name: '', category: 'wine', gtin: uniqueGtin13() } }, status: 422 }),
+  },
+  'PATCH /v1/products/{productId}': {
+    actor: keyActor,
+    prepare: newProduct,
+    success: (id) => ({ path: `/v1/products/${id}`, options: { ...asKey(), body: { name: 'Renamed' } }, status: 200 }),
+    refused: () => ({ path: `/v1/products/${UNKNOWN_PRODUCT}`, options: { ...asKey(), body: { name: 'Renamed' } }, status: 404 }),
+  },
+  'POST /v1/products/{productId}/withdraw': {
+    actor: keyActor,
+    prepare: newProduct,
+    success: (id) => ({ path: `/v1/products/${id}/withdraw`, options: { ...asKey(), body: { reason: 'Recalled' } }, status: 200 }),
+    // Already withdrawn: 409.
+    refused: (id) => ({ path: `/v1/products/${id}/withdraw`, options: { ...asKey(), body: { reason: 'Again' } }, status: 409 }),
+  },
+  'POST /v1/products/{productId}/reinstate': {
+    actor: keyActor,
+    prepare: async () => {
+      const id = await newProduct();
+      await ok(call('POST', `/v1/products/${id}/withdraw`, { ...asKey(), body: { reason: 'Recalled' } }), 200);
+      return id;
+    },
+    success: (id) => ({ path: `/v1/products/${id}/reinstate`, options: asKey(), status: 200 }),
+    // No longer withdrawn: 409.
+    refused: (id) => ({ path: `/v1/products/${id}/reinstate`, options: asKey(), status: 409 }),
+  },
+  'POST /v1/passports': {
+    actor: keyActor,
+    prepare: newProduct,
+    success: (id) => ({ path: '/v1/passports', options: { ...asKey(), body: { productId: id, data: RED_WINE } }, status: 201 }),
+    refused: () => ({ path: '/v1/passports', options: { ...asKey(), body: { productId: UNKNOWN_PRODUCT, data: RED_WINE } }, status: 404 }),
+  },
+  'PUT /v1/products/{productId}/draft': {
+    actor: keyActor,
+    prepare: newProduct,
+    success: (id) => ({ path: `/v1/products/${id}/draft`, options: { ...asKey(), body: { data: RED_WINE } }, status: 200 }),
+    refused: () => ({ path: `/v1/products/${UNKNOWN_PRODUCT}/draft`, options: { ...asKey(), body: { data: RED_WINE } }, status: 404 }),
+  },
+  'PATCH /v1/products/{productId}/draft': {
+    actor: keyActor,
+    prepare: async () => {
+      const id = await newProduct();
+      await putDraft(id);
+      return id;
+    },
+    success: (id) => ({
+      path: `/v1/products/${id}/draft`,
+      options: { ...asKey(), body: { data: { vintage: 2023 } }, headers: { 'content-type': 'application/merge-patch+json' } },
+      status: 200,
+    }),
+    refused: () => ({
+      path: `/v1/products/${UNKNOWN_PRODUCT}/draft`,
+      options: { ...asKey(), body: { data: { vintage: 2023 } }, headers: { 'content-type': 'application/merge-patch+json' } },
+      status: 404,
+    }),
+  },
+  'DELETE /v1/products/{productId}/draft': {
+    actor: keyActor,
+    prepare: async () => {
+      const id = await newProduct();
+      await putDraft(id);
+      return id;
+    },
+    success: (id) => ({ path: `/v1/products/${id}/draft`, options: asKey(), status: 200 }),
+    refused: () => ({ path: `/v1/products/${UNKNOWN_PRODUCT}/draft`, options: asKey(), status: 404 }),
+  },
+  'POST /v1/products/{productId}/draft/publish': {
+    actor: keyActor,
+    prepare: async () => {
+      const id = await newProduct();
+      await putDraft(id);
+      return id;
+    },
+    success: (id) => ({ path: `/v1/products/${id}/draft/publish`, options: asKey(), status: 201 }),
+    refused: () => ({ path: `/v1/products/${UNKNOWN_PRODUCT}/draft/publish`, options: asKey(), status: 404 }),
+  },
+  'POST /v1/suppliers': {
+    actor: keyActor,
+    success: () => ({ path: '/v1/suppliers', options: { ...asKey(), body: { name: `Supplier ${randomBytes(3).toString('hex')}`, country: 'FR' } }, status: 201 }),
+    refused: () => ({ path: '/v1/suppliers', options: { ...asKey(), body: { country: 'FR' } }, status: 422 }),
+  },
+  'POST /v1/imports': {
+    actor: keyActor,
+    success: () => ({
+      path: '/v1/imports',
+      options: { ...asKey(), rawBody: `gtin,name,category\n${uniqueGtin13()},Imported,wine\n`, headers: { 'content-type': 'text/csv' } },
+      status: 202,
+    }),
+    refused: () => ({ path: '/v1/imports', options: { ...asKey(), rawBody: 'gtin,name\n', headers: { 'content-type': 'application/pdf' } }, status: 415 }),
+    settle: async (response) => {
+      for (;;) {
+        const job = await call('GET', `/v1/imports/${response.body.id}`, asKey());
+        if (job.body.status === 'succeeded' || job.body.status === 'failed') return;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    },
+  },
+  'POST /v1/webhooks/endpoints': {
+    actor: userActor,
+    success: () => ({ path: '/v1/webhooks/endpoints', options: { ...asSession(), body: { source: 'headless-cms' } }, status: 201 }),
+    refused: () => ({ path: '/v1/webhooks/endpoints', options: { ...asSession(), body: { source: 'no-such-source' } }, status: 422 }),
+  },
+  'PATCH /v1/webhooks/endpoints/{endpointId}': {
+    actor: userActor,
+    prepare: newEndpoint,
+    success: (id) => ({ path: `/v1/webhooks/endpoints/${id}`, options: { ...asSession(), body: { description: 'Renamed' } }, status: 200 }),
+    refused: () => ({ path: `/v1/webhooks/endpoints/${UNKNOWN_ENDPOINT}`, options: { ...asSession(), body: { description: 'Renamed' } }, status: 404 }),
+  },
+  'DELETE /v1/webhooks/endpoints/{endpointId}': {
+    actor: userActor,
+    prepare: newEndpoint,
+    success: (id) => ({ path: `/v1/webhooks/endpoints/${id}`, options: asSession(), status: 200 }),
+    refused: () => ({ path: `/v1/webhooks/endpoints/${UNKNOWN_ENDPOINT}`, options: asSession(), status: 404 }),
+  },
+  'POST /v1/webhooks/endpoints/{endpointId}/rotate-secret': {
+    actor: userActor,
+    prepare: newEndpoint,
+    success: (id) => ({ path: `/v1/webhooks/endpoints/${id}/rotate-secret`, options: asSession(), status: 200 }),
+    refused: () => ({ path: `/v1/webhooks/endpoints/${UNKNOWN_ENDPOINT}/rotate-secret`, options: asSession(), status: 404 }),
+  },
+  'POST /v1/webhooks/ingest': {
+    actor: webhookActor,
+    success: () => ({ path: `/v1/webhooks/ingest?endpoint=${w.endpoint.id}`, options: delivery(w.endpoint.secret), status: 200 }),
+    refused: () => ({ path: `/v1/webhooks/ingest?endpoint=${w.endpoint.id}`, options: delivery('whsec_not-the-secret'), status: 401 }),
+  },
+  'POST /v1/domains': {
+    actor: userActor,
+    success: () => ({ path: '/v1/domains', options: { ...asSession(), body: { hostname: `id.${randomBytes(5).toString('hex')}.events.example` } }, status: 201 }),
+    refused: () => ({ path: '/v1/domains', options: { ...asSession(), body: { hostname: 'not a hostname' } }, status: 422 }),
+  },
+  'PATCH /v1/domains/{domainId}': {
+    actor: userActor,
+    prepare: () => verifiedDomainId(w.org.orgId),
+    success: (id) => ({ path: `/v1/domains/${id}`, options: { ...asSession(), body: { default: true } }, status: 200 }),
+    refused: () => ({ path: `/v1/domains/${UNKNOWN_DOMAIN}`, options: { ...asSession(), body: { default: true } }, status: 404 }),
+  },
+  'DELETE /v1/domains/{domainId}': {
+    actor: userActor,
+    prepare: async () => (await pendingDomain()).id,
+    success: (id) => ({ path: `/v1/domains/${id}`, options: asSession(), status: 200 }),
+    refused: () => ({ path: `/v1/domains/${UNKNOWN_DOMAIN}`, options: asSession(), status: 404 }),
+  },
+  'POST /v1/domains/{domainId}/verify': {
+    actor: userActor,
+    prepare: async () => {
+      const domain = await pendingDomain();
+      const published = await admin(['dns', 'set-txt', '--name', domain.verification.name, '--value', domain.verification.value]);
+      if (published.code !== 0) throw new Error(`dns set-txt: ${published.stderr}`);
+      return domain.id;
+    },
+    success: (id) => ({ path: `/v1/domains/${id}/verify`, options: asSession(), status: 200 }),
+    refused: () => ({ path: `/v1/domains/${UNKNOWN_DOMAIN}/verify`, options: asSession(), status: 404 }),
+  },
+  'POST /v1/auth/api-keys': {
+    actor: userActor,
+    success: () => ({ path: '/v1/auth/api-keys', options: { ...asSession(), body: { name: 'Evented key', scopes: ['products:read'] } }, status: 201 }),
+    refused: () => ({ path: '/v1/auth/api-keys', options: { ...asSession(), body: { name: 'Bad key', scopes: ['no:such-scope'] } }, status: 422 }),
+  },
+  'DELETE /v1/auth/api-keys/{keyId}': {
+    actor: userActor,
+    prepare: async () =>
+      (await ok(call('POST', '/v1/auth/api-keys', { ...asSession(), body: { name: 'To revoke', scopes: ['products:read'] } }), 201)).body.id as string,
+    success: (id) => ({ path: `/v1/auth/api-keys/${id}`, options: asSession(), status: 200 }),
+    refused: () => ({ path: `/v1/auth/api-keys/${UNKNOWN_KEY}`, options: asSession(), status: 404 }),
+  },
+};
+
+/** Routes that declare `event: {none}`: one successful call each, which must write nothing. */
+const NONE_CASES: Readonly<Record<string, () => Promise<Request>>> = {
+  'POST /v1/auth/logout': async () => ({ path: '/v1/auth/logout', options: { session: await newSession(w.org.orgId) }, status: 200 }),
+  'POST /v1/auth/session': async () => ({ path: '/v1/auth/session', options: { ...asSession(), body: { environment: 'live' } }, status: 200 }),
+};
+
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const stateChanging = ROUTES.filter((r) => STATE_CHANGING.has(r.method) && r.auth !== 'none');
+const withEvent = stateChanging.filter((r): r is Route & { event: string } => typeof r.event === 'string');
+const withNone = stateChanging.filter((r) => typeof r.event === 'object');
+
+beforeAll(async () => {
+  const org = await newOrg('Events by route');
+  const session = await newSession(org.orgId);
+  const scopes = ['products:read', 'products:write', 'passports:read', 'passports:write', 'suppliers:write', 'imports:read', 'imports:write', 'events:read'];
+  const key = await ok(call('POST', '/v1/auth/api-keys', { session, body: { name: 'Events by route', scopes } }), 201);
+  const endpoint = await ok(call('POST', '/v1/webhooks/endpoints', { session, body: { source: 'headless-cms' } }), 201);
+  w = { org, session, key: { id: key.body.id, key: key.body.key }, endpoint: { id: endpoint.body.id, secret: endpoint.body.secret }, token: randomBytes(4).toString('hex') };
+});
+
+describe('the route table', () => {
+  it('declares the event of every state-changing route (or why it has none)', () => {
+    // Prepare
+    const undeclared = stateChanging.filter((r) => r.event === undefined).map(routeKey);
+    // Assess
+    expect(undeclared).toEqual([]);
+  });
+
+  it('has a case here for every route with an event', () => {
+    // Prepare
+    const missing = [...withEvent.filter((r) => !(routeKey(r) in CASES)), ...withNone.filter((r) => !(routeKey(r) in NONE_CASES))].map(routeKey);
+    // Assess
+    expect(missing).toEqual([]);
+  });
+});
+
+describe('a successful call writes exactly its event; a refused one writes none', () => {
+  it.each(withEvent.map((r) => [routeKey(r), r] as const))('%s', async (key, route) => {
+    // Prepare
+    const c = CASES[key];
+    if (!c) throw new Error(`no case for ${key}`);
+    const prepared = c.prepare ? await c.prepare() : '';
+    const before = await ids();
+    const success = c.success(prepared);
+    // Act
+    const response = await call(route.method, success.path, success.options);
+    if (c.settle) await c.settle(response);
+    // Assess
+    expect(response.status, response.text).toBe(success.status);
+    const requestId = response.headers.get('request-id');
+    expect(requestId).toBeTruthy();
+    const written = await since(before);
+    const fromCall = written.filter((e) => e.requestId === requestId);
+    // Everything the call wrote carries its Request-Id (an import's worker too).
+    expect(written.map((e) => e.requestId)).toEqual(written.map(() => requestId));
+    if (route.changeEvents) {
+      expect(fromCall.filter((e) => e.type === route.event)).toHaveLength(1);
+      expect(fromCall.filter((e) => e.type !== route.event).map((e) => e.type).every((t) => route.changeEvents!.includes(t as never))).toBe(true);
+      for (const event of fromCall) expect(event.actor).toEqual(c.actor());
+    } else {
+      const byCaller = fromCall.filter((e) => e.actor.type !== 'system');
+      expect(byCaller.map((e) => e.type)).toEqual([route.event]);
+      expect(byCaller[0]!.actor).toEqual(c.actor());
+    }
+    // No event ever carries a secret or a key's value that the response showed.
+    for (const secret of [response.body?.secret, response.body?.key].filter((s): s is string => typeof s === 'string')) {
+      expect(JSON.stringify(written)).not.toContain(secret);
+    }
+
+    // Act: the refused call
+    const refused = c.refused(prepared);
+    const before2 = await ids();
+    const refusal = await call(route.method, refused.path, refused.options);
+    // Assess
+    expect(refusal.status, refusal.text).toBe(refused.status);
+    expect(await since(before2)).toEqual([]);
+  });
+
+  it.each(withNone.map((r) => [routeKey(r), r] as const))('%s writes none', async (key, route) => {
+    // Prepare
+    const request = await NONE_CASES[key]!();
+    const before = await ids();
+    // Act
+    const response = await call(route.method, request.path, request.options);
+    // Assess
+    expect(response.status, response.text).toBe(request.status);
+    expect(await since(before)).toEqual([]);
+  });
+});
+
+describe('the import worker and webhook deliveries', () => {
+  it("an import's worker writes product.created and passport.published per new row, as the system, with the upload's Request-Id; a dry run writes nothing", async () => {
+    // Prepare
+    const gtin = uniqueGtin13();
+    const csv = `gtin,name,category,passport.colour,passport.vintage,passport.ingredients,passport.allergens.containsSulphites\n${gtin},Imported with passport,wine,red,2021,grapes|sulphites,true\n`;
+    const dryBefore = await ids();
+    const dry = await call('POST', '/v1/imports?dryRun=true', { ...asKey(), rawBody: csv, headers: { 'content-type': 'text/csv' } });
+    expect(dry.status, dry.text).toBe(200);
+    expect(await since(dryBefore)).toEqual([]);
+    const before = await ids();
+    // Act
+    const upload = await call('POST', '/v1/imports', { ...asKey(), rawBody: csv, headers: { 'content-type': 'text/csv' } });
+    await CASES['POST /v1/imports']!.settle!(upload);
+    // Assess
+    expect(upload.status, upload.text).toBe(202);
+    const job = await call('GET', `/v1/imports/${upload.body.id}`, asKey());
+    const worker = (await since(before)).filter((e) => e.actor.type === 'system');
+    const requestId = upload.headers.get('request-id');
+    if (job.body.counts.created === 1) {
+      expect(worker.map((e) => e.type).sort()).toEqual(['passport.published', 'product.created']);
+      for (const event of worker) expect(event).toMatchObject({ actor: { type: 'system', id: upload.body.id }, requestId });
+    } else {
+      throw new Error(`the row was not imported: ${job.text}`);
+    }
+  });
+
+  it('a replayed delivery writes nothing', async () => {
+    // Prepare
+    const options = delivery(w.endpoint.secret);
+    await ok(call('POST', `/v1/webhooks/ingest?endpoint=${w.endpoint.id}`, options), 200);
+    const before = await ids();
+    // Act
+    const replay = await call('POST', `/v1/webhooks/ingest?endpoint=${w.endpoint.id}`, options);
+    // Assess
+    expect(replay.status).toBe(200);
+    expect(await since(before)).toEqual([]);
+  });
+});
+
+describe('isolation of the event log', () => {
+  it("another organization's event id is 404 and its events never appear in the list", async () => {
+    // Prepare
+    const other = await newOrg('Events elsewhere');
+    const otherProduct = await createProduct(other.live);
+    const otherEvents = await call<{ data: Event[] }>('GET', '/v1/events?limit=100', { session: await newSession(other.orgId) });
+    const foreign = otherEvents.body.data.find((e) => e.data.object.productId === otherProduct.productId);
+    expect(foreign).toBeDefined();
+    // Act
+    const read = await call('GET', `/v1/events/${foreign!.id}`, asKey());
+    const listed = await events();
+    // Assess
+    expect(read.status).toBe(404);
+    expect(read.text).not.toContain(otherProduct.productId);
+    expect(listed.some((e) => e.id === foreign!.id)).toBe(false);
+    expect((await call('GET', `/v1/events/${listed[0]!.id}`, asKey())).status).toBe(200);
+  });
+});
