@@ -40,6 +40,8 @@ interface World {
   delivered: { productId: string; gtin14: string; name: string };
   /** A's finished bulk import (docs/imports.md). */
   importId: string;
+  /** A's newest live event (docs/lifecycle.md#event-log). */
+  eventId: string;
   /** Every value that identifies A's resources. */
   secrets: string[];
 }
@@ -66,6 +68,7 @@ async function setUp(): Promise<World> {
     producers: [{ name: `Secret Producer ${token}`, role: 'producer', country: 'FR' }],
   });
   const supplier = await call('POST', '/v1/suppliers', { key: a.live, body: { name: `Secret Supplier ${token}`, country: 'FR' } });
+  const draft = await call('PUT', `/v1/products/${product.productId}/draft`, { key: a.live, body: { data: { ...RED_WINE, origin: { region: `Secret Draft ${token}` } } } });
   const endpoint = await call('POST', '/v1/webhooks/endpoints', { session: aSession, body: { source: 'headless-cms', description: `Secret endpoint ${token}` } });
   const key = await call('POST', '/v1/auth/api-keys', { session: aSession, body: { name: `Secret key ${token}`, scopes: ['products:read'] } });
   const bEndpoint = await call('POST', '/v1/webhooks/endpoints', { session: bSession, body: { source: 'headless-cms' } });
@@ -74,6 +77,7 @@ async function setUp(): Promise<World> {
   const oracle = await createProduct(a.live, { name: 'Registered twice' });
   const delivered = await createProduct(a.live, { name: 'Delivered twice' });
   for (const r of [supplier, endpoint, key, bEndpoint, domain]) if (r.status !== 201) throw new Error(`set-up: ${r.status} ${r.text}`);
+  if (draft.status !== 200) throw new Error(`set-up: ${draft.status} ${draft.text}`);
   const upload = await call('POST', '/v1/imports', {
     key: a.live,
     rawBody: `gtin,name,category\n${uniqueGtin13()},Secret Import ${token},wine\n`,
@@ -87,6 +91,10 @@ async function setUp(): Promise<World> {
     if (job.body.status === 'failed') throw new Error(`set-up import failed: ${job.text}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
+
+  const newest = await call('GET', '/v1/events?limit=1', { session: aSession });
+  if (newest.status !== 200 || !newest.body.data[0]) throw new Error(`set-up: ${newest.status} ${newest.text}`);
+  const eventId: string = newest.body.data[0].id;
 
   const gtin14 = `0${product.gtin}`;
   return {
@@ -108,8 +116,10 @@ async function setUp(): Promise<World> {
     oracle: { productId: oracle.productId, gtin14: `0${oracle.gtin}` },
     delivered: { productId: delivered.productId, gtin14: `0${delivered.gtin}`, name: 'Delivered twice' },
     importId: upload.body.id,
+    eventId,
     secrets: [
       upload.body.id,
+      eventId,
       a.orgId,
       product.productId,
       gtin14,
@@ -211,6 +221,8 @@ const route = (key: string): Route => {
   return found;
 };
 const product = () => ({ productId: w.productId });
+const readProduct = (): Request => ({ method: 'GET', path: `/v1/products/${w.productId}` });
+const readDraft = (): Request => ({ method: 'GET', path: `/v1/products/${w.productId}/draft` });
 const endpoint = () => ({ endpointId: w.endpoint.id });
 const readEndpoint = (): Request => ({ method: 'GET', path: `/v1/webhooks/endpoints/${w.endpoint.id}` });
 const domain = () => ({ domainId: w.domain.id });
@@ -224,6 +236,13 @@ const PATH_CASES: Readonly<Record<string, ResourceCase | NotTenantData | { resol
     owner: () => ({ method: 'GET', path: `/v1/products/${w.productId}` }),
   },
   'GET /v1/products/{productId}/qr': same(route('GET /v1/products/{productId}/qr'), product),
+  'POST /v1/products/{productId}/withdraw': { ...same(route('POST /v1/products/{productId}/withdraw'), product, () => ({ reason: 'Hijacked' })), owner: readProduct },
+  'POST /v1/products/{productId}/reinstate': { ...same(route('POST /v1/products/{productId}/reinstate'), product), owner: readProduct },
+  'GET /v1/products/{productId}/draft': same(route('GET /v1/products/{productId}/draft'), product),
+  'PUT /v1/products/{productId}/draft': { ...same(route('PUT /v1/products/{productId}/draft'), product, () => ({ data: RED_WINE })), owner: readDraft },
+  'PATCH /v1/products/{productId}/draft': { ...same(route('PATCH /v1/products/{productId}/draft'), product, () => ({ data: { vintage: 2001 } })), owner: readDraft },
+  'DELETE /v1/products/{productId}/draft': { ...same(route('DELETE /v1/products/{productId}/draft'), product), owner: readDraft },
+  'POST /v1/products/{productId}/draft/publish': { ...same(route('POST /v1/products/{productId}/draft/publish'), product), owner: readDraft },
   'GET /v1/products/{productId}/passport': same(route('GET /v1/products/{productId}/passport'), product),
   'GET /v1/products/{productId}/passports': same(route('GET /v1/products/{productId}/passports'), product),
   'GET /v1/analytics/product/{productId}': same(route('GET /v1/analytics/product/{productId}'), product),
@@ -247,6 +266,7 @@ const PATH_CASES: Readonly<Record<string, ResourceCase | NotTenantData | { resol
   'DELETE /v1/domains/{domainId}': { ...same(route('DELETE /v1/domains/{domainId}'), domain), owner: readDomain },
   'POST /v1/domains/{domainId}/verify': { ...same(route('POST /v1/domains/{domainId}/verify'), domain), owner: readDomain },
   'GET /v1/imports/{importId}': same(route('GET /v1/imports/{importId}'), () => ({ importId: w.importId })),
+  'GET /v1/events/{eventId}': same(route('GET /v1/events/{eventId}'), () => ({ eventId: w.eventId })),
   'GET /docs/{asset}': { notTenantData: 'the API reference’s static files' },
   ...Object.fromEntries(ROUTES.filter((r) => r.function === 'resolver' && r.path.includes('{')).map((r) => [routeKey(r), { resolver: true as const }])),
 };
@@ -256,6 +276,9 @@ const BODY_CASES: Readonly<Record<string, { foreign: () => Request; expect: 404 
   // A GTIN is unique per tenant: another tenant registering A's GTIN is no conflict (a 409 would tell it A has the GTIN).
   'POST /v1/products': { foreign: () => ({ method: 'POST', path: '/v1/products', body: { name: 'Mine', category: 'wine', gtin: w.oracle.gtin14 } }), expect: 201 },
   'PATCH /v1/products/{productId}': { notTenantData: 'its path names the product (above); the body names none' },
+  'POST /v1/products/{productId}/withdraw': { notTenantData: 'its path names the product (above); the body is a reason' },
+  'PUT /v1/products/{productId}/draft': { notTenantData: 'its path names the product (above); the body is passport data' },
+  'PATCH /v1/products/{productId}/draft': { notTenantData: 'its path names the product (above); the body is a merge patch of passport data' },
   'POST /v1/passports': { foreign: () => ({ method: 'POST', path: '/v1/passports', body: { productId: w.productId, data: RED_WINE } }), expect: 404, param: 'productId' },
   'POST /v1/suppliers': { notTenantData: 'the body names no existing resource; names are unique per tenant only' },
   'POST /v1/webhooks/endpoints': { notTenantData: 'the body names no existing resource' },
@@ -281,6 +304,7 @@ const LISTINGS: Readonly<Record<string, { paths: () => string[] } | NotTenantDat
     paths: () => ['/v1/exports/products', '/v1/exports/products?format=ndjson', `/v1/exports/products?limit=1000&starting_after=${w.productId}`],
   },
   'GET /v1/imports': { paths: () => ['/v1/imports?limit=100', `/v1/imports?limit=100&starting_after=${w.importId}`] },
+  'GET /v1/events': { paths: () => ['/v1/events?limit=100', '/v1/events?limit=100&type=product.created'] },
   'GET /v1/imports/template.csv': { notTenantData: 'the template is the same for every organization' },
   'GET /v1/imports/template.xlsx': { notTenantData: 'the template is the same for every organization' },
 };
