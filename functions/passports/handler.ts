@@ -82,6 +82,8 @@ async function putDraft(request: ApiRequest) {
 
 /** RFC 7396: the patch must say it is one (`Content-Type: application/merge-patch+json`). */
 async function mergeIntoDraft(request: ApiRequest) {
+  // The product first: another tenant's product is a 404 whatever the body (test/integration/isolation.test.ts).
+  const product = await productOf(request);
   const contentType = (request.event.headers?.['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
   if (contentType !== MERGE_PATCH_TYPE) {
     throw new UnsupportedMediaTypeError(`A draft is patched with a JSON Merge Patch: send Content-Type: ${MERGE_PATCH_TYPE}.`, [MERGE_PATCH_TYPE]);
@@ -89,7 +91,6 @@ async function mergeIntoDraft(request: ApiRequest) {
   if (typeof request.body !== 'object' || request.body === null || Array.isArray(request.body)) {
     throw new InvalidRequestError('The merge patch must be a JSON object of the draft’s shape, such as {"data": {"vintage": 2022}}.');
   }
-  const product = await productOf(request);
   return json(200, toDraftView(await patchDraft(request.principal.tenant, product, request.body, originOf(request))));
 }
 

@@ -20,6 +20,7 @@ import {
   withdrawProductSchema,
 } from '../domain/product.ts';
 import { draftInputSchema, draftSchema, passportAtQuerySchema } from '../domain/draft.ts';
+import { DIGEST_PATTERN } from '../domain/digest-pattern.ts';
 import { eventSchema } from '../domain/events.ts';
 import { listEventsQuerySchema } from '../domain/event-query.ts';
 import { PASSPORT_JSON_SEGMENT } from '../domain/page-urls.ts';
@@ -224,6 +225,10 @@ const linkSchema = z.object({
   title: z.string(),
   type: z.string().describe('The media type of the target: text/html or application/json'),
   hreflang: z.array(z.string()).optional().describe('The language of the target page'),
+  digest: z
+    .array(z.string().regex(DIGEST_PATTERN))
+    .optional()
+    .describe("On the JSON read form: the version's digest (docs/lifecycle.md#digest-chain), an RFC 9264 extension target attribute"),
 });
 
 /** The RFC 9264 linkset in GS1's form (functions/resolver/linkset.ts). */
@@ -265,7 +270,7 @@ function resolution(method: 'GET' | 'HEAD' | 'OPTIONS', brand: boolean, qualifie
     description: [
       head
         ? 'The headers GET would answer with, without a body; no scan is counted.'
-        : 'What a phone opens when it scans the QR code (GS1-Conformant Resolver standard 1.2, docs/resolver.md). Without linkType, a 307 to the default link: the e-label page of the current passport version in the language Accept-Language prefers, or its JSON read form for Accept: application/json. ?linkType=gs1:pip (or the full URI https://gs1.org/voc/pip) a 307 to the best link of that type (404 when there is none); linkType=linkset or all, or Accept: application/linkset+json, the linkset itself (200). The query string other than linkType is passed on to the target. Each GET that resolves counts one scan (no personal data kept); following the redirect counts nothing.',
+        : 'What a phone opens when it scans the QR code (GS1-Conformant Resolver standard 1.2, docs/resolver.md). Without linkType, a 307 to the default link: the e-label page of the current passport version in the language Accept-Language prefers, or its JSON read form for Accept: application/json. ?linkType=gs1:pip (or the full URI https://gs1.org/voc/pip) a 307 to the best link of that type (404 when there is none); linkType=linkset or all, or Accept: application/linkset+json, the linkset itself (200). The query string other than linkType is passed on to the target. Each GET that resolves counts one scan (no personal data kept); following the redirect counts nothing. A product its producer withdrew answers 410 Gone to every request, the linkset too: a page saying so in the visitor’s language, or the error object (docs/lifecycle.md#withdrawal).',
       where,
       what,
     ]
@@ -301,7 +306,7 @@ function resolution(method: 'GET' | 'HEAD' | 'OPTIONS', brand: boolean, qualifie
         },
       },
     },
-    errors: [400, 403, 404],
+    errors: [400, 403, 404, 410],
     errorAlternatives: errorPage,
     errorHeaders: { Vary: RESOLUTION_HEADERS.Vary, 'Cache-Control': CACHE_NONE },
   };
@@ -573,7 +578,12 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     description:
       'The append-only event log of the organization and environment (docs/lifecycle.md#event-log): every state change, written in the same transaction as the change, with who made it and in which request. Cursor pages of limit (1–100, default 25) after starting_after; type filters one event type.',
     tag: 'Events',
-    query: listEventsQuerySchema,
+    query: listEventsQuerySchema.extend({
+      starting_after: listEventsQuerySchema.shape.starting_after.meta({
+        description: 'Cursor: the id of the last event of the previous page; it must be an event of this tenant (otherwise 422)',
+        'x-refers-to': 'eventId',
+      }),
+    }),
     responses: { 200: { description: 'A page of events', schema: cursorPage(eventSchema) } },
     errors: [400, ...API_KEY_ERRORS, 422],
   },

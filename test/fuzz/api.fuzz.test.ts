@@ -75,6 +75,13 @@ const EXTRA_STATUSES: Readonly<Record<string, readonly number[]>> = {
   'POST /v1/domains/{domainId}/verify': [409],
   // A file upload (docs/imports.md): queued (202), a dry run's report (200), another media type (415).
   'POST /v1/imports': [202, 415],
+  // Withdrawing a withdrawn product, reinstating an active one; a draft changed by a concurrent request (docs/lifecycle.md).
+  'POST /v1/products/{productId}/withdraw': [409],
+  'POST /v1/products/{productId}/reinstate': [409],
+  'PUT /v1/products/{productId}/draft': [409],
+  'PATCH /v1/products/{productId}/draft': [409, 415],
+  'DELETE /v1/products/{productId}/draft': [409],
+  'POST /v1/products/{productId}/draft/publish': [409],
   'GET /v1/auth/login': [302],
   'GET /v1/auth/callback': [303, 401, 403],
 };
@@ -83,8 +90,8 @@ const hasPathParams = (route: Route): boolean => /\{\w+\+?\}/.test(route.path);
 
 /** Every status the route can answer, derived from its table entry. */
 function statusesOf(route: Route): Set<number> {
-  // The resolver redirects a Digital Link (307) or answers the linkset; version pages answer 200 or 404 (docs/resolver.md).
-  if (route.function === 'resolver') return new Set(route.method === 'OPTIONS' ? [204] : [200, 307, 400, 404]);
+  // The resolver redirects a Digital Link (307) or answers the linkset, or 410 for a withdrawn product; version pages answer 200 or 404 (docs/resolver.md).
+  if (route.function === 'resolver') return new Set(route.method === 'OPTIONS' ? [204] : [200, 307, 400, 404, 410]);
   const statuses = new Set<number>([200, 201, 400, 422, ...(EXTRA_STATUSES[routeKey(route)] ?? [])]);
   const add = (...more: number[]) => more.forEach((s) => statuses.add(s));
   if (route.auth === 'apiKey') add(401, 403, 429);

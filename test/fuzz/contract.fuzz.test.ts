@@ -38,6 +38,8 @@ const SKIPPED: Readonly<Record<string, string>> = {
     "needs an HMAC signature over the body with an endpoint secret, and its body's rules are the endpoint's own mapping, stored state no schema of the document can carry (covered by test/fuzz/api.fuzz.test.ts and the webhook tests)",
   'GET /v1/auth/login': 'redirects to the identity provider: a browser flow (test/integration/auth.test.ts)',
   'GET /v1/auth/callback': 'the identity provider’s return with its one-time code and the sign-in cookie (test/integration/auth.test.ts)',
+  'PATCH /v1/products/{productId}/draft':
+    'a merge patch (RFC 7396) is valid or not by the draft it merges into, stored state no schema of the document can carry (covered by test/integration/lifecycle.test.ts and test/fuzz/api.fuzz.test.ts)',
   'POST /v1/imports':
     'its body is a file (CSV, XLSX, JSON Lines) whose rules are the template’s columns, which no schema of a media type can state (covered by test/fuzz/api.fuzz.test.ts and test/integration/imports.test.ts)',
 };
@@ -63,6 +65,8 @@ interface Fixtures {
   endpointId: string;
   /** A verified brand domain (verify answers it as it is; default may be set on it). */
   domainId: string;
+  /** An event of the organization (the fixture product's creation). */
+  eventId: string;
 }
 let fx: Fixtures;
 let document: Json;
@@ -87,6 +91,8 @@ beforeAll(async () => {
   const product = await createProduct(key, { name: 'Contract Rouge 2022' });
   const passport = await publish(key, product.productId, RED_WINE);
   const supplier = await call('POST', '/v1/suppliers', { key, body: { name: 'Contract Supplier', country: 'FR' } });
+  await putDraft(key, product.productId);
+  const events = await call('GET', '/v1/events?limit=1', { key });
   fx = {
     orgId,
     key,
@@ -97,6 +103,7 @@ beforeAll(async () => {
     keyId: await sacrificialKeyId(orgId),
     endpointId: await endpointId(orgId),
     domainId: await verifiedDomainId(orgId),
+    eventId: (events.body as { data: { id: string }[] }).data[0]?.id ?? '',
   };
   budgetPerOperation = Math.max(300, Math.floor(TIME_MS / OPERATIONS.filter((o) => !skipReason(o)).length));
   console.log(`[contract] seed ${SEED}, ${RUNS} requests per operation, at most ${budgetPerOperation} ms each (replay: FUZZ_SEED=${SEED} npx vitest run test/fuzz/contract.fuzz.test.ts)`);
@@ -115,6 +122,8 @@ function pathValue(name: string): string | undefined {
       return fx.endpointId;
     case 'domainId':
       return fx.domainId;
+    case 'eventId':
+      return fx.eventId;
     case 'orgId':
       return fx.orgId;
     case 'environment':
@@ -170,6 +179,7 @@ function requestArbitrary(operation: Operation, spec: Json): fc.Arbitrary<Reques
   );
   const cursorRefs = queryParams.filter((p) => p['x-refers-to'] === 'passportId').map((p) => p.name);
   const linkTypeRefs = queryParams.filter((p) => p['x-refers-to'] === 'linkType').map((p) => p.name);
+  const eventRefs = queryParams.filter((p) => p['x-refers-to'] === 'eventId').map((p) => p.name);
   const window = spec['x-date-window'] as { start: string; end: string; maxDays: number } | undefined;
   const query = fc.tuple(queryArbitrary(queryParams, { root: document }), window ? dateWindow(window) : fc.constant({})).map(([generated, dates]) => {
     const out: Record<string, string> = { ...generated };
@@ -179,6 +189,7 @@ function requestArbitrary(operation: Operation, spec: Json): fc.Arbitrary<Reques
     }
     // x-refers-to: the cursor names the fixture product's passport.
     for (const name of cursorRefs) if (name in out) out[name] = fx.passportId;
+    for (const name of eventRefs) if (name in out) out[name] = fx.eventId;
     // x-refers-to linkType: a link every product has (its e-label page, or the linkset).
     for (const name of linkTypeRefs) if (name in out) out[name] = out[name]!.length % 2 === 0 ? 'gs1:pip' : 'linkset';
     return { ...out, ...dates };
@@ -216,7 +227,8 @@ function stateReason(operation: Operation, request: Request, response: ApiRespon
   const code = (response.body as { error?: { type?: string } } | undefined)?.error?.type;
   if (response.status === 409) {
     // A GTIN already registered; a hostname the organization already has (generated hostnames repeat).
-    return ['POST /v1/products', 'POST /v1/domains'].includes(operation.key) && code === 'duplicate_error';
+    if (['POST /v1/products', 'POST /v1/domains'].includes(operation.key)) return code === 'duplicate_error';
+    return false;
   }
   if (response.status === 404) return request.madeUp.length > 0; // an id the test made up
   return false;
@@ -227,6 +239,21 @@ async function repair(operation: Operation): Promise<void> {
   if (operation.key === 'DELETE /v1/auth/api-keys/{keyId}') fx.keyId = await sacrificialKeyId(fx.orgId);
   if (operation.key === 'DELETE /v1/webhooks/endpoints/{endpointId}') fx.endpointId = await endpointId(fx.orgId);
   if (operation.key === 'DELETE /v1/domains/{domainId}') fx.domainId = await verifiedDomainId(fx.orgId);
+  // The fixture product stays resolvable and keeps a draft (docs/lifecycle.md).
+  if (operation.key === 'POST /v1/products/{productId}/withdraw') await call('POST', `/v1/products/${fx.productId}/reinstate`, { key: fx.key });
+  if (['DELETE /v1/products/{productId}/draft', 'POST /v1/products/{productId}/draft/publish'].includes(operation.key)) await putDraft(fx.key, fx.productId);
+}
+
+/** Before a request that needs a state the fixtures do not keep: a withdrawn product to reinstate (docs/lifecycle.md#withdrawal). */
+async function prepare(operation: Operation): Promise<void> {
+  if (operation.key === 'POST /v1/products/{productId}/reinstate') {
+    await call('POST', `/v1/products/${fx.productId}/withdraw`, { key: fx.key, body: { reason: 'contract: to be reinstated' } });
+  }
+}
+
+async function putDraft(key: string, productId: string): Promise<void> {
+  const response = await call('PUT', `/v1/products/${productId}/draft`, { key, body: { data: RED_WINE } });
+  if (response.status !== 200) throw new Error(`put draft: ${response.status} ${response.text}`);
 }
 
 /** Why an operation is not sent, if it is not. */
@@ -269,6 +296,7 @@ describe('requests the OpenAPI document calls valid are accepted', () => {
         fc.asyncProperty(requestArbitrary(operation, spec), async (request) => {
           if (sent > 0 && Date.now() > deadline) return;
           sent += 1;
+          await prepare(operation);
           const session = usesSession ? (operationSession ?? (await newSession(fx.orgId))) : undefined;
           const query = new URLSearchParams(request.query).toString();
           const path = request.path();
