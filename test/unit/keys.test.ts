@@ -10,6 +10,8 @@ import { getMembership, insertMembership, listMembershipsOfUser } from '../../li
 import { getOrganization, insertOrganization } from '../../lib/data/organizations.ts';
 import { findPassportVersion, getPassportVersion, getPublicView, getVersionPage, insertPassportVersion, listPassportVersions } from '../../lib/data/passports.ts';
 import { countProducts, getProduct, insertProduct, listProductsAfter, updateProduct } from '../../lib/data/products.ts';
+import { getDraft, saveDraft } from '../../lib/data/drafts.ts';
+import { eventPut, getEvent, listEvents } from '../../lib/data/events.ts';
 import { getImportChunk, getImportJob, listImportJobs } from '../../lib/data/imports.ts';
 import { addToWindow } from '../../lib/data/rate-limits.ts';
 import { countUnit, queryRollups } from '../../lib/data/rollups.ts';
@@ -129,6 +131,26 @@ describe('stored keys', () => {
       'T#org_1#test | GTIN#04006381333931',
       'T#org_1#test | PAGE#04006381333931#000012',
       'T#org_1#test | GTIN#04006381333931', // no page item (a version published before them): the GTIN item
+    ]);
+  });
+
+  it('keeps the keys of drafts and of the event log (docs/lifecycle.md)', async () => {
+    // Prepare
+    const draft = { productId: 'p_1', data: {}, createdAt: '2026-11-23T00:00:00.000Z', updatedAt: '2026-11-23T00:00:00.000Z' };
+    const event = { id: 'evt_0mhx3k2a1bq3x9f0c7zz', type: 'product.created' as const, createdAt: draft.createdAt, actor: { type: 'system' as const, id: 'x' }, requestId: null, data: { object: {} } };
+    // Act
+    await getDraft(tenant, 'p_1');
+    await saveDraft(tenant, draft, undefined, [eventPut(tenant, event)]);
+    await getEvent(tenant, event.id);
+    await listEvents(tenant, { limit: 5, startingAfter: event.id });
+    // Assess
+    expect(keysSent()).toEqual([
+      'T#org_1#test | DRAFT#p_1',
+      'T#org_1#test | DRAFT#p_1',
+      'EVENTS#org_1#test | EVT#evt_0mhx3k2a1bq3x9f0c7zz',
+      'EVENTS#org_1#test | EVT#evt_0mhx3k2a1bq3x9f0c7zz',
+      'query EVENTS#org_1#test | EVT#',
+      'after EVENTS#org_1#test | EVT#evt_0mhx3k2a1bq3x9f0c7zz',
     ]);
   });
 
