@@ -1,6 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import middy from '@middy/core';
 import Negotiator from 'negotiator';
+import { createRouteMatcher } from '../../lib/api/route-matcher.ts';
+import { ROUTES } from '../../lib/api/routes.ts';
 import { config, RESOLVER_ORIGIN_HEADER } from '../../lib/config.ts';
 import { findDomainByHostname } from '../../lib/data/domains.ts';
 import { getPublicView, type PublicView } from '../../lib/data/passports.ts';
@@ -9,7 +11,7 @@ import { parseGtinPath } from '../../lib/domain/digital-link.ts';
 import { deviceClass, referrerDomain, viewerCountry, type ScanEvent } from '../../lib/domain/scan.ts';
 import type { Tenant } from '../../lib/domain/tenant.ts';
 import { errorResponses } from '../../lib/http/api-errors.ts';
-import { InvalidRequestError, NotFoundError, PermissionError, type ApiError } from '../../lib/http/errors.ts';
+import { InvalidRequestError, MethodNotAllowedError, NotFoundError, PermissionError, type ApiError } from '../../lib/http/errors.ts';
 import { logger } from '../../lib/http/logger.ts';
 import { requestIdHeader } from '../../lib/http/request-id.ts';
 import type { HttpEvent, HttpResult } from '../../lib/http/types.ts';
@@ -61,9 +63,30 @@ function jsonResult(status: number, body: unknown, contentType = 'application/js
 function failure(event: HttpEvent, error: ApiError, page: (lang: 'en' | 'de' | 'fr') => string): HttpResult {
   if (wantsPage(event)) {
     const lang = negotiateLanguage(event.headers?.['accept-language']);
-    return html(error.status, page(lang), lang);
+    const result = html(error.status, page(lang), lang);
+    result.headers = { ...result.headers, ...error.headers };
+    return result;
   }
-  return jsonResult(error.status, error.toBody());
+  return jsonResult(error.status, error.toBody(), undefined, error.headers);
+}
+
+/** The resolver's paths of the one route table (lib/api/routes.ts), matched as API Gateway matches them. */
+const matchRoute = createRouteMatcher(ROUTES.filter((route) => route.function === 'resolver'));
+
+/**
+ * The event with its route. API Gateway (and the local gateway) hand the resolver its route key
+ * and path parameters; a Lambda function URL behind CloudFront (docs/deploy.md#the-public-path)
+ * hands it the payload 2.0 event with route key `$default` and no path parameters, so the raw
+ * path is matched here against the same route table. An error when no resolver route has the
+ * path (404) or the method (405).
+ */
+export function routed(event: HttpEvent): HttpEvent | ApiError {
+  if (event.routeKey && event.routeKey !== '$default') return event;
+  const method = event.requestContext.http.method;
+  const match = matchRoute(method, event.rawPath);
+  if (match.kind === 'none') return new NotFoundError('No product is registered under this link.');
+  if (match.kind === 'method-not-allowed') return new MethodNotAllowedError(method, match.allowed);
+  return { ...event, routeKey: `${method} ${match.route.path}`, pathParameters: match.pathParameters };
 }
 
 
@@ -166,9 +189,11 @@ interface Resolution {
   prefixSegments: number;
 }
 
-async function resolve(event: HttpEvent): Promise<HttpResult> {
+async function resolve(request: HttpEvent): Promise<HttpResult> {
   // Before anything is read or counted: only then is the viewer-country header CloudFront's own.
-  if (!viaCloudFront(event)) throw new PermissionError('The resolver answers only through its own domain: open the product\'s qrCodeUrl.');
+  if (!viaCloudFront(request)) throw new PermissionError('The resolver answers only through its own domain: open the product\'s qrCodeUrl.');
+  const event = routed(request);
+  if (event instanceof Error) return failure(request, event, renderNotFound);
   const method = event.requestContext.http.method;
   if (event.routeKey.includes('/p/{gtin}/{version}/{page}')) return servePage(event); // the immutable version pages (pages.ts)
   if (event.routeKey === 'GET /.well-known/gs1resolver') {
