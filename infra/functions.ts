@@ -57,7 +57,22 @@ export interface FunctionSpec {
   trigger?: { kind: 'sqs'; queue: 'scan' | 'import'; batchSize: number; maxBatchingWindowSeconds: number };
   /** Static files (paths from the repository root) the function reads at run time; bundled into `docs-assets/` beside it. */
   assets?: readonly string[];
+  /**
+   * Served by its Lambda function URL (auth type AWS_IAM) behind the resolver distribution's origin
+   * access control instead of API Gateway: its routes of lib/api/routes.ts get no API Gateway route
+   * (docs/deploy.md#the-public-path).
+   */
+  functionUrl?: boolean;
+  /**
+   * Lambda's application log level (advanced logging controls, JSON format): lines below it are
+   * dropped before CloudWatch Logs ingests them, and the Powertools logger follows it. Default
+   * WARN (infra/cdk/function-table.ts); the system log level is WARN for every function
+   * (docs/configuration.md#logs).
+   */
+  logLevel?: LogLevel;
 }
+
+export type LogLevel = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
 
 /** DynamoDB transactions are authorized per contained action (Put/Update/ConditionCheck). */
 const READ: readonly TableAction[] = ['dynamodb:GetItem', 'dynamodb:Query'];
@@ -96,6 +111,8 @@ export const FUNCTIONS: Record<FunctionName, FunctionSpec> = {
     memoryMb: 1024,
     timeoutSeconds: 5,
     grants: { table: ['dynamodb:GetItem'], scanQueue: ['sqs:SendMessage'] },
+    // CloudFront → function URL with origin access control: no API Gateway request per scan.
+    functionUrl: true,
   },
   analytics: {
     entry: 'functions/analytics/handler.ts',

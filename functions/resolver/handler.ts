@@ -158,16 +158,30 @@ function requestHostname(event: HttpEvent): string {
   return host.trim().toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '');
 }
 
-const isPlatformHost = (hostname: string): boolean => hostname === new URL(config().resolverOrigin).hostname;
+/** The platform origin as the viewer-request function names it: `https://` and a DNS name, nothing else. */
+const FORWARDED_ORIGIN = /^https:\/\/[a-z0-9](?:[a-z0-9.-]{0,251}[a-z0-9])?$/;
+
+/**
+ * The platform resolver's origin (where every page link points): X-Resolver-Origin, which the
+ * distribution's viewer-request function sets on every request in AWS (the function cannot be given
+ * the distribution's own domain in its environment: docs/deploy.md#the-public-path), else
+ * RESOLVER_ORIGIN (locally).
+ */
+function platformOrigin(event: HttpEvent): string {
+  const forwarded = event.headers?.['x-resolver-origin']?.trim().toLowerCase();
+  return forwarded && FORWARDED_ORIGIN.test(forwarded) ? forwarded : config().resolverOrigin.replace(/\/+$/, '');
+}
+
+const isPlatformHost = (event: HttpEvent, hostname: string): boolean => hostname === new URL(platformOrigin(event)).hostname;
 
 /**
  * The organization whose verified brand domain `hostname` is, or undefined (unknown, pending, or
  * not a hostname at all). Remembered for HOST_CACHE_MS, found or not, so that a warm function's
  * scan costs one GetItem: the GTIN item's.
  */
-async function brandOrganization(hostname: string): Promise<string | undefined> {
+async function brandOrganization(event: HttpEvent, hostname: string): Promise<string | undefined> {
   // Not a DNS name (an IP address's last label has no letter), or the platform's own: never a brand's.
-  if (!HOSTNAME.test(hostname) || !/[a-z]/.test(hostname.slice(hostname.lastIndexOf('.'))) || isPlatformHost(hostname)) return undefined;
+  if (!HOSTNAME.test(hostname) || !/[a-z]/.test(hostname.slice(hostname.lastIndexOf('.'))) || isPlatformHost(event, hostname)) return undefined;
   const now = Date.now();
   const known = hostCache.get(hostname);
   if (known && known.until > now) return known.orgId;
@@ -198,8 +212,8 @@ async function resolve(request: HttpEvent): Promise<HttpResult> {
   if (event.routeKey.includes('/p/{gtin}/{version}/{page}')) return servePage(event); // the immutable version pages (pages.ts)
   if (event.routeKey === 'GET /.well-known/gs1resolver') {
     const hostname = requestHostname(event);
-    const brand = (await brandOrganization(hostname)) !== undefined;
-    return jsonResult(200, resolverDescription(brand ? `https://${hostname}` : config().resolverOrigin, brand), undefined, NO_STORE);
+    const brand = (await brandOrganization(event, hostname)) !== undefined;
+    return jsonResult(200, resolverDescription(brand ? `https://${hostname}` : platformOrigin(event), brand), undefined, NO_STORE);
   }
   if (method === 'OPTIONS') {
     return {
@@ -224,11 +238,11 @@ async function resolve(request: HttpEvent): Promise<HttpResult> {
 async function resolution(event: HttpEvent): Promise<Resolution | undefined> {
   if (isBrandRoute(event)) {
     const hostname = requestHostname(event);
-    const orgId = await brandOrganization(hostname);
+    const orgId = await brandOrganization(event, hostname);
     return orgId === undefined ? undefined : { tenant: { orgId, environment: 'live' }, origin: `https://${hostname}`, prefixSegments: 0 };
   }
   const tenant = tenantOfPath(event);
-  return tenant && { tenant, origin: config().resolverOrigin.replace(/\/+$/, ''), prefixSegments: 2 };
+  return tenant && { tenant, origin: platformOrigin(event), prefixSegments: 2 };
 }
 
 async function answer(event: HttpEvent, method: string): Promise<HttpResult> {
@@ -247,7 +261,7 @@ async function answer(event: HttpEvent, method: string): Promise<HttpResult> {
 
   const anchor = `${at.origin}${event.rawPath.replace(/\/+$/, '')}`;
   const linksetLink = `<${anchor}?linkType=linkset>; rel="linkset"; type="application/linkset+json"`;
-  const links = productLinks({ ...view, gtin: parsed.gtin14, passport }, at.tenant, config().resolverOrigin);
+  const links = productLinks({ ...view, gtin: parsed.gtin14, passport }, at.tenant, platformOrigin(event));
   const linkType = parseLinkType(event.queryStringParameters?.linkType);
 
   let result: HttpResult;

@@ -92,6 +92,20 @@ describe('the resolver behind its function URL', () => {
     expect(sent()).toEqual([expect.objectContaining({ orgId: ORG, environment: 'live' })]);
   });
 
+  it('names the pages under the platform origin CloudFront forwards in X-Resolver-Origin (the distribution\'s own domain), and ignores a malformed one', async () => {
+    // Prepare
+    const path = `/${ORG}/live/01/${GTIN}`;
+
+    // Act
+    const forwarded = await handler(functionUrlEvent(path, { headers: { accept: 'application/json', 'x-resolver-origin': 'https://d111111abcdef8.cloudfront.net' } }), CONTEXT);
+    const malformed = await handler(functionUrlEvent(path, { headers: { accept: 'application/json', 'x-resolver-origin': 'javascript:alert(1)//' } }), CONTEXT);
+
+    // Assess
+    expect(forwarded.headers?.Location).toBe(`https://d111111abcdef8.cloudfront.net/${ORG}/live/p/${GTIN}/2/passport.json`);
+    expect(forwarded.headers?.Link).toContain(`<https://d111111abcdef8.cloudfront.net${path}?linkType=linkset>`);
+    expect(malformed.headers?.Location).toBe(`https://id.example.com/${ORG}/live/p/${GTIN}/2/passport.json`);
+  });
+
   it('serves a version page with its year-long immutable Cache-Control and counts no scan', async () => {
     // Prepare
     ddb.on(GetCommand, { Key: { PK: `T#${ORG}#live`, SK: `PAGE#${GTIN}#000002` } }).resolves({
