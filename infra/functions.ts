@@ -108,7 +108,10 @@ export const FUNCTIONS: Record<FunctionName, FunctionSpec> = {
   resolver: {
     entry: 'functions/resolver/handler.ts',
     description: 'Public GS1 Digital Link resolver and e-label page; sends one scan event per GET',
-    memoryMb: 1024,
+    // From `npx tsx test/bench/resolver.ts` (docs/benchmarks.md#right-sized-functions): a warm scan is
+    // ~3 ms of CPU at one vCPU and ~10 ms of waiting, so 512 MB costs 2/3 of 1024 MB per scan and keeps
+    // a cold start near 0.3 s (256 MB: 0.6 s, for 0.03 $ per million scans less).
+    memoryMb: 512,
     timeoutSeconds: 5,
     grants: { table: ['dynamodb:GetItem'], scanQueue: ['sqs:SendMessage'] },
     // CloudFront → function URL with origin access control: no API Gateway request per scan.
