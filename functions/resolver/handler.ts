@@ -182,6 +182,8 @@ const isPlatformHost = (event: HttpEvent, hostname: string): boolean => hostname
 async function brandOrganization(event: HttpEvent, hostname: string): Promise<string | undefined> {
   // Not a DNS name (an IP address's last label has no letter), or the platform's own: never a brand's.
   if (!HOSTNAME.test(hostname) || !/[a-z]/.test(hostname.slice(hostname.lastIndexOf('.'))) || isPlatformHost(event, hostname)) return undefined;
+  // A function URL's own host (no X-Forwarded-Host: the platform distribution with a custom domain): never a brand's.
+  if (hostname.endsWith('.on.aws')) return undefined;
   const now = Date.now();
   const known = hostCache.get(hostname);
   if (known && known.until > now) return known.orgId;

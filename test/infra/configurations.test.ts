@@ -234,9 +234,11 @@ describe('deployment settings', () => {
     expect(variablesOf('api').RESOLVER_ORIGIN).toBe('https://id.example.com');
     // The function behind the distribution is given the custom domain (a literal: no cycle) and forwards it too.
     expect(variablesOf('public').RESOLVER_ORIGIN).toBe('https://id.example.com');
+    // No viewer-request function on the platform distribution then (RESOLVER_ORIGIN names the origin): only the brand distribution's.
     const fn = ofType(synth, 'AWS::CloudFront::Function').map(([, r]) => r.Properties?.FunctionCode as string);
-    expect(fn).toHaveLength(2); // the distribution's and the brand distribution's viewer-request functions
-    for (const code of fn) expect(code).toContain("'https://id.example.com'");
+    expect(fn).toHaveLength(1);
+    expect(fn[0]).toContain("'https://id.example.com'");
+    expect((single(synth, 'AWS::CloudFront::Distribution').DistributionConfig as { DefaultCacheBehavior: Record<string, unknown> }).DefaultCacheBehavior.FunctionAssociations).toBeUndefined();
     synth.template.hasResourceProperties('AWS::Route53::RecordSet', { Name: 'id.example.com.', Type: 'A' });
   });
 

@@ -106,6 +106,16 @@ describe('the resolver behind its function URL', () => {
     expect(malformed.headers?.Location).toBe(`https://id.example.com/${ORG}/live/p/${GTIN}/2/passport.json`);
   });
 
+  it('answers 404 for a brand path on the platform distribution (no X-Forwarded-Host: the function URL\'s own Host) without looking the host up', async () => {
+    // Act
+    const response = await handler(functionUrlEvent(`/01/${GTIN}`, { headers: { accept: 'application/json' } }), CONTEXT);
+
+    // Assess
+    expect(response.statusCode).toBe(404);
+    expect(ddb.commandCalls(GetCommand)).toHaveLength(0);
+    expect(sqs.commandCalls(SendMessageCommand)).toHaveLength(0);
+  });
+
   it('serves a version page with its year-long immutable Cache-Control and counts no scan', async () => {
     // Prepare
     ddb.on(GetCommand, { Key: { PK: `T#${ORG}#live`, SK: `PAGE#${GTIN}#000002` } }).resolves({

@@ -101,8 +101,8 @@ export class ResolverCdn extends StackPart {
   readonly customCertificate: boolean;
   /** The resolver's function URL (AWS_IAM), CloudFront's origin. */
   readonly functionUrl: FunctionUrl;
-  /** The viewer-request function of the resolver behaviour. */
-  readonly viewerRequest: CloudFrontFunction;
+  /** The viewer-request function of the resolver behaviour (without a custom resolver domain only). */
+  readonly viewerRequest: CloudFrontFunction | undefined;
 
   constructor(scope: Construct, id: string, props: ResolverCdnProps) {
     super(scope, id);
@@ -125,11 +125,16 @@ export class ResolverCdn extends StackPart {
     // Origin access control signs every origin request (SigV4); the construct grants this
     // distribution lambda:InvokeFunctionUrl and lambda:InvokeFunction (via the URL) on the resolver.
     const origin = FunctionUrlOrigin.withOriginAccessControl(this.functionUrl, { readTimeout: Duration.seconds(10) });
-    this.viewerRequest = new CloudFrontFunction(this, 'ResolverViewerRequest', {
-      comment: 'Product Passport resolver: X-Forwarded-Host and X-Resolver-Origin for the function URL',
-      runtime: FunctionRuntime.JS_2_0,
-      code: FunctionCode.fromInline(viewerRequestCode(platformOrigin)),
-    });
+    // Only without a custom resolver domain: the function cannot then be told the platform origin
+    // (the distribution's own domain) in its environment. With one, RESOLVER_ORIGIN names it, and a
+    // scan spares the function's invocation (docs/benchmarks.md#cost).
+    this.viewerRequest = platformOrigin
+      ? undefined
+      : new CloudFrontFunction(this, 'ResolverViewerRequest', {
+          comment: 'Product Passport resolver: X-Forwarded-Host and X-Resolver-Origin for the function URL',
+          runtime: FunctionRuntime.JS_2_0,
+          code: FunctionCode.fromInline(viewerRequestCode()),
+        });
     // The version pages: cached as long as the page says (a year, immutable; a minute for a 404),
     // keyed by the path alone (the URL names the version and language; a passed-on query string
     // makes no other copy), compressed. Nothing is forwarded beyond what the key holds.
@@ -165,7 +170,7 @@ export class ResolverCdn extends StackPart {
         allowedMethods: AllowedMethods.ALLOW_GET_HEAD_OPTIONS,
         viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
         compress: true,
-        functionAssociations: [{ function: this.viewerRequest, eventType: FunctionEventType.VIEWER_REQUEST }],
+        ...(this.viewerRequest ? { functionAssociations: [{ function: this.viewerRequest, eventType: FunctionEventType.VIEWER_REQUEST }] } : {}),
       },
       httpVersion: HttpVersion.HTTP2_AND_3,
       ...(settings.resolverWebAclArn ? { webAclId: settings.resolverWebAclArn } : {}),
