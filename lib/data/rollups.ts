@@ -249,7 +249,8 @@ async function addToRollup(
   for (let attempt = 1; pending.length > 0; attempt++) {
     const chunk = pending.slice(0, MARKS_PER_WRITE);
     const marks = chunk.map((m) => markOf(hashOf(m)));
-    const clean = state.clean.splice(0, CLEANS_PER_WRITE);
+    // Each mark once, and never one this write sets (DynamoDB refuses overlapping paths).
+    const clean = [...new Set(state.clean.splice(0, CLEANS_PER_WRITE))].filter((mark) => !marks.includes(mark));
     const { input, added } = rollupUpdate(key, chunk.map((m) => m.event), marks, clean, generation);
     try {
       const output = await db().send(new UpdateCommand(input));
