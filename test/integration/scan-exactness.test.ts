@@ -1,11 +1,11 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { Context, SQSBatchResponse, SQSRecord } from 'aws-lambda';
+import type { SQSRecord } from 'aws-lambda';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { handler as aggregate, writeStats } from '../../functions/aggregator/handler.ts';
+import { writeStats } from '../../functions/aggregator/handler.ts';
 import { db, tableName } from '../../lib/data/client.ts';
 import { forgetReferrers } from '../../lib/data/rollups.ts';
 import { call, newOrg, type TestOrg } from '../support/api.ts';
+import { again, gatedAt, invoke, isLedgerPut, isRollupUpdate, killedAt, productOf, type Invocation } from '../support/aggregator-faults.ts';
 import { createProduct, type CreatedProduct } from '../support/fixtures.ts';
 
 /**
@@ -13,77 +13,12 @@ import { createProduct, type CreatedProduct } from '../support/fixtures.ts';
  * writes, copies of one message counted at once, half a batch failing. Every case ends with the
  * analytics endpoint's counts, which must be exact (docs/decisions.md#exact-scan-counts-without-a-ledger-item-per-scan).
  *
- * Faults are injected into this process's DynamoDB client, per invocation: an invocation runs in
- * an AsyncLocalStorage context whose `beforeSend` sees each request first. A killed invocation's
- * requests from the kill on never resolve (nothing more of it reaches the table, as when Lambda
- * stops a sandbox); the redelivery then runs as a fresh process (`forgetReferrers`).
+ * Faults are injected per invocation into this process's DynamoDB client
+ * (test/support/aggregator-faults.ts); after a kill, the redelivery runs as a fresh process
+ * (`forgetReferrers`).
  */
-type Input = Record<string, unknown>;
-interface Invocation {
-  beforeSend?: (input: Input) => Promise<void> | void;
-}
-const invocations = new AsyncLocalStorage<Invocation>();
-let installed = false;
-function installFaults(): void {
-  if (installed) return;
-  installed = true;
-  db().middlewareStack.add(
-    (next) => async (args) => {
-      await invocations.getStore()?.beforeSend?.(args.input as Input);
-      return next(args);
-    },
-    { step: 'initialize', name: 'faultInjection' },
-  );
-}
-
-const isRollupUpdate = (input: Input) => typeof input.UpdateExpression === 'string' && String((input.Key as Input | undefined)?.PK).startsWith('STATS#');
-const isLedgerPut = (input: Input) => String((input.Item as Input | undefined)?.PK).startsWith('SCANLOG#');
-const productOf = (input: Input) => String((input.Key as Input | undefined)?.PK).split('#')[3];
-
-/** Kills the invocation at the first request `when` picks: that request and every later one never complete. */
-function killedAt(when: (input: Input) => boolean): { invocation: Invocation; dead: Promise<void> } {
-  let dead = false;
-  let died: () => void = () => {};
-  const deadPromise = new Promise<void>((resolve) => (died = resolve));
-  return {
-    dead: deadPromise,
-    invocation: {
-      beforeSend: async (input) => {
-        if (!dead && when(input)) {
-          dead = true;
-          died();
-        }
-        if (dead) await new Promise(() => {});
-      },
-    },
-  };
-}
-
-/** A gate: `reached` resolves when the invocation is about to send its first request `at` picks; it waits there until `open()`. */
-function gatedAt(at: (input: Input) => boolean) {
-  let open: () => void = () => {};
-  let reach: () => void = () => {};
-  const opened = new Promise<void>((resolve) => (open = resolve));
-  const reached = new Promise<void>((resolve) => (reach = resolve));
-  let passed = false;
-  const invocation: Invocation = {
-    beforeSend: async (input) => {
-      if (passed || !at(input)) return;
-      passed = true;
-      reach();
-      await opened;
-    },
-  };
-  return { invocation, reached, open };
-}
-
-const context = { functionName: 'aggregator', awsRequestId: 'fault', getRemainingTimeInMillis: () => 30_000 } as Context;
-const invoke = (records: SQSRecord[], invocation: Invocation = {}): Promise<SQSBatchResponse> =>
-  invocations.run(invocation, () => aggregate({ Records: records }, context));
-
 let org: TestOrg;
 beforeAll(async () => {
-  installFaults();
   org = await newOrg('Exactness Org');
 });
 // Each case starts as a cold process; a redelivery after a kill is one too.
@@ -106,13 +41,6 @@ function record(messageId: string, product: CreatedProduct, receiveCount = 1, co
     awsRegion: 'eu-central-1',
   };
 }
-/** The same message delivered again (same id and body, the next receive count). */
-const again = (r: SQSRecord): SQSRecord => ({
-  ...r,
-  receiptHandle: `${r.receiptHandle}+`,
-  attributes: { ...r.attributes, ApproximateReceiveCount: String(Number(r.attributes.ApproximateReceiveCount) + 1) },
-});
-
 const products = (n: number) => Promise.all(Array.from({ length: n }, () => createProduct(org.live)));
 const scans = (product: CreatedProduct, n: number, prefix = crypto.randomUUID()) =>
   Array.from({ length: n }, (_, i) => record(`${prefix}-${product.productId}-${i}`, product));
