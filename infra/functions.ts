@@ -129,8 +129,8 @@ export const FUNCTIONS: Record<FunctionName, FunctionSpec> = {
     description: 'Turns batches of scan events into exact per-product day rollups',
     memoryMb: 512,
     timeoutSeconds: 30,
-    // Transactions are authorized per contained action: ledger puts and rollup updates.
-    grants: { table: ['dynamodb:PutItem', 'dynamodb:UpdateItem'] },
+    // Rollup updates, ledger puts and the ledger's queries (docs/decisions.md#exact-scan-counts-without-a-ledger-item-per-scan).
+    grants: { table: ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:Query'] },
     trigger: { kind: 'sqs', queue: 'scan', batchSize: 100, maxBatchingWindowSeconds: 5 },
   },
   imports: {
