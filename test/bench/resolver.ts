@@ -92,6 +92,9 @@ export interface ResolverFunctionFigures {
   warmCpuMs: number;
   /** Bytes the function writes to stdout/stderr per warm scan at its Lambda log level (what CloudWatch Logs would ingest). */
   logBytesPerScan: number;
+  /** Bytes of the scan's 307 (status line and headers) and of the e-label page it names (headers and Brotli body). */
+  redirectBytes: number;
+  pageBytes: number;
   runs: number;
   scans: number;
 }
@@ -127,7 +130,8 @@ export async function measureResolverFunction(options: { runs?: number; scans?: 
     category: 'wine',
     gtin,
     qrCodeUrl: `https://id.example.com/${org}/live/01/${gtin}`,
-    passport: { passportId: 'ps_1', productId: '01937f4e-8a6b-7c3d-9e2f-0a1b2c3d4e5f', version: 3, data: { productType: 'wine' }, createdAt: '2026-11-01T00:00:00.000Z' },
+    // The passport of the local bench (test/bench/resolver.ts#benchResolver): a small wine e-label.
+    passport: { passportId: 'ps_1', productId: '01937f4e-8a6b-7c3d-9e2f-0a1b2c3d4e5f', version: 3, data: { productType: 'wine', ingredients: ['Grapes', 'Sulphites'] }, createdAt: '2026-11-01T00:00:00.000Z' },
   });
   // DynamoDB and SQS speak JSON 1.0: one POST per call, the operation in X-Amz-Target.
   const server = createServer((req, res) => {
@@ -228,7 +232,16 @@ export async function measureResolverFunction(options: { runs?: number; scans?: 
       for (let i = 0; i < 300; i++) await scan();
       const before = cpu();
       for (let i = 0; i < ${scans}; i++) await scan();
-      (await import('node:fs')).writeFileSync(process.env.BENCH_OUT, JSON.stringify({ warmCpuMs: (cpu() - before) / ${scans} }));`;
+      const warmCpuMs = (cpu() - before) / ${scans};
+      // What CloudFront sends the viewer: the 307's headers, then the page it names (cached at the edge, Brotli).
+      const headerBytes = (h) => Object.entries(h ?? {}).reduce((n, [k, v]) => n + k.length + String(v).length + 4, 0);
+      const redirect = await handler(structuredClone(event), context);
+      const pagePath = new URL(redirect.headers.Location).pathname;
+      const page = await handler({ ...structuredClone(event), rawPath: pagePath, requestContext: { ...event.requestContext, http: { ...event.requestContext.http, path: pagePath } } }, context);
+      const { brotliCompressSync } = await import('node:zlib');
+      const redirectBytes = 20 + headerBytes(redirect.headers) + Buffer.byteLength(redirect.body ?? '');
+      const pageBytes = page.statusCode === 200 ? 20 + headerBytes(page.headers) + brotliCompressSync(Buffer.from(page.body ?? '')).length : NaN;
+      (await import('node:fs')).writeFileSync(process.env.BENCH_OUT, JSON.stringify({ warmCpuMs, redirectBytes, pageBytes }));`;
     const warm = await child(warmScript, join(dir, 'warm.json'));
     return {
       coldCpuMs: bundleCold.cpuMs,
@@ -237,6 +250,8 @@ export async function measureResolverFunction(options: { runs?: number; scans?: 
       emptyWallMs: emptyCold.wallMs,
       warmCpuMs: warm.result.warmCpuMs ?? Number.NaN,
       logBytesPerScan: warm.logBytes / (scans + 300),
+      redirectBytes: warm.result.redirectBytes ?? Number.NaN,
+      pageBytes: warm.result.pageBytes ?? Number.NaN,
       runs,
       scans,
     };
@@ -257,6 +272,8 @@ export async function benchResolverFunction(): Promise<Row[]> {
     { benchmark: 'resolver.function', figure: 'cold import wall / empty module', value: f.coldWallMs / f.emptyWallMs, unit: 'x', note: `${f.coldWallMs.toFixed(0)} vs ${f.emptyWallMs.toFixed(0)} ms (load-sensitive)` },
     { benchmark: 'resolver.function', figure: 'warm CPU per scan', value: f.warmCpuMs, unit: 'ms', note: 'at 1 vCPU; DynamoDB and SQS stubbed locally' },
     { benchmark: 'resolver.function', figure: 'log bytes per scan', value: f.logBytesPerScan, unit: 'bytes', note: 'application lines at the function\'s Lambda log level' },
+    { benchmark: 'resolver.function', figure: '307 answer bytes', value: f.redirectBytes, unit: 'bytes', note: 'status line and headers, no body' },
+    { benchmark: 'resolver.function', figure: 'e-label page bytes (Brotli)', value: f.pageBytes, unit: 'bytes', note: 'headers and compressed body of the page the 307 names' },
     ...MEMORY_SIZES_MB.map((mb): Row => ({
       benchmark: 'resolver.function',
       figure: `modelled warm duration at ${mb} MB`,
@@ -277,5 +294,18 @@ export async function benchResolverFunction(): Promise<Row[]> {
 const isMain = process.argv[1] !== undefined && import.meta.url === (await import('node:url')).pathToFileURL(process.argv[1]).href;
 if (isMain) {
   const { printTable } = await import('./measure.ts');
-  printTable(await benchResolverFunction());
+  const rows = await benchResolverFunction();
+  printTable(rows);
+  // `--save`: put these rows into bench-results/latest.json (replacing the previous resolver.function rows), for `npm run cost`.
+  if (process.argv.includes('--save')) {
+    const { existsSync, mkdirSync, readFileSync, writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { REPO_ROOT } = await import('../../infra/cdk/bundling.ts');
+    const file = join(REPO_ROOT, 'bench-results', 'latest.json');
+    const previous = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { rows?: Row[] }) : {};
+    const kept = (previous.rows ?? []).filter((r) => r.benchmark !== 'resolver.function');
+    mkdirSync(join(REPO_ROOT, 'bench-results'), { recursive: true });
+    writeFileSync(file, `${JSON.stringify({ ...previous, at: new Date().toISOString(), node: process.version, rows: [...kept, ...rows] }, null, 2)}\n`);
+    console.log('\nSaved to bench-results/latest.json');
+  }
 }
