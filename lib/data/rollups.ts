@@ -7,7 +7,7 @@ import { db, tableName } from './client.ts';
 import { isConditionFailure } from './errors.ts';
 import { dayOfSk, daySk, statsPk } from './keys.ts';
 import { queryItems } from './query.ts';
-import { countedHashes, ledgerBucket, messageHash, recordCounted, type Capacity } from './scan-ledger.ts';
+import { countedHashes, HASHES_PER_ITEM, ledgerBucket, messageHash, recordCounted, type Capacity } from './scan-ledger.ts';
 
 /**
  * Scan rollups, counted exactly once (docs/decisions.md#exact-scan-counts-without-a-ledger-item-per-scan).
@@ -246,11 +246,13 @@ async function addToRollup(
   const state = stateOf(key);
   let generation = known;
   let pending = [...messages];
+  const adding = new Set(messages.map((m) => markOf(hashOf(m))));
   for (let attempt = 1; pending.length > 0; attempt++) {
     const chunk = pending.slice(0, MARKS_PER_WRITE);
     const marks = chunk.map((m) => markOf(hashOf(m)));
-    // Each mark once, and never one this write sets (DynamoDB refuses overlapping paths).
-    const clean = [...new Set(state.clean.splice(0, CLEANS_PER_WRITE))].filter((mark) => !marks.includes(mark));
+    // Each mark once, and never one of the messages this call is adding (DynamoDB refuses
+    // overlapping paths, and a mark must stay until its own write has been tried).
+    const clean = [...new Set(state.clean.splice(0, CLEANS_PER_WRITE))].filter((mark) => !adding.has(mark));
     const { input, added } = rollupUpdate(key, chunk.map((m) => m.event), marks, clean, generation);
     try {
       const output = await db().send(new UpdateCommand(input));
@@ -339,7 +341,7 @@ export async function countBatch(messages: readonly CountedMessage[], stats: Wri
   for (const [bucket, group] of byBucket) {
     try {
       await recordCounted(bucket, group.map(hashOf), capacity);
-      stats.ledgerPuts += Math.ceil(group.length / 100);
+      stats.ledgerPuts += Math.ceil(group.length / HASHES_PER_ITEM);
       for (const m of group) stateOf(rollupKey(m.event)).clean.push(markOf(hashOf(m)));
     } catch (error) {
       // Counted and marked but not in the ledger: failed, so that a redelivery adopts them.
