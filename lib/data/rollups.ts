@@ -28,8 +28,10 @@ import { countedHashes, HASHES_PER_ITEM, ledgerBucket, messageHash, recordCounte
 const ROLLUP_ITEM_BYTES = 900;
 /** Messages marked by one rollup write: keeps the condition expression well under DynamoDB's 4 KB. */
 export const MARKS_PER_WRITE = 40;
-/** Marks one write removes at most (the rest wait for the next write). */
+/** Marks one write removes at most; a process that holds this many for an item removes them whatever the item's size. */
 const CLEANS_PER_WRITE = 60;
+/** A mark's size: `m_` and 11 base64url characters, and the number 1. */
+const MARK_BYTES = 15;
 /** The attribute counting the writes that removed marks from a rollup item. */
 const GENERATION = 'marksGen';
 
@@ -136,13 +138,16 @@ const markOf = (hash: string): string => `m_${Buffer.from(hash, 'hex').toString(
 
 /**
  * What this process knows of each rollup item's marks: `generation`, the item's `marksGen` as last
- * seen (0: none yet), and `clean`, marks of messages this process has put in the ledger, which the
- * next write to the item removes. Bounded: cleared when full (forgotten marks only stay on their
+ * seen (0: none yet); `clean`, marks of messages this process has put in the ledger, which a later
+ * write to the item removes; `bytes` and `marks`, the item's size and number of marks after this
+ * process's last write (0: unknown). Bounded: cleared when full (forgotten marks only stay on their
  * item, and a forgotten generation is learned again from a refused write).
  */
 interface RollupState {
   generation: number;
   clean: string[];
+  bytes: number;
+  marks: number;
 }
 const rollupStates = new Map<string, RollupState>();
 
@@ -150,10 +155,22 @@ function stateOf(key: string): RollupState {
   let state = rollupStates.get(key);
   if (!state) {
     if (rollupStates.size >= KNOWN_ROLLUPS_CACHED) rollupStates.clear();
-    state = { generation: 0, clean: [] };
+    state = { generation: 0, clean: [], bytes: 0, marks: 0 };
     rollupStates.set(key, state);
   }
   return state;
+}
+
+/**
+ * Whether the next write to an item should remove this process's ledgered marks: when the marks it
+ * adds would take the item past the write unit it needs without any marks, or when many wait.
+ */
+function needsCleaning(state: RollupState, adding: number): boolean {
+  if (state.clean.length === 0) return false;
+  if (state.clean.length >= CLEANS_PER_WRITE) return true;
+  if (state.bytes === 0) return false;
+  const unmarked = Math.max(1, Math.ceil((state.bytes - state.marks * MARK_BYTES) / 1024)) * 1024;
+  return state.bytes + adding * MARK_BYTES > unmarked;
 }
 
 /** Estimated size of a rollup item with its known hosts and marks, for the write-unit model. */
@@ -195,6 +212,8 @@ function rollupUpdate(key: string, events: readonly ScanEvent[], marks: readonly
         (clean.length ? ` REMOVE ${clean.map((_, i) => `#x${i}`).join(', ')}` : ''),
       ConditionExpression: conditions.join(' AND '),
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
+      // The item as written, to know its size and marks (returned values cost no capacity).
+      ReturnValues: 'ALL_NEW' as const,
       ReturnConsumedCapacity: 'TOTAL' as const,
       ExpressionAttributeNames: {
         '#type': 'type',
@@ -251,8 +270,12 @@ async function addToRollup(
     const chunk = pending.slice(0, MARKS_PER_WRITE);
     const marks = chunk.map((m) => markOf(hashOf(m)));
     // Each mark once, and never one of the messages this call is adding (DynamoDB refuses
-    // overlapping paths, and a mark must stay until its own write has been tried).
-    const clean = [...new Set(state.clean.splice(0, CLEANS_PER_WRITE))].filter((mark) => !adding.has(mark));
+    // overlapping paths, and a mark must stay until its own write has been tried). Marks are only
+    // removed when they would otherwise take the item into another write unit (or too many are
+    // waiting): every removal raises `marksGen`, which refuses other processes' next writes.
+    const clean = needsCleaning(state, chunk.length)
+      ? [...new Set(state.clean.splice(0, CLEANS_PER_WRITE))].filter((mark) => !adding.has(mark))
+      : [];
     const { input, added } = rollupUpdate(key, chunk.map((m) => m.event), marks, clean, generation);
     try {
       const output = await db().send(new UpdateCommand(input));
@@ -260,6 +283,9 @@ async function addToRollup(
       stats.rollupUpdates++;
       if (clean.length) generation++;
       state.generation = generation;
+      const item = output.Attributes ?? {};
+      state.bytes = itemBytes(item);
+      state.marks = Object.keys(item).filter((name) => name.startsWith('m_')).length;
       rememberAdded(key, added);
       outcome.applied.push(...chunk);
       pending = pending.slice(chunk.length);

@@ -133,28 +133,30 @@ describe('copies of one message counted at the same time', () => {
     const b = gatedAt(isRollupUpdate);
     const late = invoke([{ ...m!, receiptHandle: 'copy-b' }], b.invocation);
     await b.reached;
-    // Act: copy A counts m and records it; the next batch on the same day rollup removes m's mark
-    expect(await invoke([m!])).toEqual({ batchItemFailures: [] });
+    // Act: copy A counts m with 59 more scans (60 marks take the item past 1 KB) and records them;
+    // the next batch on the same day rollup removes the 60 marks, m's among them
+    expect(await invoke([m!, ...scans(product!, 59)])).toEqual({ batchItemFailures: [] });
     expect(await invoke(scans(product!, 1))).toEqual({ batchItemFailures: [] });
     expect(await marksOn(product!)).toBe(1);
     b.open();
     // Assess: B's write is refused (the item's marks generation moved), B reads the ledger again and finds m
     expect(await late).toEqual({ batchItemFailures: [] });
-    expect(await totalOf(product!)).toBe(2);
+    expect(await totalOf(product!)).toBe(61);
   });
 
   it('counts a duplicate copy that SQS delivers with receive count 1 after the message was counted and its mark cleaned, not at all', async () => {
     // Prepare
     const [product] = await products(1);
     const [m] = scans(product!, 1);
-    expect(await invoke([m!])).toEqual({ batchItemFailures: [] });
+    expect(await invoke([m!, ...scans(product!, 59)])).toEqual({ batchItemFailures: [] });
     expect(await invoke(scans(product!, 2))).toEqual({ batchItemFailures: [] });
+    expect(await marksOn(product!)).toBe(2);
     // Act: a fresh process meets the copy, receive count 1
     forgetReferrers();
     const duplicate = await invoke([{ ...m!, receiptHandle: 'other-server-copy' }, ...scans(product!, 1)]);
     // Assess
     expect(duplicate).toEqual({ batchItemFailures: [] });
-    expect(await totalOf(product!)).toBe(4);
+    expect(await totalOf(product!)).toBe(63);
   });
 });
 
@@ -200,14 +202,20 @@ describe('half a batch failing', () => {
   });
 });
 
-describe('the marks stay few', () => {
-  it('keeps at most the last batch\'s marks on a day rollup written by one process', async () => {
+describe('the marks stay cheap', () => {
+  it('removes a process\'s marks before they take a day rollup past 1 KB, so every write costs one unit', async () => {
     // Prepare
     const [product] = await products(1);
-    // Act: five batches of 10 scans
-    for (let i = 0; i < 5; i++) expect(await invoke(scans(product!, 10))).toEqual({ batchItemFailures: [] });
-    // Assess
-    expect(await totalOf(product!)).toBe(50);
-    expect(await marksOn(product!)).toBe(10);
+    const before = { ...writeStats };
+    // Act: fifteen batches of 10 scans
+    for (let i = 0; i < 15; i++) expect(await invoke(scans(product!, 10))).toEqual({ batchItemFailures: [] });
+    // Assess: 15 rollup writes and 15 ledger puts, one unit each, as DynamoDB Local reports them
+    expect(await totalOf(product!)).toBe(150);
+    expect(writeStats.rollupUpdates - before.rollupUpdates).toBe(15);
+    expect(writeStats.ledgerPuts - before.ledgerPuts).toBe(15);
+    expect(writeStats.writeUnits - before.writeUnits).toBe(30);
+    const marks = await marksOn(product!);
+    expect(marks).toBeGreaterThan(0);
+    expect(marks).toBeLessThan(70);
   });
 });
