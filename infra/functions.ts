@@ -57,7 +57,22 @@ export interface FunctionSpec {
   trigger?: { kind: 'sqs'; queue: 'scan' | 'import'; batchSize: number; maxBatchingWindowSeconds: number };
   /** Static files (paths from the repository root) the function reads at run time; bundled into `docs-assets/` beside it. */
   assets?: readonly string[];
+  /**
+   * Served by its Lambda function URL (auth type AWS_IAM) behind the resolver distribution's origin
+   * access control instead of API Gateway: its routes of lib/api/routes.ts get no API Gateway route
+   * (docs/deploy.md#the-public-path).
+   */
+  functionUrl?: boolean;
+  /**
+   * Lambda's application log level (advanced logging controls, JSON format): lines below it are
+   * dropped before CloudWatch Logs ingests them, and the Powertools logger follows it. Default
+   * WARN (infra/cdk/function-table.ts); the system log level is WARN for every function
+   * (docs/configuration.md#logs).
+   */
+  logLevel?: LogLevel;
 }
+
+export type LogLevel = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
 
 /** DynamoDB transactions are authorized per contained action (Put/Update/ConditionCheck). */
 const READ: readonly TableAction[] = ['dynamodb:GetItem', 'dynamodb:Query'];
@@ -93,9 +108,14 @@ export const FUNCTIONS: Record<FunctionName, FunctionSpec> = {
   resolver: {
     entry: 'functions/resolver/handler.ts',
     description: 'Public GS1 Digital Link resolver and e-label page; sends one scan event per GET',
-    memoryMb: 1024,
+    // From `npx tsx test/bench/resolver.ts` (docs/benchmarks.md#right-sized-functions): a warm scan is
+    // ~3 ms of CPU at one vCPU and ~10 ms of waiting, so 512 MB costs 2/3 of 1024 MB per scan and keeps
+    // a cold start near 0.3 s (256 MB: 0.6 s, for 0.03 $ per million scans less).
+    memoryMb: 512,
     timeoutSeconds: 5,
     grants: { table: ['dynamodb:GetItem'], scanQueue: ['sqs:SendMessage'] },
+    // CloudFront → function URL with origin access control: no API Gateway request per scan.
+    functionUrl: true,
   },
   events: {
     entry: 'functions/events/handler.ts',
@@ -116,8 +136,8 @@ export const FUNCTIONS: Record<FunctionName, FunctionSpec> = {
     description: 'Turns batches of scan events into exact per-product day rollups',
     memoryMb: 512,
     timeoutSeconds: 30,
-    // Transactions are authorized per contained action: ledger puts and rollup updates.
-    grants: { table: ['dynamodb:PutItem', 'dynamodb:UpdateItem'] },
+    // Rollup updates, ledger puts and the ledger's queries (docs/decisions.md#exact-scan-counts-without-a-ledger-item-per-scan).
+    grants: { table: ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:Query'] },
     trigger: { kind: 'sqs', queue: 'scan', batchSize: 100, maxBatchingWindowSeconds: 5 },
   },
   imports: {

@@ -1,6 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import middy from '@middy/core';
 import Negotiator from 'negotiator';
+import { createRouteMatcher } from '../../lib/api/route-matcher.ts';
+import { ROUTES } from '../../lib/api/routes.ts';
 import { config, RESOLVER_ORIGIN_HEADER } from '../../lib/config.ts';
 import { findDomainByHostname } from '../../lib/data/domains.ts';
 import { getPublicView, type PublicView } from '../../lib/data/passports.ts';
@@ -9,7 +11,7 @@ import { parseGtinPath } from '../../lib/domain/digital-link.ts';
 import { deviceClass, referrerDomain, viewerCountry, type ScanEvent } from '../../lib/domain/scan.ts';
 import type { Tenant } from '../../lib/domain/tenant.ts';
 import { errorResponses } from '../../lib/http/api-errors.ts';
-import { GoneError, InvalidRequestError, NotFoundError, PermissionError, type ApiError } from '../../lib/http/errors.ts';
+import { GoneError, InvalidRequestError, MethodNotAllowedError, NotFoundError, PermissionError, type ApiError } from '../../lib/http/errors.ts';
 import { logger } from '../../lib/http/logger.ts';
 import { requestIdHeader } from '../../lib/http/request-id.ts';
 import type { HttpEvent, HttpResult } from '../../lib/http/types.ts';
@@ -61,9 +63,30 @@ function jsonResult(status: number, body: unknown, contentType = 'application/js
 function failure(event: HttpEvent, error: ApiError, page: (lang: 'en' | 'de' | 'fr') => string): HttpResult {
   if (wantsPage(event)) {
     const lang = negotiateLanguage(event.headers?.['accept-language']);
-    return html(error.status, page(lang), lang);
+    const result = html(error.status, page(lang), lang);
+    result.headers = { ...result.headers, ...error.headers };
+    return result;
   }
-  return jsonResult(error.status, error.toBody());
+  return jsonResult(error.status, error.toBody(), undefined, error.headers);
+}
+
+/** The resolver's paths of the one route table (lib/api/routes.ts), matched as API Gateway matches them. */
+const matchRoute = createRouteMatcher(ROUTES.filter((route) => route.function === 'resolver'));
+
+/**
+ * The event with its route. API Gateway (and the local gateway) hand the resolver its route key
+ * and path parameters; a Lambda function URL behind CloudFront (docs/deploy.md#the-public-path)
+ * hands it the payload 2.0 event with route key `$default` and no path parameters, so the raw
+ * path is matched here against the same route table. An error when no resolver route has the
+ * path (404) or the method (405).
+ */
+export function routed(event: HttpEvent): HttpEvent | ApiError {
+  if (event.routeKey && event.routeKey !== '$default') return event;
+  const method = event.requestContext.http.method;
+  const match = matchRoute(method, event.rawPath);
+  if (match.kind === 'none') return new NotFoundError('No product is registered under this link.');
+  if (match.kind === 'method-not-allowed') return new MethodNotAllowedError(method, match.allowed);
+  return { ...event, routeKey: `${method} ${match.route.path}`, pathParameters: match.pathParameters };
 }
 
 
@@ -135,16 +158,32 @@ function requestHostname(event: HttpEvent): string {
   return host.trim().toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '');
 }
 
-const isPlatformHost = (hostname: string): boolean => hostname === new URL(config().resolverOrigin).hostname;
+/** The platform origin as the viewer-request function names it: `https://` and a DNS name, nothing else. */
+const FORWARDED_ORIGIN = /^https:\/\/[a-z0-9](?:[a-z0-9.-]{0,251}[a-z0-9])?$/;
+
+/**
+ * The platform resolver's origin (where every page link points): X-Resolver-Origin, which the
+ * distribution's viewer-request function sets on every request in AWS (the function cannot be given
+ * the distribution's own domain in its environment: docs/deploy.md#the-public-path), else
+ * RESOLVER_ORIGIN (locally).
+ */
+function platformOrigin(event: HttpEvent): string {
+  const forwarded = event.headers?.['x-resolver-origin']?.trim().toLowerCase();
+  return forwarded && FORWARDED_ORIGIN.test(forwarded) ? forwarded : config().resolverOrigin.replace(/\/+$/, '');
+}
+
+const isPlatformHost = (event: HttpEvent, hostname: string): boolean => hostname === new URL(platformOrigin(event)).hostname;
 
 /**
  * The organization whose verified brand domain `hostname` is, or undefined (unknown, pending, or
  * not a hostname at all). Remembered for HOST_CACHE_MS, found or not, so that a warm function's
  * scan costs one GetItem: the GTIN item's.
  */
-async function brandOrganization(hostname: string): Promise<string | undefined> {
+async function brandOrganization(event: HttpEvent, hostname: string): Promise<string | undefined> {
   // Not a DNS name (an IP address's last label has no letter), or the platform's own: never a brand's.
-  if (!HOSTNAME.test(hostname) || !/[a-z]/.test(hostname.slice(hostname.lastIndexOf('.'))) || isPlatformHost(hostname)) return undefined;
+  if (!HOSTNAME.test(hostname) || !/[a-z]/.test(hostname.slice(hostname.lastIndexOf('.'))) || isPlatformHost(event, hostname)) return undefined;
+  // A function URL's own host (no X-Forwarded-Host: the platform distribution with a custom domain): never a brand's.
+  if (hostname.endsWith('.on.aws')) return undefined;
   const now = Date.now();
   const known = hostCache.get(hostname);
   if (known && known.until > now) return known.orgId;
@@ -166,15 +205,17 @@ interface Resolution {
   prefixSegments: number;
 }
 
-async function resolve(event: HttpEvent): Promise<HttpResult> {
+async function resolve(request: HttpEvent): Promise<HttpResult> {
   // Before anything is read or counted: only then is the viewer-country header CloudFront's own.
-  if (!viaCloudFront(event)) throw new PermissionError('The resolver answers only through its own domain: open the product\'s qrCodeUrl.');
+  if (!viaCloudFront(request)) throw new PermissionError('The resolver answers only through its own domain: open the product\'s qrCodeUrl.');
+  const event = routed(request);
+  if (event instanceof Error) return failure(request, event, renderNotFound);
   const method = event.requestContext.http.method;
   if (event.routeKey.includes('/p/{gtin}/{version}/{page}')) return servePage(event); // the immutable version pages (pages.ts)
   if (event.routeKey === 'GET /.well-known/gs1resolver') {
     const hostname = requestHostname(event);
-    const brand = (await brandOrganization(hostname)) !== undefined;
-    return jsonResult(200, resolverDescription(brand ? `https://${hostname}` : config().resolverOrigin, brand), undefined, NO_STORE);
+    const brand = (await brandOrganization(event, hostname)) !== undefined;
+    return jsonResult(200, resolverDescription(brand ? `https://${hostname}` : platformOrigin(event), brand), undefined, NO_STORE);
   }
   if (method === 'OPTIONS') {
     return {
@@ -199,11 +240,11 @@ async function resolve(event: HttpEvent): Promise<HttpResult> {
 async function resolution(event: HttpEvent): Promise<Resolution | undefined> {
   if (isBrandRoute(event)) {
     const hostname = requestHostname(event);
-    const orgId = await brandOrganization(hostname);
+    const orgId = await brandOrganization(event, hostname);
     return orgId === undefined ? undefined : { tenant: { orgId, environment: 'live' }, origin: `https://${hostname}`, prefixSegments: 0 };
   }
   const tenant = tenantOfPath(event);
-  return tenant && { tenant, origin: config().resolverOrigin.replace(/\/+$/, ''), prefixSegments: 2 };
+  return tenant && { tenant, origin: platformOrigin(event), prefixSegments: 2 };
 }
 
 async function answer(event: HttpEvent, method: string): Promise<HttpResult> {
@@ -224,7 +265,7 @@ async function answer(event: HttpEvent, method: string): Promise<HttpResult> {
 
   const anchor = `${at.origin}${event.rawPath.replace(/\/+$/, '')}`;
   const linksetLink = `<${anchor}?linkType=linkset>; rel="linkset"; type="application/linkset+json"`;
-  const links = productLinks({ ...view, gtin: parsed.gtin14, passport }, at.tenant, config().resolverOrigin);
+  const links = productLinks({ ...view, gtin: parsed.gtin14, passport }, at.tenant, platformOrigin(event));
   const linkType = parseLinkType(event.queryStringParameters?.linkType);
 
   let result: HttpResult;

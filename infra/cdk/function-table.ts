@@ -1,9 +1,17 @@
 import type { Route } from '../../lib/api/routes.ts';
-import type { FunctionSpec } from '../functions.ts';
+import type { FunctionSpec, LogLevel } from '../functions.ts';
 
 /** A function table and a route table in the shape of infra/functions.ts and lib/api/routes.ts (tests pass their own). */
 export type FunctionTable = Readonly<Record<string, FunctionSpec>>;
 export type StackRoute = Pick<Route, 'method' | 'path' | 'auth'> & { function: string };
+
+/** A function's application log level unless infra/functions.ts gives it one: warnings and errors only (docs/configuration.md#logs). */
+export const DEFAULT_LOG_LEVEL: LogLevel = 'WARN';
+
+/** The routes API Gateway serves: every route but those of the functions served by their function URL. */
+export function apiGatewayRoutes<R extends StackRoute>(functions: FunctionTable, routes: readonly R[]): R[] {
+  return routes.filter((route) => !functions[route.function]?.functionUrl);
+}
 
 /** The actions an SQS event source mapping needs on the queue it polls (on the function's role). */
 export const CONSUMER_ACTIONS = ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes'] as const;

@@ -9,7 +9,6 @@ import type { Auth } from '../../lib/api/routes.ts';
  */
 export interface NagTargets {
   sessionSecret: IConstruct;
-  resolverOriginSecret: IConstruct;
   distribution: IConstruct;
   userPool: IConstruct;
   functions: readonly IConstruct[];
@@ -37,11 +36,6 @@ export function addSuppressions(targets: NagTargets): void {
     id: 'AwsSolutions-SMG4',
     reason:
       'The secret is the key of the dashboard session cookies; rotating it signs every user out, so operators rotate it on purpose (docs/deploy.md#cdk-nag-acknowledgements) rather than on a schedule.',
-  });
-  Validations.of(targets.resolverOriginSecret).acknowledge({
-    id: 'AwsSolutions-SMG4',
-    reason:
-      'CloudFront and the resolver function receive the value at deployment (dynamic references); a scheduled rotation would not reach them until the next deployment and would refuse every scan meanwhile, so operators rotate it with a deployment (docs/deploy.md).',
   });
   Validations.of(targets.distribution).acknowledge(
     {

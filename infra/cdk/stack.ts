@@ -1,5 +1,5 @@
 import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
-import { CfnOutput, Stack, type CfnElement, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Lazy, Stack, type CfnElement, type StackProps } from 'aws-cdk-lib';
 import type { Distribution } from 'aws-cdk-lib/aws-cloudfront';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { UserPool } from 'aws-cdk-lib/aws-cognito';
@@ -80,9 +80,10 @@ export class PassportStack extends Stack {
     const scans = new ScanPipeline(this, 'ScanPipeline', { consumers: Object.values(functions).filter((spec) => spec.trigger?.queue === 'scan') });
     const imports = new ImportPipeline(this, 'ImportPipeline', { consumers: Object.values(functions).filter((spec) => spec.trigger?.queue === 'import') });
     const api = new Api(this, 'Api', { settings, ...(zone ? { zone } : {}) });
-    const cdn = new ResolverCdn(this, 'ResolverCdn', { apiHost: api.host, settings, ...(zone ? { zone } : {}) });
-    // Static files in S3 behind the distribution, served on the API's origin (same cookie and CSRF origin).
-    if (props.dashboard) new DashboardSite(this, 'Dashboard', { distribution: cdn.distribution, api: api.api });
+    // The distribution is built after the functions (its origin is the resolver's function URL);
+    // the functions' RESOLVER_ORIGIN names it, read once it exists.
+    let cdn: ResolverCdn | undefined;
+    const resolverOrigin = Lazy.string({ produce: () => cdn?.origin });
     const secrets = new SecretsKey(this, 'SecretsKey');
     const signIn = new SignIn(this, 'SignIn', { apiOrigin: api.origin, ...(settings.authDomainPrefix ? { authDomainPrefix: settings.authDomainPrefix } : {}) });
     api.addFunctions({
@@ -92,19 +93,25 @@ export class PassportStack extends Stack {
         TABLE_NAME: data.table.tableName,
         SCAN_QUEUE_URL: scans.queue.queueUrl,
         IMPORT_QUEUE_URL: imports.queue.queueUrl,
-        RESOLVER_ORIGIN: cdn.origin,
+        RESOLVER_ORIGIN: resolverOrigin,
         PUBLIC_API_ORIGIN: api.origin,
         OIDC_ISSUER: signIn.userPool.userPoolProviderUrl,
         OIDC_CLIENT_ID: signIn.client.userPoolClientId,
         OIDC_REDIRECT_URI: signIn.callbackUrl,
+        // No POWERTOOLS_LOG_LEVEL: the logger follows each function's Lambda log level (docs/configuration.md#logs).
         POWERTOOLS_SERVICE_NAME: 'product-passport',
-        POWERTOOLS_LOG_LEVEL: 'INFO',
         NODE_OPTIONS: LAMBDA_NODE_OPTIONS,
         ...(settings.dashboardOrigins ? { DASHBOARD_ORIGINS: settings.dashboardOrigins } : {}),
       },
-      // Only the resolver learns the secret CloudFront sends it (constructs/resolver-cdn.ts).
       environmentOf: {
-        resolver: { RESOLVER_ORIGIN_SECRET: cdn.originSecretValue },
+        // The resolver cannot be given the distribution's domain (the distribution's origin is the
+        // resolver's function URL: a cycle); CloudFront's viewer-request function names it in
+        // X-Resolver-Origin instead (constructs/resolver-cdn.ts). A custom resolver domain is a literal.
+        ...Object.fromEntries(
+          Object.entries(functions)
+            .filter(([, spec]) => spec.functionUrl)
+            .map(([name]) => [name, { RESOLVER_ORIGIN: settings.resolverDomain ? `https://${settings.resolverDomain}` : undefined }]),
+        ),
         // The functions with grants.cloudfrontTenants create brand domains' distribution tenants (docs/brand-domains.md).
         ...Object.fromEntries(
           settings.brandDistributionId
@@ -121,6 +128,12 @@ export class PassportStack extends Stack {
       sessionSecret: signIn.sessionSecret,
       secretsKey: secrets.key,
     });
+    const resolverFunction = Object.entries(functions).find(([, spec]) => spec.functionUrl)?.[0];
+    const resolver = resolverFunction ? api.functions[resolverFunction] : undefined;
+    if (!resolver) throw new Error('No function of the function table is served by its function URL (functionUrl: true): the resolver distribution needs one.');
+    cdn = new ResolverCdn(this, 'ResolverCdn', { resolver, settings, ...(zone ? { zone } : {}) });
+    // Static files in S3 behind the distribution, served on the API's origin (same cookie and CSRF origin).
+    if (props.dashboard) new DashboardSite(this, 'Dashboard', { distribution: cdn.distribution, api: api.api });
     new Alarms(this, 'Alarms', { deadLetterQueue: scans.deadLetterQueue, importDeadLetterQueue: imports.deadLetterQueue, api: api.api, functions: api.functions, ...(settings.alarmEmail ? { email: settings.alarmEmail } : {}) });
     if (props.dashboard) new CfnOutput(this, 'DashboardUrl', { value: `${api.origin}/dashboard` });
 
@@ -137,7 +150,6 @@ export class PassportStack extends Stack {
     this.functions = api.functions;
     addSuppressions({
       sessionSecret: signIn.sessionSecret,
-      resolverOriginSecret: cdn.originSecret,
       distribution: cdn.distribution,
       userPool: signIn.userPool,
       functions: Object.values(api.functions),

@@ -37,7 +37,7 @@ import type { Tenant } from '../domain/tenant.ts';
  * | session | `SESSION#{sessionId}` | `SESSION` | is the session live (TTL) |
  * | rate-limit window | `RATELIMIT#{keyId}#{windowStart}` | `RATELIMIT` | count a key's requests in one minute (TTL) |
  * | day rollup | `STATS#{orgId}#{env}#{productId}` | `DAY#{yyyy-mm-dd}` | a product's scans between two days (one query) |
- * | counted scan message | `SCANMSG#{messageId}` | `SCANMSG` | count each SQS message once (TTL 14 days) |
+ * | scan ledger | `SCANLOG#{10-second bucket of the scan time}` | a random token per written batch | the 8-byte hashes of the counted SQS message ids of one batch (TTL 14 days; docs/decisions.md#exact-scan-counts-without-a-ledger-item-per-scan) |
  * | passport draft | `T#{orgId}#{env}` | `DRAFT#{productId}` | the product's one draft (docs/lifecycle.md#drafts) |
  * | event | `EVENTS#{orgId}#{env}` | `EVT#{eventId}` | the append-only event log: newest first (ids sort by time), get one by id (docs/lifecycle.md#event-log) |
  */
@@ -138,4 +138,6 @@ const DAY_PREFIX = 'DAY#';
 export const daySk = (day: string): string => `${DAY_PREFIX}${day}`;
 /** The day (`yyyy-mm-dd`) a rollup's sort key names. */
 export const dayOfSk = (sk: string): string => sk.slice(DAY_PREFIX.length);
-export const scanMessageKey = (messageId: string): ItemKey => ({ PK: `SCANMSG#${messageId}`, SK: 'SCANMSG' });
+/** A ledger item of counted scan messages: the bucket of their scan time (`yyyy-mm-ddThh:mm:s0`) and the writing batch's token. */
+export const scanLedgerKey = (bucket: string, token: string): ItemKey => ({ PK: `SCANLOG#${bucket}`, SK: token });
+export const scanLedgerPk = (bucket: string): string => `SCANLOG#${bucket}`;

@@ -14,7 +14,7 @@ import { benchImports } from './imports.ts';
 import { benchIngest } from './ingest.ts';
 import { benchPipeline } from './pipeline.ts';
 import { benchProducts } from './products.ts';
-import { benchResolver } from './resolver.ts';
+import { benchResolver, benchResolverFunction } from './resolver.ts';
 
 const count = Number(process.env.BENCH_COUNT ?? 2000);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 8);
@@ -31,7 +31,8 @@ try {
   rows.push(...(await benchPipeline(stack.info, count, concurrency, baselineScans)));
   rows.push(...(await benchIngest(stack.info, count, concurrency)));
   rows.push(...(await benchImports(stack.info, count)));
-  // Last, so that its Node processes do not disturb the request benchmarks.
+  // Last, so that their Node processes do not disturb the request benchmarks.
+  rows.push(...(await benchResolverFunction()));
   rows.push(...(await benchBundles()));
   console.log(`\nProduct Passport benchmarks (${count} requests per figure, ${concurrency} in flight, Node ${process.version})\n`);
   printTable(rows);

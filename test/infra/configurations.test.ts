@@ -22,6 +22,7 @@ const TEST_FUNCTIONS: FunctionTable = {
     timeoutSeconds: 10,
     grants: { table: ['dynamodb:GetItem', 'dynamodb:DeleteItem'], sessionSecret: true, cloudfrontTenants: ['cloudfront:CreateDistributionTenant', 'cloudfront:TagResource'] },
   },
+  public: { entry: ENTRY, description: 'Public resolver', memoryMb: 256, timeoutSeconds: 5, grants: { table: ['dynamodb:GetItem'] }, functionUrl: true, logLevel: 'ERROR' },
   rollup: {
     entry: ENTRY,
     description: 'Scan consumer without SQS grants of its own',
@@ -42,7 +43,7 @@ const TEST_FUNCTIONS: FunctionTable = {
 const TEST_ROUTES: StackRoute[] = [
   { method: 'GET', path: '/v1/things', function: 'api', auth: 'apiKey' },
   { method: 'POST', path: '/v1/account', function: 'account', auth: 'session' },
-  { method: 'GET', path: '/{orgId}/{environment}/01/{gtin}', function: 'api', auth: 'none' },
+  { method: 'GET', path: '/{orgId}/{environment}/01/{gtin}', function: 'public', auth: 'none' },
 ];
 const SETTINGS: DeploySettings = {
   ...DEFAULT_SETTINGS,
@@ -154,11 +155,39 @@ describe('scan consumers from a test-only function table', () => {
     const invoked = JSON.stringify(ofType(synth, 'AWS::Lambda::Permission').map(([, p]) => p.Properties?.FunctionName));
 
     // Assess
-    expect(ofType(synth, 'AWS::ApiGatewayV2::Route')).toHaveLength(TEST_ROUTES.length);
+    // The function-URL function's route is served by CloudFront, not API Gateway.
+    expect(ofType(synth, 'AWS::ApiGatewayV2::Route')).toHaveLength(TEST_ROUTES.length - 1);
     expect(invoked).toContain(functionLogicalId(synth, 'api'));
     expect(invoked).toContain(functionLogicalId(synth, 'account'));
     expect(invoked).not.toContain(functionLogicalId(synth, 'rollup'));
     expect(invoked).not.toContain(functionLogicalId(synth, 'counter'));
+  });
+});
+
+describe('the function behind the resolver distribution', () => {
+  it('lets the brand distribution invoke its function URL too (OAC), and gives it a viewer-request function naming the platform origin', () => {
+    // Act
+    const permissions = ofType(synth, 'AWS::Lambda::Permission')
+      .map(([, p]) => p.Properties ?? {})
+      .filter((p) => JSON.stringify(p.SourceArn).includes(':distribution/E2MULTITENANT01'));
+    const outputs = JSON.stringify(synth.template.toJSON().Outputs);
+
+    // Assess
+    expect(permissions.map((p) => p.Action).sort()).toEqual(['lambda:InvokeFunction', 'lambda:InvokeFunctionUrl']);
+    for (const permission of permissions) {
+      expect(permission.Principal).toBe('cloudfront.amazonaws.com');
+      expect(JSON.stringify(permission.FunctionName)).toContain(functionLogicalId(synth, 'public'));
+    }
+    expect(outputs).toContain('BrandViewerRequestFunctionArn');
+  });
+
+  it('takes each function\'s application log level from the function table (WARN unless it names one)', () => {
+    // Act
+    const levelOf = (name: string) => (synth.resources[functionLogicalId(synth, name)]?.Properties?.LoggingConfig as Record<string, unknown>).ApplicationLogLevel;
+
+    // Assess
+    expect(levelOf('public')).toBe('ERROR');
+    expect(levelOf('api')).toBe('WARN');
   });
 });
 
@@ -203,6 +232,13 @@ describe('deployment settings', () => {
       ViewerCertificate: { AcmCertificateArn: SETTINGS.resolverCertificateArn, MinimumProtocolVersion: 'TLSv1.2_2021', SslSupportMethod: 'sni-only' },
     });
     expect(variablesOf('api').RESOLVER_ORIGIN).toBe('https://id.example.com');
+    // The function behind the distribution is given the custom domain (a literal: no cycle) and forwards it too.
+    expect(variablesOf('public').RESOLVER_ORIGIN).toBe('https://id.example.com');
+    // No viewer-request function on the platform distribution then (RESOLVER_ORIGIN names the origin): only the brand distribution's.
+    const fn = ofType(synth, 'AWS::CloudFront::Function').map(([, r]) => r.Properties?.FunctionCode as string);
+    expect(fn).toHaveLength(1);
+    expect(fn[0]).toContain("'https://id.example.com'");
+    expect((single(synth, 'AWS::CloudFront::Distribution').DistributionConfig as { DefaultCacheBehavior: Record<string, unknown> }).DefaultCacheBehavior.FunctionAssociations).toBeUndefined();
     synth.template.hasResourceProperties('AWS::Route53::RecordSet', { Name: 'id.example.com.', Type: 'A' });
   });
 

@@ -35,14 +35,16 @@ describe('the dashboard in AWS', () => {
     };
     const behavior = distribution.CacheBehaviors.find((b) => b.PathPattern === '/dashboard*');
     const headers = JSON.stringify(ofType(synth, 'AWS::CloudFront::ResponseHeadersPolicy')[0]?.[1].Properties);
-    const fn = ofType(synth, 'AWS::CloudFront::Function')[0]?.[1].Properties as { FunctionCode: string };
+    const fnId = (behavior?.FunctionAssociations as { FunctionARN: { 'Fn::GetAtt': [string] } }[] | undefined)?.[0]?.FunctionARN['Fn::GetAtt'][0] ?? '';
+    const fn = synth.resources[fnId]?.Properties as { FunctionCode: string };
 
     // Assess
     expect(behavior).toMatchObject({ ViewerProtocolPolicy: 'redirect-to-https', CachePolicyId: '4135ea2d-6df8-44a3-9df3-4b5a84be39ad' });
     expect(behavior?.FunctionAssociations).toHaveLength(1);
     expect(headers).toContain(DASHBOARD_CSP);
     expect(fn.FunctionCode).toContain("'/dashboard/index.html'");
-    expect(ofType(synth, 'AWS::CloudFront::OriginAccessControl')).toHaveLength(1);
+    // One for the bucket (s3), one for the resolver's function URL (lambda).
+    expect(ofType(synth, 'AWS::CloudFront::OriginAccessControl').map(([, r]) => (r.Properties?.OriginAccessControlConfig as { OriginAccessControlOriginType: string }).OriginAccessControlOriginType).sort()).toEqual(['lambda', 's3']);
   });
 
   it('routes GET /dashboard and /dashboard/{proxy+} on the API to it, so the dashboard shares the API\'s origin', () => {

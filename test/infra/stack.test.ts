@@ -2,7 +2,8 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CONSUMER_ACTIONS, importQueueActions, RESOLVER_HEADERS, readsSessionSecret, scanQueueActions } from '../../infra/cdk/stack.ts';
-import { PAGE_PATH_PATTERNS } from '../../infra/cdk/constructs/resolver-cdn.ts';
+import { PAGE_PATH_PATTERNS, viewerRequestCode } from '../../infra/cdk/constructs/resolver-cdn.ts';
+import { DEFAULT_LOG_LEVEL } from '../../infra/cdk/function-table.ts';
 import { ROUTES } from '../../lib/api/routes.ts';
 import { elabelPageUrl, passportJsonUrl } from '../../lib/domain/page-urls.ts';
 import { FUNCTIONS, type FunctionSpec } from '../../infra/functions.ts';
@@ -27,22 +28,27 @@ beforeAll(() => {
 });
 
 const functions = Object.entries(FUNCTIONS) as [string, FunctionSpec][];
+/** The routes API Gateway serves: all but those of the functions behind their function URL (the resolver and its pages). */
+const API_ROUTES = ROUTES.filter((route) => !FUNCTIONS[route.function].functionUrl);
 const ref = (id: string) => ({ Ref: id });
 const arnOf = (id: string) => ({ 'Fn::GetAtt': [id, 'Arn'] });
 
 describe('routes', () => {
-  it('creates exactly one API route per ROUTES entry', () => {
+  it('creates exactly one API route per ROUTES entry of the API Gateway functions, and none for the resolver or its pages', () => {
     // Prepare
-    const expected = ROUTES.map((r) => `${r.method} ${r.path}`).sort();
+    const expected = API_ROUTES.map((r) => `${r.method} ${r.path}`).sort();
 
     // Act
     const routeKeys = ofType(synth, 'AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties?.RouteKey as string).sort();
 
     // Assess
     expect(routeKeys).toEqual(expected);
+    expect(routeKeys.filter((key) => !/ \/(v1|docs|dashboard)(\/|$)/.test(key))).toEqual([]);
+    expect(routeKeys.filter((key) => /\/01\/|\/p\/|well-known/.test(key))).toEqual([]);
+    expect(ROUTES.filter((route) => route.function === 'resolver').length).toBeGreaterThan(0);
   });
 
-  it.each(ROUTES.map((route) => [`${route.method} ${route.path}`, route.function] as const))(
+  it.each(API_ROUTES.map((route) => [`${route.method} ${route.path}`, route.function] as const))(
     '%s is integrated with the %s function (Lambda proxy, payload 2.0)',
     (key, fn) => {
       // Prepare
@@ -66,7 +72,7 @@ describe('routes', () => {
 
   it('lets API Gateway invoke each HTTP function and nothing else', () => {
     // Prepare
-    const httpFunctions = [...new Set(ROUTES.map((r) => r.function))].map((name) => functionLogicalId(synth, name)).sort();
+    const httpFunctions = [...new Set(API_ROUTES.map((r) => r.function))].map((name) => functionLogicalId(synth, name)).sort();
 
     // Act
     const invoked = ofType(synth, 'AWS::Lambda::Permission')
@@ -152,7 +158,11 @@ describe('functions', () => {
     expect(variables.TABLE_NAME).toEqual(ref(logicalId(synth.stack.table)));
     expect(variables.SCAN_QUEUE_URL).toEqual(ref(logicalId(synth.stack.scanQueue)));
     expect(variables.IMPORT_QUEUE_URL).toEqual(ref(logicalId(synth.stack.importQueue)));
-    expect(JSON.stringify(variables.RESOLVER_ORIGIN)).toContain(logicalId(synth.stack.distribution));
+    // The function behind the distribution cannot name it (a cycle): CloudFront's viewer-request function tells it instead.
+    if (spec.functionUrl) expect(variables.RESOLVER_ORIGIN).toBeUndefined();
+    else expect(JSON.stringify(variables.RESOLVER_ORIGIN)).toContain(logicalId(synth.stack.distribution));
+    expect(variables.RESOLVER_ORIGIN_SECRET).toBeUndefined();
+    expect(variables.POWERTOOLS_LOG_LEVEL).toBeUndefined();
     expect(JSON.stringify(variables.OIDC_ISSUER)).toContain(logicalId(synth.stack.userPool));
     expect(variables.OIDC_CLIENT_ID).toBeDefined();
     expect(JSON.stringify(variables.OIDC_REDIRECT_URI)).toContain('/v1/auth/callback');
@@ -161,6 +171,23 @@ describe('functions', () => {
     expect(variables.DYNAMODB_ENDPOINT).toBeUndefined();
     if (readsSessionSecret(name, spec)) expect(variables.SESSION_SECRET_ARN).toEqual(ref(logicalId(synth.stack.sessionSecret)));
     else expect(variables.SESSION_SECRET_ARN).toBeUndefined();
+  });
+
+  it.each(functions)('%s: logs JSON with advanced logging controls: no platform lines below WARN, application lines from its level', (name, spec) => {
+    // Act
+    const config = synth.resources[functionLogicalId(synth, name)]?.Properties?.LoggingConfig as Record<string, unknown>;
+
+    // Assess
+    expect(config).toMatchObject({ LogFormat: 'JSON', SystemLogLevel: 'WARN', ApplicationLogLevel: spec.logLevel ?? DEFAULT_LOG_LEVEL });
+  });
+
+  it('keeps the scan path at WARN: the resolver writes no application line for a served scan', () => {
+    // Act
+    const config = synth.resources[functionLogicalId(synth, 'resolver')]?.Properties?.LoggingConfig as Record<string, unknown>;
+
+    // Assess
+    expect(config.ApplicationLogLevel).toBe('WARN');
+    expect(config.SystemLogLevel).toBe('WARN');
   });
 
   it('gives every function its own log group with a retention period', () => {
@@ -314,7 +341,7 @@ describe('import queue', () => {
 });
 
 describe('resolver distribution', () => {
-  it('forwards the viewer country and the negotiation headers to the API, and caches nothing', () => {
+  it('forwards the viewer country, the negotiation headers and the viewer-request function\'s two headers to the resolver\'s function URL, and caches nothing', () => {
     // Prepare
     const config = single(synth, 'AWS::CloudFront::Distribution').DistributionConfig as Record<string, unknown>;
     const behavior = config.DefaultCacheBehavior as Record<string, unknown>;
@@ -325,9 +352,34 @@ describe('resolver distribution', () => {
 
     // Assess
     expect([...policy.HeadersConfig.Headers].sort()).toEqual([...RESOLVER_HEADERS].sort());
+    expect(policy.HeadersConfig.Headers.map((h) => h.toLowerCase())).not.toContain('host');
     expect(behavior.CachePolicyId).toBe('4135ea2d-6df8-44a3-9df3-4b5a84be39ad'); // Managed-CachingDisabled
     expect(behavior.ViewerProtocolPolicy).toBe('redirect-to-https');
-    expect(JSON.stringify(config.Origins)).toContain(logicalId(synth.stack.api));
+    expect(JSON.stringify(config.Origins)).toContain(logicalId(synth.stack.functions.resolver!.node.findChild('FunctionUrl') as never));
+    expect(JSON.stringify(config.Origins)).not.toContain(logicalId(synth.stack.api));
+  });
+
+  it('sets X-Forwarded-Host and X-Resolver-Origin on every resolver request with a viewer-request function, overwriting what the viewer sent', () => {
+    // Prepare
+    const config = single(synth, 'AWS::CloudFront::Distribution').DistributionConfig as Record<string, unknown>;
+    const associations = (config.DefaultCacheBehavior as { FunctionAssociations: { EventType: string; FunctionARN: { 'Fn::GetAtt': [string] } }[] }).FunctionAssociations;
+    const fn = synth.resources[associations[0]!.FunctionARN['Fn::GetAtt'][0]]?.Properties as { FunctionCode: string; FunctionConfig: { Runtime: string } };
+    // The code as CloudFront runs it: a viewer request with forged headers.
+    const run = new Function('event', `${fn.FunctionCode}\nreturn handler(event);`) as (event: unknown) => { headers: Record<string, { value: string }> };
+
+    // Act
+    const request = run({
+      context: { distributionDomainName: 'd111111abcdef8.cloudfront.net' },
+      request: { headers: { host: { value: 'd111111abcdef8.cloudfront.net' }, 'x-forwarded-host': { value: 'evil.example' }, 'x-resolver-origin': { value: 'https://evil.example' } } },
+    });
+
+    // Assess
+    expect(associations).toHaveLength(1);
+    expect(associations[0]?.EventType).toBe('viewer-request');
+    expect(fn.FunctionConfig.Runtime).toBe('cloudfront-js-2.0');
+    expect(fn.FunctionCode).toBe(viewerRequestCode());
+    expect(request.headers['x-forwarded-host']).toEqual({ value: 'd111111abcdef8.cloudfront.net' });
+    expect(request.headers['x-resolver-origin']).toEqual({ value: 'https://d111111abcdef8.cloudfront.net' });
   });
 
   it('caches the immutable version pages as long as they say, compressed, keyed by the path alone; nothing else', () => {
@@ -376,27 +428,32 @@ describe('resolver distribution', () => {
     }
   });
 
-  it('attack: the execute-api domain cannot pose as CloudFront: the API origin gets a generated secret header that only the resolver function is given', () => {
+  it('attack: nothing but the distribution can reach the resolver: its function URL takes only SigV4-signed requests (AWS_IAM), which origin access control signs for this distribution alone', () => {
     // Prepare
-    const config = single(synth, 'AWS::CloudFront::Distribution').DistributionConfig as Record<string, unknown>;
-    const apiOrigin = (config.Origins as { Id: string; CustomOriginConfig?: unknown; OriginCustomHeaders?: { HeaderName: string; HeaderValue: unknown }[] }[]).find(
-      (origin) => origin.CustomOriginConfig !== undefined,
-    );
-    const secrets = ofType(synth, 'AWS::SecretsManager::Secret').filter(([, r]) => JSON.stringify(r.Properties).includes('resolver'));
+    const resolverId = functionLogicalId(synth, 'resolver');
+    const config = single(synth, 'AWS::CloudFront::Distribution').DistributionConfig as { Origins: { OriginAccessControlId?: { 'Fn::GetAtt': [string] } }[] };
+    const distributionId = logicalId(synth.stack.distribution);
 
     // Act
-    const header = apiOrigin?.OriginCustomHeaders?.find((h) => h.HeaderName.toLowerCase() === 'x-origin-verify');
-    const settingOf = (name: string) =>
-      (synth.resources[functionLogicalId(synth, name)]?.Properties?.Environment as { Variables: Record<string, unknown> }).Variables.RESOLVER_ORIGIN_SECRET;
+    const urls = ofType(synth, 'AWS::Lambda::Url');
+    const oac = synth.resources[config.Origins[0]!.OriginAccessControlId!['Fn::GetAtt'][0]]?.Properties?.OriginAccessControlConfig;
+    const [urlId] = urls[0] ?? [''];
+    const permissions = ofType(synth, 'AWS::Lambda::Permission')
+      .map(([, p]) => p.Properties ?? {})
+      .filter((p) => JSON.stringify(p.FunctionName).includes(resolverId) || JSON.stringify(p.FunctionName).includes(urlId));
 
-    // Assess: one generated secret, resolved at deployment (no value in the template), the same in both places.
-    expect(secrets).toHaveLength(1);
-    const [secretId, secret] = secrets[0]!;
-    expect(secret.Properties?.GenerateSecretString).toMatchObject({ ExcludePunctuation: true, PasswordLength: 64 });
-    expect(JSON.stringify(header?.HeaderValue)).toMatch(/\{\{resolve:secretsmanager:/);
-    expect(JSON.stringify(header?.HeaderValue)).toContain(secretId);
-    expect(settingOf('resolver')).toEqual(header?.HeaderValue);
-    for (const [name] of functions.filter(([name]) => name !== 'resolver')) expect(settingOf(name), name).toBeUndefined();
+    // Assess
+    expect(urls).toHaveLength(1);
+    expect(urls[0]?.[1].Properties).toMatchObject({ AuthType: 'AWS_IAM', TargetFunctionArn: arnOf(resolverId) });
+    expect(config.Origins).toHaveLength(1);
+    expect(oac).toMatchObject({ OriginAccessControlOriginType: 'lambda', SigningBehavior: 'always', SigningProtocol: 'sigv4' });
+    expect(permissions.map((p) => p.Action).sort()).toEqual(['lambda:InvokeFunction', 'lambda:InvokeFunctionUrl']);
+    for (const permission of permissions) {
+      expect(permission.Principal).toBe('cloudfront.amazonaws.com');
+      expect(JSON.stringify(permission.SourceArn)).toContain(distributionId);
+    }
+    // No shared origin secret any more: OAC replaces it (docs/decisions.md).
+    expect(ofType(synth, 'AWS::SecretsManager::Secret').filter(([, r]) => JSON.stringify(r.Properties).includes('resolver'))).toEqual([]);
   });
 });
 

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { MAX_REFERRER_HOSTS, planReferrers, summarize, topReferrers } from '../../lib/domain/analytics.ts';
 import { referrerOf, storedReferrer } from '../../lib/domain/referrer.ts';
 import { scanEventSchema } from '../../lib/domain/scan-event.ts';
-import { packTransactions, splitByRollup, type CountedMessage } from '../../lib/data/rollups.ts';
 
 const label = (c: string) => c.repeat(63);
 /** A valid 253-character host name. */
@@ -114,24 +113,5 @@ describe('topReferrers (the analytics answer: top 10, then other)', () => {
     ]);
     expect(result.topReferrers).toEqual([{ domain: 'a.example', scans: 3 }, { domain: 'other', scans: 6 }]);
     expect(result.totalScans).toBe(9);
-  });
-});
-
-describe('packTransactions and splitByRollup (one tenant per transaction)', () => {
-  const message = (i: number, orgId: string, productId: string): CountedMessage => ({
-    messageId: `m${i}`,
-    event: { v: 1, orgId, environment: 'live', productId, gtin: '04006381333931', at: '2026-11-21T10:00:00.000Z', country: 'DE', referrer: 'direct', device: 'mobile' },
-  });
-
-  it('attack: never puts two tenants in one transaction, so one tenant cannot fail another tenant\'s scans', () => {
-    const messages = Array.from({ length: 60 }, (_, i) => message(i, i % 3 === 0 ? 'org_victim' : 'org_attacker', `p${i % 4}`));
-    const units = packTransactions(messages);
-    for (const unit of units) expect(new Set(unit.map((m) => m.event.orgId)).size).toBe(1);
-    expect(units.flat()).toHaveLength(60);
-  });
-
-  it('splits a unit into one unit per product-day', () => {
-    const unit = [message(1, 'org_a', 'p1'), message(2, 'org_a', 'p2'), message(3, 'org_a', 'p1')];
-    expect(splitByRollup(unit).map((part) => part.map((m) => m.messageId))).toEqual([['m1', 'm3'], ['m2']]);
   });
 });

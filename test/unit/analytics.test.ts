@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { bucketStart, buckets, resolveWindow, summarize, type DayRollup } from '../../lib/domain/analytics.ts';
-import { packTransactions, type CountedMessage } from '../../lib/data/rollups.ts';
 
 const rollup = (day: string, scans: number, extra: Partial<DayRollup> = {}): DayRollup => ({
   day,
@@ -65,22 +64,5 @@ describe('summarize', () => {
       { date: '2026-03-02', scans: 0 },
       { date: '2026-03-09', scans: 3 },
     ]);
-  });
-});
-
-describe('packTransactions', () => {
-  const message = (i: number, productId: string): CountedMessage => ({
-    messageId: `m${i}`,
-    event: { v: 1, orgId: 'org_a', environment: 'live', productId, gtin: '04006381333931', at: '2026-11-21T10:00:00.000Z', country: 'DE', referrer: 'direct', device: 'mobile' },
-  });
-
-  it('keeps every transaction within 100 actions: one per message plus one per rollup item', () => {
-    const messages = Array.from({ length: 250 }, (_, i) => message(i, `p${i % 7}`));
-    const units = packTransactions(messages);
-    for (const unit of units) {
-      const rollups = new Set(unit.map((m) => m.event.productId)).size;
-      expect(unit.length + rollups).toBeLessThanOrEqual(100);
-    }
-    expect(units.flat().map((m) => m.messageId).sort()).toEqual(messages.map((m) => m.messageId).sort());
   });
 });

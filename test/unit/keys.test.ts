@@ -14,7 +14,7 @@ import { getDraft, saveDraft } from '../../lib/data/drafts.ts';
 import { eventPut, getEvent, listEvents } from '../../lib/data/events.ts';
 import { getImportChunk, getImportJob, listImportJobs } from '../../lib/data/imports.ts';
 import { addToWindow } from '../../lib/data/rate-limits.ts';
-import { countUnit, queryRollups } from '../../lib/data/rollups.ts';
+import { countBatch, emptyWriteStats, queryRollups } from '../../lib/data/rollups.ts';
 import { deleteSession, getSession, insertSession } from '../../lib/data/sessions.ts';
 import { findSupplierIdByName, getSupplier, insertSupplier, listSuppliers } from '../../lib/data/suppliers.ts';
 import { findUserIdByEmail, findUserIdByIdentity, getUser, insertUser, linkIdentity } from '../../lib/data/users.ts';
@@ -258,28 +258,31 @@ describe('stored keys', () => {
       v: 1 as const, orgId: 'org_1', environment: 'live' as const, productId: 'prd_1', gtin: '04006381333931',
       at: '2026-11-05T10:00:00.000Z', country: 'DE', referrer: 'direct', device: 'mobile' as const,
     };
-    const stats = { writeUnits: 0, transactions: 0, rollupUpdates: 0 };
+    const stats = emptyWriteStats();
     // Act
-    await countUnit([{ messageId: 'msg-1', event }], stats);
+    await countBatch([{ messageId: 'msg-1', event }], stats);
     ddb.reset();
     ddb.onAnyCommand().resolves({ Items: [{ PK: 'STATS#org_1#live#prd_1', SK: 'DAY#2026-11-05', scans: 1 }] });
     const rollups = await queryRollups({ orgId: 'org_1', environment: 'live' }, 'prd_1', '2026-11-01', '2026-11-30');
     // Assess
-    expect(stats.transactions).toBe(1);
+    expect(stats.rollupUpdates).toBe(1);
     expect(keysSent()).toEqual(['query STATS#org_1#live#prd_1 | DAY#2026-11-01..DAY#2026-11-30']);
     expect(rollups.map((r) => r.day)).toEqual(['2026-11-05']);
   });
 
-  it('keeps the ledger key of a counted scan message and the rollup key of its day', async () => {
+  it('keeps the ledger key of a counted scan message, its 10-second bucket, and the rollup key of its day', async () => {
     // Prepare
     const event = {
       v: 1 as const, orgId: 'org_1', environment: 'test' as const, productId: 'prd_1', gtin: '04006381333931',
       at: '2026-11-05T23:59:59.999Z', country: 'DE', referrer: 'direct', device: 'desktop' as const,
     };
     // Act
-    await countUnit([{ messageId: 'msg-1', event }], { writeUnits: 0, transactions: 0, rollupUpdates: 0 });
-    // Assess
-    expect(keysSent()).toEqual(['SCANMSG#msg-1 | SCANMSG', 'STATS#org_1#test#prd_1 | DAY#2026-11-05']);
+    await countBatch([{ messageId: 'msg-1', event }], emptyWriteStats());
+    // Assess: the ledger bucket is read, the rollup written, then the ledger item put under a random token
+    const sent = keysSent();
+    expect(sent.slice(0, 2)).toEqual(['query SCANLOG#2026-11-05T23:59:50 | undefined..undefined', 'STATS#org_1#test#prd_1 | DAY#2026-11-05']);
+    expect(sent[2]).toMatch(/^SCANLOG#2026-11-05T23:59:50 \| [0-9a-f-]{36}#0$/);
+    expect(sent).toHaveLength(3);
   });
 
   it('keeps one idempotency partition per tenant, the record hash as the sort key', () => {

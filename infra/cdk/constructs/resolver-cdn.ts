@@ -1,4 +1,4 @@
-import { CfnOutput, Duration, Fn, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Fn, Stack } from 'aws-cdk-lib';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import {
   AllowedMethods,
@@ -8,23 +8,24 @@ import {
   CachePolicy,
   CacheQueryStringBehavior,
   Distribution,
+  Function as CloudFrontFunction,
+  FunctionCode,
+  FunctionEventType,
+  FunctionRuntime,
   HttpVersion,
-  OriginProtocolPolicy,
   OriginRequestCookieBehavior,
   OriginRequestHeaderBehavior,
   OriginRequestPolicy,
   OriginRequestQueryStringBehavior,
-  OriginSslPolicy,
   PriceClass,
   SecurityPolicyProtocol,
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
-import { HttpOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { FunctionUrlOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { CfnPermission, FunctionUrlAuthType, type FunctionUrl, type IFunction } from 'aws-cdk-lib/aws-lambda';
 import { AaaaRecord, ARecord, RecordTarget, type IHostedZone } from 'aws-cdk-lib/aws-route53';
 import { CloudFrontTarget } from 'aws-cdk-lib/aws-route53-targets';
-import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
-import { RESOLVER_ORIGIN_HEADER } from '../../../lib/config.ts';
 import { resolverCertificateArn, type DeploySettings } from '../settings.ts';
 import { StackPart } from './part.ts';
 
@@ -35,12 +36,48 @@ import { StackPart } from './part.ts';
  */
 export const PAGE_PATH_PATTERNS = ['/org_????????????????/live/p/*', '/org_????????????????/test/p/*'] as const;
 
-/** Headers the resolver reads: the viewer's country (CloudFront's) and content negotiation. */
-export const RESOLVER_HEADERS = ['CloudFront-Viewer-Country', 'Accept', 'Accept-Language', 'Referer', 'User-Agent'] as const;
+/**
+ * The headers the viewer-request function sets on every resolver request (VIEWER_REQUEST_CODE),
+ * overwriting whatever the viewer sent: the Host the viewer asked for (a function URL's own Host is
+ * its lambda-url domain; docs/resolver.md) and the platform resolver's origin (the function cannot
+ * be told it in its environment: docs/deploy.md#the-public-path).
+ */
+export const FORWARDED_HOST_HEADER = 'X-Forwarded-Host';
+export const RESOLVER_ORIGIN_FORWARD_HEADER = 'X-Resolver-Origin';
+
+/** Headers the resolver reads: the viewer's country (CloudFront's), content negotiation, and the two the viewer-request function sets. */
+export const RESOLVER_HEADERS = [
+  'CloudFront-Viewer-Country',
+  'Accept',
+  'Accept-Language',
+  'Referer',
+  'User-Agent',
+  FORWARDED_HOST_HEADER,
+  RESOLVER_ORIGIN_FORWARD_HEADER,
+] as const;
+
+/**
+ * The viewer-request CloudFront Function (JavaScript runtime 2.0) of the resolver behaviour: it
+ * copies the viewer's Host into X-Forwarded-Host and names the platform origin in
+ * X-Resolver-Origin, `platformOrigin` (a literal or a CloudFormation token), or, without one, the
+ * distribution's own domain.
+ */
+export function viewerRequestCode(platformOrigin?: string): string {
+  const origin = platformOrigin === undefined ? "'https://' + event.context.distributionDomainName" : `'${platformOrigin}'`;
+  return [
+    'function handler(event) {',
+    '  var request = event.request;',
+    "  var host = request.headers.host ? request.headers.host.value : '';",
+    `  request.headers['${FORWARDED_HOST_HEADER.toLowerCase()}'] = { value: host };`,
+    `  request.headers['${RESOLVER_ORIGIN_FORWARD_HEADER.toLowerCase()}'] = { value: ${origin} };`,
+    '  return request;',
+    '}',
+  ].join('\n');
+}
 
 export interface ResolverCdnProps {
-  /** The HTTP API's own host (`<id>.execute-api.<region>.amazonaws.com`), CloudFront's origin. */
-  apiHost: string;
+  /** The resolver function: CloudFront reaches it through its function URL (AWS_IAM, origin access control). */
+  resolver: IFunction;
   settings: DeploySettings;
   /** The hosted zone for the resolver domain's alias records, when the settings name one. */
   zone?: IHostedZone;
@@ -48,15 +85,13 @@ export interface ResolverCdnProps {
 
 /**
  * CloudFront in front of the public resolver: every printed qrCodeUrl lands here, so that
- * CloudFront-Viewer-Country reaches the resolver (docs/architecture.md). The resolver paths are never
- * cached (each GET is a counted scan and answers the current version); the immutable version pages
- * it redirects to are (PAGE_PATH_PATTERNS). HTTPS only, with the optional web ACL and custom domain
- * of the settings.
- * CloudFront sends the resolver a generated secret in X-Origin-Verify, which the resolver function
- * gets as RESOLVER_ORIGIN_SECRET (`originSecret`), so that the resolver routes on the API's own
- * domain, which bypass this distribution, are refused (docs/deploy.md). Both are CloudFormation
- * dynamic references resolved at deployment: the value is in no template. It grants nothing: its
- * origin is the API's public endpoint.
+ * CloudFront-Viewer-Country reaches the resolver (docs/architecture.md). Its origin is the
+ * resolver's Lambda function URL with auth type AWS_IAM, which CloudFront signs through origin
+ * access control: no API Gateway on the public path, and nothing but this distribution (and the
+ * brand distribution of the settings, when given) may invoke the URL (docs/deploy.md#the-public-path).
+ * The resolver paths are never cached (each GET is a counted scan and answers the current
+ * version); the immutable version pages it redirects to are (PAGE_PATH_PATTERNS), compressed
+ * (gzip, Brotli). HTTPS only, with the optional web ACL and custom domain of the settings.
  */
 export class ResolverCdn extends StackPart {
   readonly distribution: Distribution;
@@ -64,9 +99,10 @@ export class ResolverCdn extends StackPart {
   readonly origin: string;
   /** Whether the distribution serves a custom domain with its own certificate. */
   readonly customCertificate: boolean;
-  /** The secret CloudFront sends to the resolver, and its value (a dynamic reference) for RESOLVER_ORIGIN_SECRET. */
-  readonly originSecret: Secret;
-  readonly originSecretValue: string;
+  /** The resolver's function URL (AWS_IAM), CloudFront's origin. */
+  readonly functionUrl: FunctionUrl;
+  /** The viewer-request function of the resolver behaviour (without a custom resolver domain only). */
+  readonly viewerRequest: CloudFrontFunction | undefined;
 
   constructor(scope: Construct, id: string, props: ResolverCdnProps) {
     super(scope, id);
@@ -75,25 +111,30 @@ export class ResolverCdn extends StackPart {
     const certificateArn = settings.resolverDomain ? resolverCertificateArn(settings) : undefined;
     const certificate = certificateArn ? Certificate.fromCertificateArn(this, 'ResolverCertificate', certificateArn) : undefined;
     this.customCertificate = Boolean(certificate);
+    const platformOrigin = settings.resolverDomain ? `https://${settings.resolverDomain}` : undefined;
     const originRequestPolicy = new OriginRequestPolicy(this, 'ResolverOriginRequestPolicy', {
       // CloudFront is global: the name must differ between regions deploying the same stack.
       originRequestPolicyName: Fn.join('-', [stack.stackName, 'resolver', stack.region]),
-      comment: 'Product Passport resolver: viewer country and content negotiation headers',
+      comment: 'Product Passport resolver: viewer country, content negotiation, viewer host and platform origin',
+      // Never Host: a function URL answers only to its own (CloudFront sends the origin's domain).
       headerBehavior: OriginRequestHeaderBehavior.allowList(...RESOLVER_HEADERS),
       queryStringBehavior: OriginRequestQueryStringBehavior.all(),
       cookieBehavior: OriginRequestCookieBehavior.none(),
     });
-    this.originSecret = new Secret(this, 'ResolverOriginSecret', {
-      description: 'Sent by the resolver distribution to the resolver (X-Origin-Verify): requests without it did not come through CloudFront',
-      generateSecretString: { passwordLength: 64, excludePunctuation: true, includeSpace: false },
-      removalPolicy: RemovalPolicy.DESTROY,
-    });
-    this.originSecretValue = this.originSecret.secretValue.unsafeUnwrap();
-    const origin = new HttpOrigin(props.apiHost, {
-      protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
-      originSslProtocols: [OriginSslPolicy.TLS_V1_2],
-      customHeaders: { [RESOLVER_ORIGIN_HEADER]: this.originSecretValue },
-    });
+    this.functionUrl = props.resolver.addFunctionUrl({ authType: FunctionUrlAuthType.AWS_IAM });
+    // Origin access control signs every origin request (SigV4); the construct grants this
+    // distribution lambda:InvokeFunctionUrl and lambda:InvokeFunction (via the URL) on the resolver.
+    const origin = FunctionUrlOrigin.withOriginAccessControl(this.functionUrl, { readTimeout: Duration.seconds(10) });
+    // Only without a custom resolver domain: the function cannot then be told the platform origin
+    // (the distribution's own domain) in its environment. With one, RESOLVER_ORIGIN names it, and a
+    // scan spares the function's invocation (docs/benchmarks.md#cost).
+    this.viewerRequest = platformOrigin
+      ? undefined
+      : new CloudFrontFunction(this, 'ResolverViewerRequest', {
+          comment: 'Product Passport resolver: X-Forwarded-Host and X-Resolver-Origin for the function URL',
+          runtime: FunctionRuntime.JS_2_0,
+          code: FunctionCode.fromInline(viewerRequestCode()),
+        });
     // The version pages: cached as long as the page says (a year, immutable; a minute for a 404),
     // keyed by the path alone (the URL names the version and language; a passed-on query string
     // makes no other copy), compressed. Nothing is forwarded beyond what the key holds.
@@ -122,12 +163,14 @@ export class ResolverCdn extends StackPart {
       additionalBehaviors: Object.fromEntries(PAGE_PATH_PATTERNS.map((pattern) => [pattern, pagesBehavior])),
       defaultBehavior: {
         origin,
-        // Every resolution is a counted scan and reads the current version: never served from the cache.
+        // Every resolution is a counted scan and reads the current version: never served from the cache
+        // (and so never compressed: CloudFront compresses only what a cache policy with gzip/Brotli admits).
         cachePolicy: CachePolicy.CACHING_DISABLED,
         originRequestPolicy,
         allowedMethods: AllowedMethods.ALLOW_GET_HEAD_OPTIONS,
         viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
         compress: true,
+        ...(this.viewerRequest ? { functionAssociations: [{ function: this.viewerRequest, eventType: FunctionEventType.VIEWER_REQUEST }] } : {}),
       },
       httpVersion: HttpVersion.HTTP2_AND_3,
       ...(settings.resolverWebAclArn ? { webAclId: settings.resolverWebAclArn } : {}),
@@ -136,7 +179,34 @@ export class ResolverCdn extends StackPart {
         ? { domainNames: [settings.resolverDomain], certificate, minimumProtocolVersion: SecurityPolicyProtocol.TLS_V1_2_2021 }
         : {}),
     });
-    this.origin = settings.resolverDomain ? `https://${settings.resolverDomain}` : `https://${this.distribution.distributionDomainName}`;
+    this.origin = platformOrigin ?? `https://${this.distribution.distributionDomainName}`;
+
+    // The brand domains' multi-tenant distribution (docs/brand-domains.md) reaches the same function
+    // URL through its own origin access control: it may invoke it too.
+    if (settings.brandDistributionId) {
+      const sourceArn = `arn:${stack.partition}:cloudfront::${stack.account}:distribution/${settings.brandDistributionId}`;
+      new CfnPermission(this, 'BrandDistributionInvokeUrl', {
+        principal: 'cloudfront.amazonaws.com',
+        action: 'lambda:InvokeFunctionUrl',
+        functionName: props.resolver.functionArn,
+        sourceArn,
+        functionUrlAuthType: FunctionUrlAuthType.AWS_IAM,
+      });
+      new CfnPermission(this, 'BrandDistributionInvoke', {
+        principal: 'cloudfront.amazonaws.com',
+        action: 'lambda:InvokeFunction',
+        functionName: props.resolver.functionArn,
+        sourceArn,
+        invokedViaFunctionUrl: true,
+      });
+      // The brand distribution's viewer-request function: the brand's Host, and this platform's origin.
+      const brandViewerRequest = new CloudFrontFunction(this, 'BrandViewerRequest', {
+        comment: 'Product Passport brand domains: X-Forwarded-Host and X-Resolver-Origin for the resolver function URL',
+        runtime: FunctionRuntime.JS_2_0,
+        code: FunctionCode.fromInline(viewerRequestCode(this.origin)),
+      });
+      new CfnOutput(this, 'BrandViewerRequestFunctionArn', { value: brandViewerRequest.functionArn });
+    }
 
     if (props.zone && settings.resolverDomain) {
       const target = RecordTarget.fromAlias(new CloudFrontTarget(this.distribution));
@@ -145,5 +215,6 @@ export class ResolverCdn extends StackPart {
     }
     new CfnOutput(this, 'ResolverUrl', { value: this.origin });
     new CfnOutput(this, 'ResolverDistributionDomain', { value: this.distribution.distributionDomainName });
+    new CfnOutput(this, 'ResolverFunctionUrl', { value: this.functionUrl.url });
   }
 }
