@@ -12,6 +12,7 @@ import { benchBundles } from './bundles.ts';
 import { printTable, type Row } from './measure.ts';
 import { benchImports } from './imports.ts';
 import { benchIngest } from './ingest.ts';
+import { benchLifecycle } from './lifecycle.ts';
 import { benchPipeline } from './pipeline.ts';
 import { benchProducts } from './products.ts';
 import { benchResolver, benchResolverFunction } from './resolver.ts';
@@ -31,6 +32,7 @@ try {
   rows.push(...(await benchPipeline(stack.info, count, concurrency, baselineScans)));
   rows.push(...(await benchIngest(stack.info, count, concurrency)));
   rows.push(...(await benchImports(stack.info, count)));
+  rows.push(...(await benchLifecycle(count, concurrency)));
   // Last, so that their Node processes do not disturb the request benchmarks.
   rows.push(...(await benchResolverFunction()));
   rows.push(...(await benchBundles()));
