@@ -121,11 +121,20 @@ export function energyMismatch(nutrition: NutritionInput, productType?: string):
   return undefined;
 }
 
+/** The sentence and suggestion of a 422 for a declared energy that disagrees with the nutrients. */
+export function energyMismatchMessage(mismatch: EnergyCheck): { message: string; suggestion: string } {
+  const kj = (value: number) => `${Math.round(value)} kJ`;
+  return {
+    message: `${mismatch.field} disagrees with the nutrients: they give ${kj(mismatch.computedKj)}, the declared value is ${kj(mismatch.declaredKj)} (more than 20 % and 10 kJ apart).`,
+    suggestion: 'Check the figure for a kcal value typed as kJ or a misplaced decimal, or leave energy out to have it computed.',
+  };
+}
+
 /**
  * The nutrition as it is stored on publish: when it gives no energy figure (or only figures the
  * service computed before) and the nutrients suffice, `energyKj` and `energyKcal` computed and
- * rounded to whole units, with `energyCalculated: true`; when it declares one unit only, the
- * other derived from it (1 kcal = 4.184 kJ). Anything else is returned unchanged.
+ * rounded to whole units, with `energyCalculated: true`. A declared figure is kept as declared
+ * (the page derives a missing unit from it, 1 kcal = 4.184 kJ).
  */
 export function completeEnergy<T extends NutritionInput>(nutrition: T, productType?: string): T {
   const recompute = nutrition.energyCalculated === true;
@@ -139,6 +148,12 @@ export function completeEnergy<T extends NutritionInput>(nutrition: T, productTy
   const computed = computableEnergy(nutrition, productType);
   if (!computed) return rest as T;
   return { ...rest, energyKj: Math.round(computed.kj), energyKcal: Math.round(computed.kcal), energyCalculated: true } as T;
+}
+
+/** Passport data with its energy completed on publish (completeEnergy); data without nutrition unchanged. */
+export function withComputedEnergy<T extends { nutrition?: NutritionInput | undefined; productType?: string | undefined }>(data: T): T {
+  if (!data.nutrition || typeof data.nutrition !== 'object') return data;
+  return { ...data, nutrition: completeEnergy(data.nutrition, data.productType) };
 }
 
 // ---------------------------------------------------------------------------------------------
