@@ -237,13 +237,13 @@ ${content}
  * Free text in the best language it is given in: the page's, then English, then the first given
  * (docs/resolver.md#the-page-language).
  */
-function freeText(texts: Partial<Record<Lang, string>>, lang: Lang): string | undefined {
-  const given = (value: string | undefined): value is string => value !== undefined && value.trim() !== '';
-  const own = texts[lang];
-  if (given(own)) return own;
-  const english = texts[DEFAULT_LANGUAGE];
-  if (given(english)) return english;
-  return Object.values(texts).find(given);
+function freeText(texts: Partial<Record<Lang, string>>, lang: Lang): { text: string; lang: Lang } | undefined {
+  const given = (value: string | undefined): value is string => typeof value === 'string' && value.trim() !== '';
+  for (const candidate of [lang, DEFAULT_LANGUAGE, ...(Object.keys(texts) as Lang[])]) {
+    const value = texts[candidate];
+    if (given(value)) return { text: value, lang: candidate };
+  }
+  return undefined;
 }
 
 interface ListedIngredient {
@@ -251,6 +251,8 @@ interface ListedIngredient {
   category?: string;
   name: string;
   allergen: boolean;
+  /** The language of free text shown in another language than the page's (for `lang` on its element). */
+  lang?: Lang;
 }
 
 /** One ingredient in the page's language; undefined for one with nothing to show (a stored null, an unknown code). */
@@ -262,8 +264,9 @@ function listedIngredient(ingredient: Ingredient | null | undefined, lang: Lang)
     if (!entry) return undefined;
     return { ...(entry.category ? { category: entry.category } : {}), name: entry.names[lang] ?? entry.names.en, allergen: entry.allergen !== null };
   }
-  const name = ingredient.text ? freeText(ingredient.text, lang) : undefined;
-  return name === undefined ? undefined : { name, allergen: false };
+  const chosen = ingredient.text && typeof ingredient.text === 'object' ? freeText(ingredient.text, lang) : undefined;
+  if (!chosen) return undefined;
+  return { name: chosen.text, allergen: false, ...(chosen.lang === lang ? {} : { lang: chosen.lang }) };
 }
 
 /**
@@ -281,7 +284,12 @@ function ingredientsSection(view: Passport, lang: Lang, t: Translate): SafeHtml 
     if (group) group.items.push(item);
     else groups.push({ ...(item.category === undefined ? {} : { category: item.category }), items: [item] });
   }
-  const name = (item: ListedIngredient) => (item.allergen ? html`<strong>${item.name}</strong>` : emphasiseAllergens(item.name));
+  const name = (item: ListedIngredient) =>
+    item.allergen
+      ? html`<strong>${item.name}</strong>`
+      : item.lang
+        ? html`<span lang="${item.lang}">${emphasiseAllergens(item.name)}</span>`
+        : emphasiseAllergens(item.name);
   const parts = groups.map((group, index) => {
     const categoryName = group.category === undefined ? undefined : categoryById(group.category)?.names[lang];
     const items = group.items.map((item, itemIndex) => html`${itemIndex > 0 && ', '}${name(item)}`);
