@@ -3,7 +3,7 @@ import { countrySchema } from './country-schema.ts';
 import { ALLERGEN_FIELDS, NUTRITION_FIELDS, SUPPLIER_ROLES, WINE_COLOURS, type AllergenField, type NutritionField, type SupplierRole } from './enums.ts';
 import { UUID_PATTERN } from './ids.ts';
 import { LANGUAGES, type Lang } from './labelling/languages.ts';
-import { VOCABULARY_INGREDIENTS } from './labelling/vocabulary.ts';
+import { INGREDIENT_CODES } from './labelling/codes.ts';
 import { CATEGORIES, NOT_BLANK, type Category } from './product.ts';
 
 /** Supplier roles (`producer` the default: docs/decisions.md#smaller-choices), colours, nutrition and allergen fields. */
@@ -87,7 +87,7 @@ export const vintageSchema = z
  * translations, keyed by language.
  */
 export const ingredientCodeSchema = z
-  .enum(VOCABULARY_INGREDIENTS.map((entry) => entry.code) as [string, ...string[]], {
+  .enum(INGREDIENT_CODES, {
     error: (issue) => (typeof issue.input === 'string' ? 'code is not in the ingredient vocabulary (GET /v1/vocabulary/ingredients).' : 'code must be a string.'),
   })
   .meta({ id: 'IngredientCode', description: 'The code of an entry of GET /v1/vocabulary/ingredients' });
