@@ -6,7 +6,7 @@ import { categoryById, VOCABULARY_CATEGORIES, VOCABULARY_INGREDIENTS, vocabulary
 describe('the ingredient vocabulary (lib/domain/labelling/vocabulary.json)', () => {
   it('has exactly the codes passports are validated against (lib/domain/labelling/codes.ts), each once, in kebab case', () => {
     const codes = VOCABULARY_INGREDIENTS.map((entry) => entry.code);
-    expect(codes).toEqual([...INGREDIENT_CODES]);
+    expect(codes, 'a vocabulary entry added or removed: list its code in lib/domain/labelling/codes.ts too').toEqual([...INGREDIENT_CODES]);
     expect(new Set(codes).size).toBe(codes.length);
     for (const code of codes) expect(code).toMatch(/^[a-z0-9]+(?:-[a-z0-9]+)*$/);
   });
