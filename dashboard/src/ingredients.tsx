@@ -1,4 +1,5 @@
 import { useId, useMemo, useState } from 'preact/hooks';
+import type { IngredientCode } from '../../lib/domain/labelling/codes.ts';
 import { LANGUAGES, type Lang } from '../../lib/domain/labelling/languages.ts';
 import type { VocabularyListEntry } from '../../lib/domain/labelling/vocabulary.ts';
 import type { Ingredient } from '../../lib/domain/passport.ts';
@@ -84,7 +85,7 @@ export function IngredientsEditor(props: { value: Ingredient[]; onChange: (value
               if (event.key !== 'Enter') return;
               event.preventDefault();
               const first = matches[0];
-              if (first && fold(first.names[lang]) === fold(query.trim())) add({ code: first.code });
+              if (first && fold(first.names[lang]) === fold(query.trim())) add({ code: first.code as IngredientCode });
               else if (query.trim()) add(query.trim());
             }}
           />
@@ -105,7 +106,7 @@ export function IngredientsEditor(props: { value: Ingredient[]; onChange: (value
           <ul class="ingredient-matches" aria-label="Matching ingredients">
             {matches.map((entry) => (
               <li key={entry.code}>
-                <button type="button" class="button button-secondary button-small" onClick={() => add({ code: entry.code })}>
+                <button type="button" class="button button-secondary button-small" onClick={() => add({ code: entry.code as IngredientCode })}>
                   {entry.category ? `${entry.category.names[lang]}: ` : ''}
                   {entry.names[lang]}
                   {entry.eNumber ? ` (${entry.eNumber})` : ''}
