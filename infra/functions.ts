@@ -174,6 +174,14 @@ export const FUNCTIONS: Record<FunctionName, FunctionSpec> = {
     // Transactions of Put, Update and Delete (the domain, its hostname claim, the default pointer).
     grants: { table: [...WRITE, 'dynamodb:DeleteItem'], sessionSecret: true, cloudfrontTenants: ['cloudfront:CreateDistributionTenant', 'cloudfront:TagResource'] },
   },
+  labelling: {
+    entry: 'functions/labelling/handler.ts',
+    description: 'The ingredient vocabulary (public) and the energy calculator of the nutrition declaration',
+    memoryMb: 256,
+    timeoutSeconds: 5,
+    // Reads nothing of its own: the vocabulary is bundled; the calculator's callers are authenticated and rate-limited.
+    grants: { table: API_READ, sessionSecret: true },
+  },
   docs: {
     entry: 'functions/docs/handler.ts',
     description: 'The OpenAPI document and the API reference page',

@@ -17,8 +17,8 @@ import { requestIdHeader } from '../../lib/http/request-id.ts';
 import type { HttpEvent, HttpResult } from '../../lib/http/types.ts';
 import { renderBadLink, renderNotFound, renderWithdrawn } from './page/elabel.ts';
 import { pageHeaders, tenantOfPath } from './page/http.ts';
-import { negotiateLanguage } from './page/i18n.ts';
-import { bestLink, LINKSET_CONTEXT_LINK, linkset, parseLinkType, productLinks, resolverDescription, wantsLinkset } from './linkset.ts';
+import { negotiateLanguage, type Lang } from './page/i18n.ts';
+import { bestLink, labelLanguage, LINKSET_CONTEXT_LINK, linkset, parseLinkType, productLinks, resolverDescription, wantsLinkset } from './linkset.ts';
 import { servePage } from './pages.ts';
 
 /**
@@ -60,7 +60,7 @@ function jsonResult(status: number, body: unknown, contentType = 'application/js
 }
 
 /** An error in the form the client asked for: a friendly page for browsers, the error object otherwise. */
-function failure(event: HttpEvent, error: ApiError, page: (lang: 'en' | 'de' | 'fr') => string): HttpResult {
+function failure(event: HttpEvent, error: ApiError, page: (lang: Lang) => string): HttpResult {
   if (wantsPage(event)) {
     const lang = negotiateLanguage(event.headers?.['accept-language']);
     const result = html(error.status, page(lang), lang);
@@ -273,7 +273,8 @@ async function answer(event: HttpEvent, method: string): Promise<HttpResult> {
     result = jsonResult(200, linkset(view, anchor, links), 'application/linkset+json', { Link: `${linksetLink}, ${LINKSET_CONTEXT_LINK}` });
   } else {
     const candidates = linkType.kind === 'default' ? links.defaultLinkMulti : linkType.known ? links[linkType.name as keyof typeof links] : [];
-    const link = bestLink(candidates, event.headers?.accept, event.headers?.['accept-language']);
+    // The page language: Accept-Language, then the product's label language, then English (docs/resolver.md#the-page-language).
+    const link = bestLink(candidates, event.headers?.accept, event.headers?.['accept-language'], labelLanguage(passport));
     if (!link) {
       const name = linkType.kind === 'type' ? linkType.name : 'defaultLink';
       return failure(

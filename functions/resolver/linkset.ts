@@ -2,7 +2,8 @@ import Negotiator from 'negotiator';
 import type { PublicView } from '../../lib/data/passports.ts';
 import { elabelPageUrl, passportJsonUrl } from '../../lib/domain/page-urls.ts';
 import type { Tenant } from '../../lib/domain/tenant.ts';
-import { DEFAULT_LANGUAGE, LANGUAGES, LANGUAGE_NAMES, negotiateLanguage } from './page/i18n.ts';
+import { isLang } from '../../lib/domain/labelling/languages.ts';
+import { DEFAULT_LANGUAGE, LANGUAGES, LANGUAGE_NAMES, negotiateLanguage, type Lang } from './page/i18n.ts';
 
 /**
  * The links the resolver knows for a resolved GTIN, the RFC 9264 linkset built from them, the
@@ -40,10 +41,12 @@ export type Links = Record<LinkType, Link[]>;
  * The links of the product's current passport version. Every target is an immutable page URL of
  * that version on the platform origin (lib/domain/page-urls.ts), also for brand-host products.
  *
- * - `gs1:defaultLink`: the e-label in the default language (one link, as the standard has it).
+ * - `gs1:defaultLink`: the e-label in the product's label language (`data.labelLanguage`), else
+ *   English (one link, as the standard has it).
  * - `gs1:defaultLinkMulti`: the same page in every language, and the JSON read form; the
  *   resolver picks among them by Accept and Accept-Language when no linkType is asked for.
  * - `gs1:pip` (product information page): the e-label in every language, and the JSON read form.
+ * Every e-label link carries its `hreflang`: one link per language of the 24.
  */
 export function productLinks(view: PublicView & { passport: NonNullable<PublicView['passport']> }, tenant: Tenant, origin: string): Links {
   const version = view.passport.version;
@@ -60,7 +63,13 @@ export function productLinks(view: PublicView & { passport: NonNullable<PublicVi
     ...(view.passport.digest ? { digest: [view.passport.digest] } : {}),
   };
   const pages = LANGUAGES.map(page);
-  return { defaultLink: [page(DEFAULT_LANGUAGE)], defaultLinkMulti: [...pages, json], pip: [...pages, json] };
+  return { defaultLink: [page(labelLanguage(view.passport))], defaultLinkMulti: [...pages, json], pip: [...pages, json] };
+}
+
+/** The product's own label language (passport data), or English. */
+export function labelLanguage(passport: { data?: { labelLanguage?: unknown } } | undefined): Lang {
+  const chosen = passport?.data?.labelLanguage;
+  return isLang(chosen) ? chosen : DEFAULT_LANGUAGE;
 }
 
 /**
@@ -104,17 +113,23 @@ export function wantsLinkset(accept: string | undefined): boolean {
 /**
  * The best link of one type for a request: first the media type the Accept header prefers among
  * the type's links (HTML when it says nothing or accepts anything), then the language
- * Accept-Language prefers among the links of that media type (English when none is acceptable).
- * Undefined when the type has no links.
+ * Accept-Language prefers among the links of that media type (the product's label language
+ * `fallback` when none is acceptable, then English). Undefined when the type has no links.
  */
-export function bestLink(candidates: readonly Link[], accept: string | undefined, acceptLanguage: string | undefined): Link | undefined {
+export function bestLink(
+  candidates: readonly Link[],
+  accept: string | undefined,
+  acceptLanguage: string | undefined,
+  fallback: Lang = DEFAULT_LANGUAGE,
+): Link | undefined {
   if (candidates.length === 0) return undefined;
   const offered = [...new Set(candidates.map((link) => link.type))].sort((a, b) => (a === 'text/html' ? -1 : b === 'text/html' ? 1 : 0));
   const type = (accept ? new Negotiator({ headers: { accept } }).mediaType(offered) : undefined) ?? offered[0];
   const ofType = candidates.filter((link) => link.type === type);
-  const lang = negotiateLanguage(acceptLanguage);
+  const lang = negotiateLanguage(acceptLanguage, fallback);
   return (
     ofType.find((link) => link.hreflang?.includes(lang)) ??
+    ofType.find((link) => link.hreflang?.includes(fallback)) ??
     ofType.find((link) => link.hreflang?.includes(DEFAULT_LANGUAGE)) ??
     ofType[0]
   );

@@ -24,6 +24,8 @@ import { DIGEST_PATTERN } from '../domain/digest-pattern.ts';
 import { eventSchema } from '../domain/events.ts';
 import { listEventsQuerySchema } from '../domain/event-query.ts';
 import { PASSPORT_JSON_SEGMENT } from '../domain/page-urls.ts';
+import { LANGUAGES } from '../domain/labelling/languages.ts';
+import { calculatedNutritionSchema, calculateNutritionSchema, vocabularyListSchema } from '../domain/labelling/schemas.ts';
 import { loginQuerySchema, switchSessionSchema } from '../domain/session.ts';
 import { ENVIRONMENTS } from '../domain/tenant.ts';
 import { createSupplierSchema, supplierSchema } from '../domain/supplier.ts';
@@ -148,14 +150,15 @@ export const TAGS: Readonly<Record<string, string>> = {
   Events: 'The append-only log of every change: what changed, who changed it, in which request (docs/lifecycle.md#event-log)',
   Resolver: 'The public GS1 Digital Link resolver behind every printed QR code (no authentication)',
   Webhooks: "Signed deliveries from a product-information system, and the organization's webhook endpoints",
+  Labelling: 'The ingredient vocabulary of the e-label in the 24 EU languages, and the energy calculator of the nutrition declaration (docs/labelling.md)',
   Reference: 'This OpenAPI document and its rendered reference',
   'Dashboard session': 'Sign-in to the dashboard (OpenID Connect) and its session cookie',
   'API keys': "The organization's API keys, managed from a dashboard session",
   Domains: "The organization's own resolver domains (such as id.brand.example), verified by a DNS TXT record, managed from a dashboard session",
 };
 
-/** The e-label's languages (functions/resolver/page/i18n.ts). */
-const LANGUAGE_CODES = ['en', 'de', 'fr'] as const;
+/** The e-label's languages: the 24 official EU languages (lib/domain/labelling/languages.ts). */
+const LANGUAGE_CODES = LANGUAGES;
 
 /** A key qualifier's value: the URL-safe part of GS1 character set 82 (a dot alone would be a dot segment). */
 const qualifierValue = (max: number) => z.string().regex(new RegExp(`^[0-9A-Za-z_-]{1,${max}}$`));
@@ -697,6 +700,29 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     body: z.object({}).loose().describe('The PIM payload, mapped by the endpoint’s mapping'),
     responses: { 200: { description: 'Applied (or a duplicate, or an ignored event type)', schema: ingestResultSchema } },
     errors: [400, 401, 413, 422],
+  },
+  'GET /v1/vocabulary/ingredients': {
+    summary: 'The ingredient vocabulary',
+    description:
+      'Every ingredient a passport may name by code ({"code": "tartaric-acid"} in data.ingredients): its additive category, its E-number where it has one, the allergen it carries, and its name in each of the 24 official EU languages, as the e-label shows it. Public and the same for everyone: cacheable for a day.',
+    tag: 'Labelling',
+    responses: {
+      200: {
+        description: 'The vocabulary',
+        schema: vocabularyListSchema,
+        headers: { 'Cache-Control': header('public, max-age=86400') },
+      },
+    },
+    errors: [],
+  },
+  'POST /v1/nutrition/calculate': {
+    summary: 'Compute the energy of a nutrition declaration',
+    description:
+      'The energy (kJ and kcal) the nutrients give with the conversion factors of Regulation (EU) No 1169/2011 Annex XIV (docs/labelling.md#energy-and-rounding): what publishing a passport stores when its nutrition omits energy. Alcohol may be given in % vol (× 0.789 g/ml). A declared energy more than 20 % and 10 kJ from the computed one is a 422 naming nutrition.energyKj, as on publishing. Any API key or a dashboard session; nothing is stored.',
+    tag: 'Labelling',
+    body: calculateNutritionSchema,
+    responses: { 200: { description: 'The completed nutrition, and where each energy figure comes from', schema: calculatedNutritionSchema } },
+    errors: [400, ...API_KEY_ERRORS, 413, 422],
   },
   'GET /v1/openapi.json': {
     summary: 'This document', description: 'The OpenAPI 3.1 document of this API, generated from the route table and the schemas the handlers validate with.',

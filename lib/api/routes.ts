@@ -22,7 +22,8 @@ export type FunctionName =
   | 'domains'
   | 'imports'
   | 'import-worker'
-  | 'events';
+  | 'events'
+  | 'labelling';
 
 /**
  * How a route authenticates: an API key (Bearer; the dashboard's session cookie is accepted too, see
@@ -144,6 +145,10 @@ export const ROUTES: readonly Route[] = [
   { method: 'PATCH', path: '/v1/domains/{domainId}', function: 'domains', auth: 'session', scopes: [], body: true, event: 'domain.updated' },
   { method: 'DELETE', path: '/v1/domains/{domainId}', function: 'domains', auth: 'session', scopes: [], body: false, event: 'domain.deleted' },
   { method: 'POST', path: '/v1/domains/{domainId}/verify', function: 'domains', auth: 'session', scopes: [], body: false, event: 'domain.verified' },
+
+  // Labelling (docs/labelling.md): the ingredient vocabulary (public, cacheable) and the energy calculator (any key or session).
+  { method: 'GET', path: '/v1/vocabulary/ingredients', function: 'labelling', auth: 'none', scopes: [], body: false },
+  { method: 'POST', path: '/v1/nutrition/calculate', function: 'labelling', auth: 'apiKey', scopes: [], body: true },
 
   { method: 'GET', path: '/v1/openapi.json', function: 'docs', auth: 'none', scopes: [], body: false },
   { method: 'GET', path: '/docs', function: 'docs', auth: 'none', scopes: [], body: false },

@@ -97,6 +97,7 @@ const passportColumns: ImportColumn[] = [
   { header: 'passport.origin.country', example: 'DE', describe: 'Country of origin: ISO 3166-1 alpha-2 code in upper case.' },
   { header: 'passport.origin.region', example: 'Mosel', describe: 'Region of origin, at most 200 characters.' },
   { header: 'passport.origin.designation', example: 'Mosel PDO', describe: 'Protected designation, at most 200 characters.' },
+  { header: 'passport.labelLanguage', example: 'de', describe: "The e-label's language when the reader's are none of the 24 EU languages: a code such as de." },
   ...Array.from({ length: TEMPLATE_PRODUCERS }, (_, i) => i + 1).flatMap((n) => [
     { header: `passport.producers.${n}.name`, example: n === 1 ? 'Weingut Beispiel' : '', describe: `Producer ${n}: name (required when the producer has any field).` },
     { header: `passport.producers.${n}.role`, example: n === 1 ? 'producer' : '', describe: `Producer ${n}: role, ${SUPPLIER_ROLES.join(', ')} (producer when empty).` },
@@ -252,6 +253,13 @@ export function rowToInput(row: Readonly<Record<string, string>>): RowInput {
 
 const cellOf = (value: unknown): string => {
   if (value === undefined || value === null) return '';
+  // An ingredient object (docs/api.md#passport-data): a vocabulary entry as its code, translated text in English or its first language.
+  if (typeof value === 'object' && !Array.isArray(value)) {
+    const item = value as { code?: unknown; text?: Record<string, unknown> };
+    if (typeof item.code === 'string') return item.code;
+    const texts = item.text ?? {};
+    return String(texts.en ?? Object.values(texts)[0] ?? '');
+  }
   if (typeof value === 'number') return String(value);
   if (typeof value === 'boolean') return value ? 'true' : 'false';
   return String(value);
@@ -259,6 +267,7 @@ const cellOf = (value: unknown): string => {
 
 function flatten(prefix: string, value: unknown, out: Record<string, string>): void {
   if (value === undefined || value === null) return;
+  if (prefix === 'passport.nutrition.energyCalculated') return; // the energy figures go out as numbers; an import declares them
   if (typeof value === 'object' && !Array.isArray(value)) {
     for (const [key, inner] of Object.entries(value)) flatten(`${prefix}.${key}`, inner, out);
     return;

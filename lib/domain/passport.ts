@@ -3,6 +3,8 @@ import { countrySchema } from './country-schema.ts';
 import { ALLERGEN_FIELDS, NUTRITION_FIELDS, SUPPLIER_ROLES, WINE_COLOURS, type AllergenField, type NutritionField, type SupplierRole } from './enums.ts';
 import { DIGEST_PATTERN } from './digest-pattern.ts';
 import { UUID_PATTERN } from './ids.ts';
+import { LANGUAGES, type Lang } from './labelling/languages.ts';
+import { INGREDIENT_CODES } from './labelling/codes.ts';
 import { CATEGORIES, NOT_BLANK, type Category } from './product.ts';
 
 /** Supplier roles (`producer` the default: docs/decisions.md#smaller-choices), colours, nutrition and allergen fields. */
@@ -30,10 +32,18 @@ const shortText = (field: string, max = 200) =>
     .max(max, { error: `${field} must be at most ${max} characters.` })
     .regex(NOT_BLANK, { error: `${field} must not be empty.` });
 
-/** Nutrition per 100 ml (wine, drinks) or 100 g; every figure optional, none negative. */
-export const nutritionSchema = z.strictObject(
-  Object.fromEntries(NUTRITION_FIELDS.map((field) => [field, amount(field).optional()])) as Record<NutritionField, z.ZodOptional<ReturnType<typeof amount>>>,
-);
+/**
+ * Nutrition per 100 ml (wine, drinks) or 100 g; every figure optional, none negative.
+ * `energyCalculated: true` marks energy figures the service computed on publish
+ * (docs/labelling.md#energy-and-rounding); they are computed again whenever the data is published.
+ */
+export const nutritionSchema = z.strictObject({
+  ...(Object.fromEntries(NUTRITION_FIELDS.map((field) => [field, amount(field).optional()])) as Record<NutritionField, z.ZodOptional<ReturnType<typeof amount>>>),
+  energyCalculated: z
+    .boolean({ error: 'energyCalculated must be true or false.' })
+    .optional()
+    .describe('Set by the service: energyKj and energyKcal were computed from the nutrients (Regulation (EU) No 1169/2011 Annex XIV factors), not declared'),
+});
 export type Nutrition = z.infer<typeof nutritionSchema>;
 
 const flag = (field: string) => z.boolean({ error: `${field} must be true or false.` });
@@ -72,6 +82,41 @@ export const vintageSchema = z
     description: `Harvest year: ${MIN_VINTAGE} to next year. The maximum moves every 1 January (UTC); this document states it as of when it was generated.`,
   });
 
+/**
+ * One ingredient (docs/api.md#passport-data): free text as before, an entry of the ingredient
+ * vocabulary by its code (lib/domain/labelling/vocabulary.ts), or free text with its own
+ * translations, keyed by language.
+ */
+export const ingredientCodeSchema = z
+  .enum(INGREDIENT_CODES, {
+    error: (issue) => (typeof issue.input === 'string' ? 'code is not in the ingredient vocabulary (GET /v1/vocabulary/ingredients).' : 'code must be a string.'),
+  })
+  .meta({ id: 'IngredientCode', description: 'The code of an entry of GET /v1/vocabulary/ingredients' });
+
+/** Free text in one or more of the 24 languages, keyed by language code (at least one). */
+export const ingredientTextSchema = z
+  .strictObject(Object.fromEntries(LANGUAGES.map((lang) => [lang, shortText(`text.${lang}`).optional()])) as Record<Lang, z.ZodOptional<ReturnType<typeof shortText>>>, {
+    error: 'text must be an object of texts by language code.',
+  })
+  .refine((texts) => Object.values(texts).some((value) => value !== undefined), { error: 'text must give the ingredient in at least one language.' })
+  .meta({ id: 'IngredientText', description: 'Free text by language code; the e-label shows the page language, else English, else the first given', anyOf: LANGUAGES.map((lang) => ({ required: [lang] })) });
+
+export const ingredientSchema = z.union([
+  shortText('ingredient'),
+  z
+    .strictObject({ code: ingredientCodeSchema.optional(), text: ingredientTextSchema.optional() }, { error: 'An ingredient is a string or an object.' })
+    .refine((item) => (item.code === undefined) !== (item.text === undefined), {
+      error: 'An ingredient object takes either code or text, not both and not neither.',
+    })
+    .meta({
+      oneOf: [
+        { properties: { code: { $ref: '#/components/schemas/IngredientCode' } }, required: ['code'] },
+        { properties: { text: { $ref: '#/components/schemas/IngredientText' } }, required: ['text'] },
+      ],
+    }),
+]);
+export type Ingredient = z.infer<typeof ingredientSchema>;
+
 /** The passport data object (docs/api.md#passport-data): known fields strictly typed, unknown fields rejected. */
 export const passportDataSchema = z.strictObject(
   {
@@ -79,13 +124,17 @@ export const passportDataSchema = z.strictObject(
     colour: z.enum(WINE_COLOURS, { error: `colour must be one of: ${WINE_COLOURS.join(', ')}.` }).optional(),
     vintage: vintageSchema.optional(),
     ingredients: z
-      .array(shortText('ingredient'), { error: 'ingredients must be an array of strings.' })
+      .array(ingredientSchema, { error: 'ingredients must be an array.' })
       .max(100, { error: 'ingredients may list at most 100 entries.' })
       .optional(),
     nutrition: nutritionSchema.optional(),
     allergens: allergensSchema.optional(),
     origin: originSchema.optional(),
     producers: z.array(producerSchema, { error: 'producers must be an array.' }).max(20, { error: 'at most 20 producers.' }).optional(),
+    labelLanguage: z
+      .enum(LANGUAGES, { error: `labelLanguage must be one of: ${LANGUAGES.join(', ')}.` })
+      .optional()
+      .describe("The e-label's language when neither the URL nor Accept-Language chooses one (docs/resolver.md#the-page-language)"),
   },
   { error: (i) => (i.input === undefined ? 'data is required.' : 'data must be an object.') },
 );

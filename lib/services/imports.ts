@@ -25,6 +25,7 @@ import { canonicalHeader, columnOf, rowToInput } from '../domain/import-columns.
 import { IMPORT_ID_PATTERN, type ImportCounts, type ImportRecord, type ImportRowError } from '../domain/imports.ts';
 import { canonicalJson } from '../domain/json.ts';
 import { passportDataSchema, type PassportData, type PassportVersion } from '../domain/passport.ts';
+import { energyMismatch, energyMismatchMessage, withComputedEnergy } from '../domain/nutrition.ts';
 import { toPassportView } from '../domain/passport-view.ts';
 import { createProductSchema, toProductView, type ProductRecord } from '../domain/product.ts';
 import type { Tenant } from '../domain/tenant.ts';
@@ -83,10 +84,12 @@ function checkRow(stored: StoredRow): Checked {
   if (!product.success) errors.push(...issuesToErrors(row, cells, product.error.issues, []));
   const passport = input.passport === undefined ? undefined : passportDataSchema.safeParse(input.passport);
   if (passport && !passport.success) errors.push(...issuesToErrors(row, cells, passport.error.issues, ['passport']));
+  const mismatch = passport?.success && passport.data.nutrition ? energyMismatch(passport.data.nutrition, passport.data.productType) : undefined;
+  if (mismatch) errors.push({ row, column: writtenHeader(cells, columnOf(['passport', 'nutrition', mismatch.field])), message: energyMismatchMessage(mismatch).message });
   if (errors.length || !product.success || !product.data.gtin) return { ok: false, errors: firstPerColumn(errors) };
   // Only the fields the cells set: a default (such as granularity's) must not count as a change.
   const set = Object.fromEntries(Object.entries(product.data).filter(([field]) => field in productInput)) as RowProduct;
-  return { ok: true, value: { row, gtin14: product.data.gtin, product: set, passport: passport?.success ? passport.data : undefined } };
+  return { ok: true, value: { row, gtin14: product.data.gtin, product: set, passport: passport?.success ? withComputedEnergy(passport.data) : undefined } };
 }
 
 /** The rows that pass, and the errors of those that do not (a GTIN named twice fails its later rows). */

@@ -3,13 +3,14 @@ import { getPassportVersion, insertPassportVersion } from '../data/passports.ts'
 import { eventPut } from '../data/events.ts';
 import { newEvent, type Origin } from '../domain/events.ts';
 import { canonicalJson } from '../domain/json.ts';
+import { energyMismatch, energyMismatchMessage, withComputedEnergy } from '../domain/nutrition.ts';
 import { toPassportView } from '../domain/passport-view.ts';
 import { nextPassportVersion } from '../domain/passport-version.ts';
 import type { PassportVersion, PassportData } from '../domain/passport.ts';
 import type { ProductRecord } from '../domain/product.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import type { TransactItem } from '../data/webhook-deliveries.ts';
-import { NotFoundError } from '../http/errors.ts';
+import { NotFoundError, ValidationError } from '../http/errors.ts';
 
 const MAX_ATTEMPTS = 50;
 
@@ -35,9 +36,12 @@ export interface PublishOptions {
  * read until each gets its own version, so versions have no gaps and no duplicates. With
  * `unlessCurrent`, data equal to the current version's is not published again: the current version
  * comes back as a duplicate (and of two concurrent callers with the same data, the one that loses
- * the race finds its data already current).
+ * the race finds its data already current). Nutrition without energy gets it computed first
+ * (docs/labelling.md#energy-and-rounding).
  */
-export async function publishVersion(tenant: Tenant, product: ProductRecord, data: PassportData, options: PublishOptions): Promise<PublishResult> {
+export async function publishVersion(tenant: Tenant, product: ProductRecord, given: PassportData, options: PublishOptions): Promise<PublishResult> {
+  checkEnergy(given);
+  const data = withComputedEnergy(given);
   const wanted = options.unlessCurrent ? canonicalJson(data) : undefined;
   let current: ProductRecord | undefined = product;
   for (let attempt = 1; attempt <= MAX_ATTEMPTS && current; attempt++) {
@@ -56,6 +60,18 @@ export async function publishVersion(tenant: Tenant, product: ProductRecord, dat
   }
   if (!current) throw new NotFoundError(`No product with id '${product.productId}'.`, { param: 'productId' });
   throw new Error(`Could not publish a passport version for ${product.productId} after ${MAX_ATTEMPTS} attempts`);
+}
+
+/**
+ * Refuses (422) a declared energy that disagrees clearly with what the nutrients give: more than
+ * 20 % and 10 kJ apart (docs/labelling.md#energy-and-rounding). A rule across fields, so it is
+ * checked here rather than in the schema; `prefix` is where the data sits in the request.
+ */
+export function checkEnergy(data: Pick<PassportData, 'nutrition' | 'productType'>, prefix = 'data'): void {
+  const mismatch = data.nutrition && energyMismatch(data.nutrition, data.productType);
+  if (!mismatch) return;
+  const { message, suggestion } = energyMismatchMessage(mismatch);
+  throw new ValidationError(message, `${prefix ? `${prefix}.` : ''}nutrition.${mismatch.field}`, suggestion);
 }
 
 export const publishPassport = async (tenant: Tenant, product: ProductRecord, data: PassportData, origin: Origin): Promise<PassportVersion> =>

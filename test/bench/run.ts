@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT, startLocalStack } from '../../infra/local/stack.ts';
 import { benchBundles } from './bundles.ts';
+import { benchElabel } from './elabel.ts';
 import { printTable, type Row } from './measure.ts';
 import { benchImports } from './imports.ts';
 import { benchIngest } from './ingest.ts';
@@ -28,6 +29,7 @@ try {
   const rows: Row[] = [...(await benchProducts(stack.info, count, concurrency))];
   const resolverRows = await benchResolver(stack.info, count, concurrency);
   rows.push(...resolverRows);
+  rows.push(...(await benchElabel(stack.info)));
   const baselineScans = resolverRows.find((r) => r.figure.startsWith('baseline'))?.value ?? 1;
   rows.push(...(await benchPipeline(stack.info, count, concurrency, baselineScans)));
   rows.push(...(await benchIngest(stack.info, count, concurrency)));

@@ -182,8 +182,21 @@ describe('the dashboard', () => {
       const form = page.getByTestId('publish-form');
       await form.getByLabel('Colour (wine)').selectOption('white');
       await form.getByLabel('Vintage').fill('2023');
-      await form.getByLabel('Ingredients').fill('Grapes\nAcidity regulator: tartaric acid\nPreservative: sulphites');
-      for (const [label, value] of [['Energy (kJ)', '290'], ['Energy (kcal)', '70'], ['Fat (g)', '0'], ['Carbohydrates (g)', '2.6'], ['Sugars (g)', '2.1'], ['Protein (g)', '0.1'], ['Salt (g)', '0'], ['Alcohol (g)', '8.7']]) {
+      // Ingredients: a vocabulary entry found by typing (named in all 24 languages on the e-label), and free text.
+      const ingredients = form.getByLabel('Ingredients', { exact: true });
+      await ingredients.fill('Grapes');
+      await ingredients.press('Enter');
+      await ingredients.fill('tartaric');
+      await form.getByRole('button', { name: 'Acidity regulator: tartaric acid (E 334)' }).click();
+      await ingredients.fill('Preservative: sulphites');
+      await form.getByRole('button', { name: 'Add “Preservative: sulphites” as free text' }).click();
+      expect(await form.getByRole('list', { name: 'Ingredients, in descending order of weight' }).innerText()).toMatch(/grapes[\s\S]*Acidity regulator: tartaric acid \(E 334\)[\s\S]*Preservative: sulphites/);
+      for (const [label, value] of [['Fat (g)', '0'], ['Carbohydrates (g)', '2.6'], ['Sugars (g)', '2.1'], ['Protein (g)', '0.1'], ['Salt (g)', '0'], ['Alcohol (g)', '8.7']]) {
+        await form.getByLabel(label!, { exact: true }).fill(value!);
+      }
+      // The energy the nutrients give, live (2.7 g × 17 + 8.7 g × 29 = 298.2 kJ; 2.7 × 4 + 8.7 × 7 = 71.7 kcal).
+      expect(await form.getByTestId('energy-preview').innerText()).toContain('298 kJ / 72 kcal');
+      for (const [label, value] of [['Energy (kJ)', '290'], ['Energy (kcal)', '70']]) {
         await form.getByLabel(label!, { exact: true }).fill(value!);
       }
       await form.getByLabel('Contains sulphites').check();
@@ -203,6 +216,9 @@ describe('the dashboard', () => {
       await page.getByText('Version 1 is published').waitFor();
       await expect.poll(() => page.getByTestId('passport-history').innerText(), POLL).toContain('v1');
       expect(await page.getByTestId('current-passport').innerText()).toContain('Mosel');
+      // The e-label preview in any of the 24 languages: the version's immutable page in that language.
+      await page.getByLabel('E-label language').selectOption('el');
+      expect(await page.getByTestId('elabel-preview').getAttribute('href')).toMatch(new RegExp(`/${org.orgId}/test/p/0${gtin}/1/el$`));
       await checkpoint(page, 'passport');
 
       // --- Open the e-label page the QR code leads to.

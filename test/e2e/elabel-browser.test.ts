@@ -19,6 +19,7 @@ import {
   PHONE_VIEWPORT,
   recordRequests,
 } from '../support/browser.ts';
+import { fullWineView } from '../support/wine-label.ts';
 
 const RESULTS_DIR = fileURLToPath(new URL('../../test-results/', import.meta.url));
 
@@ -71,6 +72,8 @@ const PAGES: Record<string, string> = {
   '/elabel/en': renderElabel(RED_WINE, 'en'),
   '/elabel/de': renderElabel(RED_WINE, 'de'),
   '/elabel/fr': renderElabel(RED_WINE, 'fr'),
+  // A full wine label (vocabulary ingredients, every section) in six languages of five scripts and orthographies (issue 15).
+  ...Object.fromEntries((['en', 'de', 'el', 'bg', 'ga', 'mt'] as const).map((lang) => [`/full/${lang}`, renderElabel(fullWineView(), lang)])),
   '/notfound/en': renderNotFound('en'),
   '/badlink/fr': renderBadLink('fr'),
   // A page axe must fault: no lang (serious), an image without alt text (critical).
@@ -176,6 +179,27 @@ describe('e-label page in headless Chromium', () => {
         expect(served).toEqual([path]); // not even a favicon
         expect(cookies).toEqual([]);
         expect(documentCookie).toBe('');
+      } finally {
+        await context.close();
+      }
+    });
+
+    it.each(['en', 'de', 'el', 'bg', 'ga', 'mt'] as const)('a full wine label in %s: no axe violation at all, its language on <html>, fits a 360 px phone', async (lang) => {
+      // Prepare
+      const { context, page, status } = await open(`/full/${lang}`);
+      try {
+        // Act
+        const accessibility = await checkAccessibility(page);
+        const scrollWidth = (await page.evaluate('document.documentElement.scrollWidth')) as number;
+        const htmlLang = await page.evaluate('document.documentElement.lang');
+        const switcherLinks = await page.locator('nav a[hreflang]').count();
+
+        // Assess
+        expect(status).toBe(200);
+        expect(accessibility.violations, accessibility.summary).toEqual([]);
+        expect(htmlLang).toBe(lang);
+        expect(switcherLinks).toBe(23);
+        expect(scrollWidth).toBeLessThanOrEqual(PHONE_VIEWPORT.width);
       } finally {
         await context.close();
       }

@@ -290,6 +290,7 @@ const BODY_CASES: Readonly<Record<string, { foreign: () => Request; expect: 404 
   'PATCH /v1/domains/{domainId}': { notTenantData: 'its path names the domain (above)' },
   'POST /v1/auth/api-keys': { notTenantData: 'the body names no existing resource; the key goes to the session’s organization' },
   'POST /v1/imports': { notTenantData: 'the body is a file whose rows upsert products by GTIN in the caller’s own tenant (GTINs are unique per tenant only)' },
+  'POST /v1/nutrition/calculate': { notTenantData: 'the body names no resource; the energy calculator reads and writes nothing' },
 };
 
 /** Listings (GET routes of a tenant without path parameters) and what a foreign caller must not find in them. */

@@ -100,7 +100,7 @@ describe('pages that do not exist', () => {
   it('answer 404, cacheable for a minute only: a version not yet published, a language the page is not in', async () => {
     // Act
     const future = await call('GET', page(3, 'en'));
-    const language = await call('GET', page(1, 'it'));
+    const language = await call('GET', page(1, 'ja')); // not one of the 24
     const futureJson = await call('GET', json(3));
     // Assess
     for (const response of [future, language]) {

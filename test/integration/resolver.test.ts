@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { LANGUAGES } from '../../lib/domain/labelling/languages.ts';
 import { baseUrl, call, newOrg, type TestOrg } from '../support/api.ts';
 import { createProduct, publish, RED_WINE, type CreatedProduct } from '../support/fixtures.ts';
 import { descriptionErrors, linksetErrors } from '../support/gs1-schemas.ts';
@@ -109,7 +110,7 @@ describe('the public resolver', () => {
       expect(body.linkset[0]?.itemDescription).toBe('Château Résolu 2022');
       expect(body.linkset[0]?.['https://gs1.org/voc/defaultLink']).toEqual([expect.objectContaining({ href: pageUrl(1, 'en') })]);
       const pip = body.linkset[0]?.['https://gs1.org/voc/pip'] as Array<{ href: string; type?: string; hreflang?: string[] }>;
-      expect(pip.filter((link) => link.type === 'text/html').map((link) => link.hreflang)).toEqual([['en'], ['de'], ['fr']]);
+      expect(pip.filter((link) => link.type === 'text/html').map((link) => link.hreflang)).toEqual(LANGUAGES.map((lang) => [lang]));
       expect(pip.find((link) => link.type === 'application/json')?.href).toBe(pageUrl(1, 'passport.json'));
     }
   });

@@ -28,7 +28,7 @@ describe('the dashboard', () => {
       categories: createProductSchema.shape.category.options,
       colours: passportDataSchema.shape.colour.unwrap().options,
       roles: producerSchema.shape.role.unwrap().options,
-      nutrition: Object.keys(nutritionSchema.shape),
+      nutrition: Object.keys(nutritionSchema.shape).filter((field) => field !== 'energyCalculated'), // set by the service, not in the form
       allergens: Object.keys(allergensSchema.shape),
       sources: createEndpointSchema.shape.source.options,
       granularities: analyticsQuerySchema.shape.granularity.unwrap().options,

@@ -9,7 +9,8 @@ import {
   renderElabel,
   renderNotFound,
 } from '../../functions/resolver/page/elabel.ts';
-import { LABELS, LANGUAGES, negotiateLanguage } from '../../functions/resolver/page/i18n.ts';
+import { LANGUAGES, negotiateLanguage } from '../../functions/resolver/page/i18n.ts';
+import { text as labelText, TEXT_KEYS } from '../../lib/domain/labelling/texts.ts';
 
 function wineView(data: PassportData, overrides: Partial<Passport> = {}): Passport {
   return {
@@ -80,13 +81,15 @@ describe('negotiateLanguage', () => {
     ['de-AT', 'de', 'region subtag falls back to the language'],
     ['DE-ch', 'de', 'case-insensitive'],
     ['*', 'en', 'wildcard'],
-    ['it, *;q=0.1', 'en', 'unsupported first, wildcard then'],
-    ['it, es;q=0.9', 'en', 'nothing supported'],
+    ['ja, *;q=0.1', 'en', 'unsupported first, wildcard then'],
+    ['ja, ko;q=0.9', 'en', 'nothing supported'],
+    ['it, es;q=0.9', 'it', 'any of the 24 EU languages'],
+    ['el-GR', 'el', 'Greek'],
     ['en;q=0.5, fr;q=0.8', 'fr', 'q-values beat order'],
     ['de;q=0.7, fr;q=0.7', 'de', 'ties go to the range listed first'],
     ['fr;q=0.7, de;q=0.7', 'fr', 'ties go to the range listed first (reversed)'],
     ['en;q=0, de;q=0.1', 'de', 'q=0 excludes'],
-    ['en;q=0, *', 'de', 'q=0 excludes also from the wildcard'],
+    ['en;q=0, *', 'bg', 'q=0 excludes also from the wildcard (then alphabetical order)'],
     ['de-AT, de;q=0, fr;q=0.2', 'fr', 'an exact q=0 refuses the language'],
     ['fr;q=0, de;q=0', 'en', 'nothing acceptable: default'],
     ['fr;q=2, de;q=0.5', 'de', 'malformed weight ignores the member'],
@@ -96,6 +99,18 @@ describe('negotiateLanguage', () => {
     // Prepare: the header.
     // Act
     const lang = negotiateLanguage(header);
+    // Assess
+    expect(lang).toBe(expected);
+  });
+
+  it.each<[string | undefined, string]>([
+    [undefined, 'de'],
+    ['ja', 'de'],
+    ['*', 'de'],
+    ['fr, *;q=0.5', 'fr'],
+  ])('with the product label language de as fallback: %s → %s', (header, expected) => {
+    // Act
+    const lang = negotiateLanguage(header, 'de');
     // Assess
     expect(lang).toBe(expected);
   });
@@ -160,9 +175,10 @@ describe('renderElabel: a complete red wine', () => {
     expect(table).toContain('<tr class="sub"><th scope="row">of which saturates</th><td>0\u00a0g</td></tr>');
     expect(table).toContain('<tr><th scope="row">Carbohydrate</th><td>2.6\u00a0g</td></tr>');
     expect(table).toContain('<tr class="sub"><th scope="row">of which sugars</th><td>0.6\u00a0g</td></tr>');
-    expect(table).toContain('<tr><th scope="row">Protein</th><td>0.1\u00a0g</td></tr>');
-    expect(table).toContain('<tr><th scope="row">Salt</th><td>0.01\u00a0g</td></tr>');
-    expect(table).toContain('<tr><th scope="row">Alcohol</th><td>10.4\u00a0g</td></tr>');
+    // Rounded for display (docs/labelling.md#energy-and-rounding): protein 0.1 g ≤ 0.5 g → 0, salt 0.01 g ≤ 0.0125 g → 0, 10.4 g ≥ 10 g → 10.
+    expect(table).toContain('<tr><th scope="row">Protein</th><td>0\u00a0g</td></tr>');
+    expect(table).toContain('<tr><th scope="row">Salt</th><td>0\u00a0g</td></tr>');
+    expect(table).toContain('<tr><th scope="row">Alcohol</th><td>10\u00a0g</td></tr>');
     const order = ['Energy', 'Fat', 'of which saturates', 'Carbohydrate', 'of which sugars', 'Protein', 'Salt', 'Alcohol'];
     const positions = order.map((label) => table.indexOf(`<th scope="row">${label}</th>`));
     expect(positions).toEqual([...positions].sort((a, b) => a - b));
@@ -225,8 +241,8 @@ describe('renderElabel: languages', () => {
     expect(text).toContain('Rotwein · Jahrgang 2019');
     expect(text).toContain('Enthält: Sulfite, Ei');
     expect(text).toContain('pro 100 ml');
-    expect(text).toContain('Alkohol 10,4 g');
-    expect(text).toContain('Salz 0,01 g');
+    expect(text).toContain('Alkohol 10 g');
+    expect(text).toContain('Kohlenhydrate 2,6 g');
     expect(text).not.toMatch(/\bIngredients\b|\bContains\b/);
   });
 
@@ -238,7 +254,7 @@ describe('renderElabel: languages', () => {
     const text = visibleText(page);
     // Assess
     expect(page).toContain('<html lang="fr">');
-    for (const label of ['Ingrédients', 'Allergènes', 'Déclaration nutritionnelle', 'Origine', 'Producteurs', 'Énergie', 'dont sucres']) {
+    for (const label of ['Ingrédients', 'Allergènes', 'Déclaration nutritionnelle', 'Origine', 'Producteurs', 'Valeur énergétique', 'dont sucres']) {
       expect(text).toContain(label);
     }
     expect(text).toContain('Vin rouge · Millésime 2019');
@@ -248,15 +264,12 @@ describe('renderElabel: languages', () => {
     expect(text).not.toMatch(/\bIngredients\b|\bContains\b/);
   });
 
-  it('has every label in every language', () => {
-    // Prepare
-    const keys = Object.keys(LABELS.en).sort();
-    // Act
-    const perLanguage = LANGUAGES.map((lang) => Object.keys(LABELS[lang]).sort());
+  it('offers the 24 official EU languages, each with its own texts', () => {
     // Assess
-    for (const languageKeys of perLanguage) expect(languageKeys).toEqual(keys);
-    expect(LABELS.de.ingredients).not.toBe(LABELS.en.ingredients);
-    expect(LABELS.fr.ingredients).not.toBe(LABELS.en.ingredients);
+    expect(LANGUAGES).toHaveLength(24);
+    expect(TEXT_KEYS.length).toBeGreaterThan(50);
+    expect(labelText('de', 'ingredients')).not.toBe(labelText('en', 'ingredients'));
+    expect(labelText('fr', 'ingredients')).not.toBe(labelText('en', 'ingredients'));
   });
 });
 
@@ -284,7 +297,7 @@ describe('renderElabel: derived and partial data', () => {
     expect(table).toContain('pro 100\u00a0g');
     expect(table).not.toContain('100\u00a0ml');
     expect(table).toContain('<td>1.046\u00a0kJ / 250\u00a0kcal</td>');
-    expect(table).toContain('<td>12,5\u00a0g</td>');
+    expect(table).toContain('<td>13\u00a0g</td>'); // 12.5 g ≥ 10 g: to the gram
   });
 
   it('renders only the product name, version and GTIN when data is empty', () => {
@@ -470,6 +483,6 @@ describe('renderNotFound and renderBadLink', () => {
     // Assess
     expect(page).toContain(`<html lang="${lang}">`);
     expect(page).toContain(`<h1>${escapeHtml(heading)}</h1>`);
-    expect(page).not.toContain(escapeHtml(LABELS[lang].notFoundHeading));
+    expect(page).not.toContain(escapeHtml(labelText(lang, 'notFoundHeading')));
   });
 });

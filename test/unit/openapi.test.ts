@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { routeKey, ROUTES } from '../../lib/api/routes.ts';
 import { buildOpenApi, documentPathOf, documentPaths } from '../../lib/api/openapi.ts';
 import { COUNTRY_CODES } from '../../lib/domain/countries.ts';
+import { LANGUAGES } from '../../lib/domain/labelling/languages.ts';
 import { SCOPES } from '../../lib/domain/scopes.ts';
 
 type Json = Record<string, any>;
@@ -133,7 +134,7 @@ describe('the OpenAPI document', () => {
     expect(page.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Passport' });
     expect(page.responses['200'].headers['Cache-Control'].description).toContain('max-age=31536000, immutable');
     expect(page.responses['404'].headers['Cache-Control'].description).toContain('max-age=60');
-    expect(parameter(page, 'page').schema.enum).toEqual(['en', 'de', 'fr', 'passport.json']);
+    expect(parameter(page, 'page').schema.enum).toEqual([...LANGUAGES, 'passport.json']);
     expect(page.responses['302']).toBeUndefined();
   });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bestLink, linkset, parseLinkType, productLinks, resolverDescription, wantsLinkset, type Link } from '../../functions/resolver/linkset.ts';
 import type { PublicView } from '../../lib/data/passports.ts';
+import { LANGUAGES } from '../../lib/domain/labelling/languages.ts';
 import { descriptionErrors, linksetErrors } from '../support/gs1-schemas.ts';
 
 const ORIGIN = 'https://id.example.com';
@@ -35,15 +36,27 @@ describe('the linkset of a resolved GTIN', () => {
     ]);
   });
 
-  it('lists the current version’s e-label once per language with hreflang and title, and the JSON passport typed application/json', () => {
+  it('lists the current version’s e-label once per language (the 24) with hreflang and title, and the JSON passport typed application/json', () => {
     // Assess
-    expect(links.pip).toEqual([
-      { href: page('en'), title: 'Riesling 2023: product information (English)', type: 'text/html', hreflang: ['en'] },
-      { href: page('de'), title: 'Riesling 2023: product information (Deutsch)', type: 'text/html', hreflang: ['de'] },
-      { href: page('fr'), title: 'Riesling 2023: product information (Français)', type: 'text/html', hreflang: ['fr'] },
-      { href: JSON_URL, title: 'Riesling 2023: digital product passport (JSON)', type: 'application/json' },
-    ]);
-    expect(links.defaultLink).toEqual([links.pip[0]]);
+    expect(links.pip).toHaveLength(25);
+    expect(links.pip.map((link) => link.hreflang?.[0])).toEqual([...LANGUAGES, undefined]);
+    expect(links.pip).toContainEqual({ href: page('en'), title: 'Riesling 2023: product information (English)', type: 'text/html', hreflang: ['en'] });
+    expect(links.pip).toContainEqual({ href: page('de'), title: 'Riesling 2023: product information (Deutsch)', type: 'text/html', hreflang: ['de'] });
+    expect(links.pip).toContainEqual({ href: page('el'), title: 'Riesling 2023: product information (Ελληνικά)', type: 'text/html', hreflang: ['el'] });
+    expect(links.pip.at(-1)).toEqual({ href: JSON_URL, title: 'Riesling 2023: digital product passport (JSON)', type: 'application/json' });
+    expect(links.defaultLink).toEqual([links.pip.find((link) => link.hreflang?.[0] === 'en')]);
+  });
+
+  it('makes the product’s label language its default link, and the fallback when Accept-Language names none of the 24', () => {
+    // Prepare
+    const polish = { ...view, passport: { ...view.passport, data: { labelLanguage: 'pl' } } } as typeof view;
+    // Act
+    const polishLinks = productLinks(polish, TENANT, ORIGIN);
+    // Assess
+    expect(polishLinks.defaultLink.map((link) => link.href)).toEqual([page('pl')]);
+    expect(bestLink(polishLinks.defaultLinkMulti, BROWSER, 'ja', 'pl')?.href).toBe(page('pl'));
+    expect(bestLink(polishLinks.defaultLinkMulti, BROWSER, undefined, 'pl')?.href).toBe(page('pl'));
+    expect(bestLink(polishLinks.defaultLinkMulti, BROWSER, 'cs', 'pl')?.href).toBe(page('cs'));
   });
 
   it('is refused by the schema when an item description is missing or a link type is not a URI (the schema can fail)', () => {

@@ -3,6 +3,11 @@ import { api, ApiError, type PassportData, type PassportVersion, type Passport, 
 import { ErrorNotice, Field, focusField, FormActions, Loading, Notice, Options, placeError, SelectField, useLoad } from '../components.tsx';
 import { ALLERGEN_FIELDS, CATEGORIES, NUTRITION_FIELDS, SUPPLIER_ROLES, WINE_COLOURS } from '../constants.ts';
 import { formatDateTime, labelOf } from '../format.ts';
+import { IngredientsEditor } from '../ingredients.tsx';
+import { browserLanguage, ingredientLabel, previewUrl } from '../labelling.ts';
+import { LANGUAGES, type Lang } from '../../../lib/domain/labelling/languages.ts';
+import { computableEnergy, energyMismatch, energyMismatchMessage, roundEnergy, type NutritionInput } from '../../../lib/domain/nutrition.ts';
+import type { Ingredient } from '../../../lib/domain/passport.ts';
 
 /** The form's state: text as typed; the API validates it (and names the field when it refuses). */
 interface ProducerRow {
@@ -14,7 +19,8 @@ interface FormValues {
   productType: string;
   colour: string;
   vintage: string;
-  ingredients: string;
+  labelLanguage: string;
+  ingredients: Ingredient[];
   nutrition: Record<string, string>;
   allergens: Record<string, boolean>;
   origin: { country: string; region: string; designation: string };
@@ -28,7 +34,8 @@ function valuesOf(data: PassportData | undefined, category: string): FormValues 
     productType: data?.productType ?? category,
     colour: data?.colour ?? '',
     vintage: data?.vintage !== undefined ? String(data.vintage) : '',
-    ingredients: (data?.ingredients ?? []).join('\n'),
+    labelLanguage: data?.labelLanguage ?? '',
+    ingredients: [...(data?.ingredients ?? [])],
     nutrition: Object.fromEntries(NUTRITION_FIELDS.map((f) => [f, data?.nutrition?.[f] !== undefined ? String(data.nutrition[f]) : ''])),
     allergens: Object.fromEntries(ALLERGEN_FIELDS.map((f) => [f, data?.allergens?.[f] === true])),
     origin: { country: data?.origin?.country ?? '', region: data?.origin?.region ?? '', designation: data?.origin?.designation ?? '' },
@@ -50,8 +57,8 @@ export function dataOf(values: FormValues): Record<string, unknown> {
   if (values.productType) data.productType = values.productType;
   if (values.colour) data.colour = values.colour;
   if (values.vintage.trim()) data.vintage = numberOrText(values.vintage);
-  const ingredients = values.ingredients.split('\n').map((line) => line.trim()).filter(Boolean);
-  if (ingredients.length) data.ingredients = ingredients;
+  if (values.labelLanguage) data.labelLanguage = values.labelLanguage;
+  if (values.ingredients.length) data.ingredients = values.ingredients;
   const nutrition = Object.fromEntries(Object.entries(values.nutrition).filter(([, v]) => v.trim() !== '').map(([k, v]) => [k, numberOrText(v)]));
   if (Object.keys(nutrition).length) data.nutrition = nutrition;
   data.allergens = { ...values.allergens };
@@ -64,12 +71,13 @@ export function dataOf(values: FormValues): Record<string, unknown> {
   return data;
 }
 
-/** The fields of the form, by the API's 422 `param` (ingredients[i] points at the one textarea). */
+/** The fields of the form, by the API's 422 `param` (ingredients[i]… points at the one ingredient list). */
 function fieldNames(values: FormValues): string[] {
   return [
     'data.productType',
     'data.colour',
     'data.vintage',
+    'data.labelLanguage',
     'data.ingredients',
     ...NUTRITION_FIELDS.map((f) => `data.nutrition.${f}`),
     ...ALLERGEN_FIELDS.map((f) => `data.allergens.${f}`),
@@ -82,7 +90,7 @@ function fieldNames(values: FormValues): string[] {
 
 const normalizeParam = (error: unknown): unknown => {
   if (!(error instanceof ApiError) || !error.param) return error;
-  const param = error.param.replace(/^data\.ingredients\[\d+\]$/, 'data.ingredients');
+  const param = error.param.replace(/^data\.ingredients\[\d+\](?:\..+)?$/, 'data.ingredients');
   if (param === error.param) return error;
   return new ApiError(error.status, { type: error.type, code: error.type, message: error.message, param, suggestion: error.suggestion });
 };
@@ -154,13 +162,31 @@ function PublishForm(props: { product: Product; current?: PassportData; onPublis
             {(a) => <input {...a} type="text" inputMode="numeric" value={values.vintage} onInput={(e) => update((v) => ({ ...v, vintage: text(e) }))} />}
           </Field>
         </div>
-        <Field label="Ingredients" name="data.ingredients" {...fieldProps} hint="One per line, in descending order of weight. Allergens are shown in bold on the e-label.">
-          {(a) => <textarea {...a} rows={4} value={values.ingredients} onInput={(e) => update((v) => ({ ...v, ingredients: text(e) }))} />}
+        <Field label="Label language" name="data.labelLanguage" {...fieldProps} hint="The e-label's language when the phone's languages are none of the 24.">
+          {(a) => (
+            <select {...a} value={values.labelLanguage} onChange={(e) => update((v) => ({ ...v, labelLanguage: text(e) }))}>
+              <option value="">Not stated (English)</option>
+              {LANGUAGES.map((code) => (
+                <option key={code} value={code}>
+                  {LANGUAGE_NAMES.of(code) ?? code}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field
+          label="Ingredients"
+          name="data.ingredients"
+          {...fieldProps}
+          hint="In descending order of weight. Pick vocabulary entries to have them named in all 24 languages, under their category; allergens are shown in bold on the e-label."
+        >
+          {(a) => <IngredientsEditor value={values.ingredients} onChange={(ingredients) => update((v) => ({ ...v, ingredients }))} control={a as Record<string, string>} />}
         </Field>
       </fieldset>
 
       <fieldset class="form-section">
         <legend>Nutrition per 100 ml or 100 g</legend>
+        <EnergyPreview values={values} />
         <div class="form-grid form-grid-compact">
           {NUTRITION_FIELDS.map((f) => (
             <Field key={f} label={labelOf(f)} name={`data.nutrition.${f}`} {...fieldProps}>
@@ -258,6 +284,74 @@ function PublishForm(props: { product: Product; current?: PassportData; onPublis
   );
 }
 
+const LANGUAGE_NAMES = new Intl.DisplayNames(['en'], { type: 'language' });
+
+/** The form's nutrition as numbers (what is not a number yet is left out). */
+function nutritionNumbers(values: FormValues): NutritionInput {
+  const out: Record<string, number> = {};
+  for (const [field, raw] of Object.entries(values.nutrition)) {
+    const value = numberOrText(raw);
+    if (typeof value === 'number') out[field] = value;
+  }
+  return out;
+}
+
+/**
+ * The energy the typed nutrients give, as publishing will compute it (lib/domain/nutrition.ts,
+ * the same functions the API runs), and a warning when a declared figure disagrees clearly.
+ */
+export function EnergyPreview(props: { values: FormValues }) {
+  const nutrition = nutritionNumbers(props.values);
+  const productType = props.values.productType || undefined;
+  const computed = computableEnergy(nutrition, productType);
+  const mismatch = energyMismatch(nutrition, productType);
+  const declared = nutrition.energyKj !== undefined || nutrition.energyKcal !== undefined;
+  return (
+    <div class="energy-preview" aria-live="polite" data-testid="energy-preview">
+      {mismatch ? (
+        <Notice kind="warning" title="Energy does not match the nutrients">
+          {energyMismatchMessage(mismatch).message}
+        </Notice>
+      ) : computed ? (
+        <p class="hint">
+          From the nutrients (Regulation (EU) No 1169/2011 Annex XIV): <strong>{roundEnergy(computed.kj).value} kJ / {roundEnergy(computed.kcal).value} kcal</strong>
+          {declared ? '. The declared value is kept.' : '. Published as the energy if you leave it empty.'}
+        </p>
+      ) : (
+        <p class="hint">Energy is computed on publishing when fat, carbohydrate and protein are given (and alcohol, for wine).</p>
+      )}
+    </div>
+  );
+}
+
+function ElabelPreview(props: { passport: Passport }) {
+  const [lang, setLang] = useState<Lang>(() => props.passport.data.labelLanguage ?? browserLanguage());
+  const url = previewUrl(props.passport.qrCodeUrl, props.passport.version, lang);
+  return (
+    <div class="actions actions-start elabel-preview">
+      <label>
+        <span class="muted">E-label in </span>
+        <select value={lang} onChange={(e) => setLang((e.currentTarget as HTMLSelectElement).value as Lang)} aria-label="E-label language">
+          {LANGUAGES.map((code) => (
+            <option key={code} value={code}>
+              {LANGUAGE_NAMES.of(code) ?? code}
+            </option>
+          ))}
+        </select>
+      </label>
+      {url ? (
+        <a class="button button-secondary button-small" href={url} target="_blank" rel="noopener" hreflang={lang} data-testid="elabel-preview">
+          Open version {props.passport.version}’s e-label
+        </a>
+      ) : (
+        <a class="button button-secondary button-small" href={props.passport.qrCodeUrl} target="_blank" rel="noopener">
+          Open the QR link (the page follows your browser’s language)
+        </a>
+      )}
+    </div>
+  );
+}
+
 function PassportSummary(props: { passport: Passport }) {
   const { data } = props.passport;
   const nutrition = NUTRITION_FIELDS.filter((f) => data.nutrition?.[f] !== undefined).map((f) => [f, data.nutrition?.[f]] as const);
@@ -278,7 +372,7 @@ function PassportSummary(props: { passport: Passport }) {
           {data.vintage ? `, ${data.vintage}` : ''}
         </dd>
         <dt>Ingredients</dt>
-        <dd>{data.ingredients?.length ? data.ingredients.join(', ') : '—'}</dd>
+        <dd>{data.ingredients?.length ? data.ingredients.map((ingredient) => ingredientLabel(ingredient, 'en', undefined)).join(', ') : '—'}</dd>
         <dt>Allergens</dt>
         <dd>{allergens.length ? allergens.map(([f]) => labelOf(f).replace(/^Contains /, '')).join(', ') : 'None declared'}</dd>
         <dt>Origin</dt>
@@ -286,6 +380,7 @@ function PassportSummary(props: { passport: Passport }) {
         <dt>Producers</dt>
         <dd>{data.producers?.length ? data.producers.map((p) => `${p.name} (${p.role ?? 'producer'}${p.country ? `, ${p.country}` : ''})`).join('; ') : '—'}</dd>
       </dl>
+      <ElabelPreview passport={props.passport} />
       {nutrition.length ? (
         <table class="table table-compact nutrition">
           <caption>Nutrition per 100 ml / 100 g</caption>

@@ -1,15 +1,22 @@
 import { createHash } from 'node:crypto';
-import type { Nutrition, Passport } from '../../../lib/domain/passport.ts';
-import {
-  countryName,
-  formatDate,
-  formatNumber,
-  LABELS,
-  type AllergenKey,
-  type Labels,
-  type Lang,
-  type WineColour,
-} from './i18n.ts';
+import { text, type TextKey, type TextVars } from '../../../lib/domain/labelling/texts.ts';
+import { categoryById, ingredientByCode, type Allergen } from '../../../lib/domain/labelling/vocabulary.ts';
+import { GRAM_ROUNDING, KJ_PER_KCAL, roundEnergy } from '../../../lib/domain/nutrition.ts';
+import type { Ingredient, Nutrition, Passport } from '../../../lib/domain/passport.ts';
+import { countryName, DEFAULT_LANGUAGE, formatDate, formatNumber, LANGUAGE_NAMES, LANGUAGES, type Lang } from './i18n.ts';
+
+type WineColour = 'red' | 'white' | 'rose' | 'orange';
+type Translate = (key: TextKey, vars?: TextVars) => string;
+
+// U+00A0 keeps "100 ml" and French "Contient :" together when lines wrap.
+const NBSP = '\u00a0';
+const KEEP_TOGETHER = /(\d) (?=(?:ml|g)\b)| (?=[:;!?](?:\s|$))/g;
+
+/** The texts of one language, with the non-breaking spaces of typography (100 ml, "Contient :"). */
+const translator =
+  (lang: Lang): Translate =>
+  (key, vars) =>
+    text(lang, key, vars).replace(KEEP_TOGETHER, (_whole, digit: string | undefined) => (digit === undefined ? NBSP : `${digit}${NBSP}`));
 
 /**
  * The consumer e-label page (docs/api.md#the-public-resolver-and-its-e-label-page): a complete, self-contained HTML document
@@ -106,6 +113,10 @@ const STYLE = [
   'footer{padding-bottom:2rem;font-size:.875rem;color:var(--muted)}',
   'footer p{margin:.25rem 0}',
   '.gtin{font-variant-numeric:tabular-nums;letter-spacing:.02em}',
+  '.langs{margin:1.5rem 0 1rem}',
+  '.langs h2{font-size:.875rem;color:var(--muted)}',
+  '.langs ul{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:.25rem 1rem}',
+  '.langs a{color:var(--accent);display:inline-block;padding:.375rem 0}',
 ].join('');
 
 const STYLE_HASH = `sha256-${createHash('sha256').update(STYLE, 'utf8').digest('base64')}`;
@@ -149,7 +160,8 @@ ${body}
 }
 
 // ---------------------------------------------------------------------------------------------
-// Ingredients: allergen words are emphasised (Regulation (EU) 1169/2011 art. 21).
+// Ingredients: allergen words are emphasised (Regulation (EU) 1169/2011 art. 21). Vocabulary
+// entries carry their allergen; free text is searched for allergen words.
 
 const ALLERGEN_TERMS = [
   // sulphites: English, German, French; sulphur dioxide; E 220 to E 228
@@ -201,14 +213,12 @@ function emphasiseAllergens(ingredient: string): SafeHtml {
 // ---------------------------------------------------------------------------------------------
 // Sections
 
-const KJ_PER_KCAL = 4.184;
-
 const isPresent = (value: unknown): boolean =>
   value !== undefined && value !== null && (typeof value !== 'string' || value.trim() !== '');
 
 const isAmount = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 
-const grams = (value: number, lang: Lang) => `${formatNumber(value, lang)}\u00a0g`;
+const grams = (value: number, lang: Lang, decimals = 2) => `${formatNumber(value, lang, decimals)}${NBSP}g`;
 
 /** Parts joined by a middle dot that assistive technology does not read out. */
 function separated(parts: string[]): SafeHtml {
@@ -223,115 +233,194 @@ ${content}
 `;
 }
 
-function ingredientsSection(view: Passport, labels: Labels): SafeHtml | undefined {
-  const ingredients = (view.data.ingredients ?? []).filter(isPresent);
-  if (ingredients.length === 0) return undefined;
-  const list = ingredients.map((ingredient, index) => html`${index > 0 && ', '}${emphasiseAllergens(ingredient)}`);
-  return section('ingredients', labels.ingredients, html`<p>${list}</p>`);
+/**
+ * Free text in the best language it is given in: the page's, then English, then the first given
+ * (docs/resolver.md#the-page-language).
+ */
+function freeText(texts: Partial<Record<Lang, string>>, lang: Lang): { text: string; lang: Lang } | undefined {
+  const given = (value: string | undefined): value is string => typeof value === 'string' && value.trim() !== '';
+  for (const candidate of [lang, DEFAULT_LANGUAGE, ...(Object.keys(texts) as Lang[])]) {
+    const value = texts[candidate];
+    if (given(value)) return { text: value, lang: candidate };
+  }
+  return undefined;
 }
 
-/** kJ and kcal, each derived from the other when only one is given (1 kcal = 4.184 kJ), rounded. */
+interface ListedIngredient {
+  /** The vocabulary category id, for grouping ("Acidity regulator: tartaric acid"). */
+  category?: string;
+  name: string;
+  allergen: boolean;
+  /** The language of free text shown in another language than the page's (for `lang` on its element). */
+  lang?: Lang;
+}
+
+/** One ingredient in the page's language; undefined for one with nothing to show (a stored null, an unknown code). */
+function listedIngredient(ingredient: Ingredient | null | undefined, lang: Lang): ListedIngredient | undefined {
+  if (typeof ingredient === 'string') return isPresent(ingredient) ? { name: ingredient, allergen: false } : undefined;
+  if (!ingredient || typeof ingredient !== 'object') return undefined;
+  if (typeof ingredient.code === 'string') {
+    const entry = ingredientByCode(ingredient.code);
+    if (!entry) return undefined;
+    return { ...(entry.category ? { category: entry.category } : {}), name: entry.names[lang] ?? entry.names.en, allergen: entry.allergen !== null };
+  }
+  const chosen = ingredient.text && typeof ingredient.text === 'object' ? freeText(ingredient.text, lang) : undefined;
+  if (!chosen) return undefined;
+  return { name: chosen.text, allergen: false, ...(chosen.lang === lang ? {} : { lang: chosen.lang }) };
+}
+
+/**
+ * The ingredient list as one sentence: each ingredient in the page's language, those of one
+ * additive category gathered after its name where the first of them stands ("Acidity regulator:
+ * tartaric acid, citric acid"; Regulation (EU) No 1169/2011 Annex VII Part C, docs/labelling.md),
+ * allergens in <strong>.
+ */
+function ingredientsSection(view: Passport, lang: Lang, t: Translate): SafeHtml | undefined {
+  const listed = (view.data.ingredients ?? []).map((ingredient) => listedIngredient(ingredient, lang)).filter((item) => item !== undefined);
+  if (listed.length === 0) return undefined;
+  const groups: { category?: string; items: ListedIngredient[] }[] = [];
+  for (const item of listed) {
+    const group = item.category === undefined ? undefined : groups.find((candidate) => candidate.category === item.category);
+    if (group) group.items.push(item);
+    else groups.push({ ...(item.category === undefined ? {} : { category: item.category }), items: [item] });
+  }
+  const name = (item: ListedIngredient) =>
+    item.allergen
+      ? html`<strong>${item.name}</strong>`
+      : item.lang
+        ? html`<span lang="${item.lang}">${emphasiseAllergens(item.name)}</span>`
+        : emphasiseAllergens(item.name);
+  const parts = groups.map((group, index) => {
+    const categoryName = group.category === undefined ? undefined : categoryById(group.category)?.names[lang];
+    const items = group.items.map((item, itemIndex) => html`${itemIndex > 0 && ', '}${name(item)}`);
+    return html`${index > 0 && ', '}${categoryName !== undefined && `${categoryName}: `}${items}`;
+  });
+  return section('ingredients', t('ingredients'), html`<p>${parts}</p>`);
+}
+
+/** kJ and kcal, each derived from the other when only one is given (1 kcal = 4.184 kJ), rounded to whole units (docs/labelling.md#energy-and-rounding). */
 export function energyValues(nutrition: Nutrition): { kj: number; kcal: number } | undefined {
   const kj = isAmount(nutrition.energyKj) ? nutrition.energyKj : undefined;
   const kcal = isAmount(nutrition.energyKcal) ? nutrition.energyKcal : undefined;
   if (kj === undefined && kcal === undefined) return undefined;
   return {
-    kj: Math.round(kj ?? (kcal as number) * KJ_PER_KCAL),
-    kcal: Math.round(kcal ?? (kj as number) / KJ_PER_KCAL),
+    kj: roundEnergy(kj ?? (kcal as number) * KJ_PER_KCAL).value,
+    kcal: roundEnergy(kcal ?? (kj as number) / KJ_PER_KCAL).value,
   };
 }
 
-function nutritionSection(view: Passport, lang: Lang, labels: Labels): SafeHtml | undefined {
+function nutritionSection(view: Passport, lang: Lang, t: Translate): SafeHtml | undefined {
   const nutrition = view.data.nutrition;
   if (!nutrition) return undefined;
   const rows: SafeHtml[] = [];
   const energy = energyValues(nutrition);
   if (energy) {
-    const value = `${formatNumber(energy.kj, lang, 0)}\u00a0kJ / ${formatNumber(energy.kcal, lang, 0)}\u00a0kcal`;
-    rows.push(html`<tr><th scope="row">${labels.energy}</th><td>${value}</td></tr>`);
+    const value = `${formatNumber(energy.kj, lang, 0)}${NBSP}kJ / ${formatNumber(energy.kcal, lang, 0)}${NBSP}kcal`;
+    const calculated = nutrition.energyCalculated === true ? ` (${t('energyEstimated')})` : '';
+    rows.push(html`<tr><th scope="row">${t('energy')}</th><td>${value}${calculated}</td></tr>`);
   }
-  const gramRows: [keyof Nutrition, string, boolean][] = [
-    ['fatG', labels.fat, false],
-    ['saturatedFatG', labels.saturates, true],
-    ['carbohydratesG', labels.carbohydrate, false],
-    ['sugarsG', labels.sugars, true],
-    ['proteinG', labels.protein, false],
-    ['saltG', labels.salt, false],
-    ['alcoholG', labels.alcohol, false],
+  const gramRows: [keyof typeof GRAM_ROUNDING, TextKey, boolean][] = [
+    ['fatG', 'fat', false],
+    ['saturatedFatG', 'saturates', true],
+    ['carbohydratesG', 'carbohydrate', false],
+    ['sugarsG', 'sugars', true],
+    ['proteinG', 'protein', false],
+    ['saltG', 'salt', false],
+    ['alcoholG', 'alcohol', false],
   ];
-  for (const [field, label, sub] of gramRows) {
+  for (const [field, key, sub] of gramRows) {
     const value = nutrition[field];
     if (!isAmount(value)) continue;
-    rows.push(html`<tr${sub && new SafeHtml(' class="sub"')}><th scope="row">${label}</th><td>${grams(value, lang)}</td></tr>`);
+    const rounded = GRAM_ROUNDING[field](value);
+    rows.push(html`<tr${sub && new SafeHtml(' class="sub"')}><th scope="row">${t(key)}</th><td>${grams(rounded.value, lang, rounded.decimals)}</td></tr>`);
   }
   if (rows.length === 0) return undefined;
-  const per = view.category === 'wine' ? labels.per100ml : labels.per100g;
+  const per = view.category === 'wine' ? t('per100ml') : t('per100g');
   const table = html`<table>
-<caption>${labels.nutritionCaption(per)}</caption>
-<thead><tr><th scope="col">${labels.nutrientColumn}</th><th scope="col">${per}</th></tr></thead>
+<caption>${t('nutritionCaption', { per })}</caption>
+<thead><tr><th scope="col">${t('nutrientColumn')}</th><th scope="col">${per}</th></tr></thead>
 <tbody>
 ${rows.map((row) => html`${row}\n`)}</tbody>
 </table>`;
-  return section('nutrition', labels.nutrition, table);
+  return section('nutrition', t('nutrition'), table);
 }
 
-const ALLERGEN_FLAGS: [keyof NonNullable<Passport['data']['allergens']>, AllergenKey][] = [
+const ALLERGEN_FLAGS: [keyof NonNullable<Passport['data']['allergens']>, Allergen][] = [
   ['containsSulphites', 'sulphites'],
   ['containsEgg', 'egg'],
   ['containsFish', 'fish'],
   ['containsMilk', 'milk'],
 ];
 
-function allergensSection(view: Passport, labels: Labels): SafeHtml | undefined {
+function allergensSection(view: Passport, t: Translate): SafeHtml | undefined {
   const allergens = view.data.allergens;
   if (!allergens) return undefined;
-  const contained = ALLERGEN_FLAGS.filter(([flag]) => allergens[flag] === true).map(([, key]) => labels.allergenNames[key]);
+  const contained = ALLERGEN_FLAGS.filter(([flag]) => allergens[flag] === true).map(([, key]) => t(`allergen_${key}`));
   if (contained.length === 0) return undefined;
-  return section('allergens', labels.allergens, html`<p><strong>${labels.contains(contained.join(', '))}</strong></p>`, 'card allergens');
+  return section('allergens', t('allergens'), html`<p><strong>${t('contains', { list: contained.join(', ') })}</strong></p>`, 'card allergens');
 }
 
-function originSection(view: Passport, lang: Lang, labels: Labels): SafeHtml | undefined {
+function originSection(view: Passport, lang: Lang, t: Translate): SafeHtml | undefined {
   const origin = view.data.origin;
   if (!origin) return undefined;
   const entries: [string, string][] = [];
-  if (isPresent(origin.country)) entries.push([labels.country, countryName(origin.country as string, lang)]);
-  if (isPresent(origin.region)) entries.push([labels.region, origin.region as string]);
-  if (isPresent(origin.designation)) entries.push([labels.designation, origin.designation as string]);
+  if (isPresent(origin.country)) entries.push([t('country'), countryName(origin.country as string, lang)]);
+  if (isPresent(origin.region)) entries.push([t('region'), origin.region as string]);
+  if (isPresent(origin.designation)) entries.push([t('designation'), origin.designation as string]);
   if (entries.length === 0) return undefined;
-  return section('origin', labels.origin, html`<dl>${entries.map(([term, value]) => html`<dt>${term}</dt><dd>${value}</dd>`)}</dl>`);
+  return section('origin', t('origin'), html`<dl>${entries.map(([term, value]) => html`<dt>${term}</dt><dd>${value}</dd>`)}</dl>`);
 }
 
-function producersSection(view: Passport, lang: Lang, labels: Labels): SafeHtml | undefined {
+const ROLES = new Set(['producer', 'bottler', 'importer', 'distributor', 'manufacturer', 'recycler']);
+
+function producersSection(view: Passport, lang: Lang, t: Translate): SafeHtml | undefined {
   const producers = (view.data.producers ?? []).filter((producer) => producer && isPresent(producer.name));
   if (producers.length === 0) return undefined;
   const items = producers.map((producer) => {
-    const role = producer.role ? (labels.roles[producer.role] as string | undefined) : undefined;
+    const role = producer.role && ROLES.has(producer.role) ? t(`role_${producer.role}`) : undefined;
     const country = isPresent(producer.country) ? countryName(producer.country as string, lang) : undefined;
     const details = [role, country].filter((part): part is string => part !== undefined);
     return html`<li><span class="producer-name">${producer.name}</span>${details.length > 0 && html`<span class="producer-detail">${separated(details)}</span>`}</li>`;
   });
-  return section('producers', labels.producers, html`<ul class="producers">${items}</ul>`);
+  return section('producers', t('producers'), html`<ul class="producers">${items}</ul>`);
 }
 
-function wineMeta(view: Passport, labels: Labels): SafeHtml | undefined {
+const COLOURS = new Set<string>(['red', 'white', 'rose', 'orange'] satisfies WineColour[]);
+
+function wineMeta(view: Passport, t: Translate): SafeHtml | undefined {
   const isWine = view.category === 'wine' || view.data.productType === 'wine';
   if (!isWine) return undefined;
   const parts: string[] = [];
-  const colour = view.data.colour ? (labels.wineColour[view.data.colour as WineColour] as string | undefined) : undefined;
-  if (colour) parts.push(colour);
-  if (isAmount(view.data.vintage)) parts.push(labels.vintage(String(view.data.vintage)));
+  if (view.data.colour && COLOURS.has(view.data.colour)) parts.push(t(`wineColour_${view.data.colour}`));
+  if (isAmount(view.data.vintage)) parts.push(t('vintage', { year: String(view.data.vintage) }));
   if (parts.length === 0) return undefined;
   return html`<p class="meta">${separated(parts)}</p>`;
 }
 
-function footer(view: Passport, lang: Lang, labels: Labels): SafeHtml {
+function footer(view: Passport, lang: Lang, t: Translate): SafeHtml {
   const version = String(view.version);
   const date = formatDate(view.lastUpdated, lang);
-  const versionLine = isAmount(view.version) ? (date ? labels.versionPublished(version, date) : labels.versionOnly(version)) : undefined;
+  const versionLine = isAmount(view.version) ? (date ? t('versionPublished', { version, date }) : t('versionOnly', { version })) : undefined;
   return html`<footer>
 ${versionLine && html`<p>${versionLine}</p>`}
-${isPresent(view.gtin) && html`<p>${labels.gtin} <span class="gtin" translate="no">${view.gtin}</span></p>`}
+${isPresent(view.gtin) && html`<p>${t('gtin')} <span class="gtin" translate="no">${view.gtin}</span></p>`}
 </footer>`;
+}
+
+/**
+ * Plain links to the same page in the other 23 languages (no script): relative links, since
+ * the version page's URL ends with its language (lib/domain/page-urls.ts). Each link is in its
+ * own language, so screen readers pronounce it right.
+ */
+function languageSwitcher(lang: Lang, t: Translate): SafeHtml {
+  const links = LANGUAGES.filter((other) => other !== lang).map(
+    (other) => html`<li><a href="${other}" hreflang="${other}" lang="${other}">${LANGUAGE_NAMES[other]}</a></li>`,
+  );
+  return html`<nav class="langs" aria-labelledby="languages">
+<h2 id="languages">${t('otherLanguages')}</h2>
+<ul>${links}</ul>
+</nav>
+`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -339,30 +428,30 @@ ${isPresent(view.gtin) && html`<p>${labels.gtin} <span class="gtin" translate="n
 
 /** The e-label page of a published passport, in the given language. */
 export function renderElabel(view: Passport, lang: Lang): string {
-  const labels = LABELS[lang];
+  const t = translator(lang);
   const sections = [
-    ingredientsSection(view, labels),
-    allergensSection(view, labels),
-    nutritionSection(view, lang, labels),
-    originSection(view, lang, labels),
-    producersSection(view, lang, labels),
+    ingredientsSection(view, lang, t),
+    allergensSection(view, t),
+    nutritionSection(view, lang, t),
+    originSection(view, lang, t),
+    producersSection(view, lang, t),
   ];
   const body = html`<main>
 <header class="intro">
-<p class="kicker">${labels.pageKicker}</p>
+<p class="kicker">${t('pageKicker')}</p>
 <h1>${view.name}</h1>
-${wineMeta(view, labels)}
+${wineMeta(view, t)}
 </header>
-${sections}</main>
-${footer(view, lang, labels)}`;
-  return documentShell(lang, `${view.name} · ${labels.pageKicker}`, body);
+${sections}${languageSwitcher(lang, t)}</main>
+${footer(view, lang, t)}`;
+  return documentShell(lang, `${view.name} · ${t('pageKicker')}`, body);
 }
 
 function messagePage(lang: Lang, title: string, heading: string, paragraphs: string[]): string {
-  const labels = LABELS[lang];
+  const t = translator(lang);
   const body = html`<main>
 <header class="intro">
-<p class="kicker">${labels.pageKicker}</p>
+<p class="kicker">${t('pageKicker')}</p>
 <h1>${heading}</h1>
 </header>
 <div class="card">
@@ -373,18 +462,18 @@ ${paragraphs.map((text) => html`<p>${text}</p>\n`)}</div>
 
 /** For a browser that scanned an unknown or unpublished code (served with 404). */
 export function renderNotFound(lang: Lang): string {
-  const labels = LABELS[lang];
-  return messagePage(lang, labels.notFoundTitle, labels.notFoundHeading, [labels.notFoundBody, labels.notFoundHint]);
+  const t = translator(lang);
+  return messagePage(lang, t('notFoundTitle'), t('notFoundHeading'), [t('notFoundBody'), t('notFoundHint')]);
 }
 
 /** For a syntactically invalid Digital Link (served with 400). */
 export function renderBadLink(lang: Lang): string {
-  const labels = LABELS[lang];
-  return messagePage(lang, labels.badLinkTitle, labels.badLinkHeading, [labels.badLinkBody, labels.badLinkHint]);
+  const t = translator(lang);
+  return messagePage(lang, t('badLinkTitle'), t('badLinkHeading'), [t('badLinkBody'), t('badLinkHint')]);
 }
 
-/** For a product its producer withdrew (served with 410, docs/lifecycle.md#withdrawal). */
+/** For a product its producer withdrew (served with 410; the texts are in every language). */
 export function renderWithdrawn(lang: Lang): string {
-  const labels = LABELS[lang];
-  return messagePage(lang, labels.withdrawnTitle, labels.withdrawnHeading, [labels.withdrawnBody, labels.withdrawnHint]);
+  const t = translator(lang);
+  return messagePage(lang, t('withdrawnTitle'), t('withdrawnHeading'), [t('withdrawnBody'), t('withdrawnHint')]);
 }

@@ -1,0 +1,55 @@
+import { DEFAULT_LANGUAGE, isLang, type Lang } from '../../lib/domain/labelling/languages.ts';
+import type { VocabularyListEntry } from '../../lib/domain/labelling/vocabulary.ts';
+import { elabelPageUrl } from '../../lib/domain/page-urls.ts';
+import type { Ingredient } from '../../lib/domain/passport.ts';
+
+/** The passport form's labelling helpers, without DOM: the ingredient search, labels, and the e-label preview URL. */
+
+/** The user's language among the 24: the browser's first one the e-label offers, else English. */
+export function browserLanguage(preferred: readonly string[] = typeof navigator === 'undefined' ? [] : navigator.languages): Lang {
+  for (const tag of preferred) {
+    const primary = tag.toLowerCase().split('-')[0];
+    if (isLang(primary)) return primary;
+  }
+  return DEFAULT_LANGUAGE;
+}
+
+/** Lower case, without accents: "Säure" is found by "saure". */
+export const fold = (text: string): string => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+
+/** The vocabulary entries matching what was typed (name in `lang`, or in English, code, E-number), best first. */
+export function searchVocabulary(entries: readonly VocabularyListEntry[], query: string, lang: Lang, limit = 8): VocabularyListEntry[] {
+  const q = fold(query.trim());
+  if (q === '') return [];
+  const compact = q.replace(/\s+/g, '');
+  const scored: [number, VocabularyListEntry][] = [];
+  for (const entry of entries) {
+    const name = fold(entry.names[lang] ?? '');
+    let score = name.startsWith(q) ? 0 : name.includes(q) ? 1 : -1;
+    if (score < 0 && (entry.code.includes(compact) || (entry.eNumber ?? '').toLowerCase().replace(/\s+/g, '') === compact)) score = 2;
+    if (score < 0 && fold(entry.names.en).includes(q)) score = 3;
+    if (score >= 0) scored.push([score, entry]);
+  }
+  return scored.sort((a, b) => a[0] - b[0]).slice(0, limit).map(([, entry]) => entry);
+}
+
+/** How an ingredient reads in the form, in the chosen language. */
+export function ingredientLabel(ingredient: Ingredient, lang: Lang, vocabulary: readonly VocabularyListEntry[] | undefined): string {
+  if (typeof ingredient === 'string') return ingredient;
+  if (ingredient.code !== undefined) {
+    const entry = vocabulary?.find((candidate) => candidate.code === ingredient.code);
+    if (!entry) return ingredient.code;
+    return [entry.category ? `${entry.category.names[lang]}: ` : '', entry.names[lang], entry.eNumber ? ` (${entry.eNumber})` : ''].join('');
+  }
+  const texts = ingredient.text ?? {};
+  return texts[lang] ?? texts.en ?? Object.values(texts).find((value) => value !== undefined) ?? '';
+}
+
+/** The immutable e-label page of a version in one language, when the QR link is on the platform's own resolver. */
+export function previewUrl(qrCodeUrl: string, version: number, lang: Lang): string | undefined {
+  const url = new URL(qrCodeUrl);
+  const [orgId, environment, ai, gtin] = url.pathname.split('/').filter(Boolean);
+  if (!orgId || ai !== '01' || !gtin || (environment !== 'live' && environment !== 'test')) return undefined;
+  return elabelPageUrl(url.origin, { orgId, environment }, gtin.padStart(14, '0'), version, lang);
+}
+

@@ -1,0 +1,56 @@
+import { defineApiHandler, publicOperation, type ApiRequest } from '../../lib/api/handler.ts';
+import { calculateNutritionSchema } from '../../lib/domain/labelling/schemas.ts';
+import { vocabularyList } from '../../lib/domain/labelling/vocabulary.ts';
+import { alcoholGrams, completeEnergy, computableEnergy } from '../../lib/domain/nutrition.ts';
+import { json } from '../../lib/http/response.ts';
+import { parseBody } from '../../lib/http/validation.ts';
+import { checkEnergy } from '../../lib/services/passports.ts';
+
+/**
+ * Labelling helpers (docs/labelling.md): `GET /v1/vocabulary/ingredients`, the ingredient
+ * vocabulary a passport's ingredients may name by code (public: the same for everyone, cacheable
+ * for a day), and `POST /v1/nutrition/calculate`, the energy calculator the dashboard's passport
+ * form calls as the user types (any API key or a session).
+ */
+
+/** The vocabulary never changes within a deployment: one day in any cache. */
+export const VOCABULARY_CACHE = 'public, max-age=86400';
+
+let vocabularyBody: string | undefined;
+
+async function getVocabulary() {
+  vocabularyBody ??= JSON.stringify({ data: vocabularyList() });
+  return {
+    statusCode: 200,
+    headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': VOCABULARY_CACHE, 'Access-Control-Allow-Origin': '*' },
+    body: vocabularyBody,
+  };
+}
+
+async function calculate(request: ApiRequest) {
+  const input = parseBody(calculateNutritionSchema, request.body);
+  const given = input.nutrition;
+  const alcoholFromVolume = given.alcoholG === undefined && input.alcoholPercentVol !== undefined;
+  const nutrition = alcoholFromVolume ? { ...given, alcoholG: Math.round(alcoholGrams(input.alcoholPercentVol as number) * 100) / 100 } : given;
+  // The check publishing makes: a declared energy far from the nutrients' is a 422 naming it (param nutrition.energyKj).
+  checkEnergy({ nutrition, ...(input.productType ? { productType: input.productType } : {}) }, '');
+  const computed = computableEnergy(nutrition, input.productType);
+  const completed = completeEnergy(nutrition, input.productType);
+  const declared = nutrition.energyCalculated !== true;
+  const sourceOf = (field: 'energyKj' | 'energyKcal') =>
+    declared && nutrition[field] !== undefined ? 'declared' : completed.energyCalculated === true ? 'calculated' : 'absent';
+  return json(200, {
+    nutrition: completed,
+    sources: {
+      energyKj: sourceOf('energyKj'),
+      energyKcal: sourceOf('energyKcal'),
+      alcoholG: alcoholFromVolume ? 'calculated' : nutrition.alcoholG === undefined ? 'absent' : 'declared',
+    },
+    computed: computed ? { energyKj: computed.kj, energyKcal: computed.kcal } : null,
+  });
+}
+
+export const handler = defineApiHandler('labelling', {
+  'GET /v1/vocabulary/ingredients': publicOperation(getVocabulary),
+  'POST /v1/nutrition/calculate': calculate,
+});

@@ -1,0 +1,69 @@
+import vocabulary from './vocabulary.json' with { type: 'json' };
+import type { Lang } from './languages.ts';
+
+/**
+ * The ingredient vocabulary (lib/domain/labelling/vocabulary.json; sources in docs/labelling.md):
+ * wine ingredients and additives with their category (acidity regulator, preservative, …), their
+ * E-number where one exists, the allergen they carry, and their name in the 24 languages. Passport
+ * ingredients may name an entry by its code (docs/api.md#passport-data). No npm imports.
+ */
+
+export type Allergen = 'sulphites' | 'egg' | 'milk' | 'fish';
+
+export interface VocabularyCategory {
+  id: string;
+  names: Record<Lang, string>;
+  source: string;
+  unconfirmed: Lang[];
+}
+
+export interface VocabularyIngredient {
+  code: string;
+  category: string | null;
+  eNumber: string | null;
+  allergen: Allergen | null;
+  names: Record<Lang, string>;
+  source: string;
+  unconfirmed: Lang[];
+}
+
+interface VocabularyFile {
+  categories: VocabularyCategory[];
+  ingredients: VocabularyIngredient[];
+}
+
+const data = vocabulary as unknown as VocabularyFile;
+
+export const VOCABULARY_CATEGORIES: readonly VocabularyCategory[] = data.categories;
+export const VOCABULARY_INGREDIENTS: readonly VocabularyIngredient[] = data.ingredients;
+
+const ingredients = new Map(data.ingredients.map((entry) => [entry.code, entry]));
+const categories = new Map(data.categories.map((entry) => [entry.id, entry]));
+
+/** The vocabulary entry of a code, or undefined for a code the vocabulary does not know. */
+export const ingredientByCode = (code: string): VocabularyIngredient | undefined => ingredients.get(code);
+
+/** A category by its id. */
+export const categoryById = (id: string): VocabularyCategory | undefined => categories.get(id);
+
+/** One entry as `GET /v1/vocabulary/ingredients` lists it: its category inlined with its names. */
+export interface VocabularyListEntry {
+  code: string;
+  category: { id: string; names: Record<Lang, string> } | null;
+  eNumber: string | null;
+  allergen: Allergen | null;
+  names: Record<Lang, string>;
+}
+
+export function vocabularyList(): VocabularyListEntry[] {
+  return data.ingredients.map((entry) => {
+    const category = entry.category === null ? undefined : categoryById(entry.category);
+    return {
+      code: entry.code,
+      category: category ? { id: category.id, names: category.names } : null,
+      eNumber: entry.eNumber,
+      allergen: entry.allergen,
+      names: entry.names,
+    };
+  });
+}

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { IMPORT_HEADERS, inputToRow, rowToInput } from '../../lib/domain/import-columns.ts';
+import type { PassportData } from '../../lib/domain/passport.ts';
+
+describe('the export and import columns of issue 15’s passport fields', () => {
+  it('writes a vocabulary ingredient as its code and translated text in English, leaves energyCalculated out, and carries labelLanguage both ways', () => {
+    // Prepare
+    const passport: PassportData = {
+      ingredients: ['Grapes', { code: 'tartaric-acid' }, { text: { de: 'Eiche', en: 'oak' } }, { text: { it: 'rovere' } }],
+      nutrition: { energyKj: 348, energyKcal: 84, energyCalculated: true, fatG: 0, carbohydratesG: 2.6, proteinG: 0.1, alcoholG: 10.4 },
+      labelLanguage: 'pl',
+    };
+
+    // Act
+    const row = inputToRow({ gtin: '04006381333931', name: 'Wine', category: 'wine' }, passport);
+    const back = rowToInput(row);
+
+    // Assess
+    expect(Object.keys(row)).toEqual([...IMPORT_HEADERS]);
+    expect(row['passport.ingredients']).toBe('Grapes|tartaric-acid|oak|rovere');
+    expect(row['passport.nutrition.energyKj']).toBe('348');
+    expect(row['passport.labelLanguage']).toBe('pl');
+    expect(back.errors).toEqual([]);
+    expect(back.passport?.labelLanguage).toBe('pl');
+    expect(back.passport?.nutrition).toEqual({ energyKj: 348, energyKcal: 84, fatG: 0, carbohydratesG: 2.6, proteinG: 0.1, alcoholG: 10.4 });
+  });
+});
