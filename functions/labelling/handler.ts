@@ -1,10 +1,9 @@
 import { defineApiHandler, publicOperation, type ApiRequest } from '../../lib/api/handler.ts';
 import { calculateNutritionSchema } from '../../lib/domain/labelling/schemas.ts';
 import { vocabularyList } from '../../lib/domain/labelling/vocabulary.ts';
-import { alcoholGrams, completeEnergy, computableEnergy } from '../../lib/domain/nutrition.ts';
+import { alcoholGrams, completeEnergy, computableEnergy, energyMismatch, energyMismatchMessage } from '../../lib/domain/nutrition.ts';
 import { json } from '../../lib/http/response.ts';
 import { parseBody } from '../../lib/http/validation.ts';
-import { checkEnergy } from '../../lib/services/passports.ts';
 
 /**
  * Labelling helpers (docs/labelling.md): `GET /v1/vocabulary/ingredients`, the ingredient
@@ -32,8 +31,8 @@ async function calculate(request: ApiRequest) {
   const given = input.nutrition;
   const alcoholFromVolume = given.alcoholG === undefined && input.alcoholPercentVol !== undefined;
   const nutrition = alcoholFromVolume ? { ...given, alcoholG: Math.round(alcoholGrams(input.alcoholPercentVol as number) * 100) / 100 } : given;
-  // The check publishing makes: a declared energy far from the nutrients' is a 422 naming it (param nutrition.energyKj).
-  checkEnergy({ nutrition, ...(input.productType ? { productType: input.productType } : {}) }, '');
+  // The check publishing makes (a 422 there): here the calculator reports it, so a form can show it as the user types.
+  const mismatch = energyMismatch(nutrition, input.productType);
   const computed = computableEnergy(nutrition, input.productType);
   const completed = completeEnergy(nutrition, input.productType);
   const declared = nutrition.energyCalculated !== true;
@@ -47,6 +46,9 @@ async function calculate(request: ApiRequest) {
       alcoholG: alcoholFromVolume ? 'calculated' : nutrition.alcoholG === undefined ? 'absent' : 'declared',
     },
     computed: computed ? { energyKj: computed.kj, energyKcal: computed.kcal } : null,
+    disagreement: mismatch
+      ? { field: mismatch.field, declaredKj: mismatch.declaredKj, computedKj: mismatch.computedKj, message: energyMismatchMessage(mismatch).message }
+      : null,
   });
 }
 

@@ -28,11 +28,6 @@ export interface Link {
   type: 'text/html' | 'application/json';
   /** The page's language; absent on the JSON read form (its data is language-neutral). */
   hreflang?: string[];
-  /**
-   * On the JSON read form: the version's digest (docs/lifecycle.md#digest-chain), an extension
-   * target attribute, so an array (RFC 9264 §4.2.4.3).
-   */
-  digest?: string[];
 }
 
 export type Links = Record<LinkType, Link[]>;
@@ -58,9 +53,10 @@ export function productLinks(view: PublicView & { passport: NonNullable<PublicVi
   });
   const json: Link = {
     href: passportJsonUrl(origin, tenant, view.gtin, version),
-    title: `${view.name}: digital product passport (JSON)`,
+    // GS1's linkset schema allows no extension attribute on a link, so the version's digest
+    // (docs/lifecycle.md#digest-chain) is named in the title.
+    title: `${view.name}: digital product passport (JSON), version ${version}${view.passport.digest ? `, ${view.passport.digest}` : ''}`,
     type: 'application/json',
-    ...(view.passport.digest ? { digest: [view.passport.digest] } : {}),
   };
   const pages = LANGUAGES.map(page);
   return { defaultLink: [page(labelLanguage(view.passport))], defaultLinkMulti: [...pages, json], pip: [...pages, json] };

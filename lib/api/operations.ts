@@ -20,7 +20,6 @@ import {
   withdrawProductSchema,
 } from '../domain/product.ts';
 import { draftInputSchema, draftSchema, passportAtQuerySchema } from '../domain/draft.ts';
-import { DIGEST_PATTERN } from '../domain/digest-pattern.ts';
 import { eventSchema } from '../domain/events.ts';
 import { listEventsQuerySchema } from '../domain/event-query.ts';
 import { PASSPORT_JSON_SEGMENT } from '../domain/page-urls.ts';
@@ -228,10 +227,6 @@ const linkSchema = z.object({
   title: z.string(),
   type: z.string().describe('The media type of the target: text/html or application/json'),
   hreflang: z.array(z.string()).optional().describe('The language of the target page'),
-  digest: z
-    .array(z.string().regex(DIGEST_PATTERN))
-    .optional()
-    .describe("On the JSON read form: the version's digest (docs/lifecycle.md#digest-chain), an RFC 9264 extension target attribute"),
 });
 
 /** The RFC 9264 linkset in GS1's form (functions/resolver/linkset.ts). */

@@ -53,9 +53,9 @@ export interface Route {
   idempotent?: boolean;
   /**
    * What a state-changing route (POST, PUT, PATCH, DELETE) writes to the event log, in the
-   * transaction of its change (docs/lifecycle.md#event-log): exactly one event of this type per
-   * successful call, none for a refused one; or `{ none: why }` for a route that changes no
-   * organization data (signing out). test/integration/events.test.ts holds every route to it.
+   * transaction of its change (docs/lifecycle.md#event-log): one event of this type per successful
+   * call that changes something, none for a refused one; or `{ none: why }` for a route that changes
+   * no organization data (signing out). test/integration/events-by-route.test.ts holds every route to it.
    */
   event?: EventType | { none: string };
   /**

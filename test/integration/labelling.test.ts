@@ -138,11 +138,13 @@ describe('POST /v1/nutrition/calculate', () => {
     expect(declared.body.sources).toEqual({ energyKj: 'declared', energyKcal: 'absent', alcoholG: 'declared' });
     expect(declared.body.nutrition.energyKj).toBe(318);
     const partial = await call('POST', '/v1/nutrition/calculate', { key: org.live, body: { nutrition: { sugarsG: 3 }, productType: 'wine' } });
-    expect(partial.body).toEqual({ nutrition: { sugarsG: 3 }, sources: { energyKj: 'absent', energyKcal: 'absent', alcoholG: 'absent' }, computed: null });
+    expect(partial.body).toEqual({ nutrition: { sugarsG: 3 }, sources: { energyKj: 'absent', energyKcal: 'absent', alcoholG: 'absent' }, computed: null, disagreement: null });
   });
 
   it('answers 422 naming nutrition.energyKj for a clear disagreement, 422 naming the field for a bad value, 401 without a key', async () => {
-    expectError(await call('POST', '/v1/nutrition/calculate', { key: org.live, body: { nutrition: { ...WINE_NUTRIENTS, energyKj: 3480 } } }), 422, 'validation_error', 'nutrition.energyKj');
+    const typedAsKcal = await call('POST', '/v1/nutrition/calculate', { key: org.live, body: { nutrition: { ...WINE_NUTRIENTS, energyKj: 3480 } } });
+    expect(typedAsKcal.status).toBe(200);
+    expect(typedAsKcal.body.disagreement).toMatchObject({ field: 'energyKj', declaredKj: 3480 });
     expectError(await call('POST', '/v1/nutrition/calculate', { key: org.live, body: { nutrition: { fatG: -1 } } }), 422, 'validation_error', 'nutrition.fatG');
     expectError(await call('POST', '/v1/nutrition/calculate', { key: org.live, body: { nutrition: {}, alcoholPercentVol: 120 } }), 422, 'validation_error', 'alcoholPercentVol');
     expectError(await call('POST', '/v1/nutrition/calculate', { body: { nutrition: {} } }), 401, 'authentication_error');

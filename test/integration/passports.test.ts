@@ -116,6 +116,9 @@ describe('GET /v1/products/{id}/passport', () => {
       status: 'published',
       version: 1,
       lastUpdated: published.createdAt,
+      publishedAt: published.createdAt,
+      digest: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
+      previousDigest: null,
     });
   });
 
@@ -163,6 +166,10 @@ describe('GET /v1/products/{id}/passports', () => {
       status: 'published',
       data: { ...RED_WINE, vintage: 2015 },
       createdAt: expect.stringMatching(ISO),
+      publishedAt: first.body.data[0].createdAt,
+      gtin: `0${product.gtin}`,
+      digest: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
+      previousDigest: first.body.data[1].digest,
     });
     expect(first.body.hasMore).toBe(true);
     const rest = await call('GET', `/v1/products/${product.productId}/passports?limit=10&starting_after=${ids[3]}`, { key: org.live });

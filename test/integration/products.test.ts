@@ -167,6 +167,9 @@ describe('GET /v1/products/{id}', () => {
         { href: created.qrCodeUrl, rel: 'gs1:pip', type: 'text/html' },
         { href: `${created.qrCodeUrl}?linkType=linkset`, rel: 'linkset', type: 'application/linkset+json' },
       ],
+      status: 'active',
+      withdrawnAt: null,
+      withdrawalReason: null,
       createdAt: created.createdAt,
       updatedAt: created.createdAt,
     });

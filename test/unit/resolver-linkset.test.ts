@@ -13,7 +13,7 @@ const view = {
   category: 'wine',
   gtin: GTIN,
   qrCodeUrl: `${ORIGIN}/${TENANT.orgId}/live/01/${GTIN}`,
-  passport: { passportId: 'ps_1', productId: '01937f4e-8a6b-7c3d-9e2f-0a1b2c3d4e5f', version: 3, data: {}, createdAt: '2026-11-01T00:00:00.000Z' },
+  passport: { passportId: 'ps_1', productId: '01937f4e-8a6b-7c3d-9e2f-0a1b2c3d4e5f', version: 3, data: {}, createdAt: '2026-11-01T00:00:00.000Z', digest: `sha256:${'a'.repeat(64)}` },
 } as unknown as PublicView & { passport: NonNullable<PublicView['passport']> };
 const page = (lang: string) => `${ORIGIN}/${TENANT.orgId}/live/p/${GTIN}/3/${lang}`;
 const JSON_URL = `${ORIGIN}/${TENANT.orgId}/live/p/${GTIN}/3/passport.json`;
@@ -43,7 +43,7 @@ describe('the linkset of a resolved GTIN', () => {
     expect(links.pip).toContainEqual({ href: page('en'), title: 'Riesling 2023: product information (English)', type: 'text/html', hreflang: ['en'] });
     expect(links.pip).toContainEqual({ href: page('de'), title: 'Riesling 2023: product information (Deutsch)', type: 'text/html', hreflang: ['de'] });
     expect(links.pip).toContainEqual({ href: page('el'), title: 'Riesling 2023: product information (Ελληνικά)', type: 'text/html', hreflang: ['el'] });
-    expect(links.pip.at(-1)).toEqual({ href: JSON_URL, title: 'Riesling 2023: digital product passport (JSON)', type: 'application/json' });
+    expect(links.pip.at(-1)).toEqual({ href: JSON_URL, title: `Riesling 2023: digital product passport (JSON), version 3, sha256:${'a'.repeat(64)}`, type: 'application/json' });
     expect(links.defaultLink).toEqual([links.pip.find((link) => link.hreflang?.[0] === 'en')]);
   });
 

@@ -54,5 +54,9 @@ export const calculatedNutritionSchema = z
       .object({ energyKj: z.number(), energyKcal: z.number() })
       .nullable()
       .describe('The energy the nutrients give, unrounded (Annex XIV factors), or null when fat, carbohydrate and protein (and a wine\'s alcohol) are not all given'),
+    disagreement: z
+      .object({ field: z.enum(['energyKj', 'energyKcal']), declaredKj: z.number(), computedKj: z.number(), message: z.string() })
+      .nullable()
+      .describe('A declared energy more than 20 % and 10 kJ from what the nutrients give: publishing such data is a 422 naming the field (docs/labelling.md#energy-and-rounding)'),
   })
   .meta({ id: 'CalculatedNutrition' });
