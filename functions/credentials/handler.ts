@@ -86,7 +86,7 @@ async function statusList({ event }: PublicRequest): Promise<HttpResult> {
 export const handler = defineApiHandler('credentials', {
   'GET /v1/products/{productId}/passports/{passportId}/credential': apiCredential,
   'GET /{orgId}/{environment}/p/{gtin}/{version}/credential.jwt': publicOperation(publicCredential),
-  'GET /{orgId}/did.json': publicOperation(organizationDid),
+  'GET /orgs/{orgId}/did.json': publicOperation(organizationDid),
   'GET /.well-known/did.json': publicOperation(hostDid),
   'GET /{orgId}/{environment}/status/{list}': publicOperation(statusList),
 });

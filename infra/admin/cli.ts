@@ -19,6 +19,7 @@ import { isEnvironment } from '../../lib/domain/tenant.ts';
 import { createEndpointSchema } from '../../lib/domain/webhook.ts';
 import { toValidationError } from '../../lib/http/validation.ts';
 import { createEndpoint } from '../../lib/services/webhooks.ts';
+import { rotateSigningKey } from '../../lib/services/credentials.ts';
 import { dnsRecordsFile, setTxtRecords } from '../local/dns.ts';
 import { REPO_ROOT, runFile, type StackInfo } from '../local/stack.ts';
 
@@ -42,6 +43,9 @@ const USAGE = `Usage: npm run admin -- <command> [options] [--json] [--aws]
   webhook create --org ORG_ID --env live|test --source headless-cms|custom [--mapping FILE] [--category C]
       Create a webhook endpoint; prints its id and its secret (shown once). A custom source needs
       a mapping file (see events/webhooks/custom-mapping.json).
+  keys rotate --org ORG_ID
+      Make a new credential signing key current (docs/credentials.md#keys): new credentials are
+      signed with it within a minute; old keys stay in the DID document, so old credentials verify.
   dns set-txt --name NAME --value VALUE [--value VALUE…]
       Local stack only: publish TXT records at NAME on the stack's DNS server, replacing any
       there (no --value removes them), such as the record that verifies a brand domain.
@@ -73,6 +77,8 @@ function connect(aws: boolean): string {
     PUBLIC_API_ORIGIN: info.url,
     SESSION_SECRET: info.sessionSecret,
     SECRETS_KEY: info.secretsKey,
+    // The stack's local signing keys (infra/local/stack.ts).
+    SIGNING_KEY_DIR: join(dataDir, 'signing-keys'),
   });
   return `local stack on port ${port}`;
 }
@@ -240,6 +246,13 @@ async function main(argv: string[]): Promise<number> {
         source: endpoint.source,
         environment,
       });
+      return 0;
+    }
+    case 'keys rotate': {
+      const orgId = required(values.org, '--org');
+      const target = connect(values.aws);
+      const key = await rotateSigningKey(orgId);
+      out(`Signing key ${key.keyId} of ${orgId} is current on the ${target}; earlier keys stay in the DID document.`, { orgId, keyId: key.keyId, kind: key.kind, createdAt: key.createdAt });
       return 0;
     }
     case 'dns set-txt': {

@@ -359,10 +359,10 @@ function credentialOperations(): Record<string, OperationDoc> {
       errors: [404],
       errorHeaders: PUBLIC_NOT_FOUND,
     },
-    'GET /{orgId}/did.json': {
+    'GET /orgs/{orgId}/did.json': {
       summary: "The organization's DID document (did:web)",
       description:
-        'The DID document of did:web:{resolver host}:{orgId}: every key the organization ever signed credentials with (rotation keeps old ones), each a JsonWebKey verification method (P-256 public JWK) listed under assertionMethod (docs/credentials.md).',
+        'The DID document of did:web:{resolver host}:orgs:{orgId}: every key the organization ever signed credentials with (rotation keeps old ones), each a JsonWebKey verification method (P-256 public JWK) listed under assertionMethod (docs/credentials.md).',
       tag: 'Credentials',
       responses: {
         200: {

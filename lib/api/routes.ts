@@ -111,7 +111,7 @@ export const ROUTES: readonly Route[] = [
   // beside its pages, the organization's DID documents and its status lists. Literal segments beat the resolver's {page}.
   { method: 'GET', path: '/v1/products/{productId}/passports/{passportId}/credential', function: 'credentials', auth: 'apiKey', scopes: ['products:read', 'passports:read'], body: false },
   { method: 'GET', path: '/{orgId}/{environment}/p/{gtin}/{version}/credential.jwt', function: 'credentials', auth: 'none', scopes: [], body: false },
-  { method: 'GET', path: '/{orgId}/did.json', function: 'credentials', auth: 'none', scopes: [], body: false },
+  { method: 'GET', path: '/orgs/{orgId}/did.json', function: 'credentials', auth: 'none', scopes: [], body: false },
   { method: 'GET', path: '/.well-known/did.json', function: 'credentials', auth: 'none', scopes: [], body: false },
   { method: 'GET', path: '/{orgId}/{environment}/status/{list}', function: 'credentials', auth: 'none', scopes: [], body: false },
 

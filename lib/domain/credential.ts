@@ -46,14 +46,18 @@ function didWeb(origin: string, path: readonly string[]): string {
   return ['did:web', host, ...path.map(encodeURIComponent)].join(':');
 }
 
-/** The organization's DID on the platform resolver host: `did:web:{host}:{orgId}` → `{origin}/{orgId}/did.json`. */
-export const organizationDid = (resolverOrigin: string, orgId: string): string => didWeb(resolverOrigin, [orgId]);
+/**
+ * The organization's DID on the platform resolver host: `did:web:{host}:orgs:{orgId}` →
+ * `{origin}/orgs/{orgId}/did.json`. The literal `orgs` segment keeps the path apart from the
+ * resolver's `/01/{gtin}` and `/docs/{asset}` (docs/credentials.md#the-issuer).
+ */
+export const organizationDid = (resolverOrigin: string, orgId: string): string => didWeb(resolverOrigin, ['orgs', orgId]);
 
 /** The DID of a verified brand hostname: `did:web:{hostname}` → `https://{hostname}/.well-known/did.json`. */
 export const hostDid = (hostname: string): string => didWeb(`https://${hostname}`, []);
 
 /** Where the DID document of `organizationDid` is served. */
-export const didDocumentUrl = (resolverOrigin: string, orgId: string): string => `${resolverOrigin.replace(/\/+$/, '')}/${encodeURIComponent(orgId)}/did.json`;
+export const didDocumentUrl = (resolverOrigin: string, orgId: string): string => `${resolverOrigin.replace(/\/+$/, '')}/orgs/${encodeURIComponent(orgId)}/did.json`;
 
 /** The id of a key's verification method, which a JWS names in `kid`. */
 export const verificationMethodId = (did: string, keyId: string): string => `${did}#${keyId}`;
