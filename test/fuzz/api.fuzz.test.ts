@@ -75,6 +75,8 @@ const EXTRA_STATUSES: Readonly<Record<string, readonly number[]>> = {
   'POST /v1/domains/{domainId}/verify': [409],
   // A file upload (docs/imports.md): queued (202), a dry run's report (200), another media type (415).
   'POST /v1/imports': [202, 415],
+  // A host that is no verified brand domain has no DID document (docs/credentials.md).
+  'GET /.well-known/did.json': [404],
   'GET /v1/auth/login': [302],
   'GET /v1/auth/callback': [303, 401, 403],
 };
