@@ -1,7 +1,9 @@
 import { createPublicKey, verify, type JsonWebKey } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { getDomain } from '../../lib/data/domains.ts';
 import { admin } from '../support/admin.ts';
+import { verifiedDomainId } from '../support/domains.ts';
 import { baseUrl, call, expectError, newOrg, type TestOrg } from '../support/api.ts';
 import { createProduct, publish, RED_WINE, type CreatedProduct } from '../support/fixtures.ts';
 
@@ -165,6 +167,24 @@ describe('the DID documents', () => {
     // Assess
     expectError(unknown, 404, 'not_found');
     expectError(wellKnown, 404, 'not_found');
+  });
+
+  it('on a verified brand domain: did:web of the hostname, with the organization’s keys, also known as its platform DID', async () => {
+    // Prepare
+    const jwt = (await call('GET', credentialPath(passportIds[0]!), { key: org.live })).text;
+    const kid = String(parseJws(jwt).header.kid);
+    const domain = await getDomain(org.orgId, await verifiedDomainId(org.orgId));
+    const hostname = domain!.hostname;
+    // Act
+    const response = await fetch(`${baseUrl()}/.well-known/did.json`, { headers: { 'x-forwarded-host': hostname } });
+    const document = (await response.json()) as { id: string; alsoKnownAs: string[]; verificationMethod: Array<{ id: string; publicKeyJwk: unknown }> };
+    const platform = (await call('GET', `/orgs/${org.orgId}/did.json`)).body as { verificationMethod: Array<{ id: string; publicKeyJwk: unknown }> };
+    // Assess
+    expect(response.status).toBe(200);
+    expect(document.id).toBe(`did:web:${hostname}`);
+    expect(document.alsoKnownAs).toEqual([kid.split('#')[0]]);
+    expect(document.verificationMethod.map((m) => m.publicKeyJwk)).toEqual(platform.verificationMethod.map((m) => m.publicKeyJwk));
+    expect(document.verificationMethod.map((m) => m.id)).toEqual(platform.verificationMethod.map((m) => `did:web:${hostname}#${m.id.split('#')[1]}`));
   });
 
   it('keep old keys after a rotation, so credentials signed before it still verify', async () => {
