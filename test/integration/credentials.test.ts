@@ -146,6 +146,20 @@ describe('a published version as a signed credential', () => {
     expect(foreign.text).not.toContain(product.gtin);
   });
 
+  it('two concurrent first credentials of a new organization both verify, whichever key each was signed with', async () => {
+    // Prepare
+    const fresh = await newOrg('Credentials Race');
+    const item = await createProduct(fresh.live);
+    const versions = [await publish(fresh.live, item.productId), await publish(fresh.live, item.productId)];
+    // Act
+    const jwts = await Promise.all(versions.map(async (v) => (await call('GET', `/v1/products/${item.productId}/passports/${v.passportId}/credential`, { key: fresh.live })).text));
+    const document = (await call('GET', `/orgs/${fresh.orgId}/did.json`)).body as { assertionMethod: string[] };
+    // Assess
+    expect(await Promise.all(jwts.map(verifyJws))).toEqual([true, true]);
+    expect(document.assertionMethod.length).toBeGreaterThanOrEqual(1);
+    for (const jwt of jwts) expect(document.assertionMethod).toContain(parseJws(jwt).header.kid);
+  });
+
   it('needs products:read or passports:read', async () => {
     // Prepare
     const narrow = await org.keyWith(['suppliers:read']);
