@@ -31,6 +31,12 @@ export interface Grants {
    * (lib/data/cloudfront-tenants.ts; docs/brand-domains.md): a verified domain gets a tenant.
    */
   cloudfrontTenants?: readonly ('cloudfront:CreateDistributionTenant' | 'cloudfront:TagResource')[];
+  /**
+   * KMS actions on the organizations' credential signing keys (lib/data/signers.ts;
+   * docs/credentials.md#keys): CreateKey (with TagResource, for its tags) on first use, Sign and
+   * GetPublicKey, each limited to keys tagged as this service's signing keys.
+   */
+  signingKeys?: readonly ('kms:CreateKey' | 'kms:TagResource' | 'kms:Sign' | 'kms:GetPublicKey')[];
 }
 
 export type TableAction =
@@ -123,6 +129,14 @@ export const FUNCTIONS: Record<FunctionName, FunctionSpec> = {
     memoryMb: 512,
     timeoutSeconds: 10,
     grants: { table: API_READ, sessionSecret: true },
+  },
+  credentials: {
+    entry: 'functions/credentials/handler.ts',
+    description: 'Signed passports: version credentials (VC-JOSE), DID documents and status lists',
+    memoryMb: 512,
+    timeoutSeconds: 10,
+    // The first credential of a version is signed and stored (PutItem); a product's status index is claimed (UpdateItem, PutItem, a transaction).
+    grants: { table: API_READ.concat(['dynamodb:PutItem', 'dynamodb:ConditionCheckItem']), sessionSecret: true, signingKeys: ['kms:CreateKey', 'kms:TagResource', 'kms:Sign', 'kms:GetPublicKey'] },
   },
   analytics: {
     entry: 'functions/analytics/handler.ts',

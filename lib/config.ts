@@ -40,6 +40,11 @@ export interface Config {
   secretsKmsKeyId?: string;
   secretsKey?: string;
   /**
+   * SIGNING_KEY_DIR: where local credential signing keys are kept (the local stack's
+   * `.data/signing-keys`); unset (AWS), each organization's key is a KMS key (docs/credentials.md#keys).
+   */
+  signingKeyDir?: string;
+  /**
    * DNS_SERVER: the DNS server (`host:port`, such as 127.0.0.1:53535) that verifying a brand
    * domain asks for its TXT record; unset, the system's resolvers (docs/brand-domains.md).
    */
@@ -85,6 +90,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionTtlSeconds: positiveInt(env.SESSION_TTL_SECONDS, 8 * 60 * 60),
     secretsKmsKeyId: env.SECRETS_KMS_KEY_ID || undefined,
     secretsKey: env.SECRETS_KEY || undefined,
+    signingKeyDir: env.SIGNING_KEY_DIR || undefined,
     dnsServer: env.DNS_SERVER || undefined,
     cloudfrontMultiTenantDistributionId: env.CLOUDFRONT_MULTI_TENANT_DISTRIBUTION_ID || undefined,
     oidc: {

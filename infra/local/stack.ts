@@ -192,6 +192,8 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
       SESSION_SECRET: info.sessionSecret,
       SECRETS_KEY: info.secretsKey,
       DNS_SERVER: info.dnsServer,
+      // Credential signing keys, one private JWK file each (lib/data/signers.ts); in AWS, KMS keys.
+      SIGNING_KEY_DIR: join(options.dataDir, 'signing-keys'),
     });
 
     // Lambda's SQS event source mapping, played locally for every function a queue triggers.

@@ -148,6 +148,7 @@ export const TAGS: Readonly<Record<string, string>> = {
   Analytics: 'Aggregate scan counts per product: countries, devices, referrers, days; nothing personal',
   Events: 'The append-only log of every change: what changed, who changed it, in which request (docs/lifecycle.md#event-log)',
   Resolver: 'The public GS1 Digital Link resolver behind every printed QR code (no authentication)',
+  Credentials: 'Signed passports: each published version as a W3C Verifiable Credential (VC-JOSE, application/vc+jwt), verifiable through did:web, with a revocation status list (docs/credentials.md)',
   Webhooks: "Signed deliveries from a product-information system, and the organization's webhook endpoints",
   Labelling: 'The ingredient vocabulary of the e-label in the 24 EU languages, and the energy calculator of the nutrition declaration (docs/labelling.md)',
   Reference: 'This OpenAPI document and its rendered reference',
@@ -184,6 +185,8 @@ export const PATH_PARAMETERS: Readonly<Record<string, { description: string; sch
       pattern: '^(?:22/[0-9A-Za-z_-]{1,20}(?:/10/[0-9A-Za-z_-]{1,20})?(?:/21/[0-9A-Za-z_-]{1,20})?|10/[0-9A-Za-z_-]{1,20}(?:/21/[0-9A-Za-z_-]{1,20})?|21/[0-9A-Za-z_-]{1,20}|235/[0-9A-Za-z_-]{1,28})$',
     }),
   },
+  passportId: { description: 'The passportId (ps_…) of a published version of the product', schema: z.string() },
+  list: { description: 'A status list of the environment: 1, 2, … (131,072 products each)', schema: z.string().regex(/^[1-9]\d{0,5}$/) },
   asset: { description: 'A file of the reference page: swagger-ui.css, swagger-ui-bundle.js or docs.js', schema: z.string() },
   // The key qualifiers, each its own path segment (see PATH_EXPANSIONS).
   cpv: { description: 'AI 22, consumer product variant: 1 to 20 characters of GS1 character set 82 (the pattern gives its URL-safe part)', schema: qualifierValue(20) },
@@ -332,6 +335,65 @@ function versionPage(method: 'GET' | 'HEAD'): OperationDoc {
     errors: [403, 404],
     errorAlternatives: { 'text/html': z.string().describe('A page saying the version is not available, in the language of the URL (English for passport.json and unknown languages)') },
     errorHeaders: { 'Cache-Control': NOT_FOUND_CACHE },
+  };
+}
+
+const JWT_SCHEMA = z.string().describe('A compact JWS (VC-JOSE): base64url header, payload (the credential) and ES256 signature, dot-separated');
+const PUBLIC_NOT_FOUND = { 'Cache-Control': header('public, max-age=60: it may be published later') };
+
+/** Signed passports (docs/credentials.md). */
+function credentialOperations(): Record<string, OperationDoc> {
+  return {
+    'GET /v1/products/{productId}/passports/{passportId}/credential': {
+      summary: "A passport version's signed credential",
+      description:
+        'The version as a W3C Verifiable Credential 2.0 (UNTP Digital Product Passport) secured with VC-JOSE: a compact JWS whose header names the signing key as {did}#{keyId} (ES256) and whose payload is the credential, with the version’s digest and its revocation status entry. Signed once, on the first request for the version, then the same bytes every time. Verify it with the key of the issuer’s DID document (docs/credentials.md).',
+      tag: 'Credentials',
+      responses: {
+        200: { description: 'The credential', contentType: 'application/vc+jwt', schema: JWT_SCHEMA, headers: { 'Cache-Control': header('private, max-age=31536000, immutable: a signed version never changes') } },
+      },
+      errors: [...API_KEY_ERRORS, 404],
+    },
+    'GET /{orgId}/{environment}/p/{gtin}/{version}/credential.jwt': {
+      summary: "A passport version's signed credential, public",
+      description: 'The same credential as the API’s, beside the version’s immutable pages and linked from the linkset (docs/credentials.md). No scan is counted. An unknown version is 404, cacheable for a minute.',
+      tag: 'Credentials',
+      responses: { 200: { description: 'The credential', contentType: 'application/vc+jwt', schema: JWT_SCHEMA, headers: { 'Cache-Control': IMMUTABLE } } },
+      errors: [404],
+      errorHeaders: PUBLIC_NOT_FOUND,
+    },
+    'GET /orgs/{orgId}/did.json': {
+      summary: "The organization's DID document (did:web)",
+      description:
+        'The DID document of did:web:{resolver host}:orgs:{orgId}: every key the organization ever signed credentials with (rotation keeps old ones), each a JsonWebKey verification method (P-256 public JWK) listed under assertionMethod (docs/credentials.md).',
+      tag: 'Credentials',
+      responses: {
+        200: {
+          description: 'The DID document',
+          schema: z.object({ id: z.string(), verificationMethod: z.array(z.object({ id: z.string(), type: z.literal('JsonWebKey'), controller: z.string(), publicKeyJwk: z.object({}).loose() })), assertionMethod: z.array(z.string()) }).loose(),
+          headers: { 'Cache-Control': header('public, max-age=300: a rotation adds a key') },
+        },
+      },
+      errors: [404],
+      errorHeaders: PUBLIC_NOT_FOUND,
+    },
+    'GET /.well-known/did.json': {
+      summary: "A verified brand domain's DID document (did:web)",
+      description: 'On a verified brand domain: the DID document of did:web:{hostname}, with the organization’s keys, alsoKnownAs its platform DID. Elsewhere 404 (docs/credentials.md).',
+      tag: 'Credentials',
+      responses: { 200: { description: 'The DID document', schema: z.object({ id: z.string(), verificationMethod: z.array(z.object({}).loose()) }).loose(), headers: { 'Cache-Control': header('public, max-age=300') } } },
+      errors: [404],
+      errorHeaders: PUBLIC_NOT_FOUND,
+    },
+    'GET /{orgId}/{environment}/status/{list}': {
+      summary: 'A Bitstring Status List credential',
+      description:
+        'The environment’s revocation list as a BitstringStatusListCredential secured with VC-JOSE: bit n is set while the product whose credentials name index n is withdrawn (docs/credentials.md#revocation). Cacheable for a minute.',
+      tag: 'Credentials',
+      responses: { 200: { description: 'The status list credential', contentType: 'application/vc+jwt', schema: JWT_SCHEMA, headers: { 'Cache-Control': header('public, max-age=60') } } },
+      errors: [404],
+      errorHeaders: PUBLIC_NOT_FOUND,
+    },
   };
 }
 
@@ -598,6 +660,7 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     errors: [403],
   },
   ...resolverOperations(),
+  ...credentialOperations(),
   'POST /v1/webhooks/endpoints': {
     summary: 'Create a webhook endpoint', description: "Creates an endpoint for a product-information system's deliveries; the answer holds its signing secret, shown this once. A custom source needs a mapping.",
     tag: 'Webhooks',

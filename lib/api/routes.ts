@@ -23,7 +23,8 @@ export type FunctionName =
   | 'imports'
   | 'import-worker'
   | 'events'
-  | 'labelling';
+  | 'labelling'
+  | 'credentials';
 
 /**
  * How a route authenticates: an API key (Bearer; the dashboard's session cookie is accepted too, see
@@ -106,6 +107,14 @@ export const ROUTES: readonly Route[] = [
   ...(['GET', 'HEAD'] as const).map(
     (method) => ({ method, path: '/{orgId}/{environment}/p/{gtin}/{version}/{page}', function: 'resolver', auth: 'none', scopes: [], body: false }) as const,
   ),
+
+  // Signed passports (docs/credentials.md): a version's credential (application/vc+jwt) through the API and
+  // beside its pages, the organization's DID documents and its status lists. Literal segments beat the resolver's {page}.
+  { method: 'GET', path: '/v1/products/{productId}/passports/{passportId}/credential', function: 'credentials', auth: 'apiKey', scopes: ['products:read', 'passports:read'], body: false },
+  { method: 'GET', path: '/{orgId}/{environment}/p/{gtin}/{version}/credential.jwt', function: 'credentials', auth: 'none', scopes: [], body: false },
+  { method: 'GET', path: '/orgs/{orgId}/did.json', function: 'credentials', auth: 'none', scopes: [], body: false },
+  { method: 'GET', path: '/.well-known/did.json', function: 'credentials', auth: 'none', scopes: [], body: false },
+  { method: 'GET', path: '/{orgId}/{environment}/status/{list}', function: 'credentials', auth: 'none', scopes: [], body: false },
 
   // Bulk import jobs (docs/imports.md): the upload is a file, up to 5 MB (XLSX up to 4 MB: API Gateway base64-encodes it into Lambda's 6 MB payload).
   { method: 'POST', path: '/v1/imports', function: 'imports', auth: 'apiKey', scopes: ['imports:write'], body: true, rawBody: true, maxBodyBytes: 5 * 1024 * 1024, idempotent: true, event: 'import.created' },

@@ -40,6 +40,12 @@ import type { Tenant } from '../domain/tenant.ts';
  * | scan ledger | `SCANLOG#{10-second bucket of the scan time}` | a random token per written batch | the 8-byte hashes of the counted SQS message ids of one batch (TTL 14 days; docs/decisions.md#exact-scan-counts-without-a-ledger-item-per-scan) |
  * | passport draft | `T#{orgId}#{env}` | `DRAFT#{productId}` | the product's one draft (docs/lifecycle.md#drafts) |
  * | event | `EVENTS#{orgId}#{env}` | `EVT#{eventId}` | the append-only event log: newest first (ids sort by time), get one by id (docs/lifecycle.md#event-log) |
+ * | signed credential | `T#{orgId}#{env}` | `VC#{gtin14}#{version, 6 digits}` | a version's credential JWT, signed once on first request (conditional put; docs/credentials.md) |
+ * | status index | `T#{orgId}#{env}` | `STATUSIDX#{productId}` | the product's index in the tenant's status lists (conditional put, never changes) |
+ * | status list counter | `T#{orgId}#{env}` | `STATUSLISTS` | the next free status index (atomic ADD) |
+ * | status list | `T#{orgId}#{env}` | `STATUSLIST#{list}` | the revoked bits of one list, a number set (ADD/DELETE in the withdrawal's transaction) |
+ * | signing key | `ORG#{orgId}` | `SIGNKEY#{keyId}` | every key the organization signed with: its DID document (docs/credentials.md#keys) |
+ * | current signing key | `ORG#{orgId}` | `SIGNKEYCURRENT` | the key new credentials are signed with (created on first use, conditionally; moved by rotation) |
  */
 
 /** A key of one item. */
@@ -77,6 +83,15 @@ export const watermarkSk = (productId: string): string => `WHMARK#${productId}`;
 export const supplierNameSk = (name: string): string =>
   `SUPPLIERNAME#${name.normalize('NFC').trim().replace(/\s+/g, ' ').toLowerCase()}`;
 
+/** A version's signed credential (docs/credentials.md). */
+export const credentialSk = (gtin14: string, version: number): string => `VC#${gtin14}#${String(version).padStart(6, '0')}`;
+/** A product's index in the tenant's status lists. */
+export const statusIndexSk = (productId: string): string => `STATUSIDX#${productId}`;
+/** The tenant's next free status index (no `#`: not under the list prefix). */
+export const STATUS_COUNTER_SK = 'STATUSLISTS';
+/** One status list's revoked bits. */
+export const statusListSk = (list: number): string => `STATUSLIST#${list}`;
+
 /** The tenant's event log: its own partition, so listing it reads nothing else (docs/lifecycle.md#event-log). */
 export const eventsPk = (tenant: Tenant): string => `EVENTS#${tenant.orgId}#${tenant.environment}`;
 /** Sort-key prefix of events. */
@@ -102,6 +117,10 @@ export const orgMemberKey = (orgId: string, userId: string): ItemKey => ({ PK: o
 /** Sort-key prefix of an organization's webhook endpoints. */
 export const ENDPOINT_PREFIX = 'WHE#';
 export const endpointListingKey = (orgId: string, endpointId: string): ItemKey => ({ PK: orgPk(orgId), SK: `${ENDPOINT_PREFIX}${endpointId}` });
+/** Sort-key prefix of an organization's credential signing keys (`SIGNKEYCURRENT` has no `#`: not under it). */
+export const SIGNING_KEY_PREFIX = 'SIGNKEY#';
+export const signingKeyKey = (orgId: string, keyId: string): ItemKey => ({ PK: orgPk(orgId), SK: `${SIGNING_KEY_PREFIX}${keyId}` });
+export const currentSigningKeyKey = (orgId: string): ItemKey => ({ PK: orgPk(orgId), SK: 'SIGNKEYCURRENT' });
 /** Sort-key prefix of an organization's brand domains. */
 export const DOMAIN_PREFIX = 'DOMAIN#';
 export const domainKey = (orgId: string, domainId: string): ItemKey => ({ PK: orgPk(orgId), SK: `${DOMAIN_PREFIX}${domainId}` });

@@ -268,6 +268,16 @@ const PATH_CASES: Readonly<Record<string, ResourceCase | NotTenantData | { resol
   'GET /v1/imports/{importId}': same(route('GET /v1/imports/{importId}'), () => ({ importId: w.importId })),
   'GET /v1/events/{eventId}': same(route('GET /v1/events/{eventId}'), () => ({ eventId: w.eventId })),
   'GET /docs/{asset}': { notTenantData: 'the API reference’s static files' },
+  // Signed passports (docs/credentials.md).
+  'GET /v1/products/{productId}/passports/{passportId}/credential': same(route('GET /v1/products/{productId}/passports/{passportId}/credential'), () => ({
+    productId: w.productId,
+    passportId: w.passportId,
+  })),
+  'GET /{orgId}/{environment}/p/{gtin}/{version}/credential.jwt': {
+    notTenantData: 'public by design, like the version’s pages beside it: the path names the tenant, and another tenant’s path is a 404 (test/integration/credentials.test.ts)',
+  },
+  'GET /orgs/{orgId}/did.json': { notTenantData: 'public by design: the organization’s DID document holds its public keys only' },
+  'GET /{orgId}/{environment}/status/{list}': { notTenantData: 'public by design: a revocation list of bits, the path names the tenant (test/integration/credentials.test.ts)' },
   ...Object.fromEntries(ROUTES.filter((r) => r.function === 'resolver' && r.path.includes('{')).map((r) => [routeKey(r), { resolver: true as const }])),
 };
 

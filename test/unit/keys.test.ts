@@ -19,6 +19,11 @@ import { deleteSession, getSession, insertSession } from '../../lib/data/session
 import { findSupplierIdByName, getSupplier, insertSupplier, listSuppliers } from '../../lib/data/suppliers.ts';
 import { findUserIdByEmail, findUserIdByIdentity, getUser, insertUser, linkIdentity } from '../../lib/data/users.ts';
 import { deleteEndpoint, getEndpointById, listEndpoints, putEndpoint } from '../../lib/data/webhook-endpoints.ts';
+import {
+  allocateStatusIndex, claimStatusIndex, getCurrentSigningKeyId, getRevokedBits, getSigningKey, getStatusIndex, getStoredCredential,
+  listSigningKeys, putSigningKey, setCurrentSigningKey, statusBitUpdate, storeCredential,
+} from '../../lib/data/credentials.ts';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 
 /**
  * Pins the stored key formats: the keys every data function writes and reads, to the character.
@@ -283,6 +288,41 @@ describe('stored keys', () => {
     expect(sent.slice(0, 2)).toEqual(['query SCANLOG#2026-11-05T23:59:50 | undefined..undefined', 'STATS#org_1#test#prd_1 | DAY#2026-11-05']);
     expect(sent[2]).toMatch(/^SCANLOG#2026-11-05T23:59:50 \| [0-9a-f-]{36}#0$/);
     expect(sent).toHaveLength(3);
+  });
+
+  it('keeps the keys of signed credentials, status lists and signing keys (docs/credentials.md)', async () => {
+    // Prepare
+    const publicJwk = { kty: 'EC' as const, crv: 'P-256' as const, x: 'x', y: 'y' };
+    ddb.on(TransactWriteCommand).resolves({});
+    ddb.onAnyCommand().resolves({ Attributes: { next: 1 } });
+    // Act
+    await getStoredCredential(tenant, '04006381333931', 12);
+    await storeCredential(tenant, '04006381333931', 12, 'a.b.c', 'key_1');
+    await getStatusIndex(tenant, product.productId);
+    await allocateStatusIndex(tenant);
+    await claimStatusIndex(tenant, product.productId, 0);
+    await getRevokedBits(tenant, 3);
+    await putSigningKey({ orgId: 'org_1', keyId: 'key_1', kind: 'local', publicJwk, createdAt: product.createdAt });
+    await getSigningKey('org_1', 'key_1');
+    await listSigningKeys('org_1');
+    await getCurrentSigningKeyId('org_1');
+    await setCurrentSigningKey('org_1', 'key_1', true);
+    const bit = statusBitUpdate(tenant, 2, 5, true);
+    // Assess
+    expect(keysSent()).toEqual([
+      'T#org_1#test | VC#04006381333931#000012',
+      'T#org_1#test | VC#04006381333931#000012',
+      'T#org_1#test | STATUSIDX#01937f4e-8a6b-7c3d-9e2f-0a1b2c3d4e5f',
+      'T#org_1#test | STATUSLISTS',
+      'T#org_1#test | STATUSIDX#01937f4e-8a6b-7c3d-9e2f-0a1b2c3d4e5f',
+      'T#org_1#test | STATUSLIST#3',
+      'ORG#org_1 | SIGNKEY#key_1',
+      'ORG#org_1 | SIGNKEY#key_1',
+      'query ORG#org_1 | SIGNKEY#',
+      'ORG#org_1 | SIGNKEYCURRENT',
+      'ORG#org_1 | SIGNKEYCURRENT',
+    ]);
+    expect(keyOf(bit.Update?.Key)).toBe('T#org_1#test | STATUSLIST#2');
   });
 
   it('keeps one idempotency partition per tenant, the record hash as the sort key', () => {
