@@ -40,6 +40,8 @@ import type { Tenant } from '../domain/tenant.ts';
  * | counted scan message | `SCANMSG#{messageId}` | `SCANMSG` | count each SQS message once (TTL 14 days) |
  * | passport draft | `T#{orgId}#{env}` | `DRAFT#{productId}` | the product's one draft (docs/lifecycle.md#drafts) |
  * | event | `EVENTS#{orgId}#{env}` | `EVT#{eventId}` | the append-only event log: newest first (ids sort by time), get one by id (docs/lifecycle.md#event-log) |
+ * | event subscription | `T#{orgId}#{env}` | `EVSUB#{subscriptionId}` | get by id; the tenant's subscriptions in one query (the fan-out's one read per event; docs/webhooks-outbound.md) |
+ * | event delivery | `EVDEL#{orgId}#{env}#{subscriptionId}` | `DEL#{deliveryId}` | one per subscription and event: its attempts; a subscription's log newest first (TTL 30 days) |
  */
 
 /** A key of one item. */
@@ -82,6 +84,18 @@ export const eventsPk = (tenant: Tenant): string => `EVENTS#${tenant.orgId}#${te
 /** Sort-key prefix of events. */
 export const EVENT_PREFIX = 'EVT#';
 export const eventKey = (tenant: Tenant, eventId: string): ItemKey => ({ PK: eventsPk(tenant), SK: `${EVENT_PREFIX}${eventId}` });
+
+/** Sort-key prefix of a tenant's event subscriptions (docs/webhooks-outbound.md). */
+export const SUBSCRIPTION_PREFIX = 'EVSUB#';
+export const subscriptionSk = (subscriptionId: string): string => `${SUBSCRIPTION_PREFIX}${subscriptionId}`;
+/** A subscription's delivery log: its own partition, so deliveries spread and list newest first. */
+export const eventDeliveriesPk = (tenant: Tenant, subscriptionId: string): string => `EVDEL#${tenant.orgId}#${tenant.environment}#${subscriptionId}`;
+/** Sort-key prefix of delivery log items. */
+export const EVENT_DELIVERY_PREFIX = 'DEL#';
+export const eventDeliveryKey = (tenant: Tenant, subscriptionId: string, deliveryId: string): ItemKey => ({
+  PK: eventDeliveriesPk(tenant, subscriptionId),
+  SK: `${EVENT_DELIVERY_PREFIX}${deliveryId}`,
+});
 
 /** The tenant's idempotency records (Powertools writes the sort key). */
 export const idempotencyPk = (tenant: Tenant): string => `IDEMPOTENCY#${tenant.orgId}#${tenant.environment}`;
