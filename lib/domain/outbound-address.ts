@@ -26,10 +26,11 @@ for (const [network, prefix] of [
 ] as const) {
   refused.addSubnet(network, prefix, 'ipv4');
 }
+// No rule for IPv4-mapped addresses (::ffff:0:0/96): BlockList matches such a rule against every
+// IPv4 address too. A mapped address is checked as the IPv4 address it stands for (isAllowedAddress).
 for (const [network, prefix] of [
   ['::', 128], // unspecified
   ['::1', 128], // loopback
-  ['::ffff:0:0', 96], // IPv4-mapped: checked as the IPv4 address below, refused here as a whole otherwise
   ['64:ff9b::', 96], // NAT64 (RFC 6052): may reach an IPv4 private address
   ['64:ff9b:1::', 48], // local-use NAT64 (RFC 8215)
   ['100::', 64], // discard (RFC 6666)
