@@ -66,7 +66,8 @@ export type DeliveryOutcome = 'delivered' | 'retrying' | 'gave-up' | 'waiting' |
  * on again. Subscription gone, or disabled (except pings and manual retries), or event gone:
  * dropped. Otherwise POSTed, recorded in the delivery log, and on failure the next attempt is
  * queued with the schedule's delay, until the schedule ends. The subscription's failing streak is
- * kept; after 3 days of nothing but failures the subscription is disabled with the reason.
+ * kept; after 3 days of nothing but failures the subscription is disabled with the reason. A 410
+ * Gone disables it at once, without a retry.
  */
 export async function deliver(message: DeliveryMessage, options: { now?: () => number; resolve?: Resolve } = {}): Promise<DeliveryOutcome> {
   const now = options.now ?? Date.now;
@@ -103,7 +104,9 @@ export async function deliver(message: DeliveryMessage, options: { now?: () => n
   );
   const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
   const schedule = retrySchedule();
-  const wait = !ok && !message.manual ? schedule[message.attempt - 1] : undefined;
+  // 410 Gone: the receiver wants no more (Standard Webhooks): no retry, and the subscription is disabled below.
+  const gone = result.statusCode === 410 && !message.manual;
+  const wait = !ok && !message.manual && !gone ? schedule[message.attempt - 1] : undefined;
   const at = new Date(startedAt).toISOString();
   const nextRetryAt = wait === undefined ? null : new Date(startedAt + wait * 1000).toISOString();
   const status: DeliveryStatus = ok ? 'succeeded' : nextRetryAt ? 'pending' : 'failed';
@@ -121,6 +124,11 @@ export async function deliver(message: DeliveryMessage, options: { now?: () => n
 
   if (ok && subscription.failingSince) {
     await markSubscriptionHealth(tenant, subscription.subscriptionId, { healthy: true });
+  } else if (gone && subscription.status === 'enabled') {
+    await markSubscriptionHealth(tenant, subscription.subscriptionId, {
+      disable: `The receiver answered 410 Gone at ${at}: it wants no more deliveries. Enable the subscription again to resume.`,
+      at,
+    });
   } else if (!ok && !message.manual) {
     if (!subscription.failingSince) {
       await markSubscriptionHealth(tenant, subscription.subscriptionId, { failingSince: at });

@@ -237,6 +237,19 @@ describe('the delivery worker', () => {
     expect(String(disable?.ExpressionAttributeValues?.[':reason'])).toMatch(/failed .* \(3 days\); the last: 500/);
   });
 
+  it('disables the subscription at once, without a retry, when the receiver answers 410 Gone', async () => {
+    // Prepare
+    prepare(await storedSubscription());
+    status = 410;
+    // Act
+    const outcome = await deliver(message, { now: () => now, resolve: local });
+    // Assess
+    expect(outcome).toBe('gave-up');
+    expect(sent()).toHaveLength(0);
+    const disable = updates().find((u) => String(u.UpdateExpression).includes('disabledReason'));
+    expect(String(disable?.ExpressionAttributeValues?.[':reason'])).toContain('410 Gone');
+  });
+
   it('ends the failing streak on a 2xx, and sends the exact event with verifiable headers', async () => {
     // Prepare
     prepare(await storedSubscription({ failingSince: new Date(now - DAY).toISOString() }));
