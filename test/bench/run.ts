@@ -15,6 +15,7 @@ import { benchIngest } from './ingest.ts';
 import { benchPipeline } from './pipeline.ts';
 import { benchProducts } from './products.ts';
 import { benchResolver } from './resolver.ts';
+import { benchWebhooksOutbound } from './webhooks-outbound.ts';
 
 const count = Number(process.env.BENCH_COUNT ?? 2000);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 8);
@@ -31,6 +32,7 @@ try {
   rows.push(...(await benchPipeline(stack.info, count, concurrency, baselineScans)));
   rows.push(...(await benchIngest(stack.info, count, concurrency)));
   rows.push(...(await benchImports(stack.info, count)));
+  rows.push(...(await benchWebhooksOutbound(stack.info, count, concurrency)));
   // Last, so that its Node processes do not disturb the request benchmarks.
   rows.push(...(await benchBundles()));
   console.log(`\nProduct Passport benchmarks (${count} requests per figure, ${concurrency} in flight, Node ${process.version})\n`);
