@@ -94,6 +94,7 @@ export async function api<T>(method: string, path: string, options: RequestOptio
 export type { Session, ApiKey, CreatedApiKey, WebhookEndpoint } from '../../lib/api/schemas.ts';
 export type { Analytics } from '../../lib/domain/analytics.ts';
 export type { Domain } from '../../lib/domain/domain.ts';
+export type { DeliveryView as EventDelivery, SubscriptionView as EventSubscription } from '../../lib/domain/event-subscription.ts';
 export type { ImportJob, ImportStatus } from '../../lib/domain/imports.ts';
 export type { Passport, PassportData, PassportVersion } from '../../lib/domain/passport.ts';
 export type { Product, ProductList } from '../../lib/domain/product.ts';

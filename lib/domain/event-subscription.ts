@@ -222,7 +222,9 @@ export const listDeliveriesQuerySchema = cursorQuerySchema(
   z.string().regex(DELIVERY_ID_PATTERN, { error: 'starting_after must be a delivery id (del_…).' }),
 );
 
-export const toDeliveryView = (d: DeliveryRecord): z.infer<typeof deliverySchema> => ({
+export type DeliveryView = z.infer<typeof deliverySchema>;
+
+export const toDeliveryView = (d: DeliveryRecord): DeliveryView => ({
   id: d.deliveryId,
   subscriptionId: d.subscriptionId,
   eventId: d.eventId,
