@@ -292,6 +292,7 @@ export function EventSubscriptionPage(props: { subscriptionId: string }) {
               {s.status === 'enabled' ? 'Disable' : 'Enable'}
             </button>
             <ConfirmButton
+              class="button button-secondary"
               label="Rotate secret"
               title="Rotate the signing secret?"
               confirmLabel="Rotate secret"
@@ -303,6 +304,7 @@ export function EventSubscriptionPage(props: { subscriptionId: string }) {
               <p>A new secret is issued and shown once. For 24 hours deliveries are signed with both; update your receiver within that time.</p>
             </ConfirmButton>
             <ConfirmButton
+              class="button button-danger"
               label="Delete"
               title="Delete this subscription?"
               confirmLabel="Delete subscription"
