@@ -79,6 +79,7 @@ const urlSchema = z
   .trim()
   .max(2048, { error: 'url must be at most 2048 characters.' })
   .refine((value) => URL.canParse(value), { error: 'url must be an absolute URL such as https://example.com/webhooks.' })
+  .meta({ format: 'uri' })
   .describe('Where events are POSTed: https:// (plain http:// only to loopback, and only on a local stack); hosts resolving to private, loopback, link-local or metadata addresses are refused');
 
 const eventsSchema = z
