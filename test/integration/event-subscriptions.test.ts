@@ -1,5 +1,8 @@
 import { Webhook } from 'standardwebhooks';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { db, tableName } from '../../lib/data/client.ts';
+import { subscriptionSk, tenantPk } from '../../lib/data/keys.ts';
 import { call, expectError, newOrg, type TestOrg } from '../support/api.ts';
 import { createProduct, publish } from '../support/fixtures.ts';
 import { startReceiver, type Received, type Receiver } from '../support/receiver.ts';
@@ -57,6 +60,18 @@ describe('POST /v1/event-subscriptions', () => {
     expect(read.status).toBe(200);
     expect(read.body.secret).toBeUndefined();
     expect(list.body.data.map((s: { id: string }) => s.id)).toContain(created.body.id);
+  });
+
+  it('stores the signing secret sealed, never in plaintext', async () => {
+    // Prepare
+    const target = await receiver();
+    // Act
+    const created = await subscribe(org.live, { url: target.url('/sealed'), events: ['*'] });
+    const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: { PK: tenantPk({ orgId: org.orgId, environment: 'live' }), SK: subscriptionSk(created.id) } }));
+    // Assess
+    expect(Item).toBeDefined();
+    expect(JSON.stringify(Item)).not.toContain(created.secret.slice('whsec_'.length));
+    expect(String(Item?.sealedSecrets)).toMatch(/^sbx1\./);
   });
 
   it.each([
