@@ -19,6 +19,38 @@ const { putSubscription } = await import('../../lib/data/event-subscriptions.ts'
 const { checkSubscriptionUrl } = await import('../../lib/services/event-subscriptions.ts');
 const { deliver } = await import('../../lib/services/event-delivery.ts');
 const { loadConfig } = await import('../../lib/config.ts');
+const { eventOf } = await import('../../functions/event-fanout/handler.ts');
+
+describe('the fan-out’s reading of stream records', () => {
+  const image = {
+    PK: { S: 'EVENTS#org_1#test' },
+    SK: { S: 'EVT#evt_1' },
+    type: { S: 'event' },
+    event: {
+      M: {
+        id: { S: 'evt_1' },
+        type: { S: 'passport.published' },
+        requestId: { NULL: true },
+        data: { M: { object: { M: { version: { N: '3' }, published: { BOOL: true }, tags: { L: [{ S: 'a' }, { N: '1.5' }] } } } } },
+      },
+    },
+  };
+
+  it('takes the tenant from the partition key and the event as stored', () => {
+    // Act
+    const found = eventOf({ eventName: 'INSERT', dynamodb: { NewImage: image } });
+    // Assess
+    expect(found?.tenant).toEqual({ orgId: 'org_1', environment: 'test' });
+    expect(found?.event).toEqual({ id: 'evt_1', type: 'passport.published', requestId: null, data: { object: { version: 3, published: true, tags: ['a', 1.5] } } });
+  });
+
+  it('ignores other items, changes of an item, and partitions that are not an event log', () => {
+    expect(eventOf({ eventName: 'INSERT', dynamodb: { NewImage: { ...image, type: { S: 'product' } } } })).toBeUndefined();
+    expect(eventOf({ eventName: 'MODIFY', dynamodb: { NewImage: image } })).toBeUndefined();
+    expect(eventOf({ eventName: 'INSERT', dynamodb: { NewImage: { ...image, PK: { S: 'T#org_1#test' } } } })).toBeUndefined();
+    expect(eventOf({ eventName: 'INSERT', dynamodb: { NewImage: { ...image, PK: { S: 'EVENTS#org_1#prod' } } } })).toBeUndefined();
+  });
+});
 
 describe('the SSRF address check', () => {
   it.each([
