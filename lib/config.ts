@@ -12,6 +12,18 @@ export interface Config {
   scanQueueUrl?: string;
   /** The bulk import queue (IMPORT_QUEUE_URL): one message per chunk of an import job. */
   importQueueUrl?: string;
+  /** The event delivery queue (EVENT_DELIVERY_QUEUE_URL): one message per attempt of an outbound webhook (docs/webhooks-outbound.md). */
+  eventDeliveryQueueUrl?: string;
+  /**
+   * EVENT_RETRY_SCHEDULE_SECONDS: the waits before each retry of a failed outbound webhook,
+   * comma-separated (default 5,300,1800,7200,18000,36000,36000); tests shorten it.
+   */
+  eventRetryScheduleSeconds?: number[];
+  /**
+   * EVENT_SUBSCRIPTIONS_ALLOW_LOOPBACK=true: event subscriptions may use http:// and loopback
+   * addresses. Only the local stack sets it (infra/local/stack.ts); never set in AWS (docs/webhooks-outbound.md#ssrf).
+   */
+  eventSubscriptionsAllowLoopback: boolean;
   /** Origin of the public resolver that every `qrCodeUrl` points at. */
   resolverOrigin: string;
   /**
@@ -79,6 +91,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sqsEndpoint: env.SQS_ENDPOINT || undefined,
     scanQueueUrl: env.SCAN_QUEUE_URL || undefined,
     importQueueUrl: env.IMPORT_QUEUE_URL || undefined,
+    eventDeliveryQueueUrl: env.EVENT_DELIVERY_QUEUE_URL || undefined,
+    eventRetryScheduleSeconds: retrySchedule(env.EVENT_RETRY_SCHEDULE_SECONDS),
+    eventSubscriptionsAllowLoopback: env.EVENT_SUBSCRIPTIONS_ALLOW_LOOPBACK === 'true',
     resolverOrigin: env.RESOLVER_ORIGIN ?? 'http://localhost:3000',
     resolverOriginSecret: env.RESOLVER_ORIGIN_SECRET || undefined,
     keyCacheTtlMs: Number.isFinite(ttl) ? Math.min(Math.max(ttl, 0), 5000) : 5000,
@@ -100,6 +115,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       redirectUri: env.OIDC_REDIRECT_URI || `${publicApiOrigin}/v1/auth/callback`,
     },
   };
+}
+
+function retrySchedule(value: string | undefined): number[] | undefined {
+  if (!value) return undefined;
+  const waits = value.split(',').map((part) => Number(part.trim()));
+  return waits.every((n) => Number.isFinite(n) && n >= 0) ? waits : undefined;
 }
 
 function positiveInt(value: string | undefined, fallback: number): number {

@@ -29,6 +29,14 @@ import { loginQuerySchema, switchSessionSchema } from '../domain/session.ts';
 import { ENVIRONMENTS } from '../domain/tenant.ts';
 import { createSupplierSchema, supplierSchema } from '../domain/supplier.ts';
 import { createEndpointSchema, updateEndpointSchema } from '../domain/webhook.ts';
+import {
+  createdSubscriptionSchema,
+  createSubscriptionSchema,
+  deliverySchema,
+  listDeliveriesQuerySchema,
+  subscriptionSchema,
+  updateSubscriptionSchema,
+} from '../domain/event-subscription.ts';
 import { createDomainSchema, domainListSchema, domainSchema, updateDomainSchema } from '../domain/domain.ts';
 import {
   apiKeySchema,
@@ -147,6 +155,7 @@ export const TAGS: Readonly<Record<string, string>> = {
   Imports: 'Bulk import of products and passports from CSV, Excel or JSON Lines files (docs/imports.md)',
   Analytics: 'Aggregate scan counts per product: countries, devices, referrers, days; nothing personal',
   Events: 'The append-only log of every change: what changed, who changed it, in which request (docs/lifecycle.md#event-log)',
+  'Event subscriptions': 'Outbound webhooks: events delivered to your URL, signed per Standard Webhooks, retried, with a delivery log (docs/webhooks-outbound.md)',
   Resolver: 'The public GS1 Digital Link resolver behind every printed QR code (no authentication)',
   Credentials: 'Signed passports: each published version as a W3C Verifiable Credential (VC-JOSE, application/vc+jwt), verifiable through did:web, with a revocation status list (docs/credentials.md)',
   Webhooks: "Signed deliveries from a product-information system, and the organization's webhook endpoints",
@@ -172,6 +181,8 @@ export const PATH_PARAMETERS: Readonly<Record<string, { description: string; sch
   domainId: { description: 'The id (dom_…) of a domain of the organization', schema: z.string() },
   importId: { description: 'The id (imp_…) of an import job of the organization', schema: z.string() },
   eventId: { description: 'The id (evt_…) of an event of the organization', schema: z.string() },
+  subscriptionId: { description: 'The id (sub_…) of an event subscription of the organization', schema: z.string() },
+  deliveryId: { description: 'The id (del_…) of a delivery of the subscription', schema: z.string() },
   orgId: { description: 'The organization, as printed in the qrCodeUrl', schema: z.string() },
   environment: { description: 'The environment, as printed in the qrCodeUrl', schema: z.enum(ENVIRONMENTS) },
   gtin: {
@@ -661,6 +672,71 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   },
   ...resolverOperations(),
   ...credentialOperations(),
+  'POST /v1/event-subscriptions': {
+    summary: 'Create an event subscription',
+    description:
+      'Events of the types named (or every type, ["*"]) are POSTed to url, signed per Standard Webhooks (docs/webhooks-outbound.md). The answer holds the signing secret, shown this once. url must be https:// and its host must resolve to public addresses only (422 otherwise).',
+    tag: 'Event subscriptions',
+    body: createSubscriptionSchema,
+    responses: { 201: { description: 'Created; secret is shown this once', schema: createdSubscriptionSchema } },
+    errors: [400, ...API_KEY_ERRORS, 413, 422],
+  },
+  'GET /v1/event-subscriptions': {
+    summary: "The tenant's event subscriptions", description: 'Every event subscription of the organization and environment, oldest first, without secrets.',
+    tag: 'Event subscriptions',
+    responses: { 200: { description: 'Every subscription', schema: dataList(subscriptionSchema) } },
+    errors: [...API_KEY_ERRORS],
+  },
+  'GET /v1/event-subscriptions/{subscriptionId}': {
+    summary: 'An event subscription', description: 'One subscription, without secrets; another organization’s id is 404.',
+    tag: 'Event subscriptions',
+    responses: { 200: { description: 'The subscription', schema: subscriptionSchema } },
+    errors: [...API_KEY_ERRORS, 404],
+  },
+  'PATCH /v1/event-subscriptions/{subscriptionId}': {
+    summary: "Change an event subscription's url, events, description or status",
+    description: 'Partial: omitted fields stay. Setting status (enabled or disabled) clears the reason a subscription was disabled for.',
+    tag: 'Event subscriptions',
+    body: updateSubscriptionSchema,
+    responses: { 200: { description: 'The subscription', schema: subscriptionSchema } },
+    errors: [400, ...API_KEY_ERRORS, 404, 413, 422],
+  },
+  'DELETE /v1/event-subscriptions/{subscriptionId}': {
+    summary: 'Delete an event subscription', description: 'Deletes the subscription; its pending retries are dropped.',
+    tag: 'Event subscriptions',
+    responses: { 200: { description: 'Deleted', schema: z.object({ id: z.string(), deleted: z.literal(true) }) } },
+    errors: [...API_KEY_ERRORS, 404],
+  },
+  'POST /v1/event-subscriptions/{subscriptionId}/rotate-secret': {
+    summary: "Rotate an event subscription's secret",
+    description: 'A new secret; for 24 hours deliveries carry two signatures in webhook-signature, one per secret.',
+    tag: 'Event subscriptions',
+    responses: {
+      200: { description: 'The new secret, shown once', schema: z.object({ id: z.string(), secret: z.string(), previousSecretValidUntil: z.iso.datetime() }) },
+    },
+    errors: [...API_KEY_ERRORS, 404],
+  },
+  'POST /v1/event-subscriptions/{subscriptionId}/test': {
+    summary: 'Send a ping event', description: 'Queues a ping event (not in the event log) to the subscription, even a disabled one; its delivery appears in the delivery log.',
+    tag: 'Event subscriptions',
+    responses: { 202: { description: 'Queued', schema: z.object({ deliveryId: z.string(), eventId: z.string(), type: z.literal('ping') }) } },
+    errors: [...API_KEY_ERRORS, 404],
+  },
+  'GET /v1/event-subscriptions/{subscriptionId}/deliveries': {
+    summary: "An event subscription's delivery log",
+    description: 'Deliveries newest first, each with its attempts (status code, duration, the first 1 KiB of the answer) and next retry; kept 30 days. Cursor pages of limit (1–100, default 25) after starting_after.',
+    tag: 'Event subscriptions',
+    query: listDeliveriesQuerySchema,
+    responses: { 200: { description: 'A page of deliveries', schema: cursorPage(deliverySchema) } },
+    errors: [400, ...API_KEY_ERRORS, 404, 422],
+  },
+  'POST /v1/event-subscriptions/{subscriptionId}/deliveries/{deliveryId}/retry': {
+    summary: 'Retry a delivery now',
+    description: 'Queues one more attempt of the delivery, whatever its state; a failure does not restart the retry schedule.',
+    tag: 'Event subscriptions',
+    responses: { 202: { description: 'Queued; the delivery as it was', schema: deliverySchema } },
+    errors: [...API_KEY_ERRORS, 404],
+  },
   'POST /v1/webhooks/endpoints': {
     summary: 'Create a webhook endpoint', description: "Creates an endpoint for a product-information system's deliveries; the answer holds its signing secret, shown this once. A custom source needs a mapping.",
     tag: 'Webhooks',

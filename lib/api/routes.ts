@@ -24,7 +24,10 @@ export type FunctionName =
   | 'import-worker'
   | 'events'
   | 'labelling'
-  | 'credentials';
+  | 'credentials'
+  | 'event-subscriptions'
+  | 'event-fanout'
+  | 'event-delivery';
 
 /**
  * How a route authenticates: an API key (Bearer; the dashboard's session cookie is accepted too, see
@@ -65,6 +68,9 @@ export interface Route {
    */
   changeEvents?: readonly EventType[];
 }
+
+/** Event subscriptions are configuration of the outbound webhooks, not in the event log. */
+const SUBSCRIPTION_CHANGE = { none: 'changes an event subscription, which is configuration, not organization data the event log records (docs/webhooks-outbound.md)' } as const;
 
 export const ROUTES: readonly Route[] = [
   { method: 'POST', path: '/v1/products', function: 'products', auth: 'apiKey', scopes: ['products:write'], body: true, idempotent: true, event: 'product.created' },
@@ -129,6 +135,17 @@ export const ROUTES: readonly Route[] = [
   // The event log (docs/lifecycle.md#event-log): read-only, newest first.
   { method: 'GET', path: '/v1/events', function: 'events', auth: 'apiKey', scopes: ['events:read'], body: false },
   { method: 'GET', path: '/v1/events/{eventId}', function: 'events', auth: 'apiKey', scopes: ['events:read'], body: false },
+
+  // Event subscriptions: outbound webhooks of the event log (docs/webhooks-outbound.md).
+  { method: 'POST', path: '/v1/event-subscriptions', function: 'event-subscriptions', auth: 'apiKey', scopes: ['event_subscriptions:write'], body: true, idempotent: true, event: SUBSCRIPTION_CHANGE },
+  { method: 'GET', path: '/v1/event-subscriptions', function: 'event-subscriptions', auth: 'apiKey', scopes: ['event_subscriptions:read'], body: false },
+  { method: 'GET', path: '/v1/event-subscriptions/{subscriptionId}', function: 'event-subscriptions', auth: 'apiKey', scopes: ['event_subscriptions:read'], body: false },
+  { method: 'PATCH', path: '/v1/event-subscriptions/{subscriptionId}', function: 'event-subscriptions', auth: 'apiKey', scopes: ['event_subscriptions:write'], body: true, event: SUBSCRIPTION_CHANGE },
+  { method: 'DELETE', path: '/v1/event-subscriptions/{subscriptionId}', function: 'event-subscriptions', auth: 'apiKey', scopes: ['event_subscriptions:write'], body: false, event: SUBSCRIPTION_CHANGE },
+  { method: 'POST', path: '/v1/event-subscriptions/{subscriptionId}/rotate-secret', function: 'event-subscriptions', auth: 'apiKey', scopes: ['event_subscriptions:write'], body: false, event: SUBSCRIPTION_CHANGE },
+  { method: 'POST', path: '/v1/event-subscriptions/{subscriptionId}/test', function: 'event-subscriptions', auth: 'apiKey', scopes: ['event_subscriptions:write'], body: false, event: { none: 'sends a ping to the subscription: no data changes' } },
+  { method: 'GET', path: '/v1/event-subscriptions/{subscriptionId}/deliveries', function: 'event-subscriptions', auth: 'apiKey', scopes: ['event_subscriptions:read'], body: false },
+  { method: 'POST', path: '/v1/event-subscriptions/{subscriptionId}/deliveries/{deliveryId}/retry', function: 'event-subscriptions', auth: 'apiKey', scopes: ['event_subscriptions:write'], body: false, event: { none: 'queues one more attempt of a delivery: no organization data changes' } },
 
   { method: 'POST', path: '/v1/webhooks/endpoints', function: 'webhooks', auth: 'session', scopes: [], body: true, idempotent: true, event: 'webhook_endpoint.created' },
   { method: 'GET', path: '/v1/webhooks/endpoints', function: 'webhooks', auth: 'session', scopes: [], body: false },

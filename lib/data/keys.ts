@@ -46,6 +46,8 @@ import type { Tenant } from '../domain/tenant.ts';
  * | status list | `T#{orgId}#{env}` | `STATUSLIST#{list}` | the revoked bits of one list, a number set (ADD/DELETE in the withdrawal's transaction) |
  * | signing key | `ORG#{orgId}` | `SIGNKEY#{keyId}` | every key the organization signed with: its DID document (docs/credentials.md#keys) |
  * | current signing key | `ORG#{orgId}` | `SIGNKEYCURRENT` | the key new credentials are signed with (created on first use, conditionally; moved by rotation) |
+ * | event subscription | `T#{orgId}#{env}` | `EVSUB#{subscriptionId}` | get by id; the tenant's subscriptions in one query (the fan-out's one read per event; docs/webhooks-outbound.md) |
+ * | event delivery | `EVDEL#{orgId}#{env}#{subscriptionId}` | `DEL#{deliveryId}` | one per subscription and event: its attempts; a subscription's log newest first (TTL 30 days) |
  */
 
 /** A key of one item. */
@@ -97,6 +99,18 @@ export const eventsPk = (tenant: Tenant): string => `EVENTS#${tenant.orgId}#${te
 /** Sort-key prefix of events. */
 export const EVENT_PREFIX = 'EVT#';
 export const eventKey = (tenant: Tenant, eventId: string): ItemKey => ({ PK: eventsPk(tenant), SK: `${EVENT_PREFIX}${eventId}` });
+
+/** Sort-key prefix of a tenant's event subscriptions (docs/webhooks-outbound.md). */
+export const SUBSCRIPTION_PREFIX = 'EVSUB#';
+export const subscriptionSk = (subscriptionId: string): string => `${SUBSCRIPTION_PREFIX}${subscriptionId}`;
+/** A subscription's delivery log: its own partition, so deliveries spread and list newest first. */
+export const eventDeliveriesPk = (tenant: Tenant, subscriptionId: string): string => `EVDEL#${tenant.orgId}#${tenant.environment}#${subscriptionId}`;
+/** Sort-key prefix of delivery log items. */
+export const EVENT_DELIVERY_PREFIX = 'DEL#';
+export const eventDeliveryKey = (tenant: Tenant, subscriptionId: string, deliveryId: string): ItemKey => ({
+  PK: eventDeliveriesPk(tenant, subscriptionId),
+  SK: `${EVENT_DELIVERY_PREFIX}${deliveryId}`,
+});
 
 /** The tenant's idempotency records (Powertools writes the sort key). */
 export const idempotencyPk = (tenant: Tenant): string => `IDEMPOTENCY#${tenant.orgId}#${tenant.environment}`;

@@ -1,7 +1,7 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CONSUMER_ACTIONS, importQueueActions, RESOLVER_HEADERS, readsSessionSecret, scanQueueActions } from '../../infra/cdk/stack.ts';
+import { CONSUMER_ACTIONS, deliveryQueueActions, importQueueActions, RESOLVER_HEADERS, readsSessionSecret, scanQueueActions, STREAM_CONSUMER_ACTIONS } from '../../infra/cdk/stack.ts';
 import { PAGE_PATH_PATTERNS, viewerRequestCode } from '../../infra/cdk/constructs/resolver-cdn.ts';
 import { DEFAULT_LOG_LEVEL } from '../../infra/cdk/function-table.ts';
 import { ROUTES } from '../../lib/api/routes.ts';
@@ -129,6 +129,8 @@ describe('functions', () => {
       ...spec.grants.table,
       ...scanQueueActions(spec),
       ...importQueueActions(spec),
+      ...deliveryQueueActions(spec),
+      ...(spec.trigger?.kind === 'tableStream' ? STREAM_CONSUMER_ACTIONS : []),
       ...(readsSessionSecret(name, spec) ? ['secretsmanager:GetSecretValue'] : []),
       ...(spec.grants.secretsKey ?? []),
       ...(spec.grants.signingKeys ?? []),
@@ -145,8 +147,12 @@ describe('functions', () => {
       // kms:CreateKey names no resource: its statement is conditioned on the key's tags instead (test/infra/signing-keys.test.ts).
       if (!actionsOf(statement).includes('kms:CreateKey')) expect(JSON.stringify(statement.Resource)).not.toContain('"*"');
       const actions = actionsOf(statement);
-      if (actions.some((a) => a.startsWith('dynamodb:'))) expect(statement.Resource).toEqual(arnOf(tableId));
-      if (actions.some((a) => a.startsWith('sqs:'))) expect([arnOf(queueId), arnOf(logicalId(synth.stack.importQueue))]).toContainEqual(statement.Resource);
+      const streamActions: readonly string[] = STREAM_CONSUMER_ACTIONS;
+      if (actions.some((a) => streamActions.includes(a))) expect(statement.Resource).toEqual({ 'Fn::GetAtt': [tableId, 'StreamArn'] });
+      else if (actions.some((a) => a.startsWith('dynamodb:'))) expect(statement.Resource).toEqual(arnOf(tableId));
+      if (actions.some((a) => a.startsWith('sqs:'))) {
+        expect([arnOf(queueId), arnOf(logicalId(synth.stack.importQueue)), arnOf(logicalId(synth.stack.eventDeliveryQueue))]).toContainEqual(statement.Resource);
+      }
       if (actions.some((a) => a.startsWith('secretsmanager:'))) expect(statement.Resource).toEqual(ref(secretId));
       // The signing keys' statements (Sid SigningKeys…) are checked in test/infra/signing-keys.test.ts.
       if (actions.some((a) => a.startsWith('kms:')) && !statement.Sid?.startsWith('SigningKeys')) expect(statement.Resource).toEqual(arnOf(logicalId(synth.stack.secretsKey)));
@@ -339,6 +345,58 @@ describe('import queue', () => {
         Queues: [ref(id)],
         PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
       });
+    }
+  });
+});
+
+describe('outbound webhooks (docs/webhooks-outbound.md)', () => {
+  it('streams the table’s new images, and maps the stream to the fan-out only, filtered to new event-log items', () => {
+    // Prepare
+    const tableId = logicalId(synth.stack.table);
+    const streamArn = { 'Fn::GetAtt': [tableId, 'StreamArn'] };
+    // Act
+    const table = synth.resources[tableId]?.Properties as { StreamSpecification?: { StreamViewType: string } };
+    const mappings = ofType(synth, 'AWS::Lambda::EventSourceMapping').filter(([, m]) => JSON.stringify(m.Properties?.EventSourceArn) === JSON.stringify(streamArn));
+    // Assess
+    expect(table.StreamSpecification).toEqual({ StreamViewType: 'NEW_IMAGE' });
+    expect(mappings).toHaveLength(1);
+    const properties = mappings[0]?.[1].Properties as Record<string, unknown>;
+    expect(properties.FunctionName).toEqual(ref(functionLogicalId(synth, 'event-fanout')));
+    expect(properties.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
+    expect(properties.StartingPosition).toBe('TRIM_HORIZON');
+    const [filter] = (properties.FilterCriteria as { Filters: { Pattern: string }[] }).Filters;
+    expect(JSON.parse(filter?.Pattern ?? '{}')).toEqual({ eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['event'] } } } });
+    // Only the fan-out reads the stream.
+    const readers = functions.filter(([name]) => roleStatements(synth, name).statements.some((st) => JSON.stringify(st.Resource) === JSON.stringify(streamArn)));
+    expect(readers.map(([name]) => name)).toEqual(['event-fanout']);
+  });
+
+  it('has the delivery worker as the delivery queue’s consumer, its own DLQ after 5 receives, and only the fan-out, the worker and the subscriptions API may send', () => {
+    // Prepare
+    const queueArn = arnOf(logicalId(synth.stack.eventDeliveryQueue));
+    const queue = synth.resources[logicalId(synth.stack.eventDeliveryQueue)]?.Properties as { RedrivePolicy: unknown; VisibilityTimeout: number };
+    // Act
+    const mappings = ofType(synth, 'AWS::Lambda::EventSourceMapping').filter(([, m]) => JSON.stringify(m.Properties?.EventSourceArn) === JSON.stringify(queueArn));
+    const senders = functions
+      .filter(([name]) => roleStatements(synth, name).statements.some((st) => JSON.stringify(st.Resource) === JSON.stringify(queueArn) && actionsOf(st).includes('sqs:SendMessage')))
+      .map(([name]) => name)
+      .sort();
+    // Assess
+    expect(mappings.map(([, m]) => m.Properties?.FunctionName)).toEqual([ref(functionLogicalId(synth, 'event-delivery'))]);
+    expect(queue.RedrivePolicy).toEqual({ deadLetterTargetArn: arnOf(logicalId(synth.stack.eventDeliveryDeadLetterQueue)), maxReceiveCount: 5 });
+    expect(queue.VisibilityTimeout).toBeGreaterThanOrEqual(6 * FUNCTIONS['event-delivery'].timeoutSeconds);
+    expect(senders).toEqual(['event-delivery', 'event-fanout', 'event-subscriptions']);
+  });
+
+  it('never lets a function in AWS post to loopback (EVENT_SUBSCRIPTIONS_ALLOW_LOOPBACK is a local stack’s flag), and keeps the worker out of a VPC', () => {
+    for (const [name] of functions) {
+      // Act
+      const fn = synth.resources[functionLogicalId(synth, name)]?.Properties as { Environment: { Variables: Record<string, unknown> }; VpcConfig?: unknown };
+      // Assess
+      expect(fn.Environment.Variables.EVENT_SUBSCRIPTIONS_ALLOW_LOOPBACK, name).toBeUndefined();
+      expect(fn.Environment.Variables.EVENT_RETRY_SCHEDULE_SECONDS, name).toBeUndefined();
+      expect(fn.Environment.Variables.EVENT_DELIVERY_QUEUE_URL, name).toEqual(ref(logicalId(synth.stack.eventDeliveryQueue)));
+      if (name === 'event-delivery') expect(fn.VpcConfig).toBeUndefined();
     }
   });
 });

@@ -24,6 +24,7 @@ import {
   listSigningKeys, putSigningKey, setCurrentSigningKey, statusBitUpdate, storeCredential,
 } from '../../lib/data/credentials.ts';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { deleteSubscription, getDelivery, getSubscription, listDeliveries, listSubscriptions, markSubscriptionHealth, putSubscription, recordAttempt } from '../../lib/data/event-subscriptions.ts';
 
 /**
  * Pins the stored key formats: the keys every data function writes and reads, to the character.
@@ -331,5 +332,35 @@ describe('stored keys', () => {
     const key = store.getKey('hash-1');
     // Assess
     expect(`${key.PK?.S} | ${key.SK?.S}`).toBe('IDEMPOTENCY#org_1#live | hash-1');
+  });
+
+  it('keeps the event subscription keys in the tenant partition and a delivery partition per subscription', async () => {
+    // Prepare
+    const subscription = {
+      subscriptionId: 'sub_1', orgId: 'org_1', environment: 'test' as const, url: 'https://example.com/hook', events: ['*' as const],
+      status: 'enabled' as const, secrets: [{ secret: 'whsec_AAAA', createdAt: product.createdAt }], createdAt: product.createdAt, updatedAt: product.createdAt,
+    };
+    const attempt = { attempt: 1, at: product.createdAt, statusCode: 200, durationMs: 5, error: null, responseBody: 'ok' };
+    // Act
+    await putSubscription(subscription);
+    await getSubscription(tenant, 'sub_1', { secrets: false });
+    await listSubscriptions(tenant);
+    await markSubscriptionHealth(tenant, 'sub_1', { healthy: true });
+    await deleteSubscription(tenant, 'sub_1');
+    await recordAttempt(tenant, { deliveryId: 'del_1', subscriptionId: 'sub_1', eventId: 'evt_1', eventType: 'product.created' }, attempt, { status: 'succeeded', nextRetryAt: null });
+    await getDelivery(tenant, 'sub_1', 'del_1');
+    await listDeliveries(tenant, 'sub_1', { limit: 10, startingAfter: 'del_0' });
+    // Assess
+    expect(keysSent()).toEqual([
+      'T#org_1#test | EVSUB#sub_1',
+      'T#org_1#test | EVSUB#sub_1',
+      'query T#org_1#test | EVSUB#',
+      'T#org_1#test | EVSUB#sub_1',
+      'T#org_1#test | EVSUB#sub_1',
+      'EVDEL#org_1#test#sub_1 | DEL#del_1',
+      'EVDEL#org_1#test#sub_1 | DEL#del_1',
+      'query EVDEL#org_1#test#sub_1 | DEL#',
+      'after EVDEL#org_1#test#sub_1 | DEL#del_0',
+    ]);
   });
 });

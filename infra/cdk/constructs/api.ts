@@ -25,7 +25,8 @@ import { ApiGatewayv2DomainProperties } from 'aws-cdk-lib/aws-route53-targets';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { LAMBDA_NODE_OPTIONS, lambdaBundling, REPO_ROOT } from '../bundling.ts';
-import { apiGatewayRoutes, DEFAULT_LOG_LEVEL, importQueueActions, pascal, readsSessionSecret, scanQueueActions, type FunctionTable, type StackRoute } from '../function-table.ts';
+import { apiGatewayRoutes, DEFAULT_LOG_LEVEL, deliveryQueueActions, importQueueActions, pascal, readsSessionSecret, scanQueueActions, STREAM_CONSUMER_ACTIONS, type FunctionTable, type StackRoute } from '../function-table.ts';
+import type { EventDeliveryPipeline } from './event-delivery-pipeline.ts';
 import type { ImportPipeline } from './import-pipeline.ts';
 import type { DeploySettings } from '../settings.ts';
 import { StackPart } from './part.ts';
@@ -69,6 +70,10 @@ export interface ApiFunctionsProps {
   scanPipeline: ScanPipeline;
   /** The bulk import queue (constructs/import-pipeline.ts). */
   importPipeline: ImportPipeline;
+  /** The event delivery queue and the fan-out's stream mapping (constructs/event-delivery-pipeline.ts). */
+  eventDeliveryPipeline: EventDeliveryPipeline;
+  /** The table's stream, for the functions a `tableStream` trigger invokes. */
+  tableStreamArn?: string;
   sessionSecret: ISecret;
   /** The key sealing webhook secrets (constructs/secrets-key.ts), for the functions with `grants.secretsKey`. */
   secretsKey?: IKey;
@@ -167,6 +172,18 @@ export class Api extends StackPart {
           new PolicyStatement({ sid: 'ImportQueue', effect: Effect.ALLOW, actions: importActions, resources: [props.importPipeline.queue.queueArn] }),
         );
       }
+      const deliveryActions = deliveryQueueActions(spec);
+      if (deliveryActions.length) {
+        role.addToPrincipalPolicy(
+          new PolicyStatement({ sid: 'EventDeliveryQueue', effect: Effect.ALLOW, actions: deliveryActions, resources: [props.eventDeliveryPipeline.queue.queueArn] }),
+        );
+      }
+      if (spec.trigger?.kind === 'tableStream') {
+        if (!props.tableStreamArn) throw new Error(`Function ${name} is triggered by the table stream, but the table has none.`);
+        role.addToPrincipalPolicy(
+          new PolicyStatement({ sid: 'TableStream', effect: Effect.ALLOW, actions: [...STREAM_CONSUMER_ACTIONS], resources: [props.tableStreamArn] }),
+        );
+      }
       if (readsSession) {
         role.addToPrincipalPolicy(
           new PolicyStatement({ sid: 'SessionSecret', effect: Effect.ALLOW, actions: ['secretsmanager:GetSecretValue'], resources: [props.sessionSecret.secretArn] }),
@@ -207,6 +224,8 @@ export class Api extends StackPart {
       if (spec.grants.signingKeys?.length) signingKeyGrants(role, spec.grants.signingKeys);
       if (spec.trigger?.queue === 'scan') props.scanPipeline.addConsumer(id, fn, role, spec.trigger);
       if (spec.trigger?.queue === 'import') props.importPipeline.addConsumer(id, fn, role, spec.trigger);
+      if (spec.trigger?.queue === 'delivery') props.eventDeliveryPipeline.addConsumer(id, fn, role, spec.trigger);
+      if (spec.trigger?.kind === 'tableStream' && props.tableStreamArn) props.eventDeliveryPipeline.addStreamConsumer(id, fn, role, props.tableStreamArn, spec.trigger);
     }
 
     // One route per ROUTES entry API Gateway serves (not those of the function-URL functions:
