@@ -1,5 +1,5 @@
 import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
-import { CfnOutput, Lazy, Stack, type CfnElement, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Fn, Lazy, Stack, type CfnElement, type StackProps } from 'aws-cdk-lib';
 import type { Distribution } from 'aws-cdk-lib/aws-cloudfront';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { UserPool } from 'aws-cdk-lib/aws-cognito';
@@ -139,7 +139,7 @@ export class PassportStack extends Stack {
     const resolverFunction = Object.entries(functions).find(([, spec]) => spec.functionUrl)?.[0];
     const resolver = resolverFunction ? api.functions[resolverFunction] : undefined;
     if (!resolver) throw new Error('No function of the function table is served by its function URL (functionUrl: true): the resolver distribution needs one.');
-    cdn = new ResolverCdn(this, 'ResolverCdn', { resolver, settings, ...(zone ? { zone } : {}) });
+    cdn = new ResolverCdn(this, 'ResolverCdn', { resolver, settings, apiDomain: Fn.select(2, Fn.split('/', api.api.apiEndpoint)), ...(zone ? { zone } : {}) });
     // Static files in S3 behind the distribution, served on the API's origin (same cookie and CSRF origin).
     if (props.dashboard) new DashboardSite(this, 'Dashboard', { distribution: cdn.distribution, api: api.api });
     new Alarms(this, 'Alarms', { deadLetterQueue: scans.deadLetterQueue, importDeadLetterQueue: imports.deadLetterQueue, eventDeliveryDeadLetterQueue: deliveries.deadLetterQueue, api: api.api, functions: api.functions, ...(settings.alarmEmail ? { email: settings.alarmEmail } : {}) });

@@ -2,7 +2,7 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CONSUMER_ACTIONS, deliveryQueueActions, importQueueActions, RESOLVER_HEADERS, readsSessionSecret, scanQueueActions, STREAM_CONSUMER_ACTIONS } from '../../infra/cdk/stack.ts';
-import { PAGE_PATH_PATTERNS, viewerRequestCode } from '../../infra/cdk/constructs/resolver-cdn.ts';
+import { CREDENTIAL_PATH_PATTERNS, PAGE_PATH_PATTERNS, viewerRequestCode } from '../../infra/cdk/constructs/resolver-cdn.ts';
 import { DEFAULT_LOG_LEVEL } from '../../infra/cdk/function-table.ts';
 import { ROUTES } from '../../lib/api/routes.ts';
 import { elabelPageUrl, passportJsonUrl } from '../../lib/domain/page-urls.ts';
@@ -34,7 +34,7 @@ const ref = (id: string) => ({ Ref: id });
 const arnOf = (id: string) => ({ 'Fn::GetAtt': [id, 'Arn'] });
 
 describe('routes', () => {
-  it('creates exactly one API route per ROUTES entry of the API Gateway functions, and none for the resolver or its pages', () => {
+  it('creates exactly one API route per ROUTES entry of the API Gateway functions, and none for the resolver or its pages (only the credential documents, docs/credentials.md)', () => {
     // Prepare
     const expected = API_ROUTES.map((r) => `${r.method} ${r.path}`).sort();
 
@@ -43,8 +43,9 @@ describe('routes', () => {
 
     // Assess
     expect(routeKeys).toEqual(expected);
-    expect(routeKeys.filter((key) => !/ \/(v1|docs|dashboard)(\/|$)/.test(key))).toEqual([]);
-    expect(routeKeys.filter((key) => /\/01\/|\/p\/|well-known/.test(key))).toEqual([]);
+    const credentialDocuments = ROUTES.filter((route) => route.function === 'credentials' && route.auth === 'none').map((r) => `${r.method} ${r.path}`);
+    expect(routeKeys.filter((key) => !/ \/(v1|docs|dashboard)(\/|$)/.test(key) && !credentialDocuments.includes(key))).toEqual([]);
+    expect(routeKeys.filter((key) => /\/01\/|\/p\/\{gtin\}\/\{version\}\/\{page\}|gs1resolver/.test(key))).toEqual([]);
     expect(ROUTES.filter((route) => route.function === 'resolver').length).toBeGreaterThan(0);
   });
 
@@ -416,8 +417,27 @@ describe('resolver distribution', () => {
     expect(policy.HeadersConfig.Headers.map((h) => h.toLowerCase())).not.toContain('host');
     expect(behavior.CachePolicyId).toBe('4135ea2d-6df8-44a3-9df3-4b5a84be39ad'); // Managed-CachingDisabled
     expect(behavior.ViewerProtocolPolicy).toBe('redirect-to-https');
-    expect(JSON.stringify(config.Origins)).toContain(logicalId(synth.stack.functions.resolver!.node.findChild('FunctionUrl') as never));
-    expect(JSON.stringify(config.Origins)).not.toContain(logicalId(synth.stack.api));
+    const origins = config.Origins as { Id: string }[];
+    const target = origins.find((o) => o.Id === behavior.TargetOriginId);
+    expect(JSON.stringify(target)).toContain(logicalId(synth.stack.functions.resolver!.node.findChild('FunctionUrl') as never));
+    expect(JSON.stringify(target)).not.toContain(logicalId(synth.stack.api));
+  });
+
+  it('sends the credential documents (and nothing else) to the HTTP API, before the pages they sit beside, cached as they say (docs/credentials.md)', () => {
+    // Prepare
+    const config = single(synth, 'AWS::CloudFront::Distribution').DistributionConfig as Record<string, unknown>;
+    const behaviors = config.CacheBehaviors as Record<string, unknown>[];
+    const origins = config.Origins as { Id: string }[];
+    const toApi = behaviors.filter((b) => JSON.stringify(origins.find((o) => o.Id === b.TargetOriginId)).includes(logicalId(synth.stack.api)));
+    const patterns = behaviors.map((b) => b.PathPattern as string);
+    const first = (path: string) => patterns.find((p) => new RegExp(`^${p.replace(/[.+^${}()|[\]\\]/g, '\\$&').replaceAll('*', '.*').replaceAll('?', '.')}$`).test(path));
+    const org = 'org_0123456789abcdef';
+
+    // Act / Assess
+    expect(toApi.map((b) => b.PathPattern).sort()).toEqual([...CREDENTIAL_PATH_PATTERNS].sort());
+    expect(first(`/${org}/live/p/04006381333931/3/credential.jwt`)).toBe('/org_????????????????/live/p/*/credential.jwt');
+    expect(first(`/${org}/live/p/04006381333931/3/de`)).toBe('/org_????????????????/live/p/*');
+    for (const behavior of toApi) expect(behavior).toMatchObject({ AllowedMethods: ['GET', 'HEAD'], ViewerProtocolPolicy: 'redirect-to-https' });
   });
 
   it('sets X-Forwarded-Host and X-Resolver-Origin on every resolver request with a viewer-request function, overwriting what the viewer sent', () => {
@@ -446,7 +466,7 @@ describe('resolver distribution', () => {
   it('caches the immutable version pages as long as they say, compressed, keyed by the path alone; nothing else', () => {
     // Prepare
     const config = single(synth, 'AWS::CloudFront::Distribution').DistributionConfig as Record<string, unknown>;
-    const behaviors = config.CacheBehaviors as Record<string, unknown>[];
+    const behaviors = (config.CacheBehaviors as Record<string, unknown>[]).filter((b) => !(CREDENTIAL_PATH_PATTERNS as readonly unknown[]).includes(b.PathPattern));
     const policyId = (behaviors[0]?.CachePolicyId as { Ref: string }).Ref;
 
     // Act
@@ -497,7 +517,8 @@ describe('resolver distribution', () => {
 
     // Act
     const urls = ofType(synth, 'AWS::Lambda::Url');
-    const oac = synth.resources[config.Origins[0]!.OriginAccessControlId!['Fn::GetAtt'][0]]?.Properties?.OriginAccessControlConfig;
+    const signed = config.Origins.filter((o) => o.OriginAccessControlId);
+    const oac = synth.resources[signed[0]!.OriginAccessControlId!['Fn::GetAtt'][0]]?.Properties?.OriginAccessControlConfig;
     const [urlId] = urls[0] ?? [''];
     const permissions = ofType(synth, 'AWS::Lambda::Permission')
       .map(([, p]) => p.Properties ?? {})
@@ -506,7 +527,9 @@ describe('resolver distribution', () => {
     // Assess
     expect(urls).toHaveLength(1);
     expect(urls[0]?.[1].Properties).toMatchObject({ AuthType: 'AWS_IAM', TargetFunctionArn: arnOf(resolverId) });
-    expect(config.Origins).toHaveLength(1);
+    // Two origins: the resolver's function URL, signed; the HTTP API for the credential documents.
+    expect(config.Origins).toHaveLength(2);
+    expect(signed).toHaveLength(1);
     expect(oac).toMatchObject({ OriginAccessControlOriginType: 'lambda', SigningBehavior: 'always', SigningProtocol: 'sigv4' });
     expect(permissions.map((p) => p.Action).sort()).toEqual(['lambda:InvokeFunction', 'lambda:InvokeFunctionUrl']);
     for (const permission of permissions) {
