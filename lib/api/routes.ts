@@ -161,7 +161,7 @@ export const ROUTES: readonly Route[] = [
     scopes: [],
     body: false,
     event: 'webhook_delivery.ingested',
-    changeEvents: ['product.created', 'product.updated', 'passport.published'],
+    changeEvents: ['product.created', 'product.updated', 'passport.published', 'supplier.created'],
   },
 
   // Brand-owned resolver domains (docs/brand-domains.md), session only.
@@ -174,7 +174,7 @@ export const ROUTES: readonly Route[] = [
 
   // Labelling (docs/labelling.md): the ingredient vocabulary (public, cacheable) and the energy calculator (any key or session).
   { method: 'GET', path: '/v1/vocabulary/ingredients', function: 'labelling', auth: 'none', scopes: [], body: false },
-  { method: 'POST', path: '/v1/nutrition/calculate', function: 'labelling', auth: 'apiKey', scopes: [], body: true },
+  { method: 'POST', path: '/v1/nutrition/calculate', function: 'labelling', auth: 'apiKey', scopes: [], body: true, event: { none: 'computes energy from the nutrients sent and stores nothing' } },
 
   { method: 'GET', path: '/v1/openapi.json', function: 'docs', auth: 'none', scopes: [], body: false },
   { method: 'GET', path: '/docs', function: 'docs', auth: 'none', scopes: [], body: false },
