@@ -16,6 +16,8 @@ export interface Grants {
   scanQueue?: readonly ('sqs:SendMessage' | 'sqs:ReceiveMessage' | 'sqs:DeleteMessage' | 'sqs:GetQueueAttributes' | 'sqs:ChangeMessageVisibility')[];
   /** SQS actions on the import queue (bulk import chunks, docs/imports.md). */
   importQueue?: readonly 'sqs:SendMessage'[];
+  /** SQS actions on the event delivery queue (outbound webhooks, docs/webhooks-outbound.md). */
+  deliveryQueue?: readonly 'sqs:SendMessage'[];
   /**
    * `secretsmanager:GetSecretValue` on the session encryption key (always granted to `auth`): every
    * function with session or API-key routes needs it, since API-key routes also take the session.
@@ -31,6 +33,12 @@ export interface Grants {
    * (lib/data/cloudfront-tenants.ts; docs/brand-domains.md): a verified domain gets a tenant.
    */
   cloudfrontTenants?: readonly ('cloudfront:CreateDistributionTenant' | 'cloudfront:TagResource')[];
+  /**
+   * KMS actions on the organizations' credential signing keys (lib/data/signers.ts;
+   * docs/credentials.md#keys): CreateKey (with TagResource, for its tags) on first use, Sign and
+   * GetPublicKey, each limited to keys tagged as this service's signing keys.
+   */
+  signingKeys?: readonly ('kms:CreateKey' | 'kms:TagResource' | 'kms:Sign' | 'kms:GetPublicKey')[];
 }
 
 export type TableAction =
@@ -54,7 +62,13 @@ export interface FunctionSpec {
    * Set for functions the scan queue's event source mapping invokes instead of HTTP. The stack
    * grants the mapping's own needs (sqs:ReceiveMessage, DeleteMessage, GetQueueAttributes).
    */
-  trigger?: { kind: 'sqs'; queue: 'scan' | 'import'; batchSize: number; maxBatchingWindowSeconds: number };
+  trigger?:
+    | { kind: 'sqs'; queue: 'scan' | 'import' | 'delivery'; batchSize: number; maxBatchingWindowSeconds: number }
+    /**
+     * The table's stream (new images), filtered to items whose `type` is `itemType`: the stack
+     * grants the mapping's stream reads (docs/webhooks-outbound.md#how-it-works).
+     */
+    | { kind: 'tableStream'; queue?: undefined; itemType: string; batchSize: number; maxBatchingWindowSeconds: number };
   /** Static files (paths from the repository root) the function reads at run time; bundled into `docs-assets/` beside it. */
   assets?: readonly string[];
   /**
@@ -124,6 +138,14 @@ export const FUNCTIONS: Record<FunctionName, FunctionSpec> = {
     timeoutSeconds: 10,
     grants: { table: API_READ, sessionSecret: true },
   },
+  credentials: {
+    entry: 'functions/credentials/handler.ts',
+    description: 'Signed passports: version credentials (VC-JOSE), DID documents and status lists',
+    memoryMb: 512,
+    timeoutSeconds: 10,
+    // The first credential of a version is signed and stored (PutItem); a product's status index is claimed (UpdateItem, PutItem, a transaction).
+    grants: { table: API_READ.concat(['dynamodb:PutItem', 'dynamodb:ConditionCheckItem']), sessionSecret: true, signingKeys: ['kms:CreateKey', 'kms:TagResource', 'kms:Sign', 'kms:GetPublicKey'] },
+  },
   analytics: {
     entry: 'functions/analytics/handler.ts',
     description: 'Scan analytics of a product',
@@ -157,6 +179,33 @@ export const FUNCTIONS: Record<FunctionName, FunctionSpec> = {
     // BatchGetItem reads a chunk's GTIN and product items; transactions of Put, Update and ConditionCheck.
     grants: { table: [...WRITE, 'dynamodb:BatchGetItem'] },
     trigger: { kind: 'sqs', queue: 'import', batchSize: 1, maxBatchingWindowSeconds: 0 },
+  },
+  'event-subscriptions': {
+    entry: 'functions/event-subscriptions/handler.ts',
+    description: 'Event subscriptions (outbound webhooks): create, list, change, delete, rotate, test, delivery log and retry',
+    memoryMb: 512,
+    timeoutSeconds: 10,
+    // Seals new and rotated secrets and opens them to carry them over; a test or retry queues one message.
+    grants: { table: [...WRITE, 'dynamodb:DeleteItem'], sessionSecret: true, secretsKey: ['kms:GenerateDataKey', 'kms:Decrypt'], deliveryQueue: ['sqs:SendMessage'] },
+  },
+  'event-fanout': {
+    entry: 'functions/event-fanout/handler.ts',
+    description: 'Turns each new event of the log (table stream) into one delivery message per matching event subscription',
+    memoryMb: 256,
+    timeoutSeconds: 30,
+    // One Query of the tenant's subscriptions per event; SendMessageBatch to the delivery queue.
+    grants: { table: ['dynamodb:Query'], deliveryQueue: ['sqs:SendMessage'] },
+    trigger: { kind: 'tableStream', itemType: 'event', batchSize: 100, maxBatchingWindowSeconds: 0 },
+  },
+  'event-delivery': {
+    entry: 'functions/event-delivery/handler.ts',
+    description: 'Delivers one attempt of an event to a subscription (Standard Webhooks signature) and schedules its retry',
+    memoryMb: 256,
+    // Ten deliveries at once, each at most 10 s (docs/webhooks-outbound.md).
+    timeoutSeconds: 30,
+    // Reads the subscription (opens its secrets) and the event; UpdateItem for the delivery log and the subscription's health.
+    grants: { table: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], secretsKey: ['kms:Decrypt'], deliveryQueue: ['sqs:SendMessage'] },
+    trigger: { kind: 'sqs', queue: 'delivery', batchSize: 10, maxBatchingWindowSeconds: 0 },
   },
   webhooks: {
     entry: 'functions/webhooks/handler.ts',

@@ -12,6 +12,18 @@ export interface Config {
   scanQueueUrl?: string;
   /** The bulk import queue (IMPORT_QUEUE_URL): one message per chunk of an import job. */
   importQueueUrl?: string;
+  /** The event delivery queue (EVENT_DELIVERY_QUEUE_URL): one message per attempt of an outbound webhook (docs/webhooks-outbound.md). */
+  eventDeliveryQueueUrl?: string;
+  /**
+   * EVENT_RETRY_SCHEDULE_SECONDS: the waits before each retry of a failed outbound webhook,
+   * comma-separated (default 5,300,1800,7200,18000,36000,36000); tests shorten it.
+   */
+  eventRetryScheduleSeconds?: number[];
+  /**
+   * EVENT_SUBSCRIPTIONS_ALLOW_LOOPBACK=true: event subscriptions may use http:// and loopback
+   * addresses. Only the local stack sets it (infra/local/stack.ts); never set in AWS (docs/webhooks-outbound.md#ssrf).
+   */
+  eventSubscriptionsAllowLoopback: boolean;
   /** Origin of the public resolver that every `qrCodeUrl` points at. */
   resolverOrigin: string;
   /**
@@ -39,6 +51,11 @@ export interface Config {
    */
   secretsKmsKeyId?: string;
   secretsKey?: string;
+  /**
+   * SIGNING_KEY_DIR: where local credential signing keys are kept (the local stack's
+   * `.data/signing-keys`); unset (AWS), each organization's key is a KMS key (docs/credentials.md#keys).
+   */
+  signingKeyDir?: string;
   /**
    * DNS_SERVER: the DNS server (`host:port`, such as 127.0.0.1:53535) that verifying a brand
    * domain asks for its TXT record; unset, the system's resolvers (docs/brand-domains.md).
@@ -74,6 +91,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sqsEndpoint: env.SQS_ENDPOINT || undefined,
     scanQueueUrl: env.SCAN_QUEUE_URL || undefined,
     importQueueUrl: env.IMPORT_QUEUE_URL || undefined,
+    eventDeliveryQueueUrl: env.EVENT_DELIVERY_QUEUE_URL || undefined,
+    eventRetryScheduleSeconds: retrySchedule(env.EVENT_RETRY_SCHEDULE_SECONDS),
+    eventSubscriptionsAllowLoopback: env.EVENT_SUBSCRIPTIONS_ALLOW_LOOPBACK === 'true',
     resolverOrigin: env.RESOLVER_ORIGIN ?? 'http://localhost:3000',
     resolverOriginSecret: env.RESOLVER_ORIGIN_SECRET || undefined,
     keyCacheTtlMs: Number.isFinite(ttl) ? Math.min(Math.max(ttl, 0), 5000) : 5000,
@@ -85,6 +105,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionTtlSeconds: positiveInt(env.SESSION_TTL_SECONDS, 8 * 60 * 60),
     secretsKmsKeyId: env.SECRETS_KMS_KEY_ID || undefined,
     secretsKey: env.SECRETS_KEY || undefined,
+    signingKeyDir: env.SIGNING_KEY_DIR || undefined,
     dnsServer: env.DNS_SERVER || undefined,
     cloudfrontMultiTenantDistributionId: env.CLOUDFRONT_MULTI_TENANT_DISTRIBUTION_ID || undefined,
     oidc: {
@@ -94,6 +115,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       redirectUri: env.OIDC_REDIRECT_URI || `${publicApiOrigin}/v1/auth/callback`,
     },
   };
+}
+
+function retrySchedule(value: string | undefined): number[] | undefined {
+  if (!value) return undefined;
+  const waits = value.split(',').map((part) => Number(part.trim()));
+  return waits.every((n) => Number.isFinite(n) && n >= 0) ? waits : undefined;
 }
 
 function positiveInt(value: string | undefined, fallback: number): number {

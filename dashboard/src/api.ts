@@ -95,6 +95,7 @@ export type { Session, ApiKey, CreatedApiKey, WebhookEndpoint } from '../../lib/
 export type { Analytics } from '../../lib/domain/analytics.ts';
 export type { Domain } from '../../lib/domain/domain.ts';
 export type { DomainEvent } from '../../lib/domain/events.ts';
+export type { DeliveryView as EventDelivery, SubscriptionView as EventSubscription } from '../../lib/domain/event-subscription.ts';
 export type { ImportJob, ImportStatus } from '../../lib/domain/imports.ts';
 export type { Passport, PassportData, PassportVersion } from '../../lib/domain/passport.ts';
 export type { Product, ProductList } from '../../lib/domain/product.ts';

@@ -18,6 +18,7 @@ const NAV = [
   { href: '#/keys', label: 'API keys', pages: ['keys'] },
   { href: '#/webhooks', label: 'Webhooks', pages: ['webhooks', 'webhook'] },
   { href: '#/domains', label: 'Domains', pages: ['domains'] },
+  { href: '#/event-subscriptions', label: 'Event subscriptions', pages: ['event-subscriptions', 'event-subscription'] },
   { href: '#/imports', label: 'Import & export', pages: ['imports'] },
   { href: '#/activity', label: 'Activity', pages: ['activity'] },
 ] as const;

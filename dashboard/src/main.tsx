@@ -10,6 +10,7 @@ import { KeysPage } from './pages/keys.tsx';
 import { ProductPage } from './pages/product.tsx';
 import { ProductsPage } from './pages/products.tsx';
 import { WebhookPage, WebhooksPage } from './pages/webhooks.tsx';
+import { EventSubscriptionPage, EventSubscriptionsPage } from './pages/event-subscriptions.tsx';
 import { navigate, useRoute, type Route } from './router.ts';
 
 type State = { kind: 'loading' } | { kind: 'signed-out'; reason?: string } | { kind: 'failed'; error: unknown } | { kind: 'signed-in'; session: Session };
@@ -59,6 +60,10 @@ function Page(props: { route: Route; session: Session }) {
       return <WebhookPage key={`${key}/${route.endpointId}`} endpointId={route.endpointId} />;
     case 'domains':
       return <DomainsPage key={key} environment={session.environment} />;
+    case 'event-subscriptions':
+      return <EventSubscriptionsPage key={key} environment={session.environment} />;
+    case 'event-subscription':
+      return <EventSubscriptionPage key={`${key}/${route.subscriptionId}`} subscriptionId={route.subscriptionId} />;
     case 'imports':
       return <ImportsPage key={key} environment={session.environment} importId={route.importId} />;
     case 'activity':
@@ -118,6 +123,7 @@ function App() {
     // Resources of one organization and environment do not exist in another.
     if (route.page === 'product' || route.page === 'webhook') navigate(route.page === 'product' ? '#/products' : '#/webhooks');
     if (route.page === 'imports' && route.importId) navigate('#/imports');
+    if (route.page === 'event-subscription') navigate('#/event-subscriptions');
   };
   const signOut = async () => {
     try {

@@ -9,6 +9,8 @@ export type Route =
   | { page: 'webhooks' }
   | { page: 'webhook'; endpointId: string }
   | { page: 'domains' }
+  | { page: 'event-subscriptions' }
+  | { page: 'event-subscription'; subscriptionId: string }
   | { page: 'imports'; importId?: string }
   | { page: 'activity' }
   | { page: 'not-found' };
@@ -25,6 +27,7 @@ export function parseRoute(hash: string): Route {
   if (first === 'webhooks' && !second) return { page: 'webhooks' };
   if (first === 'domains' && !second) return { page: 'domains' };
   if (first === 'activity' && !second) return { page: 'activity' };
+  if (first === 'event-subscriptions' && !third) return second ? { page: 'event-subscription', subscriptionId: second } : { page: 'event-subscriptions' };
   if (first === 'imports' && !third) return second ? { page: 'imports', importId: second } : { page: 'imports' };
   if (first === 'webhooks' && second) return { page: 'webhook', endpointId: second };
   return { page: 'not-found' };

@@ -1,6 +1,6 @@
 import Negotiator from 'negotiator';
 import type { PublicView } from '../../lib/data/passports.ts';
-import { elabelPageUrl, passportJsonUrl } from '../../lib/domain/page-urls.ts';
+import { credentialJwtUrl, elabelPageUrl, passportJsonUrl } from '../../lib/domain/page-urls.ts';
 import type { Tenant } from '../../lib/domain/tenant.ts';
 import { isLang } from '../../lib/domain/labelling/languages.ts';
 import { DEFAULT_LANGUAGE, LANGUAGES, LANGUAGE_NAMES, negotiateLanguage, type Lang } from './page/i18n.ts';
@@ -19,13 +19,13 @@ export const LINKSET_CONTEXT_LINK =
 export const GS1 = 'https://gs1.org/voc/';
 
 /** The link types this resolver answers, in the order the linkset lists them. */
-export const LINK_TYPES = ['defaultLink', 'defaultLinkMulti', 'pip'] as const;
+export const LINK_TYPES = ['defaultLink', 'defaultLinkMulti', 'pip', 'certificationInfo'] as const;
 export type LinkType = (typeof LINK_TYPES)[number];
 
 export interface Link {
   href: string;
   title: string;
-  type: 'text/html' | 'application/json';
+  type: 'text/html' | 'application/json' | 'application/vc+jwt';
   /** The page's language; absent on the JSON read form (its data is language-neutral). */
   hreflang?: string[];
 }
@@ -41,6 +41,7 @@ export type Links = Record<LinkType, Link[]>;
  * - `gs1:defaultLinkMulti`: the same page in every language, and the JSON read form; the
  *   resolver picks among them by Accept and Accept-Language when no linkType is asked for.
  * - `gs1:pip` (product information page): the e-label in every language, and the JSON read form.
+ * - `gs1:certificationInfo`: the version's signed credential (application/vc+jwt, docs/credentials.md).
  * Every e-label link carries its `hreflang`: one link per language of the 24.
  */
 export function productLinks(view: PublicView & { passport: NonNullable<PublicView['passport']> }, tenant: Tenant, origin: string): Links {
@@ -59,7 +60,12 @@ export function productLinks(view: PublicView & { passport: NonNullable<PublicVi
     type: 'application/json',
   };
   const pages = LANGUAGES.map(page);
-  return { defaultLink: [page(labelLanguage(view.passport))], defaultLinkMulti: [...pages, json], pip: [...pages, json] };
+  const credential: Link = {
+    href: credentialJwtUrl(origin, tenant, view.gtin, version),
+    title: `${view.name}: signed digital product passport (W3C Verifiable Credential)`,
+    type: 'application/vc+jwt',
+  };
+  return { defaultLink: [page(labelLanguage(view.passport))], defaultLinkMulti: [...pages, json], pip: [...pages, json], certificationInfo: [credential] };
 }
 
 /** The product's own label language (passport data), or English. */

@@ -20,6 +20,7 @@ import { createEndpointSchema } from '../../lib/domain/webhook.ts';
 import { toValidationError } from '../../lib/http/validation.ts';
 import { createEndpoint } from '../../lib/services/webhooks.ts';
 import { verifyPassportChain } from '../../lib/services/passport-chain.ts';
+import { rotateSigningKey } from '../../lib/services/credentials.ts';
 import { dnsRecordsFile, setTxtRecords } from '../local/dns.ts';
 import { REPO_ROOT, runFile, type StackInfo } from '../local/stack.ts';
 
@@ -46,6 +47,9 @@ const USAGE = `Usage: npm run admin -- <command> [options] [--json] [--aws]
   passports verify --org ORG_ID --product PRODUCT_ID [--env live|test]
       Recompute a product's passport digest chain from storage (docs/lifecycle.md#digest-chain) and
       say where it breaks; exits 1 on a break. --env defaults to live.
+  keys rotate --org ORG_ID
+      Make a new credential signing key current (docs/credentials.md#keys): new credentials are
+      signed with it within a minute; old keys stay in the DID document, so old credentials verify.
   dns set-txt --name NAME --value VALUE [--value VALUE…]
       Local stack only: publish TXT records at NAME on the stack's DNS server, replacing any
       there (no --value removes them), such as the record that verifies a brand domain.
@@ -77,6 +81,8 @@ function connect(aws: boolean): string {
     PUBLIC_API_ORIGIN: info.url,
     SESSION_SECRET: info.sessionSecret,
     SECRETS_KEY: info.secretsKey,
+    // The stack's local signing keys (infra/local/stack.ts).
+    SIGNING_KEY_DIR: join(dataDir, 'signing-keys'),
   });
   return `local stack on port ${port}`;
 }
@@ -261,6 +267,13 @@ async function main(argv: string[]): Promise<number> {
         : `chain intact: ${report.versions.length} version${report.versions.length === 1 ? '' : 's'}`;
       out(`${productId}\n${lines.join('\n')}${lines.length ? '\n' : ''}${verdict}`, { ...report, intact: !report.broken });
       return report.broken ? 1 : 0;
+    }
+    case 'keys rotate': {
+      const orgId = required(values.org, '--org');
+      const target = connect(values.aws);
+      const key = await rotateSigningKey(orgId);
+      out(`Signing key ${key.keyId} of ${orgId} is current on the ${target}; earlier keys stay in the DID document.`, { orgId, keyId: key.keyId, kind: key.kind, createdAt: key.createdAt });
+      return 0;
     }
     case 'dns set-txt': {
       const name = required(values.name, '--name').trim().toLowerCase().replace(/\.$/, '');

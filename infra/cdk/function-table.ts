@@ -37,6 +37,14 @@ export function importQueueActions(spec: FunctionSpec): string[] {
   return [...new Set([...(spec.grants.importQueue ?? []), ...(spec.trigger?.queue === 'import' ? CONSUMER_ACTIONS : [])])].sort();
 }
 
+/** The same for the event delivery queue (outbound webhooks, docs/webhooks-outbound.md). */
+export function deliveryQueueActions(spec: FunctionSpec): string[] {
+  return [...new Set([...(spec.grants.deliveryQueue ?? []), ...(spec.trigger?.queue === 'delivery' ? CONSUMER_ACTIONS : [])])].sort();
+}
+
+/** What a DynamoDB Streams event source mapping needs on the table's stream (on the function's role). */
+export const STREAM_CONSUMER_ACTIONS = ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams'] as const;
+
 /**
  * At least six times the consuming function's timeout (AWS's advice for SQS event sources), plus
  * its batching window; 30 s (SQS's default) when nothing consumes the queue yet.
@@ -57,7 +65,7 @@ export function validateTables(functions: FunctionTable, routes: readonly StackR
       if (trigger.maxBatchingWindowSeconds < 0 || trigger.maxBatchingWindowSeconds > 300) {
         throw new Error(`Function ${name}: trigger.maxBatchingWindowSeconds must be 0..300.`);
       }
-      if (trigger.batchSize > 10 && trigger.maxBatchingWindowSeconds < 1) {
+      if (trigger.kind === 'sqs' && trigger.batchSize > 10 && trigger.maxBatchingWindowSeconds < 1) {
         throw new Error(`Function ${name}: an SQS batch over 10 messages needs maxBatchingWindowSeconds of at least 1.`);
       }
     }

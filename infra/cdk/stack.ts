@@ -1,5 +1,5 @@
 import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
-import { CfnOutput, Lazy, Stack, type CfnElement, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Fn, Lazy, Stack, type CfnElement, type StackProps } from 'aws-cdk-lib';
 import type { Distribution } from 'aws-cdk-lib/aws-cloudfront';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { UserPool } from 'aws-cdk-lib/aws-cognito';
@@ -19,6 +19,7 @@ import { StackPart } from './constructs/part.ts';
 import { ResolverCdn } from './constructs/resolver-cdn.ts';
 import { ScanPipeline } from './constructs/scan-pipeline.ts';
 import { ImportPipeline } from './constructs/import-pipeline.ts';
+import { EventDeliveryPipeline } from './constructs/event-delivery-pipeline.ts';
 import { SecretsKey } from './constructs/secrets-key.ts';
 import { SignIn } from './constructs/sign-in.ts';
 import { DataTable } from './constructs/table.ts';
@@ -26,7 +27,7 @@ import { validateTables, type FunctionTable, type StackRoute } from './function-
 import { addSuppressions } from './nag.ts';
 import { DEFAULT_SETTINGS, validateSettings, type DeploySettings } from './settings.ts';
 
-export { CONSUMER_ACTIONS, importQueueActions, readsSessionSecret, scanQueueActions, queueVisibilityTimeoutSeconds, validateTables } from './function-table.ts';
+export { CONSUMER_ACTIONS, deliveryQueueActions, STREAM_CONSUMER_ACTIONS, importQueueActions, readsSessionSecret, scanQueueActions, queueVisibilityTimeoutSeconds, validateTables } from './function-table.ts';
 export type { FunctionTable, StackRoute } from './function-table.ts';
 export { RESOLVER_HEADERS } from './constructs/resolver-cdn.ts';
 
@@ -55,6 +56,9 @@ export class PassportStack extends Stack {
   /** The bulk import queue and its DLQ (constructs/import-pipeline.ts). */
   readonly importQueue: Queue;
   readonly importDeadLetterQueue: Queue;
+  /** The event delivery queue of outbound webhooks and its DLQ (constructs/event-delivery-pipeline.ts). */
+  readonly eventDeliveryQueue: Queue;
+  readonly eventDeliveryDeadLetterQueue: Queue;
   readonly api: HttpApi;
   readonly distribution: Distribution;
   readonly userPool: UserPool;
@@ -79,6 +83,7 @@ export class PassportStack extends Stack {
     const data = new DataTable(this, 'Data', { ...(props.tableInput ? { tableInput: props.tableInput } : {}) });
     const scans = new ScanPipeline(this, 'ScanPipeline', { consumers: Object.values(functions).filter((spec) => spec.trigger?.queue === 'scan') });
     const imports = new ImportPipeline(this, 'ImportPipeline', { consumers: Object.values(functions).filter((spec) => spec.trigger?.queue === 'import') });
+    const deliveries = new EventDeliveryPipeline(this, 'EventDeliveryPipeline', { consumers: Object.values(functions).filter((spec) => spec.trigger?.queue === 'delivery') });
     const api = new Api(this, 'Api', { settings, ...(zone ? { zone } : {}) });
     // The distribution is built after the functions (its origin is the resolver's function URL);
     // the functions' RESOLVER_ORIGIN names it, read once it exists.
@@ -94,6 +99,7 @@ export class PassportStack extends Stack {
         SCAN_QUEUE_URL: scans.queue.queueUrl,
         IMPORT_QUEUE_URL: imports.queue.queueUrl,
         RESOLVER_ORIGIN: resolverOrigin,
+        EVENT_DELIVERY_QUEUE_URL: deliveries.queue.queueUrl,
         PUBLIC_API_ORIGIN: api.origin,
         OIDC_ISSUER: signIn.userPool.userPoolProviderUrl,
         OIDC_CLIENT_ID: signIn.client.userPoolClientId,
@@ -125,16 +131,18 @@ export class PassportStack extends Stack {
       tableResources: data.resources,
       scanPipeline: scans,
       importPipeline: imports,
+      eventDeliveryPipeline: deliveries,
+      ...(data.table.tableStreamArn ? { tableStreamArn: data.table.tableStreamArn } : {}),
       sessionSecret: signIn.sessionSecret,
       secretsKey: secrets.key,
     });
     const resolverFunction = Object.entries(functions).find(([, spec]) => spec.functionUrl)?.[0];
     const resolver = resolverFunction ? api.functions[resolverFunction] : undefined;
     if (!resolver) throw new Error('No function of the function table is served by its function URL (functionUrl: true): the resolver distribution needs one.');
-    cdn = new ResolverCdn(this, 'ResolverCdn', { resolver, settings, ...(zone ? { zone } : {}) });
+    cdn = new ResolverCdn(this, 'ResolverCdn', { resolver, settings, apiDomain: Fn.select(2, Fn.split('/', api.api.apiEndpoint)), ...(zone ? { zone } : {}) });
     // Static files in S3 behind the distribution, served on the API's origin (same cookie and CSRF origin).
     if (props.dashboard) new DashboardSite(this, 'Dashboard', { distribution: cdn.distribution, api: api.api });
-    new Alarms(this, 'Alarms', { deadLetterQueue: scans.deadLetterQueue, importDeadLetterQueue: imports.deadLetterQueue, api: api.api, functions: api.functions, ...(settings.alarmEmail ? { email: settings.alarmEmail } : {}) });
+    new Alarms(this, 'Alarms', { deadLetterQueue: scans.deadLetterQueue, importDeadLetterQueue: imports.deadLetterQueue, eventDeliveryDeadLetterQueue: deliveries.deadLetterQueue, api: api.api, functions: api.functions, ...(settings.alarmEmail ? { email: settings.alarmEmail } : {}) });
     if (props.dashboard) new CfnOutput(this, 'DashboardUrl', { value: `${api.origin}/dashboard` });
 
     this.table = data.table;
@@ -142,6 +150,8 @@ export class PassportStack extends Stack {
     this.deadLetterQueue = scans.deadLetterQueue;
     this.importQueue = imports.queue;
     this.importDeadLetterQueue = imports.deadLetterQueue;
+    this.eventDeliveryQueue = deliveries.queue;
+    this.eventDeliveryDeadLetterQueue = deliveries.deadLetterQueue;
     this.api = api.api;
     this.distribution = cdn.distribution;
     this.userPool = signIn.userPool;

@@ -1,5 +1,5 @@
 import type { AttributeDefinition, CreateTableCommandInput, KeySchemaElement } from '@aws-sdk/client-dynamodb';
-import { AttributeType, ProjectionType, type Attribute, type GlobalSecondaryIndexProps } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, ProjectionType, StreamViewType, type Attribute, type GlobalSecondaryIndexProps } from 'aws-cdk-lib/aws-dynamodb';
 import { createTableInput, TABLE } from '../../lib/data/table.ts';
 
 /**
@@ -11,6 +11,8 @@ export interface TableShape {
   sortKey?: Attribute;
   globalSecondaryIndexes: GlobalSecondaryIndexProps[];
   ttlAttribute: string;
+  /** The stream's view, when the table has one (docs/webhooks-outbound.md). */
+  stream?: StreamViewType;
 }
 
 export function tableShape(input: CreateTableCommandInput = createTableInput('shape')): TableShape {
@@ -39,6 +41,9 @@ export function tableShape(input: CreateTableCommandInput = createTableInput('sh
       };
     }),
     ttlAttribute: TABLE.ttlAttribute,
+    ...(input.StreamSpecification?.StreamEnabled && input.StreamSpecification.StreamViewType
+      ? { stream: StreamViewType[input.StreamSpecification.StreamViewType as keyof typeof StreamViewType] }
+      : {}),
   };
 }
 

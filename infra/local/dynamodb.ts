@@ -2,7 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
-import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, UpdateTableCommand, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { createTableInput, TABLE } from '../../lib/data/table.ts';
 import { StartupError } from './errors.ts';
 import { freePort } from './ports.ts';
@@ -103,11 +103,14 @@ export function localClient(endpoint: string, region = 'eu-central-1'): DynamoDB
   return new DynamoDBClient({ endpoint, region, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
 }
 
-/** Creates the table from the shared definition unless it exists. */
+/** Creates the table from the shared definition unless it exists (and turns its stream on if it is off). */
 export async function ensureTable(endpoint: string, tableName: string, region?: string): Promise<void> {
   const client = localClient(endpoint, region);
   try {
-    await client.send(new DescribeTableCommand({ TableName: tableName }));
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    // A table made before the stream existed (a persistent .data/) gets it now.
+    const stream = createTableInput(tableName).StreamSpecification;
+    if (stream && !Table?.StreamSpecification?.StreamEnabled) await client.send(new UpdateTableCommand({ TableName: tableName, StreamSpecification: stream }));
   } catch (error) {
     if (!(error instanceof Error && error.name === 'ResourceNotFoundException')) throw error;
     await client.send(new CreateTableCommand(createTableInput(tableName)));

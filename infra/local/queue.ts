@@ -6,6 +6,8 @@ export const SCAN_QUEUE = 'scan-events';
 export const SCAN_DLQ = 'scan-events-dlq';
 export const IMPORT_QUEUE = 'import-chunks';
 export const IMPORT_DLQ = 'import-chunks-dlq';
+export const DELIVERY_QUEUE = 'event-deliveries';
+export const DELIVERY_DLQ = 'event-deliveries-dlq';
 export const MAX_RECEIVE_COUNT = 5;
 
 export interface QueueDepth {
@@ -23,15 +25,19 @@ export interface LocalQueues {
   importQueueUrl: string;
   importQueueArn: string;
   importDlqUrl: string;
+  /** The event delivery queue (one message per attempt of an outbound webhook) and its DLQ. */
+  deliveryQueueUrl: string;
+  deliveryQueueArn: string;
+  deliveryDlqUrl: string;
   /** How many messages each queue holds now, and the bodies in the DLQs. */
-  depths(): { scan: QueueDepth; dlq: QueueDepth; dlqBodies: string[]; import: QueueDepth; importDlq: QueueDepth; importDlqBodies: string[] };
+  depths(): { scan: QueueDepth; dlq: QueueDepth; dlqBodies: string[]; import: QueueDepth; importDlq: QueueDepth; importDlqBodies: string[]; delivery: QueueDepth; deliveryDlq: QueueDepth };
   /** Bodies of every message sent to the scan queue so far (newest last, up to 10,000). */
   sentScanEvents(): unknown[];
   stop(): Promise<void>;
 }
 
 /**
- * Starts fauxqs (an SQS emulator, in this process) with the scan queue and the import queue, each
+ * Starts fauxqs (an SQS emulator, in this process) with the scan, import and event delivery queues, each
  * with its DLQ, wired by a redrive policy as the CDK stack wires them.
  */
 export async function startQueues(region: string, visibilityTimeoutSeconds = 30): Promise<LocalQueues> {
@@ -61,6 +67,7 @@ export async function startQueues(region: string, visibilityTimeoutSeconds = 30)
   };
   const { queue, dlq } = withDlq(SCAN_QUEUE, SCAN_DLQ);
   const imports = withDlq(IMPORT_QUEUE, IMPORT_DLQ);
+  const deliveries = withDlq(DELIVERY_QUEUE, DELIVERY_DLQ);
   const depth = (name: string): QueueDepth => {
     const state = server.inspectQueue(name);
     return {
@@ -77,6 +84,9 @@ export async function startQueues(region: string, visibilityTimeoutSeconds = 30)
     importQueueUrl: imports.queue.queueUrl,
     importQueueArn: imports.queue.queueArn,
     importDlqUrl: imports.dlq.queueUrl,
+    deliveryQueueUrl: deliveries.queue.queueUrl,
+    deliveryQueueArn: deliveries.queue.queueArn,
+    deliveryDlqUrl: deliveries.dlq.queueUrl,
     depths: () => ({
       scan: depth(SCAN_QUEUE),
       dlq: depth(SCAN_DLQ),
@@ -84,6 +94,8 @@ export async function startQueues(region: string, visibilityTimeoutSeconds = 30)
       import: depth(IMPORT_QUEUE),
       importDlq: depth(IMPORT_DLQ),
       importDlqBodies: (server.inspectQueue(IMPORT_DLQ)?.messages.ready ?? []).map((m) => m.body),
+      delivery: depth(DELIVERY_QUEUE),
+      deliveryDlq: depth(DELIVERY_DLQ),
     }),
     sentScanEvents: () =>
       server.spy

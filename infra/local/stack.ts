@@ -13,6 +13,7 @@ import { startGateway, type LambdaHandler } from './gateway.ts';
 import { startIdentityProvider, type DevAccount } from './identity-provider.ts';
 import { startPoller, type SqsHandler } from './poller.ts';
 import { startQueues } from './queue.ts';
+import { startStreamPoller, type StreamHandler } from './table-stream.ts';
 
 export const REPO_ROOT = resolve(import.meta.dirname, '../..');
 
@@ -34,6 +35,8 @@ export interface StackOptions {
   devAccounts?: DevAccount[];
   /** Where the dashboard is built and served from (default dashboard/dist). */
   dashboardDir?: string;
+  /** The waits before each retry of a failed outbound webhook (default: the production schedule, lib/domain/event-subscription.ts). */
+  eventRetryScheduleSeconds?: readonly number[];
 }
 
 /** What a running stack tells its clients (the admin CLI reads it from the run file). */
@@ -50,6 +53,9 @@ export interface StackInfo {
   scanDlqUrl: string;
   importQueueUrl: string;
   importDlqUrl: string;
+  /** The event delivery queue of outbound webhooks (docs/webhooks-outbound.md) and its DLQ. */
+  deliveryQueueUrl: string;
+  deliveryDlqUrl: string;
   resolverOrigin: string;
   /** The dashboard web app, served by the gateway. */
   dashboardUrl: string;
@@ -168,6 +174,8 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
       scanDlqUrl: queues.scanDlqUrl,
       importQueueUrl: queues.importQueueUrl,
       importDlqUrl: queues.importDlqUrl,
+      deliveryQueueUrl: queues.deliveryQueueUrl,
+      deliveryDlqUrl: queues.deliveryDlqUrl,
       resolverOrigin: options.resolverOrigin ?? gateway.url,
       dashboardUrl: `${gateway.url}${DASHBOARD_PATH}`,
       oidcIssuer: identityProvider.issuer,
@@ -192,12 +200,37 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
       SESSION_SECRET: info.sessionSecret,
       SECRETS_KEY: info.secretsKey,
       DNS_SERVER: info.dnsServer,
+      // Credential signing keys, one private JWK file each (lib/data/signers.ts); in AWS, KMS keys.
+      SIGNING_KEY_DIR: join(options.dataDir, 'signing-keys'),
+      EVENT_DELIVERY_QUEUE_URL: info.deliveryQueueUrl,
+      // Local only: event subscriptions may post to http:// loopback receivers (never set in AWS; docs/webhooks-outbound.md#ssrf).
+      EVENT_SUBSCRIPTIONS_ALLOW_LOOPBACK: 'true',
+      ...(options.eventRetryScheduleSeconds ? { EVENT_RETRY_SCHEDULE_SECONDS: options.eventRetryScheduleSeconds.join(',') } : {}),
     });
 
     // Lambda's SQS event source mapping, played locally for every function a queue triggers.
-    const queueOf = { scan: { url: queues.scanQueueUrl, arn: queues.scanQueueArn }, import: { url: queues.importQueueUrl, arn: queues.importQueueArn } };
+    const queueOf = {
+      scan: { url: queues.scanQueueUrl, arn: queues.scanQueueArn },
+      import: { url: queues.importQueueUrl, arn: queues.importQueueArn },
+      delivery: { url: queues.deliveryQueueUrl, arn: queues.deliveryQueueArn },
+    };
     for (const [name, spec] of Object.entries(FUNCTIONS)) {
       if (!spec.trigger) continue;
+      if (spec.trigger.kind === 'tableStream') {
+        // Lambda's DynamoDB Streams event source mapping, filtered to one item type.
+        const streamPoller = await startStreamPoller({
+          endpoint: info.dynamodbEndpoint,
+          region,
+          tableName,
+          functionName: name,
+          itemType: spec.trigger.itemType,
+          batchSize: spec.trigger.batchSize,
+          loadHandler: async () => ((await import(pathToFileURL(join(REPO_ROOT, spec.entry)).href)) as { handler: StreamHandler }).handler,
+          onError: (error) => console.error(`[${name}]`, error),
+        });
+        stops.unshift(streamPoller.stop);
+        continue;
+      }
       const scan = spec.trigger.queue === 'scan';
       // Lambda runs an import's chunks concurrently: two pollers play that (and its races on the job's counters).
       for (let copy = 0; copy < (scan ? 1 : 2); copy++) {

@@ -29,6 +29,14 @@ import { loginQuerySchema, switchSessionSchema } from '../domain/session.ts';
 import { ENVIRONMENTS } from '../domain/tenant.ts';
 import { createSupplierSchema, supplierSchema } from '../domain/supplier.ts';
 import { createEndpointSchema, updateEndpointSchema } from '../domain/webhook.ts';
+import {
+  createdSubscriptionSchema,
+  createSubscriptionSchema,
+  deliverySchema,
+  listDeliveriesQuerySchema,
+  subscriptionSchema,
+  updateSubscriptionSchema,
+} from '../domain/event-subscription.ts';
 import { createDomainSchema, domainListSchema, domainSchema, updateDomainSchema } from '../domain/domain.ts';
 import {
   apiKeySchema,
@@ -147,7 +155,9 @@ export const TAGS: Readonly<Record<string, string>> = {
   Imports: 'Bulk import of products and passports from CSV, Excel or JSON Lines files (docs/imports.md)',
   Analytics: 'Aggregate scan counts per product: countries, devices, referrers, days; nothing personal',
   Events: 'The append-only log of every change: what changed, who changed it, in which request (docs/lifecycle.md#event-log)',
+  'Event subscriptions': 'Outbound webhooks: events delivered to your URL, signed per Standard Webhooks, retried, with a delivery log (docs/webhooks-outbound.md)',
   Resolver: 'The public GS1 Digital Link resolver behind every printed QR code (no authentication)',
+  Credentials: 'Signed passports: each published version as a W3C Verifiable Credential (VC-JOSE, application/vc+jwt), verifiable through did:web, with a revocation status list (docs/credentials.md)',
   Webhooks: "Signed deliveries from a product-information system, and the organization's webhook endpoints",
   Labelling: 'The ingredient vocabulary of the e-label in the 24 EU languages, and the energy calculator of the nutrition declaration (docs/labelling.md)',
   Reference: 'This OpenAPI document and its rendered reference',
@@ -171,6 +181,8 @@ export const PATH_PARAMETERS: Readonly<Record<string, { description: string; sch
   domainId: { description: 'The id (dom_…) of a domain of the organization', schema: z.string() },
   importId: { description: 'The id (imp_…) of an import job of the organization', schema: z.string() },
   eventId: { description: 'The id (evt_…) of an event of the organization', schema: z.string() },
+  subscriptionId: { description: 'The id (sub_…) of an event subscription of the organization', schema: z.string() },
+  deliveryId: { description: 'The id (del_…) of a delivery of the subscription', schema: z.string() },
   orgId: { description: 'The organization, as printed in the qrCodeUrl', schema: z.string() },
   environment: { description: 'The environment, as printed in the qrCodeUrl', schema: z.enum(ENVIRONMENTS) },
   gtin: {
@@ -184,6 +196,8 @@ export const PATH_PARAMETERS: Readonly<Record<string, { description: string; sch
       pattern: '^(?:22/[0-9A-Za-z_-]{1,20}(?:/10/[0-9A-Za-z_-]{1,20})?(?:/21/[0-9A-Za-z_-]{1,20})?|10/[0-9A-Za-z_-]{1,20}(?:/21/[0-9A-Za-z_-]{1,20})?|21/[0-9A-Za-z_-]{1,20}|235/[0-9A-Za-z_-]{1,28})$',
     }),
   },
+  passportId: { description: 'The passportId (ps_…) of a published version of the product', schema: z.string() },
+  list: { description: 'A status list of the environment: 1, 2, … (131,072 products each)', schema: z.string().regex(/^[1-9]\d{0,5}$/) },
   asset: { description: 'A file of the reference page: swagger-ui.css, swagger-ui-bundle.js or docs.js', schema: z.string() },
   // The key qualifiers, each its own path segment (see PATH_EXPANSIONS).
   cpv: { description: 'AI 22, consumer product variant: 1 to 20 characters of GS1 character set 82 (the pattern gives its URL-safe part)', schema: qualifierValue(20) },
@@ -332,6 +346,65 @@ function versionPage(method: 'GET' | 'HEAD'): OperationDoc {
     errors: [403, 404],
     errorAlternatives: { 'text/html': z.string().describe('A page saying the version is not available, in the language of the URL (English for passport.json and unknown languages)') },
     errorHeaders: { 'Cache-Control': NOT_FOUND_CACHE },
+  };
+}
+
+const JWT_SCHEMA = z.string().describe('A compact JWS (VC-JOSE): base64url header, payload (the credential) and ES256 signature, dot-separated');
+const PUBLIC_NOT_FOUND = { 'Cache-Control': header('public, max-age=60: it may be published later') };
+
+/** Signed passports (docs/credentials.md). */
+function credentialOperations(): Record<string, OperationDoc> {
+  return {
+    'GET /v1/products/{productId}/passports/{passportId}/credential': {
+      summary: "A passport version's signed credential",
+      description:
+        'The version as a W3C Verifiable Credential 2.0 (UNTP Digital Product Passport) secured with VC-JOSE: a compact JWS whose header names the signing key as {did}#{keyId} (ES256) and whose payload is the credential, with the version’s digest and its revocation status entry. Signed once, on the first request for the version, then the same bytes every time. Verify it with the key of the issuer’s DID document (docs/credentials.md).',
+      tag: 'Credentials',
+      responses: {
+        200: { description: 'The credential', contentType: 'application/vc+jwt', schema: JWT_SCHEMA, headers: { 'Cache-Control': header('private, max-age=31536000, immutable: a signed version never changes') } },
+      },
+      errors: [...API_KEY_ERRORS, 404],
+    },
+    'GET /{orgId}/{environment}/p/{gtin}/{version}/credential.jwt': {
+      summary: "A passport version's signed credential, public",
+      description: 'The same credential as the API’s, beside the version’s immutable pages and linked from the linkset (docs/credentials.md). No scan is counted. An unknown version is 404, cacheable for a minute.',
+      tag: 'Credentials',
+      responses: { 200: { description: 'The credential', contentType: 'application/vc+jwt', schema: JWT_SCHEMA, headers: { 'Cache-Control': IMMUTABLE } } },
+      errors: [404],
+      errorHeaders: PUBLIC_NOT_FOUND,
+    },
+    'GET /orgs/{orgId}/did.json': {
+      summary: "The organization's DID document (did:web)",
+      description:
+        'The DID document of did:web:{resolver host}:orgs:{orgId}: every key the organization ever signed credentials with (rotation keeps old ones), each a JsonWebKey verification method (P-256 public JWK) listed under assertionMethod (docs/credentials.md).',
+      tag: 'Credentials',
+      responses: {
+        200: {
+          description: 'The DID document',
+          schema: z.object({ id: z.string(), verificationMethod: z.array(z.object({ id: z.string(), type: z.literal('JsonWebKey'), controller: z.string(), publicKeyJwk: z.object({}).loose() })), assertionMethod: z.array(z.string()) }).loose(),
+          headers: { 'Cache-Control': header('public, max-age=300: a rotation adds a key') },
+        },
+      },
+      errors: [404],
+      errorHeaders: PUBLIC_NOT_FOUND,
+    },
+    'GET /.well-known/did.json': {
+      summary: "A verified brand domain's DID document (did:web)",
+      description: 'On a verified brand domain: the DID document of did:web:{hostname}, with the organization’s keys, alsoKnownAs its platform DID. Elsewhere 404 (docs/credentials.md).',
+      tag: 'Credentials',
+      responses: { 200: { description: 'The DID document', schema: z.object({ id: z.string(), verificationMethod: z.array(z.object({}).loose()) }).loose(), headers: { 'Cache-Control': header('public, max-age=300') } } },
+      errors: [404],
+      errorHeaders: PUBLIC_NOT_FOUND,
+    },
+    'GET /{orgId}/{environment}/status/{list}': {
+      summary: 'A Bitstring Status List credential',
+      description:
+        'The environment’s revocation list as a BitstringStatusListCredential secured with VC-JOSE: bit n is set while the product whose credentials name index n is withdrawn (docs/credentials.md#revocation). Cacheable for a minute.',
+      tag: 'Credentials',
+      responses: { 200: { description: 'The status list credential', contentType: 'application/vc+jwt', schema: JWT_SCHEMA, headers: { 'Cache-Control': header('public, max-age=60') } } },
+      errors: [404],
+      errorHeaders: PUBLIC_NOT_FOUND,
+    },
   };
 }
 
@@ -598,6 +671,72 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     errors: [403],
   },
   ...resolverOperations(),
+  ...credentialOperations(),
+  'POST /v1/event-subscriptions': {
+    summary: 'Create an event subscription',
+    description:
+      'Events of the types named (or every type, ["*"]) are POSTed to url, signed per Standard Webhooks (docs/webhooks-outbound.md). The answer holds the signing secret, shown this once. url must be https:// and its host must resolve to public addresses only (422 otherwise).',
+    tag: 'Event subscriptions',
+    body: createSubscriptionSchema,
+    responses: { 201: { description: 'Created; secret is shown this once', schema: createdSubscriptionSchema } },
+    errors: [400, ...API_KEY_ERRORS, 413, 422],
+  },
+  'GET /v1/event-subscriptions': {
+    summary: "The tenant's event subscriptions", description: 'Every event subscription of the organization and environment, oldest first, without secrets.',
+    tag: 'Event subscriptions',
+    responses: { 200: { description: 'Every subscription', schema: dataList(subscriptionSchema) } },
+    errors: [...API_KEY_ERRORS],
+  },
+  'GET /v1/event-subscriptions/{subscriptionId}': {
+    summary: 'An event subscription', description: 'One subscription, without secrets; another organization’s id is 404.',
+    tag: 'Event subscriptions',
+    responses: { 200: { description: 'The subscription', schema: subscriptionSchema } },
+    errors: [...API_KEY_ERRORS, 404],
+  },
+  'PATCH /v1/event-subscriptions/{subscriptionId}': {
+    summary: "Change an event subscription's url, events, description or status",
+    description: 'Partial: omitted fields stay. Setting status (enabled or disabled) clears the reason a subscription was disabled for.',
+    tag: 'Event subscriptions',
+    body: updateSubscriptionSchema,
+    responses: { 200: { description: 'The subscription', schema: subscriptionSchema } },
+    errors: [400, ...API_KEY_ERRORS, 404, 413, 422],
+  },
+  'DELETE /v1/event-subscriptions/{subscriptionId}': {
+    summary: 'Delete an event subscription', description: 'Deletes the subscription; its pending retries are dropped.',
+    tag: 'Event subscriptions',
+    responses: { 200: { description: 'Deleted', schema: z.object({ id: z.string(), deleted: z.literal(true) }) } },
+    errors: [...API_KEY_ERRORS, 404],
+  },
+  'POST /v1/event-subscriptions/{subscriptionId}/rotate-secret': {
+    summary: "Rotate an event subscription's secret",
+    description: 'A new secret; for 24 hours deliveries carry two signatures in webhook-signature, one per secret.',
+    tag: 'Event subscriptions',
+    responses: {
+      200: { description: 'The new secret, shown once', schema: z.object({ id: z.string(), secret: z.string(), previousSecretValidUntil: z.iso.datetime() }) },
+    },
+    errors: [...API_KEY_ERRORS, 404],
+  },
+  'POST /v1/event-subscriptions/{subscriptionId}/test': {
+    summary: 'Send a ping event', description: 'Queues a ping event (not in the event log) to the subscription, even a disabled one; its delivery appears in the delivery log.',
+    tag: 'Event subscriptions',
+    responses: { 202: { description: 'Queued', schema: z.object({ deliveryId: z.string(), eventId: z.string(), type: z.literal('ping') }) } },
+    errors: [...API_KEY_ERRORS, 404],
+  },
+  'GET /v1/event-subscriptions/{subscriptionId}/deliveries': {
+    summary: "An event subscription's delivery log",
+    description: 'Deliveries newest first, each with its attempts (status code, duration, the first 1 KiB of the answer) and next retry; kept 30 days. Cursor pages of limit (1–100, default 25) after starting_after.',
+    tag: 'Event subscriptions',
+    query: listDeliveriesQuerySchema,
+    responses: { 200: { description: 'A page of deliveries', schema: cursorPage(deliverySchema) } },
+    errors: [400, ...API_KEY_ERRORS, 404, 422],
+  },
+  'POST /v1/event-subscriptions/{subscriptionId}/deliveries/{deliveryId}/retry': {
+    summary: 'Retry a delivery now',
+    description: 'Queues one more attempt of the delivery, whatever its state; a failure does not restart the retry schedule.',
+    tag: 'Event subscriptions',
+    responses: { 202: { description: 'Queued; the delivery as it was', schema: deliverySchema } },
+    errors: [...API_KEY_ERRORS, 404],
+  },
   'POST /v1/webhooks/endpoints': {
     summary: 'Create a webhook endpoint', description: "Creates an endpoint for a product-information system's deliveries; the answer holds its signing secret, shown this once. A custom source needs a mapping.",
     tag: 'Webhooks',

@@ -23,7 +23,11 @@ export type FunctionName =
   | 'imports'
   | 'import-worker'
   | 'events'
-  | 'labelling';
+  | 'labelling'
+  | 'credentials'
+  | 'event-subscriptions'
+  | 'event-fanout'
+  | 'event-delivery';
 
 /**
  * How a route authenticates: an API key (Bearer; the dashboard's session cookie is accepted too, see
@@ -64,6 +68,9 @@ export interface Route {
    */
   changeEvents?: readonly EventType[];
 }
+
+/** Event subscriptions are configuration of the outbound webhooks, not in the event log. */
+const SUBSCRIPTION_CHANGE = { none: 'changes an event subscription, which is configuration, not organization data the event log records (docs/webhooks-outbound.md)' } as const;
 
 export const ROUTES: readonly Route[] = [
   { method: 'POST', path: '/v1/products', function: 'products', auth: 'apiKey', scopes: ['products:write'], body: true, idempotent: true, event: 'product.created' },
@@ -107,6 +114,14 @@ export const ROUTES: readonly Route[] = [
     (method) => ({ method, path: '/{orgId}/{environment}/p/{gtin}/{version}/{page}', function: 'resolver', auth: 'none', scopes: [], body: false }) as const,
   ),
 
+  // Signed passports (docs/credentials.md): a version's credential (application/vc+jwt) through the API and
+  // beside its pages, the organization's DID documents and its status lists. Literal segments beat the resolver's {page}.
+  { method: 'GET', path: '/v1/products/{productId}/passports/{passportId}/credential', function: 'credentials', auth: 'apiKey', scopes: ['products:read', 'passports:read'], body: false },
+  { method: 'GET', path: '/{orgId}/{environment}/p/{gtin}/{version}/credential.jwt', function: 'credentials', auth: 'none', scopes: [], body: false },
+  { method: 'GET', path: '/orgs/{orgId}/did.json', function: 'credentials', auth: 'none', scopes: [], body: false },
+  { method: 'GET', path: '/.well-known/did.json', function: 'credentials', auth: 'none', scopes: [], body: false },
+  { method: 'GET', path: '/{orgId}/{environment}/status/{list}', function: 'credentials', auth: 'none', scopes: [], body: false },
+
   // Bulk import jobs (docs/imports.md): the upload is a file, up to 5 MB (XLSX up to 4 MB: API Gateway base64-encodes it into Lambda's 6 MB payload).
   { method: 'POST', path: '/v1/imports', function: 'imports', auth: 'apiKey', scopes: ['imports:write'], body: true, rawBody: true, maxBodyBytes: 5 * 1024 * 1024, idempotent: true, event: 'import.created' },
   { method: 'GET', path: '/v1/imports', function: 'imports', auth: 'apiKey', scopes: ['imports:read'], body: false },
@@ -120,6 +135,17 @@ export const ROUTES: readonly Route[] = [
   // The event log (docs/lifecycle.md#event-log): read-only, newest first.
   { method: 'GET', path: '/v1/events', function: 'events', auth: 'apiKey', scopes: ['events:read'], body: false },
   { method: 'GET', path: '/v1/events/{eventId}', function: 'events', auth: 'apiKey', scopes: ['events:read'], body: false },
+
+  // Event subscriptions: outbound webhooks of the event log (docs/webhooks-outbound.md).
+  { method: 'POST', path: '/v1/event-subscriptions', function: 'event-subscriptions', auth: 'apiKey', scopes: ['event_subscriptions:write'], body: true, idempotent: true, event: SUBSCRIPTION_CHANGE },
+  { method: 'GET', path: '/v1/event-subscriptions', function: 'event-subscriptions', auth: 'apiKey', scopes: ['event_subscriptions:read'], body: false },
+  { method: 'GET', path: '/v1/event-subscriptions/{subscriptionId}', function: 'event-subscriptions', auth: 'apiKey', scopes: ['event_subscriptions:read'], body: false },
+  { method: 'PATCH', path: '/v1/event-subscriptions/{subscriptionId}', function: 'event-subscriptions', auth: 'apiKey', scopes: ['event_subscriptions:write'], body: true, event: SUBSCRIPTION_CHANGE },
+  { method: 'DELETE', path: '/v1/event-subscriptions/{subscriptionId}', function: 'event-subscriptions', auth: 'apiKey', scopes: ['event_subscriptions:write'], body: false, event: SUBSCRIPTION_CHANGE },
+  { method: 'POST', path: '/v1/event-subscriptions/{subscriptionId}/rotate-secret', function: 'event-subscriptions', auth: 'apiKey', scopes: ['event_subscriptions:write'], body: false, event: SUBSCRIPTION_CHANGE },
+  { method: 'POST', path: '/v1/event-subscriptions/{subscriptionId}/test', function: 'event-subscriptions', auth: 'apiKey', scopes: ['event_subscriptions:write'], body: false, event: { none: 'sends a ping to the subscription: no data changes' } },
+  { method: 'GET', path: '/v1/event-subscriptions/{subscriptionId}/deliveries', function: 'event-subscriptions', auth: 'apiKey', scopes: ['event_subscriptions:read'], body: false },
+  { method: 'POST', path: '/v1/event-subscriptions/{subscriptionId}/deliveries/{deliveryId}/retry', function: 'event-subscriptions', auth: 'apiKey', scopes: ['event_subscriptions:write'], body: false, event: { none: 'queues one more attempt of a delivery: no organization data changes' } },
 
   { method: 'POST', path: '/v1/webhooks/endpoints', function: 'webhooks', auth: 'session', scopes: [], body: true, idempotent: true, event: 'webhook_endpoint.created' },
   { method: 'GET', path: '/v1/webhooks/endpoints', function: 'webhooks', auth: 'session', scopes: [], body: false },
@@ -135,7 +161,7 @@ export const ROUTES: readonly Route[] = [
     scopes: [],
     body: false,
     event: 'webhook_delivery.ingested',
-    changeEvents: ['product.created', 'product.updated', 'passport.published'],
+    changeEvents: ['product.created', 'product.updated', 'passport.published', 'supplier.created'],
   },
 
   // Brand-owned resolver domains (docs/brand-domains.md), session only.
@@ -148,7 +174,7 @@ export const ROUTES: readonly Route[] = [
 
   // Labelling (docs/labelling.md): the ingredient vocabulary (public, cacheable) and the energy calculator (any key or session).
   { method: 'GET', path: '/v1/vocabulary/ingredients', function: 'labelling', auth: 'none', scopes: [], body: false },
-  { method: 'POST', path: '/v1/nutrition/calculate', function: 'labelling', auth: 'apiKey', scopes: [], body: true },
+  { method: 'POST', path: '/v1/nutrition/calculate', function: 'labelling', auth: 'apiKey', scopes: [], body: true, event: { none: 'computes energy from the nutrients sent and stores nothing' } },
 
   { method: 'GET', path: '/v1/openapi.json', function: 'docs', auth: 'none', scopes: [], body: false },
   { method: 'GET', path: '/docs', function: 'docs', auth: 'none', scopes: [], body: false },

@@ -40,6 +40,14 @@ import type { Tenant } from '../domain/tenant.ts';
  * | scan ledger | `SCANLOG#{10-second bucket of the scan time}` | a random token per written batch | the 8-byte hashes of the counted SQS message ids of one batch (TTL 14 days; docs/decisions.md#exact-scan-counts-without-a-ledger-item-per-scan) |
  * | passport draft | `T#{orgId}#{env}` | `DRAFT#{productId}` | the product's one draft (docs/lifecycle.md#drafts) |
  * | event | `EVENTS#{orgId}#{env}` | `EVT#{eventId}` | the append-only event log: newest first (ids sort by time), get one by id (docs/lifecycle.md#event-log) |
+ * | signed credential | `T#{orgId}#{env}` | `VC#{gtin14}#{version, 6 digits}` | a version's credential JWT, signed once on first request (conditional put; docs/credentials.md) |
+ * | status index | `T#{orgId}#{env}` | `STATUSIDX#{productId}` | the product's index in the tenant's status lists (conditional put, never changes) |
+ * | status list counter | `T#{orgId}#{env}` | `STATUSLISTS` | the next free status index (atomic ADD) |
+ * | status list | `T#{orgId}#{env}` | `STATUSLIST#{list}` | the revoked bits of one list, a number set (ADD/DELETE in the withdrawal's transaction) |
+ * | signing key | `ORG#{orgId}` | `SIGNKEY#{keyId}` | every key the organization signed with: its DID document (docs/credentials.md#keys) |
+ * | current signing key | `ORG#{orgId}` | `SIGNKEYCURRENT` | the key new credentials are signed with (created on first use, conditionally; moved by rotation) |
+ * | event subscription | `T#{orgId}#{env}` | `EVSUB#{subscriptionId}` | get by id; the tenant's subscriptions in one query (the fan-out's one read per event; docs/webhooks-outbound.md) |
+ * | event delivery | `EVDEL#{orgId}#{env}#{subscriptionId}` | `DEL#{deliveryId}` | one per subscription and event: its attempts; a subscription's log newest first (TTL 30 days) |
  */
 
 /** A key of one item. */
@@ -77,11 +85,32 @@ export const watermarkSk = (productId: string): string => `WHMARK#${productId}`;
 export const supplierNameSk = (name: string): string =>
   `SUPPLIERNAME#${name.normalize('NFC').trim().replace(/\s+/g, ' ').toLowerCase()}`;
 
+/** A version's signed credential (docs/credentials.md). */
+export const credentialSk = (gtin14: string, version: number): string => `VC#${gtin14}#${String(version).padStart(6, '0')}`;
+/** A product's index in the tenant's status lists. */
+export const statusIndexSk = (productId: string): string => `STATUSIDX#${productId}`;
+/** The tenant's next free status index (no `#`: not under the list prefix). */
+export const STATUS_COUNTER_SK = 'STATUSLISTS';
+/** One status list's revoked bits. */
+export const statusListSk = (list: number): string => `STATUSLIST#${list}`;
+
 /** The tenant's event log: its own partition, so listing it reads nothing else (docs/lifecycle.md#event-log). */
 export const eventsPk = (tenant: Tenant): string => `EVENTS#${tenant.orgId}#${tenant.environment}`;
 /** Sort-key prefix of events. */
 export const EVENT_PREFIX = 'EVT#';
 export const eventKey = (tenant: Tenant, eventId: string): ItemKey => ({ PK: eventsPk(tenant), SK: `${EVENT_PREFIX}${eventId}` });
+
+/** Sort-key prefix of a tenant's event subscriptions (docs/webhooks-outbound.md). */
+export const SUBSCRIPTION_PREFIX = 'EVSUB#';
+export const subscriptionSk = (subscriptionId: string): string => `${SUBSCRIPTION_PREFIX}${subscriptionId}`;
+/** A subscription's delivery log: its own partition, so deliveries spread and list newest first. */
+export const eventDeliveriesPk = (tenant: Tenant, subscriptionId: string): string => `EVDEL#${tenant.orgId}#${tenant.environment}#${subscriptionId}`;
+/** Sort-key prefix of delivery log items. */
+export const EVENT_DELIVERY_PREFIX = 'DEL#';
+export const eventDeliveryKey = (tenant: Tenant, subscriptionId: string, deliveryId: string): ItemKey => ({
+  PK: eventDeliveriesPk(tenant, subscriptionId),
+  SK: `${EVENT_DELIVERY_PREFIX}${deliveryId}`,
+});
 
 /** The tenant's idempotency records (Powertools writes the sort key). */
 export const idempotencyPk = (tenant: Tenant): string => `IDEMPOTENCY#${tenant.orgId}#${tenant.environment}`;
@@ -102,6 +131,10 @@ export const orgMemberKey = (orgId: string, userId: string): ItemKey => ({ PK: o
 /** Sort-key prefix of an organization's webhook endpoints. */
 export const ENDPOINT_PREFIX = 'WHE#';
 export const endpointListingKey = (orgId: string, endpointId: string): ItemKey => ({ PK: orgPk(orgId), SK: `${ENDPOINT_PREFIX}${endpointId}` });
+/** Sort-key prefix of an organization's credential signing keys (`SIGNKEYCURRENT` has no `#`: not under it). */
+export const SIGNING_KEY_PREFIX = 'SIGNKEY#';
+export const signingKeyKey = (orgId: string, keyId: string): ItemKey => ({ PK: orgPk(orgId), SK: `${SIGNING_KEY_PREFIX}${keyId}` });
+export const currentSigningKeyKey = (orgId: string): ItemKey => ({ PK: orgPk(orgId), SK: 'SIGNKEYCURRENT' });
 /** Sort-key prefix of an organization's brand domains. */
 export const DOMAIN_PREFIX = 'DOMAIN#';
 export const domainKey = (orgId: string, domainId: string): ItemKey => ({ PK: orgPk(orgId), SK: `${DOMAIN_PREFIX}${domainId}` });

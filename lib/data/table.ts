@@ -23,5 +23,7 @@ export function createTableInput(tableName: string): CreateTableCommandInput {
       { AttributeName: TABLE.partitionKey, KeyType: 'HASH' },
       { AttributeName: TABLE.sortKey, KeyType: 'RANGE' },
     ],
+    // New images feed the outbound webhooks' fan-out, filtered to event-log items (docs/webhooks-outbound.md).
+    StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_IMAGE' },
   };
 }

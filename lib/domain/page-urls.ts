@@ -45,6 +45,14 @@ export function passportJsonUrl(origin: string, tenant: Tenant, gtin14: string, 
   return `${base(origin, tenant, gtin14, version)}/${PASSPORT_JSON_SEGMENT}`;
 }
 
+/** The last path segment of a version's signed credential (application/vc+jwt, docs/credentials.md). */
+export const CREDENTIAL_JWT_SEGMENT = 'credential.jwt';
+
+/** The signed credential of one version, beside its pages. */
+export function credentialJwtUrl(origin: string, tenant: Tenant, gtin14: string, version: number): string {
+  return `${base(origin, tenant, gtin14, version)}/${CREDENTIAL_JWT_SEGMENT}`;
+}
+
 export type PageRef =
   | { kind: 'elabel'; gtin14: string; version: number; lang: string }
   | { kind: 'json'; gtin14: string; version: number };

@@ -10,6 +10,8 @@ export const SCOPES = [
   'imports:read',
   'imports:write',
   'events:read',
+  'event_subscriptions:read',
+  'event_subscriptions:write',
   'api_keys:manage',
 ] as const;
 

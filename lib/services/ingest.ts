@@ -214,7 +214,7 @@ async function write(tenant: Tenant, step: Plan, run: Run): Promise<IngestedProd
     product = await updateProductFields(tenant, product, { name }, run.origin);
   }
   run.creating = productCreated;
-  for (const producer of step.mapped.producers) await ensureSupplierNamed(tenant, producer);
+  for (const producer of step.mapped.producers) await ensureSupplierNamed(tenant, producer, run.origin);
   const { passport, duplicate, stale } = await publishFromDelivery(tenant, product, step, run);
   if (duplicate && !stale && mark) await advanceWatermark(tenant, product.productId, mark, new Date().toISOString());
   return { gtin: product.gtin, productId: product.productId, passportId: passport.passportId, version: passport.version, duplicate, productCreated, ...(stale ? { stale } : {}) };

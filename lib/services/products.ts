@@ -9,6 +9,7 @@ import { newEvent, type Origin } from '../domain/events.ts';
 import { applyProductChanges, toProductView, type CreateProductInput, type ProductRecord, type UpdateProductInput } from '../domain/product.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import { DuplicateError, NotFoundError } from '../http/errors.ts';
+import { statusChange } from './status-list.ts';
 
 /**
  * The `qrCodeUrl` of a new product: on the organization's verified default domain for a live
@@ -86,11 +87,14 @@ export async function changeProductStatus(
       : (({ withdrawnAt: _at, withdrawalReason: _reason, status: _status, ...rest }) => ({ ...rest, updatedAt: at }))(product);
   const event = newEvent(to.status === 'withdrawn' ? 'product.withdrawn' : 'product.reinstated', toProductView(after), origin, at);
   const target = to.status === 'withdrawn' ? { status: to.status, at, reason: to.reason } : { status: to.status, at };
-  if ((await setProductStatus(tenant, product, target, [eventPut(tenant, event)])) === 'unchanged') {
+  // The product's status list bit flips in the same transaction (docs/credentials.md#revocation).
+  const status = await statusChange(tenant, product.productId, to.status === 'withdrawn');
+  if ((await setProductStatus(tenant, product, target, [eventPut(tenant, event), ...status.items])) === 'unchanged') {
     throw new DuplicateError(to.status === 'withdrawn' ? 'The product is already withdrawn.' : 'The product is not withdrawn.', {
       param: 'productId',
       suggestion: to.status === 'withdrawn' ? 'Reinstate it with POST /v1/products/{productId}/reinstate.' : 'Only a withdrawn product can be reinstated.',
     });
   }
+  await status.settle();
   return after;
 }

@@ -23,16 +23,18 @@ export async function createSupplier(tenant: Tenant, input: CreateSupplierInput,
 }
 
 /**
- * Makes sure the tenant has a supplier of this name, creating it (as a producer) when there is
- * none, and returns its id. Concurrent callers naming the same new supplier end with one supplier
- * between them.
+ * Makes sure the tenant has a supplier of this name, creating it (as a producer, with its
+ * `supplier.created` event in the same transaction) when there is none, and returns its id.
+ * Concurrent callers naming the same new supplier end with one supplier between them.
  */
-export async function ensureSupplierNamed(tenant: Tenant, name: string): Promise<string> {
+export async function ensureSupplierNamed(tenant: Tenant, name: string, origin: Origin): Promise<string> {
   for (let attempt = 0; attempt < 3; attempt++) {
     const existingId = await findSupplierIdByName(tenant, name);
     if (existingId) return existingId;
-    const supplier = newSupplier(tenant, { name, role: 'producer' }, new Date().toISOString());
-    if ((await insertSupplier(supplier, true)) === 'created') return supplier.supplierId;
+    const now = new Date().toISOString();
+    const supplier = newSupplier(tenant, { name, role: 'producer' }, now);
+    const event = newEvent('supplier.created', toSupplierView(supplier), origin, now);
+    if ((await insertSupplier(supplier, true, [eventPut(tenant, event)])) === 'created') return supplier.supplierId;
   }
   throw new Error(`Could not create or find the supplier named ${name}`);
 }

@@ -17,6 +17,7 @@ import { benchLifecycle } from './lifecycle.ts';
 import { benchPipeline } from './pipeline.ts';
 import { benchProducts } from './products.ts';
 import { benchResolver, benchResolverFunction } from './resolver.ts';
+import { benchWebhooksOutbound } from './webhooks-outbound.ts';
 
 const count = Number(process.env.BENCH_COUNT ?? 2000);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 8);
@@ -35,6 +36,7 @@ try {
   rows.push(...(await benchIngest(stack.info, count, concurrency)));
   rows.push(...(await benchImports(stack.info, count)));
   rows.push(...(await benchLifecycle(count, concurrency)));
+  rows.push(...(await benchWebhooksOutbound(stack.info, count, concurrency)));
   // Last, so that their Node processes do not disturb the request benchmarks.
   rows.push(...(await benchResolverFunction()));
   rows.push(...(await benchBundles()));

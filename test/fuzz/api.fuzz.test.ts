@@ -82,6 +82,8 @@ const EXTRA_STATUSES: Readonly<Record<string, readonly number[]>> = {
   'PATCH /v1/products/{productId}/draft': [409, 415],
   'DELETE /v1/products/{productId}/draft': [409],
   'POST /v1/products/{productId}/draft/publish': [409],
+  // A host that is no verified brand domain has no DID document (docs/credentials.md).
+  'GET /.well-known/did.json': [404],
   'GET /v1/auth/login': [302],
   'GET /v1/auth/callback': [303, 401, 403],
 };

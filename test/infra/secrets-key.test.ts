@@ -9,8 +9,12 @@ beforeAll(() => {
   synth = synthesize();
 });
 
+// The credential signing keys' statements are test/infra/signing-keys.test.ts's.
 const kmsStatements = (name: string) =>
-  roleStatements(synth, name).statements.filter((s) => [s.Action].flat().some((a) => String(a).startsWith('kms:')));
+  roleStatements(synth, name).statements.filter((s) => [s.Action].flat().some((a) => String(a).startsWith('kms:')) && !String(s.Sid ?? '').startsWith('SigningKeys'));
+
+/** The functions that use the secrets key: inbound webhook endpoints and outbound event subscriptions. */
+const KEY_USERS = ['webhooks', 'ingest', 'event-subscriptions', 'event-delivery'];
 
 describe('the secrets key', () => {
   it('is one customer-managed KMS key with automatic rotation, kept when the stack goes', () => {
@@ -24,7 +28,7 @@ describe('the secrets key', () => {
     expect((key as { DeletionPolicy?: string }).DeletionPolicy).toBe('Retain');
   });
 
-  it('attack: a compromised function other than webhooks cannot seal, and only webhooks and ingest can open, with the secret box’s encryption context only', () => {
+  it('attack: a compromised function other than webhooks and event-subscriptions cannot seal, and only they, ingest and event-delivery can open, with the secret box’s encryption context only', () => {
     // Prepare
     const keyArn = { 'Fn::GetAtt': [logicalId(synth.stack.secretsKey), 'Arn'] };
     const context = {
@@ -33,13 +37,17 @@ describe('the secrets key', () => {
     };
     // Act
     const byFunction = Object.fromEntries(Object.keys(FUNCTIONS).map((name) => [name, kmsStatements(name)]));
-    // Assess: webhooks GenerateDataKey + Decrypt, ingest Decrypt only, every other function nothing
-    expect(byFunction.webhooks).toEqual([
-      { Sid: 'SecretsKey', Effect: 'Allow', Action: ['kms:GenerateDataKey', 'kms:Decrypt'], Resource: keyArn, Condition: { StringEquals: context } },
-    ]);
-    expect(byFunction.ingest).toEqual([{ Sid: 'SecretsKey', Effect: 'Allow', Action: 'kms:Decrypt', Resource: keyArn, Condition: { StringEquals: context } }]);
+    // Assess: webhooks and event-subscriptions GenerateDataKey + Decrypt, ingest and event-delivery Decrypt only, every other function nothing
+    for (const sealer of ['webhooks', 'event-subscriptions']) {
+      expect(byFunction[sealer], sealer).toEqual([
+        { Sid: 'SecretsKey', Effect: 'Allow', Action: ['kms:GenerateDataKey', 'kms:Decrypt'], Resource: keyArn, Condition: { StringEquals: context } },
+      ]);
+    }
+    for (const opener of ['ingest', 'event-delivery']) {
+      expect(byFunction[opener], opener).toEqual([{ Sid: 'SecretsKey', Effect: 'Allow', Action: 'kms:Decrypt', Resource: keyArn, Condition: { StringEquals: context } }]);
+    }
     for (const [name, statements] of Object.entries(byFunction)) {
-      if (name !== 'webhooks' && name !== 'ingest') expect(statements, name).toEqual([]);
+      if (!KEY_USERS.includes(name)) expect(statements, name).toEqual([]);
     }
   });
 
@@ -53,8 +61,7 @@ describe('the secrets key', () => {
     );
     // Assess
     const keyArn = { 'Fn::GetAtt': [logicalId(synth.stack.secretsKey), 'Arn'] };
-    expect(keyIds.webhooks).toEqual(keyArn);
-    expect(keyIds.ingest).toEqual(keyArn);
-    expect(Object.entries(keyIds).filter(([name, id]) => id !== undefined && name !== 'webhooks' && name !== 'ingest')).toEqual([]);
+    for (const name of KEY_USERS) expect(keyIds[name], name).toEqual(keyArn);
+    expect(Object.entries(keyIds).filter(([name, id]) => id !== undefined && !KEY_USERS.includes(name))).toEqual([]);
   });
 });

@@ -1,8 +1,8 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CONSUMER_ACTIONS, importQueueActions, RESOLVER_HEADERS, readsSessionSecret, scanQueueActions } from '../../infra/cdk/stack.ts';
-import { PAGE_PATH_PATTERNS, viewerRequestCode } from '../../infra/cdk/constructs/resolver-cdn.ts';
+import { CONSUMER_ACTIONS, deliveryQueueActions, importQueueActions, RESOLVER_HEADERS, readsSessionSecret, scanQueueActions, STREAM_CONSUMER_ACTIONS } from '../../infra/cdk/stack.ts';
+import { CREDENTIAL_PATH_PATTERNS, PAGE_PATH_PATTERNS, viewerRequestCode } from '../../infra/cdk/constructs/resolver-cdn.ts';
 import { DEFAULT_LOG_LEVEL } from '../../infra/cdk/function-table.ts';
 import { ROUTES } from '../../lib/api/routes.ts';
 import { elabelPageUrl, passportJsonUrl } from '../../lib/domain/page-urls.ts';
@@ -34,7 +34,7 @@ const ref = (id: string) => ({ Ref: id });
 const arnOf = (id: string) => ({ 'Fn::GetAtt': [id, 'Arn'] });
 
 describe('routes', () => {
-  it('creates exactly one API route per ROUTES entry of the API Gateway functions, and none for the resolver or its pages', () => {
+  it('creates exactly one API route per ROUTES entry of the API Gateway functions, and none for the resolver or its pages (only the credential documents, docs/credentials.md)', () => {
     // Prepare
     const expected = API_ROUTES.map((r) => `${r.method} ${r.path}`).sort();
 
@@ -43,8 +43,9 @@ describe('routes', () => {
 
     // Assess
     expect(routeKeys).toEqual(expected);
-    expect(routeKeys.filter((key) => !/ \/(v1|docs|dashboard)(\/|$)/.test(key))).toEqual([]);
-    expect(routeKeys.filter((key) => /\/01\/|\/p\/|well-known/.test(key))).toEqual([]);
+    const credentialDocuments = ROUTES.filter((route) => route.function === 'credentials' && route.auth === 'none').map((r) => `${r.method} ${r.path}`);
+    expect(routeKeys.filter((key) => !/ \/(v1|docs|dashboard)(\/|$)/.test(key) && !credentialDocuments.includes(key))).toEqual([]);
+    expect(routeKeys.filter((key) => /\/01\/|\/p\/\{gtin\}\/\{version\}\/\{page\}|gs1resolver/.test(key))).toEqual([]);
     expect(ROUTES.filter((route) => route.function === 'resolver').length).toBeGreaterThan(0);
   });
 
@@ -129,8 +130,11 @@ describe('functions', () => {
       ...spec.grants.table,
       ...scanQueueActions(spec),
       ...importQueueActions(spec),
+      ...deliveryQueueActions(spec),
+      ...(spec.trigger?.kind === 'tableStream' ? STREAM_CONSUMER_ACTIONS : []),
       ...(readsSessionSecret(name, spec) ? ['secretsmanager:GetSecretValue'] : []),
       ...(spec.grants.secretsKey ?? []),
+      ...(spec.grants.signingKeys ?? []),
     ].sort();
 
     // Act
@@ -141,12 +145,18 @@ describe('functions', () => {
     expect(statements.flatMap(actionsOf).sort()).toEqual(expected);
     for (const statement of statements) {
       expect(statement.Effect).toBe('Allow');
-      expect(JSON.stringify(statement.Resource)).not.toContain('"*"');
+      // kms:CreateKey names no resource: its statement is conditioned on the key's tags instead (test/infra/signing-keys.test.ts).
+      if (!actionsOf(statement).includes('kms:CreateKey')) expect(JSON.stringify(statement.Resource)).not.toContain('"*"');
       const actions = actionsOf(statement);
-      if (actions.some((a) => a.startsWith('dynamodb:'))) expect(statement.Resource).toEqual(arnOf(tableId));
-      if (actions.some((a) => a.startsWith('sqs:'))) expect([arnOf(queueId), arnOf(logicalId(synth.stack.importQueue))]).toContainEqual(statement.Resource);
+      const streamActions: readonly string[] = STREAM_CONSUMER_ACTIONS;
+      if (actions.some((a) => streamActions.includes(a))) expect(statement.Resource).toEqual({ 'Fn::GetAtt': [tableId, 'StreamArn'] });
+      else if (actions.some((a) => a.startsWith('dynamodb:'))) expect(statement.Resource).toEqual(arnOf(tableId));
+      if (actions.some((a) => a.startsWith('sqs:'))) {
+        expect([arnOf(queueId), arnOf(logicalId(synth.stack.importQueue)), arnOf(logicalId(synth.stack.eventDeliveryQueue))]).toContainEqual(statement.Resource);
+      }
       if (actions.some((a) => a.startsWith('secretsmanager:'))) expect(statement.Resource).toEqual(ref(secretId));
-      if (actions.some((a) => a.startsWith('kms:'))) expect(statement.Resource).toEqual(arnOf(logicalId(synth.stack.secretsKey)));
+      // The signing keys' statements (Sid SigningKeys…) are checked in test/infra/signing-keys.test.ts.
+      if (actions.some((a) => a.startsWith('kms:')) && !statement.Sid?.startsWith('SigningKeys')) expect(statement.Resource).toEqual(arnOf(logicalId(synth.stack.secretsKey)));
     }
   });
 
@@ -340,6 +350,58 @@ describe('import queue', () => {
   });
 });
 
+describe('outbound webhooks (docs/webhooks-outbound.md)', () => {
+  it('streams the table’s new images, and maps the stream to the fan-out only, filtered to new event-log items', () => {
+    // Prepare
+    const tableId = logicalId(synth.stack.table);
+    const streamArn = { 'Fn::GetAtt': [tableId, 'StreamArn'] };
+    // Act
+    const table = synth.resources[tableId]?.Properties as { StreamSpecification?: { StreamViewType: string } };
+    const mappings = ofType(synth, 'AWS::Lambda::EventSourceMapping').filter(([, m]) => JSON.stringify(m.Properties?.EventSourceArn) === JSON.stringify(streamArn));
+    // Assess
+    expect(table.StreamSpecification).toEqual({ StreamViewType: 'NEW_IMAGE' });
+    expect(mappings).toHaveLength(1);
+    const properties = mappings[0]?.[1].Properties as Record<string, unknown>;
+    expect(properties.FunctionName).toEqual(ref(functionLogicalId(synth, 'event-fanout')));
+    expect(properties.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
+    expect(properties.StartingPosition).toBe('TRIM_HORIZON');
+    const [filter] = (properties.FilterCriteria as { Filters: { Pattern: string }[] }).Filters;
+    expect(JSON.parse(filter?.Pattern ?? '{}')).toEqual({ eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['event'] } } } });
+    // Only the fan-out reads the stream.
+    const readers = functions.filter(([name]) => roleStatements(synth, name).statements.some((st) => JSON.stringify(st.Resource) === JSON.stringify(streamArn)));
+    expect(readers.map(([name]) => name)).toEqual(['event-fanout']);
+  });
+
+  it('has the delivery worker as the delivery queue’s consumer, its own DLQ after 5 receives, and only the fan-out, the worker and the subscriptions API may send', () => {
+    // Prepare
+    const queueArn = arnOf(logicalId(synth.stack.eventDeliveryQueue));
+    const queue = synth.resources[logicalId(synth.stack.eventDeliveryQueue)]?.Properties as { RedrivePolicy: unknown; VisibilityTimeout: number };
+    // Act
+    const mappings = ofType(synth, 'AWS::Lambda::EventSourceMapping').filter(([, m]) => JSON.stringify(m.Properties?.EventSourceArn) === JSON.stringify(queueArn));
+    const senders = functions
+      .filter(([name]) => roleStatements(synth, name).statements.some((st) => JSON.stringify(st.Resource) === JSON.stringify(queueArn) && actionsOf(st).includes('sqs:SendMessage')))
+      .map(([name]) => name)
+      .sort();
+    // Assess
+    expect(mappings.map(([, m]) => m.Properties?.FunctionName)).toEqual([ref(functionLogicalId(synth, 'event-delivery'))]);
+    expect(queue.RedrivePolicy).toEqual({ deadLetterTargetArn: arnOf(logicalId(synth.stack.eventDeliveryDeadLetterQueue)), maxReceiveCount: 5 });
+    expect(queue.VisibilityTimeout).toBeGreaterThanOrEqual(6 * FUNCTIONS['event-delivery'].timeoutSeconds);
+    expect(senders).toEqual(['event-delivery', 'event-fanout', 'event-subscriptions']);
+  });
+
+  it('never lets a function in AWS post to loopback (EVENT_SUBSCRIPTIONS_ALLOW_LOOPBACK is a local stack’s flag), and keeps the worker out of a VPC', () => {
+    for (const [name] of functions) {
+      // Act
+      const fn = synth.resources[functionLogicalId(synth, name)]?.Properties as { Environment: { Variables: Record<string, unknown> }; VpcConfig?: unknown };
+      // Assess
+      expect(fn.Environment.Variables.EVENT_SUBSCRIPTIONS_ALLOW_LOOPBACK, name).toBeUndefined();
+      expect(fn.Environment.Variables.EVENT_RETRY_SCHEDULE_SECONDS, name).toBeUndefined();
+      expect(fn.Environment.Variables.EVENT_DELIVERY_QUEUE_URL, name).toEqual(ref(logicalId(synth.stack.eventDeliveryQueue)));
+      if (name === 'event-delivery') expect(fn.VpcConfig).toBeUndefined();
+    }
+  });
+});
+
 describe('resolver distribution', () => {
   it('forwards the viewer country, the negotiation headers and the viewer-request function\'s two headers to the resolver\'s function URL, and caches nothing', () => {
     // Prepare
@@ -355,8 +417,27 @@ describe('resolver distribution', () => {
     expect(policy.HeadersConfig.Headers.map((h) => h.toLowerCase())).not.toContain('host');
     expect(behavior.CachePolicyId).toBe('4135ea2d-6df8-44a3-9df3-4b5a84be39ad'); // Managed-CachingDisabled
     expect(behavior.ViewerProtocolPolicy).toBe('redirect-to-https');
-    expect(JSON.stringify(config.Origins)).toContain(logicalId(synth.stack.functions.resolver!.node.findChild('FunctionUrl') as never));
-    expect(JSON.stringify(config.Origins)).not.toContain(logicalId(synth.stack.api));
+    const origins = config.Origins as { Id: string }[];
+    const target = origins.find((o) => o.Id === behavior.TargetOriginId);
+    expect(JSON.stringify(target)).toContain(logicalId(synth.stack.functions.resolver!.node.findChild('FunctionUrl') as never));
+    expect(JSON.stringify(target)).not.toContain(logicalId(synth.stack.api));
+  });
+
+  it('sends the credential documents (and nothing else) to the HTTP API, before the pages they sit beside, cached as they say (docs/credentials.md)', () => {
+    // Prepare
+    const config = single(synth, 'AWS::CloudFront::Distribution').DistributionConfig as Record<string, unknown>;
+    const behaviors = config.CacheBehaviors as Record<string, unknown>[];
+    const origins = config.Origins as { Id: string }[];
+    const toApi = behaviors.filter((b) => JSON.stringify(origins.find((o) => o.Id === b.TargetOriginId)).includes(logicalId(synth.stack.api)));
+    const patterns = behaviors.map((b) => b.PathPattern as string);
+    const first = (path: string) => patterns.find((p) => new RegExp(`^${p.replace(/[.+^${}()|[\]\\]/g, '\\$&').replaceAll('*', '.*').replaceAll('?', '.')}$`).test(path));
+    const org = 'org_0123456789abcdef';
+
+    // Act / Assess
+    expect(toApi.map((b) => b.PathPattern).sort()).toEqual([...CREDENTIAL_PATH_PATTERNS].sort());
+    expect(first(`/${org}/live/p/04006381333931/3/credential.jwt`)).toBe('/org_????????????????/live/p/*/credential.jwt');
+    expect(first(`/${org}/live/p/04006381333931/3/de`)).toBe('/org_????????????????/live/p/*');
+    for (const behavior of toApi) expect(behavior).toMatchObject({ AllowedMethods: ['GET', 'HEAD'], ViewerProtocolPolicy: 'redirect-to-https' });
   });
 
   it('sets X-Forwarded-Host and X-Resolver-Origin on every resolver request with a viewer-request function, overwriting what the viewer sent', () => {
@@ -385,7 +466,7 @@ describe('resolver distribution', () => {
   it('caches the immutable version pages as long as they say, compressed, keyed by the path alone; nothing else', () => {
     // Prepare
     const config = single(synth, 'AWS::CloudFront::Distribution').DistributionConfig as Record<string, unknown>;
-    const behaviors = config.CacheBehaviors as Record<string, unknown>[];
+    const behaviors = (config.CacheBehaviors as Record<string, unknown>[]).filter((b) => !(CREDENTIAL_PATH_PATTERNS as readonly unknown[]).includes(b.PathPattern));
     const policyId = (behaviors[0]?.CachePolicyId as { Ref: string }).Ref;
 
     // Act
@@ -436,7 +517,8 @@ describe('resolver distribution', () => {
 
     // Act
     const urls = ofType(synth, 'AWS::Lambda::Url');
-    const oac = synth.resources[config.Origins[0]!.OriginAccessControlId!['Fn::GetAtt'][0]]?.Properties?.OriginAccessControlConfig;
+    const signed = config.Origins.filter((o) => o.OriginAccessControlId);
+    const oac = synth.resources[signed[0]!.OriginAccessControlId!['Fn::GetAtt'][0]]?.Properties?.OriginAccessControlConfig;
     const [urlId] = urls[0] ?? [''];
     const permissions = ofType(synth, 'AWS::Lambda::Permission')
       .map(([, p]) => p.Properties ?? {})
@@ -445,7 +527,9 @@ describe('resolver distribution', () => {
     // Assess
     expect(urls).toHaveLength(1);
     expect(urls[0]?.[1].Properties).toMatchObject({ AuthType: 'AWS_IAM', TargetFunctionArn: arnOf(resolverId) });
-    expect(config.Origins).toHaveLength(1);
+    // Two origins: the resolver's function URL, signed; the HTTP API for the credential documents.
+    expect(config.Origins).toHaveLength(2);
+    expect(signed).toHaveLength(1);
     expect(oac).toMatchObject({ OriginAccessControlOriginType: 'lambda', SigningBehavior: 'always', SigningProtocol: 'sigv4' });
     expect(permissions.map((p) => p.Action).sort()).toEqual(['lambda:InvokeFunction', 'lambda:InvokeFunctionUrl']);
     for (const permission of permissions) {
@@ -526,7 +610,8 @@ describe('cdk-nag', () => {
     // Assess
     expect(acknowledged.length).toBeGreaterThan(0);
     for (const { path, id, reason } of acknowledged) {
-      expect(id, path).toMatch(/^(Annotation::)?AwsSolutions-[A-Z]+\d+$/);
+      // A finding may be acknowledged for one resource only: `AwsSolutions-IAM5[Resource::…]`.
+      expect(id, path).toMatch(/^(Annotation::)?AwsSolutions-[A-Z]+\d+(\[Resource::[^\]]+\])?$/);
       expect(reason.length, `${id} on ${path}`).toBeGreaterThan(60);
     }
   });

@@ -44,6 +44,7 @@ export const ofType = (synth: Synthesized, type: string): [string, CfnTemplateRe
   Object.entries(synth.resources).filter(([, r]) => r.Type === type);
 
 export interface Statement {
+  Sid?: string;
   Effect: string;
   Action: string | string[];
   Resource: unknown;

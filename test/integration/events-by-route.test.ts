@@ -277,7 +277,35 @@ const CASES: Readonly<Record<string, EventCase>> = {
 };
 
 /** Routes that declare `event: {none}`: one successful call each, which must write nothing. */
+/** An event subscription to a loopback port nothing listens on (the local stack allows loopback: docs/webhooks-outbound.md). */
+async function newSubscription(): Promise<string> {
+  const created = await ok(call('POST', '/v1/event-subscriptions', { ...asKey(), body: { url: 'http://127.0.0.1:9/events', events: ['supplier.created'] } }), 201);
+  return created.body.id as string;
+}
+
+/** A subscription with one delivery in its log (a ping), for the retry route. */
+async function subscriptionWithDelivery(): Promise<{ id: string; deliveryId: string }> {
+  const id = await newSubscription();
+  const ping = await ok(call('POST', `/v1/event-subscriptions/${id}/test`, asKey()), 202);
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const log = await call('GET', `/v1/event-subscriptions/${id}/deliveries`, asKey());
+    if (log.body.data?.length) return { id, deliveryId: ping.body.deliveryId as string };
+    if (Date.now() > deadline) throw new Error(`no delivery logged for ${id}: ${log.text}`);
+  }
+}
+
 const NONE_CASES: Readonly<Record<string, () => Promise<Request>>> = {
+  'POST /v1/nutrition/calculate': async () => ({ path: '/v1/nutrition/calculate', options: { ...asKey(), body: { nutrition: { fatG: 0, carbohydratesG: 2.6, proteinG: 0.1 } } }, status: 200 }),
+  'POST /v1/event-subscriptions': async () => ({ path: '/v1/event-subscriptions', options: { ...asKey(), body: { url: 'http://127.0.0.1:9/x', events: ['*'] } }, status: 201 }),
+  'PATCH /v1/event-subscriptions/{subscriptionId}': async () => ({ path: `/v1/event-subscriptions/${await newSubscription()}`, options: { ...asKey(), body: { description: 'renamed' } }, status: 200 }),
+  'DELETE /v1/event-subscriptions/{subscriptionId}': async () => ({ path: `/v1/event-subscriptions/${await newSubscription()}`, options: asKey(), status: 200 }),
+  'POST /v1/event-subscriptions/{subscriptionId}/rotate-secret': async () => ({ path: `/v1/event-subscriptions/${await newSubscription()}/rotate-secret`, options: asKey(), status: 200 }),
+  'POST /v1/event-subscriptions/{subscriptionId}/test': async () => ({ path: `/v1/event-subscriptions/${await newSubscription()}/test`, options: asKey(), status: 202 }),
+  'POST /v1/event-subscriptions/{subscriptionId}/deliveries/{deliveryId}/retry': async () => {
+    const { id, deliveryId } = await subscriptionWithDelivery();
+    return { path: `/v1/event-subscriptions/${id}/deliveries/${deliveryId}/retry`, options: asKey(), status: 202 };
+  },
   'POST /v1/auth/logout': async () => ({ path: '/v1/auth/logout', options: { session: await newSession(w.org.orgId) }, status: 200 }),
   'POST /v1/auth/session': async () => ({ path: '/v1/auth/session', options: { ...asSession(), body: { environment: 'live' } }, status: 200 }),
 };
@@ -290,7 +318,7 @@ const withNone = stateChanging.filter((r) => typeof r.event === 'object');
 beforeAll(async () => {
   const org = await newOrg('Events by route');
   const session = await newSession(org.orgId);
-  const scopes = ['products:read', 'products:write', 'passports:read', 'passports:write', 'suppliers:write', 'imports:read', 'imports:write', 'events:read'];
+  const scopes = ['products:read', 'products:write', 'passports:read', 'passports:write', 'suppliers:write', 'imports:read', 'imports:write', 'events:read', 'event_subscriptions:read', 'event_subscriptions:write'];
   const key = await ok(call('POST', '/v1/auth/api-keys', { session, body: { name: 'Events by route', scopes } }), 201);
   const endpoint = await ok(call('POST', '/v1/webhooks/endpoints', { session, body: { source: 'headless-cms' } }), 201);
   w = { org, session, key: { id: key.body.id, key: key.body.key }, endpoint: { id: endpoint.body.id, secret: endpoint.body.secret }, token: randomBytes(4).toString('hex') };

@@ -42,6 +42,8 @@ interface World {
   importId: string;
   /** A's newest live event (docs/lifecycle.md#event-log). */
   eventId: string;
+  /** A's event subscription (docs/webhooks-outbound.md), to an event type the suite never causes. */
+  subscription: { id: string; secret: string };
   /** Every value that identifies A's resources. */
   secrets: string[];
 }
@@ -95,6 +97,11 @@ async function setUp(): Promise<World> {
   const newest = await call('GET', '/v1/events?limit=1', { session: aSession });
   if (newest.status !== 200 || !newest.body.data[0]) throw new Error(`set-up: ${newest.status} ${newest.text}`);
   const eventId: string = newest.body.data[0].id;
+  const subscription = await call('POST', '/v1/event-subscriptions', {
+    key: a.live,
+    body: { url: `http://127.0.0.1:9/${token}`, events: ['api_key.revoked'], description: `Secret subscription ${token}` },
+  });
+  if (subscription.status !== 201) throw new Error(`set-up: ${subscription.status} ${subscription.text}`);
 
   const gtin14 = `0${product.gtin}`;
   return {
@@ -117,7 +124,10 @@ async function setUp(): Promise<World> {
     delivered: { productId: delivered.productId, gtin14: `0${delivered.gtin}`, name: 'Delivered twice' },
     importId: upload.body.id,
     eventId,
+    subscription: { id: subscription.body.id, secret: subscription.body.secret },
     secrets: [
+      subscription.body.id,
+      subscription.body.secret,
       upload.body.id,
       eventId,
       a.orgId,
@@ -227,6 +237,8 @@ const endpoint = () => ({ endpointId: w.endpoint.id });
 const readEndpoint = (): Request => ({ method: 'GET', path: `/v1/webhooks/endpoints/${w.endpoint.id}` });
 const domain = () => ({ domainId: w.domain.id });
 const readDomain = (): Request => ({ method: 'GET', path: `/v1/domains/${w.domain.id}` });
+const subscription = () => ({ subscriptionId: w.subscription.id });
+const readSubscription = (): Request => ({ method: 'GET', path: `/v1/event-subscriptions/${w.subscription.id}` });
 
 /** Every route with a path parameter (the resolver's are tested below, by path). */
 const PATH_CASES: Readonly<Record<string, ResourceCase | NotTenantData | { resolver: true }>> = {
@@ -267,7 +279,30 @@ const PATH_CASES: Readonly<Record<string, ResourceCase | NotTenantData | { resol
   'POST /v1/domains/{domainId}/verify': { ...same(route('POST /v1/domains/{domainId}/verify'), domain), owner: readDomain },
   'GET /v1/imports/{importId}': same(route('GET /v1/imports/{importId}'), () => ({ importId: w.importId })),
   'GET /v1/events/{eventId}': same(route('GET /v1/events/{eventId}'), () => ({ eventId: w.eventId })),
+  'GET /v1/event-subscriptions/{subscriptionId}': same(route('GET /v1/event-subscriptions/{subscriptionId}'), subscription),
+  'PATCH /v1/event-subscriptions/{subscriptionId}': {
+    ...same(route('PATCH /v1/event-subscriptions/{subscriptionId}'), subscription, () => ({ description: 'Hijacked', status: 'disabled' })),
+    owner: readSubscription,
+  },
+  'DELETE /v1/event-subscriptions/{subscriptionId}': { ...same(route('DELETE /v1/event-subscriptions/{subscriptionId}'), subscription), owner: readSubscription },
+  'POST /v1/event-subscriptions/{subscriptionId}/rotate-secret': { ...same(route('POST /v1/event-subscriptions/{subscriptionId}/rotate-secret'), subscription), owner: readSubscription },
+  'POST /v1/event-subscriptions/{subscriptionId}/test': { ...same(route('POST /v1/event-subscriptions/{subscriptionId}/test'), subscription), owner: readSubscription },
+  'GET /v1/event-subscriptions/{subscriptionId}/deliveries': same(route('GET /v1/event-subscriptions/{subscriptionId}/deliveries'), subscription),
+  'POST /v1/event-subscriptions/{subscriptionId}/deliveries/{deliveryId}/retry': {
+    ...same(route('POST /v1/event-subscriptions/{subscriptionId}/deliveries/{deliveryId}/retry'), () => ({ ...subscription(), deliveryId: 'del_00000000000000000000' })),
+    owner: () => ({ method: 'GET', path: `/v1/event-subscriptions/${w.subscription.id}/deliveries` }),
+  },
   'GET /docs/{asset}': { notTenantData: 'the API reference’s static files' },
+  // Signed passports (docs/credentials.md).
+  'GET /v1/products/{productId}/passports/{passportId}/credential': same(route('GET /v1/products/{productId}/passports/{passportId}/credential'), () => ({
+    productId: w.productId,
+    passportId: w.passportId,
+  })),
+  'GET /{orgId}/{environment}/p/{gtin}/{version}/credential.jwt': {
+    notTenantData: 'public by design, like the version’s pages beside it: the path names the tenant, and another tenant’s path is a 404 (test/integration/credentials.test.ts)',
+  },
+  'GET /orgs/{orgId}/did.json': { notTenantData: 'public by design: the organization’s DID document holds its public keys only' },
+  'GET /{orgId}/{environment}/status/{list}': { notTenantData: 'public by design: a revocation list of bits, the path names the tenant (test/integration/credentials.test.ts)' },
   ...Object.fromEntries(ROUTES.filter((r) => r.function === 'resolver' && r.path.includes('{')).map((r) => [routeKey(r), { resolver: true as const }])),
 };
 
@@ -289,6 +324,8 @@ const BODY_CASES: Readonly<Record<string, { foreign: () => Request; expect: 404 
   },
   'PATCH /v1/domains/{domainId}': { notTenantData: 'its path names the domain (above)' },
   'POST /v1/auth/api-keys': { notTenantData: 'the body names no existing resource; the key goes to the session’s organization' },
+  'POST /v1/event-subscriptions': { notTenantData: 'the body names a URL of the caller’s own receiver and event types, no existing resource' },
+  'PATCH /v1/event-subscriptions/{subscriptionId}': { notTenantData: 'its path names the subscription (above)' },
   'POST /v1/imports': { notTenantData: 'the body is a file whose rows upsert products by GTIN in the caller’s own tenant (GTINs are unique per tenant only)' },
   'POST /v1/nutrition/calculate': { notTenantData: 'the body names no resource; the energy calculator reads and writes nothing' },
 };
@@ -306,6 +343,7 @@ const LISTINGS: Readonly<Record<string, { paths: () => string[] } | NotTenantDat
   },
   'GET /v1/imports': { paths: () => ['/v1/imports?limit=100', `/v1/imports?limit=100&starting_after=${w.importId}`] },
   'GET /v1/events': { paths: () => ['/v1/events?limit=100', '/v1/events?limit=100&type=product.created'] },
+  'GET /v1/event-subscriptions': { paths: () => ['/v1/event-subscriptions'] },
   'GET /v1/imports/template.csv': { notTenantData: 'the template is the same for every organization' },
   'GET /v1/imports/template.xlsx': { notTenantData: 'the template is the same for every organization' },
 };

@@ -36,6 +36,8 @@ async function start(): Promise<{ stack: LocalStack; dataDir: string }> {
     scanBatchWindowMs: 200,
     dashboardDir: join(dataDir, 'dashboard'),
     devAccounts: TEST_ACCOUNTS,
+    // Outbound webhook retries after 1 s instead of 5 s, 5 min, … (test/integration/event-subscriptions.test.ts).
+    eventRetryScheduleSeconds: [1, 1, 1, 1, 1, 1, 1],
   });
   return { stack, dataDir };
 }

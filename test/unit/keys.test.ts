@@ -19,6 +19,12 @@ import { deleteSession, getSession, insertSession } from '../../lib/data/session
 import { findSupplierIdByName, getSupplier, insertSupplier, listSuppliers } from '../../lib/data/suppliers.ts';
 import { findUserIdByEmail, findUserIdByIdentity, getUser, insertUser, linkIdentity } from '../../lib/data/users.ts';
 import { deleteEndpoint, getEndpointById, listEndpoints, putEndpoint } from '../../lib/data/webhook-endpoints.ts';
+import {
+  allocateStatusIndex, claimStatusIndex, getCurrentSigningKeyId, getRevokedBits, getSigningKey, getStatusIndex, getStoredCredential,
+  listSigningKeys, putSigningKey, setCurrentSigningKey, statusBitUpdate, storeCredential,
+} from '../../lib/data/credentials.ts';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { deleteSubscription, getDelivery, getSubscription, listDeliveries, listSubscriptions, markSubscriptionHealth, putSubscription, recordAttempt } from '../../lib/data/event-subscriptions.ts';
 
 /**
  * Pins the stored key formats: the keys every data function writes and reads, to the character.
@@ -285,11 +291,76 @@ describe('stored keys', () => {
     expect(sent).toHaveLength(3);
   });
 
+  it('keeps the keys of signed credentials, status lists and signing keys (docs/credentials.md)', async () => {
+    // Prepare
+    const publicJwk = { kty: 'EC' as const, crv: 'P-256' as const, x: 'x', y: 'y' };
+    ddb.on(TransactWriteCommand).resolves({});
+    ddb.onAnyCommand().resolves({ Attributes: { next: 1 } });
+    // Act
+    await getStoredCredential(tenant, '04006381333931', 12);
+    await storeCredential(tenant, '04006381333931', 12, 'a.b.c', 'key_1');
+    await getStatusIndex(tenant, product.productId);
+    await allocateStatusIndex(tenant);
+    await claimStatusIndex(tenant, product.productId, 0);
+    await getRevokedBits(tenant, 3);
+    await putSigningKey({ orgId: 'org_1', keyId: 'key_1', kind: 'local', publicJwk, createdAt: product.createdAt });
+    await getSigningKey('org_1', 'key_1');
+    await listSigningKeys('org_1');
+    await getCurrentSigningKeyId('org_1');
+    await setCurrentSigningKey('org_1', 'key_1', true);
+    const bit = statusBitUpdate(tenant, 2, 5, true);
+    // Assess
+    expect(keysSent()).toEqual([
+      'T#org_1#test | VC#04006381333931#000012',
+      'T#org_1#test | VC#04006381333931#000012',
+      'T#org_1#test | STATUSIDX#01937f4e-8a6b-7c3d-9e2f-0a1b2c3d4e5f',
+      'T#org_1#test | STATUSLISTS',
+      'T#org_1#test | STATUSIDX#01937f4e-8a6b-7c3d-9e2f-0a1b2c3d4e5f',
+      'T#org_1#test | STATUSLIST#3',
+      'ORG#org_1 | SIGNKEY#key_1',
+      'ORG#org_1 | SIGNKEY#key_1',
+      'query ORG#org_1 | SIGNKEY#',
+      'ORG#org_1 | SIGNKEYCURRENT',
+      'ORG#org_1 | SIGNKEYCURRENT',
+    ]);
+    expect(keyOf(bit.Update?.Key)).toBe('T#org_1#test | STATUSLIST#2');
+  });
+
   it('keeps one idempotency partition per tenant, the record hash as the sort key', () => {
     // Act
     const store = idempotencyStore({ orgId: 'org_1', environment: 'live' }) as unknown as { getKey(key: string): Record<string, { S: string }> };
     const key = store.getKey('hash-1');
     // Assess
     expect(`${key.PK?.S} | ${key.SK?.S}`).toBe('IDEMPOTENCY#org_1#live | hash-1');
+  });
+
+  it('keeps the event subscription keys in the tenant partition and a delivery partition per subscription', async () => {
+    // Prepare
+    const subscription = {
+      subscriptionId: 'sub_1', orgId: 'org_1', environment: 'test' as const, url: 'https://example.com/hook', events: ['*' as const],
+      status: 'enabled' as const, secrets: [{ secret: 'whsec_AAAA', createdAt: product.createdAt }], createdAt: product.createdAt, updatedAt: product.createdAt,
+    };
+    const attempt = { attempt: 1, at: product.createdAt, statusCode: 200, durationMs: 5, error: null, responseBody: 'ok' };
+    // Act
+    await putSubscription(subscription);
+    await getSubscription(tenant, 'sub_1', { secrets: false });
+    await listSubscriptions(tenant);
+    await markSubscriptionHealth(tenant, 'sub_1', { healthy: true });
+    await deleteSubscription(tenant, 'sub_1');
+    await recordAttempt(tenant, { deliveryId: 'del_1', subscriptionId: 'sub_1', eventId: 'evt_1', eventType: 'product.created' }, attempt, { status: 'succeeded', nextRetryAt: null });
+    await getDelivery(tenant, 'sub_1', 'del_1');
+    await listDeliveries(tenant, 'sub_1', { limit: 10, startingAfter: 'del_0' });
+    // Assess
+    expect(keysSent()).toEqual([
+      'T#org_1#test | EVSUB#sub_1',
+      'T#org_1#test | EVSUB#sub_1',
+      'query T#org_1#test | EVSUB#',
+      'T#org_1#test | EVSUB#sub_1',
+      'T#org_1#test | EVSUB#sub_1',
+      'EVDEL#org_1#test#sub_1 | DEL#del_1',
+      'EVDEL#org_1#test#sub_1 | DEL#del_1',
+      'query EVDEL#org_1#test#sub_1 | DEL#',
+      'after EVDEL#org_1#test#sub_1 | DEL#del_0',
+    ]);
   });
 });

@@ -33,6 +33,7 @@ describe('the linkset of a resolved GTIN', () => {
       'https://gs1.org/voc/defaultLink',
       'https://gs1.org/voc/defaultLinkMulti',
       'https://gs1.org/voc/pip',
+      'https://gs1.org/voc/certificationInfo',
     ]);
   });
 

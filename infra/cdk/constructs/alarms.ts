@@ -14,6 +14,8 @@ export interface AlarmsProps {
   deadLetterQueue: IQueue;
   /** The import queue's DLQ (constructs/import-pipeline.ts). */
   importDeadLetterQueue?: IQueue;
+  /** The event delivery queue's DLQ (constructs/event-delivery-pipeline.ts). */
+  eventDeliveryDeadLetterQueue?: IQueue;
   api: HttpApi;
   functions: Readonly<Record<string, IFunction>>;
   /** Subscribed to the alarm topic when set. */
@@ -44,6 +46,14 @@ export class Alarms extends StackPart {
       new Alarm(this, 'ImportDeadLetterAlarm', {
         alarmDescription: 'Import chunks are in the dead-letter queue: the import worker failed them 5 times, so their jobs stay running (docs/imports.md).',
         metric: props.importDeadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }),
+        threshold: 0,
+        ...above,
+      }).addAlarmAction(notify);
+    }
+    if (props.eventDeliveryDeadLetterQueue) {
+      new Alarm(this, 'EventDeliveryDeadLetterAlarm', {
+        alarmDescription: 'Event delivery attempts are in the dead-letter queue: the delivery worker could not record or queue them 5 times (docs/webhooks-outbound.md).',
+        metric: props.eventDeliveryDeadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }),
         threshold: 0,
         ...above,
       }).addAlarmAction(notify);

@@ -16,6 +16,7 @@ import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { Effect, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { KMS_ENCRYPTION_CONTEXT } from '../../../lib/data/secret-box.ts';
+import { SIGNING_KEY_TAGS } from '../../../lib/data/signers.ts';
 import { ApplicationLogLevel, Architecture, LoggingFormat, Runtime, SystemLogLevel } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
@@ -24,7 +25,8 @@ import { ApiGatewayv2DomainProperties } from 'aws-cdk-lib/aws-route53-targets';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { LAMBDA_NODE_OPTIONS, lambdaBundling, REPO_ROOT } from '../bundling.ts';
-import { apiGatewayRoutes, DEFAULT_LOG_LEVEL, importQueueActions, pascal, readsSessionSecret, scanQueueActions, type FunctionTable, type StackRoute } from '../function-table.ts';
+import { apiGatewayRoutes, DEFAULT_LOG_LEVEL, deliveryQueueActions, importQueueActions, pascal, readsSessionSecret, scanQueueActions, STREAM_CONSUMER_ACTIONS, type FunctionTable, type StackRoute } from '../function-table.ts';
+import type { EventDeliveryPipeline } from './event-delivery-pipeline.ts';
 import type { ImportPipeline } from './import-pipeline.ts';
 import type { DeploySettings } from '../settings.ts';
 import { StackPart } from './part.ts';
@@ -68,6 +70,10 @@ export interface ApiFunctionsProps {
   scanPipeline: ScanPipeline;
   /** The bulk import queue (constructs/import-pipeline.ts). */
   importPipeline: ImportPipeline;
+  /** The event delivery queue and the fan-out's stream mapping (constructs/event-delivery-pipeline.ts). */
+  eventDeliveryPipeline: EventDeliveryPipeline;
+  /** The table's stream, for the functions a `tableStream` trigger invokes. */
+  tableStreamArn?: string;
   sessionSecret: ISecret;
   /** The key sealing webhook secrets (constructs/secrets-key.ts), for the functions with `grants.secretsKey`. */
   secretsKey?: IKey;
@@ -166,6 +172,18 @@ export class Api extends StackPart {
           new PolicyStatement({ sid: 'ImportQueue', effect: Effect.ALLOW, actions: importActions, resources: [props.importPipeline.queue.queueArn] }),
         );
       }
+      const deliveryActions = deliveryQueueActions(spec);
+      if (deliveryActions.length) {
+        role.addToPrincipalPolicy(
+          new PolicyStatement({ sid: 'EventDeliveryQueue', effect: Effect.ALLOW, actions: deliveryActions, resources: [props.eventDeliveryPipeline.queue.queueArn] }),
+        );
+      }
+      if (spec.trigger?.kind === 'tableStream') {
+        if (!props.tableStreamArn) throw new Error(`Function ${name} is triggered by the table stream, but the table has none.`);
+        role.addToPrincipalPolicy(
+          new PolicyStatement({ sid: 'TableStream', effect: Effect.ALLOW, actions: [...STREAM_CONSUMER_ACTIONS], resources: [props.tableStreamArn] }),
+        );
+      }
       if (readsSession) {
         role.addToPrincipalPolicy(
           new PolicyStatement({ sid: 'SessionSecret', effect: Effect.ALLOW, actions: ['secretsmanager:GetSecretValue'], resources: [props.sessionSecret.secretArn] }),
@@ -203,8 +221,11 @@ export class Api extends StackPart {
             'A distribution tenant\'s ARN holds the id CloudFront gives it when it is created, so the grant to create (and tag) tenants names distribution-tenant/* of this account, beside the one multi-tenant distribution they belong to (docs/brand-domains.md).',
         });
       }
+      if (spec.grants.signingKeys?.length) signingKeyGrants(role, spec.grants.signingKeys);
       if (spec.trigger?.queue === 'scan') props.scanPipeline.addConsumer(id, fn, role, spec.trigger);
       if (spec.trigger?.queue === 'import') props.importPipeline.addConsumer(id, fn, role, spec.trigger);
+      if (spec.trigger?.queue === 'delivery') props.eventDeliveryPipeline.addConsumer(id, fn, role, spec.trigger);
+      if (spec.trigger?.kind === 'tableStream' && props.tableStreamArn) props.eventDeliveryPipeline.addStreamConsumer(id, fn, role, props.tableStreamArn, spec.trigger);
     }
 
     // One route per ROUTES entry API Gateway serves (not those of the function-URL functions:
@@ -256,4 +277,52 @@ export class Api extends StackPart {
     }
     new CfnOutput(this, 'ApiUrl', { value: this.origin });
   }
+}
+
+/**
+ * The organizations' credential signing keys (docs/credentials.md#keys), created at run time on
+ * first use, so no key ARN is known here: CreateKey only of an ECC_NIST_P256 SIGN_VERIFY key
+ * carrying this service's tags (TagResource to set them, on the same condition), and Sign and
+ * GetPublicKey only on keys carrying them.
+ */
+function signingKeyGrants(role: Role, actions: readonly string[]): void {
+  const tagged = (prefix: string) => Object.fromEntries(Object.entries(SIGNING_KEY_TAGS).map(([key, value]) => [`${prefix}/${key}`, value]));
+  const create = actions.filter((a) => a === 'kms:CreateKey' || a === 'kms:TagResource');
+  const use = actions.filter((a) => a === 'kms:Sign' || a === 'kms:GetPublicKey');
+  if (create.length) {
+    role.addToPrincipalPolicy(
+      new PolicyStatement({
+        sid: 'SigningKeysCreate',
+        effect: Effect.ALLOW,
+        actions: create,
+        resources: ['*'],
+        conditions: {
+          StringEquals: { ...tagged('aws:RequestTag'), 'kms:KeySpec': 'ECC_NIST_P256', 'kms:KeyUsage': 'SIGN_VERIFY' },
+          'ForAllValues:StringEquals': { 'aws:TagKeys': [...Object.keys(SIGNING_KEY_TAGS), 'orgId'] },
+        },
+      }),
+    );
+  }
+  if (use.length) {
+    const stack = Stack.of(role);
+    role.addToPrincipalPolicy(
+      new PolicyStatement({
+        sid: 'SigningKeysUse',
+        effect: Effect.ALLOW,
+        actions: use,
+        resources: [`arn:${stack.partition}:kms:${stack.region}:${stack.account}:key/*`],
+        conditions: { StringEquals: tagged('aws:ResourceTag') },
+      }),
+    );
+  }
+  Validations.of(role).acknowledge(
+    {
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason: 'kms:CreateKey names no resource (the key does not exist yet): the grant is conditioned on the new key’s spec, usage and this service’s tags instead (docs/credentials.md#keys).',
+    },
+    {
+      id: 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:kms:<AWS::Region>:<AWS::AccountId>:key/*]',
+      reason: 'Each organization’s signing key is created at run time, so its ARN is not known to the stack: Sign and GetPublicKey are limited to keys tagged as this service’s signing keys (docs/credentials.md#keys).',
+    },
+  );
 }

@@ -20,8 +20,9 @@ import {
   PriceClass,
   SecurityPolicyProtocol,
   ViewerProtocolPolicy,
+  OriginProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
-import { FunctionUrlOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { FunctionUrlOrigin, HttpOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { CfnPermission, FunctionUrlAuthType, type FunctionUrl, type IFunction } from 'aws-cdk-lib/aws-lambda';
 import { AaaaRecord, ARecord, RecordTarget, type IHostedZone } from 'aws-cdk-lib/aws-route53';
 import { CloudFrontTarget } from 'aws-cdk-lib/aws-route53-targets';
@@ -35,6 +36,22 @@ import { StackPart } from './part.ts';
  * named, so no Digital Link path (`…/01/{gtin}/…`, whose qualifier values could read `p`) matches.
  */
 export const PAGE_PATH_PATTERNS = ['/org_????????????????/live/p/*', '/org_????????????????/test/p/*'] as const;
+
+/**
+ * The signed passports' public documents (docs/credentials.md): each version's credential (next to
+ * its pages, so listed before them: CloudFront takes the first pattern that matches), the status
+ * lists and the organizations' DID documents. They are served by the credentials function, which
+ * signs with KMS on a credential's first request, through the HTTP API; CloudFront caches them as
+ * their Cache-Control says (a year, a minute, five minutes). Rare next to scans, so the API
+ * Gateway request they cost does not count against the scan path (docs/decisions.md).
+ */
+export const CREDENTIAL_PATH_PATTERNS = [
+  '/org_????????????????/live/p/*/credential.jwt',
+  '/org_????????????????/test/p/*/credential.jwt',
+  '/org_????????????????/live/status/*',
+  '/org_????????????????/test/status/*',
+  '/orgs/org_????????????????/did.json',
+] as const;
 
 /**
  * The headers the viewer-request function sets on every resolver request (VIEWER_REQUEST_CODE),
@@ -81,6 +98,8 @@ export interface ResolverCdnProps {
   settings: DeploySettings;
   /** The hosted zone for the resolver domain's alias records, when the settings name one. */
   zone?: IHostedZone;
+  /** The HTTP API's domain (`{id}.execute-api.{region}.amazonaws.com`): the origin of CREDENTIAL_PATH_PATTERNS. */
+  apiDomain: string;
 }
 
 /**
@@ -158,9 +177,15 @@ export class ResolverCdn extends StackPart {
       viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
       compress: true,
     };
+    // The credential documents through the HTTP API (HTTPS only; it answers to its own Host, which
+    // CloudFront sends when no Host is forwarded), cached like the pages as their Cache-Control says.
+    const credentialsBehavior = { ...pagesBehavior, origin: new HttpOrigin(props.apiDomain, { protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY }) };
     this.distribution = new Distribution(this, 'ResolverDistribution', {
       comment: 'Product Passport public resolver (GS1 Digital Link)',
-      additionalBehaviors: Object.fromEntries(PAGE_PATH_PATTERNS.map((pattern) => [pattern, pagesBehavior])),
+      additionalBehaviors: Object.fromEntries([
+        ...CREDENTIAL_PATH_PATTERNS.map((pattern) => [pattern, credentialsBehavior] as const),
+        ...PAGE_PATH_PATTERNS.map((pattern) => [pattern, pagesBehavior] as const),
+      ]),
       defaultBehavior: {
         origin,
         // Every resolution is a counted scan and reads the current version: never served from the cache

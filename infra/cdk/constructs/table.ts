@@ -31,6 +31,7 @@ export class DataTable extends StackPart {
       deletionProtection: true,
       timeToLiveAttribute: shape.ttlAttribute,
       removalPolicy: RemovalPolicy.RETAIN,
+      ...(shape.stream ? { stream: shape.stream } : {}),
     });
     for (const index of shape.globalSecondaryIndexes) this.table.addGlobalSecondaryIndex(index);
     this.resources = [this.table.tableArn, ...shape.globalSecondaryIndexes.map((i) => `${this.table.tableArn}/index/${i.indexName}`)];

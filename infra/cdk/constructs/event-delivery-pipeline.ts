@@ -1,0 +1,34 @@
+import { Duration } from 'aws-cdk-lib';
+import type { IRole } from 'aws-cdk-lib/aws-iam';
+import { EventSourceMapping, FilterCriteria, FilterRule, StartingPosition, type IFunction } from 'aws-cdk-lib/aws-lambda';
+import type { Construct } from 'constructs';
+import type { FunctionSpec } from '../../functions.ts';
+import { QueuePipeline, type QueuePipelineProps } from './queue-pipeline.ts';
+
+/**
+ * The outbound webhook road (docs/webhooks-outbound.md#how-it-works): the event delivery queue and
+ * its DLQ, the delivery worker's event source mapping (from QueuePipeline), and the fan-out's
+ * mapping on the table's stream, filtered to new event-log items so that the fan-out is invoked
+ * for nothing else. A failing stream batch is split and retried until it succeeds (the stream
+ * keeps records 24 hours), so no event is skipped.
+ */
+export class EventDeliveryPipeline extends QueuePipeline {
+  constructor(scope: Construct, id: string, props: QueuePipelineProps) {
+    super(scope, id, 'EventDelivery', props);
+  }
+
+  /** The fan-out's event source mapping on the table stream (`id`: the function's construct id). */
+  addStreamConsumer(id: string, fn: IFunction, role: IRole, streamArn: string, trigger: Extract<NonNullable<FunctionSpec['trigger']>, { kind: 'tableStream' }>): void {
+    const mapping = new EventSourceMapping(this, `${id}TableStreamSource`, {
+      target: fn,
+      eventSourceArn: streamArn,
+      startingPosition: StartingPosition.TRIM_HORIZON,
+      batchSize: trigger.batchSize,
+      maxBatchingWindow: Duration.seconds(trigger.maxBatchingWindowSeconds),
+      reportBatchItemFailures: true,
+      bisectBatchOnError: true,
+      filters: [FilterCriteria.filter({ eventName: FilterRule.isEqual('INSERT'), dynamodb: { NewImage: { type: { S: FilterRule.isEqual(trigger.itemType) } } } })],
+    });
+    mapping.node.addDependency(role);
+  }
+}
