@@ -185,6 +185,8 @@ describe('the dashboard', () => {
       // Ingredients: a vocabulary entry found by typing (named in all 24 languages on the e-label), and free text.
       const ingredients = form.getByLabel('Ingredients', { exact: true });
       await ingredients.fill('Grapes');
+      // Enter takes the vocabulary entry once the suggestions have loaded (before that it is free text).
+      await form.getByRole('button', { name: 'grapes', exact: true }).waitFor();
       await ingredients.press('Enter');
       await ingredients.fill('tartaric');
       await form.getByRole('button', { name: 'Acidity regulator: tartaric acid (E 334)' }).click();
