@@ -1,4 +1,5 @@
 import { defineApiHandler, pathParam, type ApiRequest } from '../../lib/api/handler.ts';
+import { originOf } from '../../lib/api/origin.ts';
 import {
   createSubscriptionSchema,
   deliveryIdOf,
@@ -26,7 +27,7 @@ const inPath = (request: ApiRequest) => requireSubscription(request.principal.te
 
 async function create(request: ApiRequest) {
   const input = parseBody(createSubscriptionSchema, request.body);
-  const { subscription, secret } = await createSubscription(request.principal.tenant, input);
+  const { subscription, secret } = await createSubscription(request.principal.tenant, input, originOf(request));
   return json(201, { ...toSubscriptionView(subscription), secret }, { Location: `/v1/event-subscriptions/${subscription.subscriptionId}` });
 }
 
@@ -40,17 +41,17 @@ async function read(request: ApiRequest) {
 
 async function update(request: ApiRequest) {
   const changes = parseBody(updateSubscriptionSchema, request.body);
-  return json(200, toSubscriptionView(await updateSubscription(await inPath(request), changes)));
+  return json(200, toSubscriptionView(await updateSubscription(await inPath(request), changes, originOf(request))));
 }
 
 async function remove(request: ApiRequest) {
   const subscription = await inPath(request);
-  await removeSubscription(subscription);
+  await removeSubscription(subscription, originOf(request));
   return json(200, { id: subscription.subscriptionId, deleted: true });
 }
 
 async function rotate(request: ApiRequest) {
-  const { subscription, secret, previousValidUntil } = await rotateSubscriptionSecret(await inPath(request));
+  const { subscription, secret, previousValidUntil } = await rotateSubscriptionSecret(await inPath(request), originOf(request));
   return json(200, { id: subscription.subscriptionId, secret, previousSecretValidUntil: previousValidUntil });
 }
 

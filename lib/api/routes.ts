@@ -70,7 +70,6 @@ export interface Route {
 }
 
 /** Event subscriptions are configuration of the outbound webhooks, not in the event log. */
-const SUBSCRIPTION_CHANGE = { none: 'changes an event subscription, which is configuration, not organization data the event log records (docs/webhooks-outbound.md)' } as const;
 
 export const ROUTES: readonly Route[] = [
   { method: 'POST', path: '/v1/products', function: 'products', auth: 'apiKey', scopes: ['products:write'], body: true, idempotent: true, event: 'product.created' },
@@ -137,12 +136,12 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', path: '/v1/events/{eventId}', function: 'events', auth: 'apiKey', scopes: ['events:read'], body: false },
 
   // Event subscriptions: outbound webhooks of the event log (docs/webhooks-outbound.md).
-  { method: 'POST', path: '/v1/event-subscriptions', function: 'event-subscriptions', auth: 'apiKey', scopes: ['event_subscriptions:write'], body: true, idempotent: true, event: SUBSCRIPTION_CHANGE },
+  { method: 'POST', path: '/v1/event-subscriptions', function: 'event-subscriptions', auth: 'apiKey', scopes: ['event_subscriptions:write'], body: true, idempotent: true, event: 'event_subscription.created' },
   { method: 'GET', path: '/v1/event-subscriptions', function: 'event-subscriptions', auth: 'apiKey', scopes: ['event_subscriptions:read'], body: false },
   { method: 'GET', path: '/v1/event-subscriptions/{subscriptionId}', function: 'event-subscriptions', auth: 'apiKey', scopes: ['event_subscriptions:read'], body: false },
-  { method: 'PATCH', path: '/v1/event-subscriptions/{subscriptionId}', function: 'event-subscriptions', auth: 'apiKey', scopes: ['event_subscriptions:write'], body: true, event: SUBSCRIPTION_CHANGE },
-  { method: 'DELETE', path: '/v1/event-subscriptions/{subscriptionId}', function: 'event-subscriptions', auth: 'apiKey', scopes: ['event_subscriptions:write'], body: false, event: SUBSCRIPTION_CHANGE },
-  { method: 'POST', path: '/v1/event-subscriptions/{subscriptionId}/rotate-secret', function: 'event-subscriptions', auth: 'apiKey', scopes: ['event_subscriptions:write'], body: false, event: SUBSCRIPTION_CHANGE },
+  { method: 'PATCH', path: '/v1/event-subscriptions/{subscriptionId}', function: 'event-subscriptions', auth: 'apiKey', scopes: ['event_subscriptions:write'], body: true, event: 'event_subscription.updated' },
+  { method: 'DELETE', path: '/v1/event-subscriptions/{subscriptionId}', function: 'event-subscriptions', auth: 'apiKey', scopes: ['event_subscriptions:write'], body: false, event: 'event_subscription.deleted' },
+  { method: 'POST', path: '/v1/event-subscriptions/{subscriptionId}/rotate-secret', function: 'event-subscriptions', auth: 'apiKey', scopes: ['event_subscriptions:write'], body: false, event: 'event_subscription.updated' },
   { method: 'POST', path: '/v1/event-subscriptions/{subscriptionId}/test', function: 'event-subscriptions', auth: 'apiKey', scopes: ['event_subscriptions:write'], body: false, event: { none: 'sends a ping to the subscription: no data changes' } },
   { method: 'GET', path: '/v1/event-subscriptions/{subscriptionId}/deliveries', function: 'event-subscriptions', auth: 'apiKey', scopes: ['event_subscriptions:read'], body: false },
   { method: 'POST', path: '/v1/event-subscriptions/{subscriptionId}/deliveries/{deliveryId}/retry', function: 'event-subscriptions', auth: 'apiKey', scopes: ['event_subscriptions:write'], body: false, event: { none: 'queues one more attempt of a delivery: no organization data changes' } },

@@ -1,4 +1,4 @@
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import {
   DELIVERY_LOG_TTL_SECONDS,
   type DeliveryAttempt,
@@ -9,6 +9,8 @@ import {
 } from '../domain/event-subscription.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import { db, tableName } from './client.ts';
+import { cancellationReasons, retryOnConflict } from './errors.ts';
+import type { TransactItem } from './writes.ts';
 import { EVENT_DELIVERY_PREFIX, eventDeliveriesPk, eventDeliveryKey, SUBSCRIPTION_PREFIX, subscriptionSk, tenantPk } from './keys.ts';
 import { beginsWith, queryItems } from './query.ts';
 import { secretBox } from './secret-box.ts';
@@ -70,15 +72,20 @@ async function read(item: Item, withSecrets: boolean): Promise<SubscriptionRecor
  * Writes the subscription: a new one on the condition that it does not exist, a changed one on
  * the condition that nobody changed it since `expectedUpdatedAt`. False when the condition failed.
  */
-export async function putSubscription(s: SubscriptionRecord, expectedUpdatedAt?: string): Promise<boolean> {
+export async function putSubscription(s: SubscriptionRecord, expectedUpdatedAt: string | undefined, also: readonly TransactItem[]): Promise<boolean> {
   const condition = expectedUpdatedAt
     ? { ConditionExpression: 'updatedAt = :expected', ExpressionAttributeValues: { ':expected': expectedUpdatedAt } }
     : { ConditionExpression: 'attribute_not_exists(PK)' };
+  return transact([{ Put: { TableName: tableName(), Item: await toItem(s), ...condition } }, ...also]);
+}
+
+/** Writes `items` in one transaction (the subscription's change and its event); false when the first item's condition failed. */
+async function transact(items: TransactItem[]): Promise<boolean> {
   try {
-    await db().send(new PutCommand({ TableName: tableName(), Item: await toItem(s), ...condition }));
+    await retryOnConflict(() => db().send(new TransactWriteCommand({ TransactItems: items })));
     return true;
   } catch (error) {
-    if (error instanceof Error && error.name === 'ConditionalCheckFailedException') return false;
+    if (cancellationReasons(error)[0]?.Code === 'ConditionalCheckFailed') return false;
     throw error;
   }
 }
@@ -94,9 +101,12 @@ export async function listSubscriptions(tenant: Tenant): Promise<SubscriptionRec
   return items.map((item) => fromItem(item));
 }
 
-export async function deleteSubscription(tenant: Tenant, subscriptionId: string): Promise<void> {
-  await db().send(new DeleteCommand({ TableName: tableName(), Key: { PK: tenantPk(tenant), SK: subscriptionSk(subscriptionId) } }));
-}
+/** Deletes the subscription with `also` (its event); false when it was already gone. */
+export const deleteSubscription = (tenant: Tenant, subscriptionId: string, also: readonly TransactItem[]): Promise<boolean> =>
+  transact([
+    { Delete: { TableName: tableName(), Key: { PK: tenantPk(tenant), SK: subscriptionSk(subscriptionId) }, ConditionExpression: 'attribute_exists(PK)' } },
+    ...also,
+  ]);
 
 /**
  * Records a delivery's outcome on the subscription without touching what its owner may have changed

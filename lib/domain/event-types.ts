@@ -23,6 +23,9 @@ export const EVENT_TYPES = [
   'domain.deleted',
   'domain.verified',
   'import.created',
+  'event_subscription.created',
+  'event_subscription.updated',
+  'event_subscription.deleted',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

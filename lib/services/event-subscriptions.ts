@@ -22,8 +22,10 @@ import {
   type DeliveryRecord,
   type SubscriptionRecord,
   type UpdateSubscriptionInput,
+  toSubscriptionView,
 } from '../domain/event-subscription.ts';
-import { newEventId, type DomainEvent } from '../domain/events.ts';
+import { eventPut } from '../data/events.ts';
+import { newEvent, newEventId, type DomainEvent, type Origin } from '../domain/events.ts';
 import { hostOf, urlProblem } from '../domain/outbound-address.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import { NotFoundError, ValidationError } from '../http/errors.ts';
@@ -55,9 +57,14 @@ export async function checkSubscriptionUrl(
   }
 }
 
+/** The event of a subscription's change (its API form: never a secret), for the change's own transaction. */
+const changeEvent = (type: 'event_subscription.created' | 'event_subscription.updated' | 'event_subscription.deleted', s: SubscriptionRecord, origin: Origin) =>
+  eventPut({ orgId: s.orgId, environment: s.environment }, newEvent(type, toSubscriptionView(s), origin));
+
 export async function createSubscription(
   tenant: Tenant,
   input: CreateSubscriptionInput,
+  origin: Origin,
   now = new Date().toISOString(),
 ): Promise<{ subscription: SubscriptionRecord; secret: string }> {
   await checkSubscriptionUrl(input.url);
@@ -74,7 +81,7 @@ export async function createSubscription(
     createdAt: now,
     updatedAt: now,
   };
-  await putSubscription(subscription);
+  await putSubscription(subscription, undefined, [changeEvent('event_subscription.created', subscription, origin)]);
   return { subscription, secret };
 }
 
@@ -87,14 +94,14 @@ export async function requireSubscription(tenant: Tenant, subscriptionId: string
 
 export const subscriptionsOf = (tenant: Tenant): Promise<SubscriptionRecord[]> => listSubscriptions(tenant);
 
-async function replace(current: SubscriptionRecord, next: SubscriptionRecord): Promise<SubscriptionRecord> {
-  if (!(await putSubscription(next, current.updatedAt))) {
+async function replace(current: SubscriptionRecord, next: SubscriptionRecord, origin: Origin): Promise<SubscriptionRecord> {
+  if (!(await putSubscription(next, current.updatedAt, [changeEvent('event_subscription.updated', next, origin)]))) {
     throw new ValidationError('The subscription changed while this request ran; read it again and retry.', 'subscriptionId');
   }
   return next;
 }
 
-export async function updateSubscription(current: SubscriptionRecord, changes: UpdateSubscriptionInput, now = new Date().toISOString()): Promise<SubscriptionRecord> {
+export async function updateSubscription(current: SubscriptionRecord, changes: UpdateSubscriptionInput, origin: Origin, now = new Date().toISOString()): Promise<SubscriptionRecord> {
   if (changes.url !== undefined) await checkSubscriptionUrl(changes.url);
   const { disabledReason: _reason, failingSince: _since, ...rest } = current;
   // A status set by its owner starts a clean record: no reason, no failing streak.
@@ -106,12 +113,13 @@ export async function updateSubscription(current: SubscriptionRecord, changes: U
     ...(changes.description !== undefined ? { description: changes.description } : {}),
     ...(changes.status !== undefined ? { status: changes.status } : {}),
     updatedAt: now,
-  });
+  }, origin);
 }
 
 /** A new secret; the previous one keeps signing beside it for 24 hours, any older one stops at once. */
 export async function rotateSubscriptionSecret(
   current: SubscriptionRecord,
+  origin: Origin,
   now = Date.now(),
 ): Promise<{ subscription: SubscriptionRecord; secret: string; previousValidUntil: string }> {
   const secret = newSecret();
@@ -121,11 +129,15 @@ export async function rotateSubscriptionSecret(
     ...current,
     secrets: [{ secret, createdAt: new Date(now).toISOString() }, ...(previous ? [{ ...previous, expiresAt: previousValidUntil }] : [])],
     updatedAt: new Date(now).toISOString(),
-  });
+  }, origin);
   return { subscription, secret, previousValidUntil };
 }
 
-export const removeSubscription = (s: SubscriptionRecord): Promise<void> => deleteSubscription({ orgId: s.orgId, environment: s.environment }, s.subscriptionId);
+/** Deletes the subscription, with its `event_subscription.deleted` event; 404 when it went meanwhile. */
+export async function removeSubscription(s: SubscriptionRecord, origin: Origin): Promise<void> {
+  const deleted = await deleteSubscription({ orgId: s.orgId, environment: s.environment }, s.subscriptionId, [changeEvent('event_subscription.deleted', s, origin)]);
+  if (!deleted) throw new NotFoundError(`No event subscription with id '${s.subscriptionId}'.`, { param: 'subscriptionId' });
+}
 
 /** A `ping` event about the subscription (not in the event log): what `POST …/test` delivers. */
 export function pingEvent(s: SubscriptionRecord, id = newEventId(), now = new Date().toISOString()): Record<string, unknown> {

@@ -102,6 +102,7 @@ interface EventCase {
 }
 
 const keyActor = () => ({ type: 'api_key', id: w.key.id });
+const UNKNOWN_SUBSCRIPTION = 'sub_00000000000000000000';
 const userActor = () => ({ type: 'user', id: w.session.userId });
 const webhookActor = () => ({ type: 'webhook', id: w.endpoint.id });
 
@@ -184,6 +185,29 @@ const CASES: Readonly<Record<string, EventCase>> = {
     },
     success: (id) => ({ path: `/v1/products/${id}/draft/publish`, options: asKey(), status: 201 }),
     refused: () => ({ path: `/v1/products/${UNKNOWN_PRODUCT}/draft/publish`, options: asKey(), status: 404 }),
+  },
+  'POST /v1/event-subscriptions': {
+    actor: keyActor,
+    success: () => ({ path: '/v1/event-subscriptions', options: { ...asKey(), body: { url: 'http://127.0.0.1:9/x', events: ['*'] } }, status: 201 }),
+    refused: () => ({ path: '/v1/event-subscriptions', options: { ...asKey(), body: { url: 'ftp://127.0.0.1/x', events: ['*'] } }, status: 422 }),
+  },
+  'PATCH /v1/event-subscriptions/{subscriptionId}': {
+    actor: keyActor,
+    prepare: () => newSubscription(),
+    success: (id) => ({ path: `/v1/event-subscriptions/${id}`, options: { ...asKey(), body: { description: 'renamed' } }, status: 200 }),
+    refused: () => ({ path: `/v1/event-subscriptions/${UNKNOWN_SUBSCRIPTION}`, options: { ...asKey(), body: { description: 'renamed' } }, status: 404 }),
+  },
+  'DELETE /v1/event-subscriptions/{subscriptionId}': {
+    actor: keyActor,
+    prepare: () => newSubscription(),
+    success: (id) => ({ path: `/v1/event-subscriptions/${id}`, options: asKey(), status: 200 }),
+    refused: () => ({ path: `/v1/event-subscriptions/${UNKNOWN_SUBSCRIPTION}`, options: asKey(), status: 404 }),
+  },
+  'POST /v1/event-subscriptions/{subscriptionId}/rotate-secret': {
+    actor: keyActor,
+    prepare: () => newSubscription(),
+    success: (id) => ({ path: `/v1/event-subscriptions/${id}/rotate-secret`, options: asKey(), status: 200 }),
+    refused: () => ({ path: `/v1/event-subscriptions/${UNKNOWN_SUBSCRIPTION}/rotate-secret`, options: asKey(), status: 404 }),
   },
   'POST /v1/suppliers': {
     actor: keyActor,
@@ -297,10 +321,6 @@ async function subscriptionWithDelivery(): Promise<{ id: string; deliveryId: str
 
 const NONE_CASES: Readonly<Record<string, () => Promise<Request>>> = {
   'POST /v1/nutrition/calculate': async () => ({ path: '/v1/nutrition/calculate', options: { ...asKey(), body: { nutrition: { fatG: 0, carbohydratesG: 2.6, proteinG: 0.1 } } }, status: 200 }),
-  'POST /v1/event-subscriptions': async () => ({ path: '/v1/event-subscriptions', options: { ...asKey(), body: { url: 'http://127.0.0.1:9/x', events: ['*'] } }, status: 201 }),
-  'PATCH /v1/event-subscriptions/{subscriptionId}': async () => ({ path: `/v1/event-subscriptions/${await newSubscription()}`, options: { ...asKey(), body: { description: 'renamed' } }, status: 200 }),
-  'DELETE /v1/event-subscriptions/{subscriptionId}': async () => ({ path: `/v1/event-subscriptions/${await newSubscription()}`, options: asKey(), status: 200 }),
-  'POST /v1/event-subscriptions/{subscriptionId}/rotate-secret': async () => ({ path: `/v1/event-subscriptions/${await newSubscription()}/rotate-secret`, options: asKey(), status: 200 }),
   'POST /v1/event-subscriptions/{subscriptionId}/test': async () => ({ path: `/v1/event-subscriptions/${await newSubscription()}/test`, options: asKey(), status: 202 }),
   'POST /v1/event-subscriptions/{subscriptionId}/deliveries/{deliveryId}/retry': async () => {
     const { id, deliveryId } = await subscriptionWithDelivery();

@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { Webhook } from 'standardwebhooks';
@@ -195,12 +195,12 @@ describe('the delivery worker', () => {
   /** The stored item of a subscription (sealed as putSubscription seals it). */
   async function storedSubscription(extra: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
     ddb.reset();
-    ddb.on(PutCommand).resolves({});
+    ddb.on(TransactWriteCommand).resolves({});
     await putSubscription({
       subscriptionId: message.subscriptionId, orgId: 'org_1', environment: 'live', url: `http://hooks.invalid:${port}/hook`, events: ['*'], status: 'enabled',
       secrets: [{ secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', createdAt: '2026-11-01T00:00:00.000Z' }], createdAt: '2026-11-01T00:00:00.000Z', updatedAt: '2026-11-01T00:00:00.000Z',
-    });
-    return { ...(ddb.commandCalls(PutCommand)[0]?.args[0].input.Item as Record<string, unknown>), ...extra };
+    }, undefined, []);
+    return { ...(ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems?.[0]?.Put?.Item as Record<string, unknown>), ...extra };
   }
 
   function prepare(item: Record<string, unknown>) {

@@ -342,11 +342,11 @@ describe('stored keys', () => {
     };
     const attempt = { attempt: 1, at: product.createdAt, statusCode: 200, durationMs: 5, error: null, responseBody: 'ok' };
     // Act
-    await putSubscription(subscription);
+    await putSubscription(subscription, undefined, []);
     await getSubscription(tenant, 'sub_1', { secrets: false });
     await listSubscriptions(tenant);
     await markSubscriptionHealth(tenant, 'sub_1', { healthy: true });
-    await deleteSubscription(tenant, 'sub_1');
+    await deleteSubscription(tenant, 'sub_1', []);
     await recordAttempt(tenant, { deliveryId: 'del_1', subscriptionId: 'sub_1', eventId: 'evt_1', eventType: 'product.created' }, attempt, { status: 'succeeded', nextRetryAt: null });
     await getDelivery(tenant, 'sub_1', 'del_1');
     await listDeliveries(tenant, 'sub_1', { limit: 10, startingAfter: 'del_0' });
