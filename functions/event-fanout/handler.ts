@@ -1,7 +1,7 @@
-import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
-import type { AttributeValue, Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import type { AttributeValue, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import type { DomainEvent } from '../../lib/domain/events.ts';
 import { isEnvironment, type Tenant } from '../../lib/domain/tenant.ts';
+import { logger } from '../../lib/http/logger.ts';
 import { fanOut } from '../../lib/services/event-delivery.ts';
 
 /**
@@ -10,8 +10,6 @@ import { fanOut } from '../../lib/services/event-delivery.ts';
  * per matching subscription. ReportBatchItemFailures: a failing record is retried from itself on,
  * so an event is fanned out at least once even if this function or SQS fails midway.
  */
-const processor = new BatchProcessor(EventType.DynamoDBStreams);
-
 /**
  * A stream image's attribute value as plain JSON: the types an event item holds (strings, numbers,
  * booleans, null, maps, lists; sets as arrays). @aws-sdk/util-dynamodb's unmarshall does the same,
@@ -39,14 +37,33 @@ export function eventOf(record: DynamoDBRecord): { tenant: Tenant; event: Domain
   return { tenant: { orgId, environment }, event: item.event as DomainEvent };
 }
 
-export async function handler(event: DynamoDBStreamEvent, context: Context): Promise<DynamoDBBatchResponse> {
-  return processPartialResponse(
-    event,
-    async (record: DynamoDBRecord) => {
-      const found = eventOf(record);
-      if (found) await fanOut([found]);
-    },
-    processor,
-    { context },
-  );
+/**
+ * The batch's events grouped by tenant and fanned out a tenant at a time: one Query of a tenant's
+ * subscriptions per batch, not per event (an import's rows or a delivery's products arrive
+ * together). A tenant whose fan-out fails fails its records; the stream resumes from the first of
+ * them (a stream is a sequence: the records after it come again, and fan-out is idempotent per
+ * delivery id, docs/webhooks-outbound.md#receiving).
+ */
+export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
+  const groups = new Map<string, { records: DynamoDBRecord[]; events: { tenant: Tenant; event: DomainEvent }[] }>();
+  for (const record of event.Records) {
+    const found = eventOf(record);
+    if (!found) continue;
+    const key = `${found.tenant.orgId}#${found.tenant.environment}`;
+    const group = groups.get(key) ?? { records: [], events: [] };
+    group.records.push(record);
+    group.events.push(found);
+    groups.set(key, group);
+  }
+  const failed = new Set<DynamoDBRecord>();
+  for (const group of groups.values()) {
+    try {
+      await fanOut(group.events);
+    } catch (error) {
+      logger.error('Event fan-out failed; the stream will deliver these records again', { error: error instanceof Error ? error.message : String(error), events: group.events.length });
+      for (const record of group.records) failed.add(record);
+    }
+  }
+  const first = event.Records.find((record) => failed.has(record))?.dynamodb?.SequenceNumber;
+  return { batchItemFailures: first === undefined ? [] : [{ itemIdentifier: first }] };
 }

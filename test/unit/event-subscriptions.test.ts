@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { Webhook } from 'standardwebhooks';
@@ -19,7 +19,7 @@ const { putSubscription } = await import('../../lib/data/event-subscriptions.ts'
 const { checkSubscriptionUrl } = await import('../../lib/services/event-subscriptions.ts');
 const { deliver } = await import('../../lib/services/event-delivery.ts');
 const { loadConfig } = await import('../../lib/config.ts');
-const { eventOf } = await import('../../functions/event-fanout/handler.ts');
+const { eventOf, handler: fanOutHandler } = await import('../../functions/event-fanout/handler.ts');
 
 describe('the fan-out’s reading of stream records', () => {
   const image = {
@@ -42,6 +42,26 @@ describe('the fan-out’s reading of stream records', () => {
     // Assess
     expect(found?.tenant).toEqual({ orgId: 'org_1', environment: 'test' });
     expect(found?.event).toEqual({ id: 'evt_1', type: 'passport.published', requestId: null, data: { object: { version: 3, published: true, tags: ['a', 1.5] } } });
+  });
+
+  it('reads each tenant’s subscriptions once per stream batch, however many of its events the batch holds', async () => {
+    // Prepare: five events of one tenant and one of another, in one batch
+    const db = mockClient(DynamoDBDocumentClient);
+    const queue = mockClient(SQSClient);
+    db.on(QueryCommand).resolves({ Items: [] });
+    const record = (pk: string, i: number) => ({
+      eventName: 'INSERT' as const,
+      dynamodb: { SequenceNumber: String(100 + i), NewImage: { ...image, PK: { S: pk }, SK: { S: `EVT#evt_${i}` } } },
+    });
+    const records = [...[0, 1, 2, 3, 4].map((i) => record('EVENTS#org_1#test', i)), record('EVENTS#org_2#live', 5)];
+    // Act
+    const response = await fanOutHandler({ Records: records });
+    // Assess
+    expect(db.commandCalls(QueryCommand)).toHaveLength(2);
+    expect(queue.commandCalls(SendMessageBatchCommand)).toHaveLength(0); // no subscriptions: nothing to send
+    expect(response.batchItemFailures).toEqual([]);
+    db.restore();
+    queue.restore();
   });
 
   it('ignores other items, changes of an item, and partitions that are not an event log', () => {
