@@ -46,7 +46,7 @@ import type { Tenant } from '../domain/tenant.ts';
  * | status list | `T#{orgId}#{env}` | `STATUSLIST#{list}` | the revoked bits of one list, a number set (ADD/DELETE in the withdrawal's transaction) |
  * | signing key | `ORG#{orgId}` | `SIGNKEY#{keyId}` | every key the organization signed with: its DID document (docs/credentials.md#keys) |
  * | current signing key | `ORG#{orgId}` | `SIGNKEYCURRENT` | the key new credentials are signed with (created on first use, conditionally; moved by rotation) |
- * | event subscription | `T#{orgId}#{env}` | `EVSUB#{subscriptionId}` | get by id; the tenant's subscriptions in one query (the fan-out's one read per event; docs/webhooks-outbound.md) |
+ * | event subscription | `T#{orgId}#{env}` | `EVSUB#{subscriptionId}` | get by id; the tenant's subscriptions in one query (the fan-out's one read per tenant and stream batch; docs/webhooks-outbound.md) |
  * | event delivery | `EVDEL#{orgId}#{env}#{subscriptionId}` | `DEL#{deliveryId}` | one per subscription and event: its attempts; a subscription's log newest first (TTL 30 days) |
  */
 
