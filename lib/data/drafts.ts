@@ -1,11 +1,10 @@
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { DraftRecord } from '../domain/draft.ts';
 import type { PassportData } from '../domain/passport.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import { db, tableName } from './client.ts';
-import { cancellationReasons, retryOnConflict } from './errors.ts';
 import { draftSk, tenantPk } from './keys.ts';
-import type { TransactItem } from './writes.ts';
+import { writeIfFirstHolds, type TransactItem } from './writes.ts';
 
 /**
  * Drafts (docs/lifecycle.md#drafts): one item per product, `DRAFT#{productId}` in the tenant's
@@ -48,12 +47,4 @@ export async function saveDraft(tenant: Tenant, draft: DraftRecord, seen: DraftR
 export const deleteDraft = (tenant: Tenant, seen: DraftRecord, also: readonly TransactItem[]): Promise<'saved' | 'conflict'> =>
   write([draftDelete(tenant, seen), ...also]);
 
-async function write(items: TransactItem[]): Promise<'saved' | 'conflict'> {
-  try {
-    await retryOnConflict(() => db().send(new TransactWriteCommand({ TransactItems: items })));
-    return 'saved';
-  } catch (error) {
-    if (cancellationReasons(error)[0]?.Code === 'ConditionalCheckFailed') return 'conflict';
-    throw error;
-  }
-}
+const write = async (items: TransactItem[]): Promise<'saved' | 'conflict'> => ((await writeIfFirstHolds(items)) ? 'saved' : 'conflict');

@@ -1,4 +1,4 @@
-import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import {
   DELIVERY_LOG_TTL_SECONDS,
   type DeliveryAttempt,
@@ -9,8 +9,7 @@ import {
 } from '../domain/event-subscription.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import { db, tableName } from './client.ts';
-import { cancellationReasons, retryOnConflict } from './errors.ts';
-import type { TransactItem } from './writes.ts';
+import { writeIfFirstHolds, type TransactItem } from './writes.ts';
 import { EVENT_DELIVERY_PREFIX, eventDeliveriesPk, eventDeliveryKey, SUBSCRIPTION_PREFIX, subscriptionSk, tenantPk } from './keys.ts';
 import { beginsWith, queryItems } from './query.ts';
 import { secretBox } from './secret-box.ts';
@@ -76,18 +75,7 @@ export async function putSubscription(s: SubscriptionRecord, expectedUpdatedAt: 
   const condition = expectedUpdatedAt
     ? { ConditionExpression: 'updatedAt = :expected', ExpressionAttributeValues: { ':expected': expectedUpdatedAt } }
     : { ConditionExpression: 'attribute_not_exists(PK)' };
-  return transact([{ Put: { TableName: tableName(), Item: await toItem(s), ...condition } }, ...also]);
-}
-
-/** Writes `items` in one transaction (the subscription's change and its event); false when the first item's condition failed. */
-async function transact(items: TransactItem[]): Promise<boolean> {
-  try {
-    await retryOnConflict(() => db().send(new TransactWriteCommand({ TransactItems: items })));
-    return true;
-  } catch (error) {
-    if (cancellationReasons(error)[0]?.Code === 'ConditionalCheckFailed') return false;
-    throw error;
-  }
+  return writeIfFirstHolds([{ Put: { TableName: tableName(), Item: await toItem(s), ...condition } }, ...also]);
 }
 
 export async function getSubscription(tenant: Tenant, subscriptionId: string, options: { secrets: boolean }): Promise<SubscriptionRecord | undefined> {
@@ -103,7 +91,7 @@ export async function listSubscriptions(tenant: Tenant): Promise<SubscriptionRec
 
 /** Deletes the subscription with `also` (its event); false when it was already gone. */
 export const deleteSubscription = (tenant: Tenant, subscriptionId: string, also: readonly TransactItem[]): Promise<boolean> =>
-  transact([
+  writeIfFirstHolds([
     { Delete: { TableName: tableName(), Key: { PK: tenantPk(tenant), SK: subscriptionSk(subscriptionId) }, ConditionExpression: 'attribute_exists(PK)' } },
     ...also,
   ]);

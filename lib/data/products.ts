@@ -1,11 +1,10 @@
-import { GetCommand, QueryCommand, TransactWriteCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Category, ProductGranularity, ProductRecord, UpdateProductInput } from '../domain/product.ts';
 import type { Environment, Tenant } from '../domain/tenant.ts';
 import { db, tableName } from './client.ts';
-import { cancellationReasons, retryOnConflict } from './errors.ts';
 import { gtinSk, PRODUCT_PREFIX, productSk, tenantPk } from './keys.ts';
 import { beginsWith } from './query.ts';
-import { putNew, type TransactItem } from './writes.ts';
+import { putNew, writeIfFirstHolds, type TransactItem } from './writes.ts';
 
 /**
  * Products. Keys (all in the tenant's partition):
@@ -59,23 +58,12 @@ const publicFields = (product: Pick<ProductRecord, 'productId' | 'name' | 'categ
  * its product and two concurrent creates of one GTIN cannot both succeed.
  */
 export async function insertProduct(product: ProductRecord, also: readonly TransactItem[] = []): Promise<'created' | 'duplicate'> {
-  try {
-    await retryOnConflict(() =>
-      db().send(
-        new TransactWriteCommand({
-          TransactItems: [
-            putNew({ PK: tenantPk(product), SK: gtinSk(product.gtin), type: 'gtin', ...publicFields(product) }),
-            putNew(toItem(product)),
-            ...also,
-          ],
-        }),
-      ),
-    );
-    return 'created';
-  } catch (error) {
-    if (cancellationReasons(error)[0]?.Code === 'ConditionalCheckFailed') return 'duplicate';
-    throw error;
-  }
+  const written = await writeIfFirstHolds([
+    putNew({ PK: tenantPk(product), SK: gtinSk(product.gtin), type: 'gtin', ...publicFields(product) }),
+    putNew(toItem(product)),
+    ...also,
+  ]);
+  return written ? 'created' : 'duplicate';
 }
 
 export async function getProduct(tenant: Tenant, productId: string, consistent = false): Promise<ProductRecord | undefined> {
@@ -117,41 +105,33 @@ export async function updateProduct(
   }
   const publicChanges = (['name', 'category'] as const).filter((field) => changes[field] !== undefined);
   const key = { PK: tenantPk(tenant) };
-  try {
-    await db().send(
-      new TransactWriteCommand({
-        TransactItems: [
+  const written = await writeIfFirstHolds([
+    {
+      Update: {
+        TableName: tableName(),
+        Key: { ...key, SK: productSk(product.productId) },
+        UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+      },
+    },
+    ...(publicChanges.length
+      ? [
           {
             Update: {
               TableName: tableName(),
-              Key: { ...key, SK: productSk(product.productId) },
-              UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
-              ConditionExpression: 'attribute_exists(PK)',
-              ExpressionAttributeNames: names,
-              ExpressionAttributeValues: values,
+              Key: { ...key, SK: gtinSk(product.gtin) },
+              UpdateExpression: `SET ${publicChanges.map((f) => `#${f} = :${f}`).join(', ')}`,
+              ExpressionAttributeNames: Object.fromEntries(publicChanges.map((f) => [`#${f}`, f])),
+              ExpressionAttributeValues: Object.fromEntries(publicChanges.map((f) => [`:${f}`, changes[f]])),
             },
           },
-          ...(publicChanges.length
-            ? [
-                {
-                  Update: {
-                    TableName: tableName(),
-                    Key: { ...key, SK: gtinSk(product.gtin) },
-                    UpdateExpression: `SET ${publicChanges.map((f) => `#${f} = :${f}`).join(', ')}`,
-                    ExpressionAttributeNames: Object.fromEntries(publicChanges.map((f) => [`#${f}`, f])),
-                    ExpressionAttributeValues: Object.fromEntries(publicChanges.map((f) => [`:${f}`, changes[f]])),
-                  },
-                },
-              ]
-            : []),
-          ...also,
-        ],
-      }),
-    );
-  } catch (error) {
-    if (cancellationReasons(error)[0]?.Code === 'ConditionalCheckFailed') return undefined;
-    throw error;
-  }
+        ]
+      : []),
+    ...also,
+  ]);
+  if (!written) return undefined;
   return getProduct(tenant, product.productId, true);
 }
 
@@ -169,40 +149,31 @@ export async function setProductStatus(
 ): Promise<'changed' | 'unchanged'> {
   const pk = tenantPk(tenant);
   const withdraw = to.status === 'withdrawn';
-  try {
-    await db().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: tableName(),
-              Key: { PK: pk, SK: productSk(product.productId) },
-              UpdateExpression: withdraw
-                ? 'SET #status = :withdrawn, withdrawnAt = :at, withdrawalReason = :reason, updatedAt = :at'
-                : 'SET updatedAt = :at REMOVE #status, withdrawnAt, withdrawalReason',
-              ConditionExpression: withdraw ? 'attribute_exists(PK) AND (attribute_not_exists(#status) OR #status <> :withdrawn)' : '#status = :withdrawn',
-              ExpressionAttributeNames: { '#status': 'status' },
-              ExpressionAttributeValues: { ':withdrawn': 'withdrawn', ':at': to.at, ...(to.status === 'withdrawn' ? { ':reason': to.reason } : {}) },
-            },
-          },
-          {
-            Update: {
-              TableName: tableName(),
-              Key: { PK: pk, SK: gtinSk(product.gtin) },
-              UpdateExpression: withdraw ? 'SET withdrawn = :true' : 'REMOVE withdrawn',
-              ConditionExpression: 'attribute_exists(PK)',
-              ...(withdraw ? { ExpressionAttributeValues: { ':true': true } } : {}),
-            },
-          },
-          ...also,
-        ],
-      }),
-    );
-    return 'changed';
-  } catch (error) {
-    if (cancellationReasons(error)[0]?.Code === 'ConditionalCheckFailed') return 'unchanged';
-    throw error;
-  }
+  const written = await writeIfFirstHolds([
+    {
+      Update: {
+        TableName: tableName(),
+        Key: { PK: pk, SK: productSk(product.productId) },
+        UpdateExpression: withdraw
+          ? 'SET #status = :withdrawn, withdrawnAt = :at, withdrawalReason = :reason, updatedAt = :at'
+          : 'SET updatedAt = :at REMOVE #status, withdrawnAt, withdrawalReason',
+        ConditionExpression: withdraw ? 'attribute_exists(PK) AND (attribute_not_exists(#status) OR #status <> :withdrawn)' : '#status = :withdrawn',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':withdrawn': 'withdrawn', ':at': to.at, ...(to.status === 'withdrawn' ? { ':reason': to.reason } : {}) },
+      },
+    },
+    {
+      Update: {
+        TableName: tableName(),
+        Key: { PK: pk, SK: gtinSk(product.gtin) },
+        UpdateExpression: withdraw ? 'SET withdrawn = :true' : 'REMOVE withdrawn',
+        ConditionExpression: 'attribute_exists(PK)',
+        ...(withdraw ? { ExpressionAttributeValues: { ':true': true } } : {}),
+      },
+    },
+    ...also,
+  ]);
+  return written ? 'changed' : 'unchanged';
 }
 
 /** Which products a listing shows: all of them, or those a search matches. */

@@ -1,5 +1,6 @@
-import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { tableName } from './client.ts';
+import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from './client.ts';
+import { cancellationReasons, retryOnConflict } from './errors.ts';
 
 /**
  * A transaction's put of an item that must not exist yet (a new record, or a claim such as a GTIN,
@@ -12,3 +13,19 @@ export const putNew = (Item: Record<string, unknown>) => ({
 
 /** One action of a TransactWriteItems call. */
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/**
+ * Writes `items` in one transaction, retried while it loses to concurrent transactions: true when
+ * written, false when the first item's condition failed (then nothing was written). Any other
+ * cancellation or error is thrown. The first item is the one whose state the caller expects (the
+ * claim, the record as read); the rest ride along (its event, its public view).
+ */
+export async function writeIfFirstHolds(items: readonly TransactItem[]): Promise<boolean> {
+  try {
+    await retryOnConflict(() => db().send(new TransactWriteCommand({ TransactItems: [...items] })));
+    return true;
+  } catch (error) {
+    if (cancellationReasons(error)[0]?.Code === 'ConditionalCheckFailed') return false;
+    throw error;
+  }
+}
