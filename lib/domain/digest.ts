@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { DIGEST_PATTERN } from './digest-pattern.ts';
 import { jcs } from './jcs.ts';
 import type { PassportData } from './passport.ts';
 
@@ -26,7 +25,6 @@ export function passportDigest(input: DigestInput): string {
   return `sha256:${createHash('sha256').update(canonical, 'utf8').digest('hex')}`;
 }
 
-export { DIGEST_PATTERN };
 
 /** Where a stored chain breaks, if it does: the first version whose digest or link does not hold. */
 export interface ChainBreak {

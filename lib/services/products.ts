@@ -81,15 +81,13 @@ export async function changeProductStatus(
   origin: Origin,
 ): Promise<ProductRecord> {
   const at = new Date().toISOString();
+  const { withdrawnAt: _at, withdrawalReason: _reason, status: _status, ...active } = product;
   const after: ProductRecord =
-    to.status === 'withdrawn'
-      ? { ...product, status: 'withdrawn', withdrawnAt: at, withdrawalReason: to.reason, updatedAt: at }
-      : (({ withdrawnAt: _at, withdrawalReason: _reason, status: _status, ...rest }) => ({ ...rest, updatedAt: at }))(product);
+    to.status === 'withdrawn' ? { ...active, status: 'withdrawn', withdrawnAt: at, withdrawalReason: to.reason, updatedAt: at } : { ...active, updatedAt: at };
   const event = newEvent(to.status === 'withdrawn' ? 'product.withdrawn' : 'product.reinstated', toProductView(after), origin, at);
-  const target = to.status === 'withdrawn' ? { status: to.status, at, reason: to.reason } : { status: to.status, at };
   // The product's status list bit flips in the same transaction (docs/credentials.md#revocation).
   const status = await statusChange(tenant, product.productId, to.status === 'withdrawn');
-  if ((await setProductStatus(tenant, product, target, [eventPut(tenant, event), ...status.items])) === 'unchanged') {
+  if ((await setProductStatus(tenant, product, { ...to, at }, [eventPut(tenant, event), ...status.items])) === 'unchanged') {
     throw new DuplicateError(to.status === 'withdrawn' ? 'The product is already withdrawn.' : 'The product is not withdrawn.', {
       param: 'productId',
       suggestion: to.status === 'withdrawn' ? 'Reinstate it with POST /v1/products/{productId}/reinstate.' : 'Only a withdrawn product can be reinstated.',
