@@ -188,7 +188,7 @@ describe('delivery', () => {
     await target.waitFor((r) => r.length >= 1, 15_000);
     const deadline = Date.now() + 10_000;
     let log = await call('GET', `/v1/event-subscriptions/${subscription.id}/deliveries`, { key: org.live });
-    while (log.body.data.length === 0 && Date.now() < deadline) log = await call('GET', `/v1/event-subscriptions/${subscription.id}/deliveries`, { key: org.live });
+    while (log.body.data[0]?.status !== 'succeeded' && Date.now() < deadline) log = await call('GET', `/v1/event-subscriptions/${subscription.id}/deliveries`, { key: org.live });
     const retry = await call('POST', `/v1/event-subscriptions/${subscription.id}/deliveries/${test.body.deliveryId}/retry`, { key: org.live });
     await target.waitFor((r) => r.length >= 2, 15_000);
     // Assess
