@@ -30,15 +30,15 @@ export async function handler(event: SQSEvent, context: Context): Promise<SQSBat
   const parsed = await processPartialResponse(event, recordHandler, processor, { context, throwOnFullBatchFailure: false });
 
   const { failed, duplicates } = await countBatch(valid, writeStats);
-  if (duplicates) logger.info('Scan messages already counted were skipped', { duplicates });
+  if (duplicates) logger().info('Scan messages already counted were skipped', { duplicates });
   const failures = [...parsed.batchItemFailures, ...failed.map(({ message }) => ({ itemIdentifier: message.messageId }))];
   if (failed.length) {
     const error = failed[0]?.error;
-    logger.error('Scan rollup writes failed; the records will be delivered again', {
+    logger().error('Scan rollup writes failed; the records will be delivered again', {
       error: error instanceof Error ? error : String(error),
       failed: failed.length,
     });
   }
-  if (failures.length) logger.warn('Scan records failed', { failed: failures.length, of: event.Records.length });
+  if (failures.length) logger().warn('Scan records failed', { failed: failures.length, of: event.Records.length });
   return { batchItemFailures: failures };
 }

@@ -39,7 +39,7 @@ export async function handler(event: SQSEvent, context: Context): Promise<SQSBat
       const message = messageOf(record);
       const outcome = await deliver(message);
       if (outcome !== 'delivered' && outcome !== 'waiting') {
-        logger.info('Event delivery attempt', { subscriptionId: message.subscriptionId, eventId: message.eventId, attempt: message.attempt, outcome });
+        logger().info('Event delivery attempt', { subscriptionId: message.subscriptionId, eventId: message.eventId, attempt: message.attempt, outcome });
       }
     },
     processor,

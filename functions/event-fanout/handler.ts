@@ -60,7 +60,7 @@ export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatch
     try {
       await fanOut(group.events);
     } catch (error) {
-      logger.error('Event fan-out failed; the stream will deliver these records again', { error: error instanceof Error ? error.message : String(error), events: group.events.length });
+      logger().error('Event fan-out failed; the stream will deliver these records again', { error: error instanceof Error ? error.message : String(error), events: group.events.length });
       for (const record of group.records) failed.add(record);
     }
   }

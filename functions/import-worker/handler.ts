@@ -39,8 +39,8 @@ export async function handler(event: SQSEvent, context: Context): Promise<SQSBat
   const recordHandler = async (record: SQSRecord): Promise<void> => {
     const message = messageOf(record);
     const result = await importChunk({ orgId: message.orgId, environment: message.environment }, message.importId, message.chunk);
-    if (result === 'missing') logger.warn('Import chunk not found', { importId: message.importId, chunk: message.chunk });
-    if (result === 'already') logger.info('Redelivered import chunk skipped', { importId: message.importId, chunk: message.chunk });
+    if (result === 'missing') logger().warn('Import chunk not found', { importId: message.importId, chunk: message.chunk });
+    if (result === 'already') logger().info('Redelivered import chunk skipped', { importId: message.importId, chunk: message.chunk });
   };
   return processPartialResponse(event, recordHandler, processor, { context });
 }

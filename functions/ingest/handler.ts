@@ -48,7 +48,7 @@ const verifySignatureFirst: HttpMiddleware = {
     } else if (!verifySignature(event.headers?.['x-webhook-signature'], bytes, endpoint.secrets)) {
       throw unauthenticated();
     }
-    logger.appendKeys({ orgId: endpoint.orgId, environment: endpoint.environment, endpointId });
+    logger().appendKeys({ orgId: endpoint.orgId, environment: endpoint.environment, endpointId });
     verified.set(event, { endpoint, keys });
   },
 };

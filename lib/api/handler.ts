@@ -132,13 +132,13 @@ export function defineApiHandler(fn: FunctionName, operations: Readonly<Record<s
       const route = routes.get(event.routeKey);
       const operation = operations[event.routeKey];
       if (!route || !operation) throw new NotFoundError('No such endpoint.');
-      logger.appendKeys({ requestId: requestIdOf(event), routeKey: event.routeKey });
+      logger().appendKeys({ requestId: requestIdOf(event), routeKey: event.routeKey });
       if (isPublic(operation)) {
         admitted.set(event, { route, operation });
         return;
       }
       const principal = await authenticate(event, route);
-      logger.appendKeys({
+      logger().appendKeys({
         orgId: principal.tenant.orgId,
         environment: principal.tenant.environment,
         ...(principal.kind === 'apiKey' ? { keyId: principal.keyId } : { userId: principal.userId }),
@@ -156,7 +156,7 @@ export function defineApiHandler(fn: FunctionName, operations: Readonly<Record<s
   return middy<HttpEvent, HttpResult>()
     .use(requestIdHeader())
     .use(extraResponseHeaders())
-    .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use(injectLambdaContext(logger(), { resetKeys: true }))
     .use(errorResponses())
     .use({ after: settle, onError: settle })
     .use(admission)

@@ -98,7 +98,7 @@ export class RateLimiter {
     } catch (error) {
       // The counter is unreachable: admit on this instance's own count rather than fail the request.
       state.pending += count;
-      logger.warn('Rate limit counter unavailable; admitting on the local count', {
+      logger().warn('Rate limit counter unavailable; admitting on the local count', {
         keyId,
         error: error instanceof Error ? error.name : String(error),
       });
@@ -140,7 +140,7 @@ export async function rateLimit(principal: ApiKeyPrincipal): Promise<RateLimitOu
   const decision = await limiter.admit(principal.keyId, principal.rateLimitPerMinute);
   const background = decision.openedWindow
     ? touchApiKey(principal.tenant.orgId, principal.keyId, new Date().toISOString()).catch((error: unknown) => {
-        logger.warn('Could not record lastUsedAt', { keyId: principal.keyId, error: error instanceof Error ? error.name : String(error) });
+        logger().warn('Could not record lastUsedAt', { keyId: principal.keyId, error: error instanceof Error ? error.name : String(error) });
       })
     : Promise.resolve();
   return { decision, headers: rateLimitHeaders(decision), background };

@@ -73,7 +73,7 @@ export function toApiError(error: unknown, event: HttpEvent): ApiError {
   if (error instanceof ApiError) return error;
   if (isParserError(error)) return fromParser(error, event);
   const requestId = requestIdOf(event);
-  logger.error('Unhandled error', { requestId, routeKey: event.routeKey, error: error instanceof Error ? error : String(error) });
+  logger().error('Unhandled error', { requestId, routeKey: event.routeKey, error: error instanceof Error ? error : String(error) });
   return new InternalError(requestId);
 }
 

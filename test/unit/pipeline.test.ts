@@ -191,7 +191,7 @@ describe('the JSON body: @middy/http-json-body-parser, answered with the error o
     // Prepare
     const { key } = apiKey({ scopes: ['products:read'] });
     ddb.on(QueryCommand).rejects(new Error('connect ECONNREFUSED 10.1.2.3:443'));
-    const logged = vi.spyOn(logger, 'error').mockImplementation(() => undefined);
+    const logged = vi.spyOn(logger(), 'error').mockImplementation(() => undefined);
     // Act
     const response = await handler(
       request(key, { routeKey: 'GET /v1/products', rawPath: '/v1/products', rawQueryString: 'q=Ries', queryStringParameters: { q: 'Ries' }, pathParameters: {} }),
