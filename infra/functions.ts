@@ -84,6 +84,13 @@ export interface FunctionSpec {
    * (docs/configuration.md#logs).
    */
   logLevel?: LogLevel;
+  /**
+   * `false`: Node does not map stack traces to the TypeScript sources at run time (no
+   * `--enable-source-maps`), because reading the map costs the cold start more than the traces are
+   * worth on this path (docs/decisions.md#the-scan-path-speaks-to-aws-without-the-sdk). The bundle
+   * still ships its map, to read a logged trace against. Default: traces are mapped.
+   */
+  sourceMapsAtRunTime?: false;
 }
 
 export type LogLevel = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
@@ -130,6 +137,7 @@ export const FUNCTIONS: Record<FunctionName, FunctionSpec> = {
     grants: { table: ['dynamodb:GetItem'], scanQueue: ['sqs:SendMessage'] },
     // CloudFront → function URL with origin access control: no API Gateway request per scan.
     functionUrl: true,
+    sourceMapsAtRunTime: false,
   },
   events: {
     entry: 'functions/events/handler.ts',

@@ -4,8 +4,8 @@ import Negotiator from 'negotiator';
 import { createRouteMatcher } from '../../lib/api/route-matcher.ts';
 import { ROUTES } from '../../lib/api/routes.ts';
 import { config, RESOLVER_ORIGIN_HEADER } from '../../lib/config.ts';
-import { findDomainByHostname } from '../../lib/data/domains.ts';
-import { getPublicView, type PublicView } from '../../lib/data/passports.ts';
+import type { PublicView } from '../../lib/data/public-reads.ts';
+import { findDomainByHostname, getPublicView } from '../../lib/data/scan-reads.ts';
 import { sendScanEvent } from '../../lib/data/scan-queue.ts';
 import { parseGtinPath } from '../../lib/domain/digital-link.ts';
 import { deviceClass, referrerDomain, viewerCountry, type ScanEvent } from '../../lib/domain/scan.ts';
@@ -292,7 +292,7 @@ async function answer(event: HttpEvent, method: string): Promise<HttpResult> {
   // A scan is counted once, here, for a GET that resolved (docs/resolver.md); a queue failure never fails the scan.
   if (method === 'GET') {
     await sendScanEvent(scanEvent(event, at.tenant, view)).catch((error: unknown) =>
-      logger.warn('Scan event not sent', { error: error instanceof Error ? error.message : String(error) }),
+      logger().warn('Scan event not sent', { error: error instanceof Error ? error.message : String(error) }),
     );
   }
   return result;

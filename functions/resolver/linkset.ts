@@ -1,5 +1,5 @@
 import Negotiator from 'negotiator';
-import type { PublicView } from '../../lib/data/passports.ts';
+import type { PublicView } from '../../lib/data/public-reads.ts';
 import { credentialJwtUrl, elabelPageUrl, passportJsonUrl } from '../../lib/domain/page-urls.ts';
 import type { Tenant } from '../../lib/domain/tenant.ts';
 import { isLang } from '../../lib/domain/labelling/languages.ts';

@@ -1,4 +1,4 @@
-import { getVersionPage } from '../../lib/data/passports.ts';
+import { getVersionPage } from '../../lib/data/scan-reads.ts';
 import { parsePageRef } from '../../lib/domain/page-urls.ts';
 import { toPassportView } from '../../lib/domain/passport-view.ts';
 import { NotFoundError } from '../../lib/http/errors.ts';

@@ -31,8 +31,12 @@ export const BUNDLE = {
   banner: "import { createRequire as __passportCreateRequire } from 'node:module'; const require = __passportCreateRequire(import.meta.url);",
 } as const;
 
-/** NODE_OPTIONS of every function: stack traces in the logs point at the TypeScript sources. */
+/** NODE_OPTIONS of every function but those that opt out: stack traces in the logs point at the TypeScript sources. */
 export const LAMBDA_NODE_OPTIONS = '--enable-source-maps';
+
+/** A function's NODE_OPTIONS (infra/functions.ts#FunctionSpec.sourceMapsAtRunTime); undefined for none. */
+export const nodeOptionsOf = (spec: { sourceMapsAtRunTime?: false }): string | undefined =>
+  spec.sourceMapsAtRunTime === false ? undefined : LAMBDA_NODE_OPTIONS;
 
 /** The file NodejsFunction writes for ESM output, and the handler Lambda calls in it. */
 export const BUNDLE_FILE = 'index.mjs';

@@ -11,7 +11,6 @@ import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { ROUTES } from '../../lib/api/routes.ts';
 import { FUNCTIONS } from '../functions.ts';
-import { LAMBDA_NODE_OPTIONS } from './bundling.ts';
 import { Alarms } from './constructs/alarms.ts';
 import { Api } from './constructs/api.ts';
 import { DashboardSite } from './constructs/dashboard.ts';
@@ -106,7 +105,6 @@ export class PassportStack extends Stack {
         OIDC_REDIRECT_URI: signIn.callbackUrl,
         // No POWERTOOLS_LOG_LEVEL: the logger follows each function's Lambda log level (docs/configuration.md#logs).
         POWERTOOLS_SERVICE_NAME: 'product-passport',
-        NODE_OPTIONS: LAMBDA_NODE_OPTIONS,
         ...(settings.dashboardOrigins ? { DASHBOARD_ORIGINS: settings.dashboardOrigins } : {}),
       },
       environmentOf: {

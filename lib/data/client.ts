@@ -1,11 +1,11 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.ts';
+import { countDynamoCall } from './call-counts.ts';
+import type { GetItem } from './public-reads.ts';
 
 let client: DynamoDBDocumentClient | undefined;
 let base: DynamoDBClient | undefined;
-let calls = 0;
-const callsByCommand = new Map<string, number>();
 
 /** The one DynamoDB document client of this process, pointed wherever configuration says. */
 export function db(): DynamoDBDocumentClient {
@@ -20,9 +20,7 @@ export function db(): DynamoDBDocumentClient {
   // Count every call this process makes: the benchmarks report calls per request.
   base.middlewareStack.add(
     (next, context) => async (args) => {
-      calls++;
-      const command = context.commandName ?? 'unknown';
-      callsByCommand.set(command, (callsByCommand.get(command) ?? 0) + 1);
+      countDynamoCall(context.commandName ?? 'unknown');
       return next(args);
     },
     { step: 'initialize', name: 'countCalls' },
@@ -41,8 +39,5 @@ export function dynamo(): DynamoDBClient {
 
 export const tableName = (): string => config().tableName;
 
-/** DynamoDB calls made by this process so far. */
-export const dynamoCallCount = (): number => calls;
-
-/** The same, by command (`GetItemCommand`, `UpdateItemCommand`, …). */
-export const dynamoCallCounts = (): Record<string, number> => Object.fromEntries(callsByCommand);
+/** One item by its key, through the document client (lib/data/public-reads.ts takes it). */
+export const getItem: GetItem = async (key) => (await db().send(new GetCommand({ TableName: tableName(), Key: key }))).Item;

@@ -1,8 +1,9 @@
 import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { DomainRecord } from '../domain/domain.ts';
-import { db, tableName } from './client.ts';
+import { db, getItem, tableName } from './client.ts';
 import { cancellationReasons } from './errors.ts';
 import { DOMAIN_PREFIX, defaultDomainKey, domainKey, hostnameClaimKey, orgPk } from './keys.ts';
+import { publicReads } from './public-reads.ts';
 import { beginsWith, queryItems } from './query.ts';
 
 /**
@@ -34,14 +35,7 @@ function fromItem(item: Record<string, unknown>): DomainRecord {
   };
 }
 
-/** The claim on a hostname (one GetItem): which organization's domain it is, and whether it is verified. */
-export async function findDomainByHostname(
-  hostname: string,
-): Promise<{ orgId: string; domainId: string; status: 'pending' | 'verified' } | undefined> {
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: hostnameClaimKey(hostname) }));
-  if (!Item || typeof Item.orgId !== 'string' || typeof Item.domainId !== 'string') return undefined;
-  return { orgId: Item.orgId, domainId: Item.domainId, status: Item.status === 'verified' ? 'verified' : 'pending' };
-}
+export const { findDomainByHostname } = publicReads(getItem);
 
 /**
  * Writes a new domain and, if no organization claims its hostname yet, a pending claim. Answers

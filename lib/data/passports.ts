@@ -1,10 +1,11 @@
 import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { PassportVersion, PassportData } from '../domain/passport.ts';
-import type { Category, ProductRecord } from '../domain/product.ts';
+import type { PassportVersion } from '../domain/passport.ts';
+import type { ProductRecord } from '../domain/product.ts';
 import type { Tenant } from '../domain/tenant.ts';
-import { db, tableName } from './client.ts';
+import { db, getItem, tableName } from './client.ts';
 import { cancellationReasons } from './errors.ts';
 import { gtinSk, passportIdSk, passportVersionPrefix, passportVersionSk, productSk, tenantPk, versionPageSk } from './keys.ts';
+import { passportFromItem as fromItem, publicReads } from './public-reads.ts';
 import { beginsWith, queryItems } from './query.ts';
 
 /**
@@ -15,33 +16,6 @@ import { beginsWith, queryItems } from './query.ts';
  *   when it was published: what its immutable pages show (lib/domain/page-urls.ts), in one read.
  * Publishing also moves the product's `passportVersion` and the public view on its GTIN item.
  */
-function fromItem(item: Record<string, unknown>): PassportVersion {
-  return {
-    passportId: String(item.passportId),
-    productId: String(item.productId),
-    version: Number(item.version),
-    status: 'published',
-    data: (item.data ?? {}) as PassportData,
-    createdAt: String(item.createdAt),
-    publishedAt: String(item.publishedAt ?? item.createdAt),
-    digest: String(item.digest ?? ''),
-    previousDigest: typeof item.previousDigest === 'string' ? item.previousDigest : null,
-    gtin: String(item.gtin ?? ''),
-  };
-}
-
-/** What the resolver reads for a scan: the GTIN item's public view. */
-export interface PublicView {
-  productId: string;
-  name: string;
-  category: Category;
-  gtin: string;
-  qrCodeUrl: string;
-  passport?: PassportVersion;
-  /** The producer withdrew the product: its Digital Link answers 410 (docs/lifecycle.md#withdrawal). */
-  withdrawn?: boolean;
-}
-
 const pageFields = (product: Pick<ProductRecord, 'productId' | 'name' | 'category' | 'gtin' | 'qrCodeUrl'>) => ({
   productId: product.productId,
   name: product.name,
@@ -49,18 +23,6 @@ const pageFields = (product: Pick<ProductRecord, 'productId' | 'name' | 'categor
   gtin: product.gtin,
   qrCodeUrl: product.qrCodeUrl,
 });
-
-function toPublicView(item: Record<string, unknown>): PublicView {
-  return {
-    productId: String(item.productId),
-    name: String(item.name),
-    category: item.category as Category,
-    gtin: String(item.gtin),
-    qrCodeUrl: String(item.qrCodeUrl),
-    ...(item.passport ? { passport: fromItem(item.passport as Record<string, unknown>) } : {}),
-    ...(item.withdrawn === true ? { withdrawn: true } : {}),
-  };
-}
 
 /**
  * The new items of a published version: the version, its passport id pointer and its page (each on
@@ -151,13 +113,6 @@ export async function insertPassportVersion(
   }
 }
 
-export async function getPassportVersion(tenant: Tenant, productId: string, version: number): Promise<PassportVersion | undefined> {
-  const { Item } = await db().send(
-    new GetCommand({ TableName: tableName(), Key: { PK: tenantPk(tenant), SK: passportVersionSk(productId, version) } }),
-  );
-  return Item ? fromItem(Item) : undefined;
-}
-
 /** The version a passport id names, if it is a passport of `productId`. */
 export async function findPassportVersion(tenant: Tenant, productId: string, passportId: string): Promise<number | undefined> {
   const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: { PK: tenantPk(tenant), SK: passportIdSk(passportId) } }));
@@ -179,30 +134,7 @@ export async function listPassportVersions(
   return { passports: page.items.map(fromItem), hasMore: page.hasMore };
 }
 
-/** The public view of a GTIN, in one read: the resolver's whole data access for a scan. */
-export async function getPublicView(tenant: Tenant, gtin14: string): Promise<PublicView | undefined> {
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: { PK: tenantPk(tenant), SK: gtinSk(gtin14) } }));
-  return Item ? toPublicView(Item) : undefined;
-}
-
-/**
- * One published version of a GTIN with the product's public fields as they were when it was
- * published: what the version's immutable pages show. One GetItem; versions published before the
- * page items existed have none, and are read from the GTIN item (the current version, with the
- * current public fields) and, for an older version, its version item.
- */
-export async function getVersionPage(tenant: Tenant, gtin14: string, version: number): Promise<(PublicView & { passport: PassportVersion }) | undefined> {
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: { PK: tenantPk(tenant), SK: versionPageSk(gtin14, version) } }));
-  if (Item) {
-    const page = toPublicView(Item);
-    return page.passport ? { ...page, passport: page.passport } : undefined;
-  }
-  const view = await getPublicView(tenant, gtin14);
-  const current = view?.passport;
-  if (!view || !current || version > current.version) return undefined;
-  const passport = version === current.version ? current : await getPassportVersion(tenant, view.productId, version);
-  return passport ? { ...view, passport } : undefined;
-}
+export const { getPublicView, getVersionPage, getPassportVersion } = publicReads(getItem);
 
 /**
  * The version that was current at `at` (epoch ms): the newest whose `publishedAt` is not after it.

@@ -1,5 +1,6 @@
 import { eventPut } from '../data/events.ts';
-import { getPublicView, type PublicView } from '../data/passports.ts';
+import { getPublicView } from '../data/passports.ts';
+import type { PublicView } from '../data/public-reads.ts';
 import { getProduct } from '../data/products.ts';
 import {
   advanceWatermark,

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build, type Metafile } from 'esbuild';
-import { BUNDLE_FILE, esbuildOptions, LAMBDA_NODE_OPTIONS, REPO_ROOT } from '../../infra/cdk/bundling.ts';
+import { BUNDLE_FILE, esbuildOptions, LAMBDA_NODE_OPTIONS, nodeOptionsOf, REPO_ROOT } from '../../infra/cdk/bundling.ts';
 import { FUNCTIONS } from '../../infra/functions.ts';
 import { printTable, type Row } from './measure.ts';
 
@@ -65,7 +65,7 @@ function largestInputs(metafile: Metafile, limit: number): { input: string; byte
 export async function measureBundles(runs = Number(process.env.BUNDLE_RUNS ?? 7)): Promise<{ baselineMs: number; figures: BundleFigure[] }> {
   const dir = mkdtempSync(join(tmpdir(), 'passport-bundles-'));
   // Module-level code may read configuration; give it what Lambda would, pointing nowhere, and
-  // the same NODE_OPTIONS (source maps cost load time).
+  // each function's NODE_OPTIONS (source maps cost load time; the baseline has the default's).
   const env = {
     PATH: process.env.PATH,
     NODE_OPTIONS: LAMBDA_NODE_OPTIONS,
@@ -78,16 +78,16 @@ export async function measureBundles(runs = Number(process.env.BUNDLE_RUNS ?? 7)
   try {
     const empty = join(dir, 'empty.mjs');
     writeFileSync(empty, '');
-    const built: { name: string; file: string; metafile: Metafile }[] = [];
+    const built: { name: string; file: string; metafile: Metafile; nodeOptions: string }[] = [];
     for (const [name, spec] of Object.entries(FUNCTIONS)) {
       const outDir = join(dir, name);
       mkdirSync(outDir);
-      built.push({ name, file: join(outDir, BUNDLE_FILE), metafile: await bundleFunction(spec.entry, outDir) });
+      built.push({ name, file: join(outDir, BUNDLE_FILE), metafile: await bundleFunction(spec.entry, outDir), nodeOptions: nodeOptionsOf(spec) ?? '' });
     }
     importMs(empty, 2, env); // warm the file system cache and the node binary
     const baselineMs = importMs(empty, runs, env);
-    const figures = built.map(({ name, file, metafile }) => {
-      const ms = importMs(file, runs, env);
+    const figures = built.map(({ name, file, metafile, nodeOptions }) => {
+      const ms = importMs(file, runs, { ...env, NODE_OPTIONS: nodeOptions });
       return {
         name,
         bytes: statSync(file).size,

@@ -146,7 +146,7 @@ export function modelInputs(
     pageCacheMissRate: assumed(0.01, 'share', 'page requests CloudFront forwards (a new version, a cold edge); a page is cached for a year'),
     scanRedirectBytes: measured(bench('resolver.function', '307 answer bytes'), 500, 'bytes', 'the 307: status line and headers'),
     scanPageBytes: measured(bench('resolver.function', 'e-label page bytes (Brotli)'), 6144, 'bytes', 'the page, Brotli-compressed at the edge'),
-    scanReads: measured(bench('resolver.scan', 'DynamoDB calls per scan'), 1, 'reads', 'GetItem of the GTIN\'s public view'),
+    scanReads: measured(bench('resolver.scan', 'DynamoDB reads per scan'), 1, 'reads', 'GetItem of the GTIN\'s public view'),
     scanSends: measured(bench('resolver.scan', 'SQS sends per scan'), 1, 'calls', 'SendMessage of the scan event'),
     scanWriteUnits: measured(bench('pipeline', `write units per scan, batch ${batch.value}`), 3, 'WRU', 'aggregator: rollup updates and exactness'),
     scanAggregatorReadUnits: measured(bench('pipeline', `read units per scan, batch ${batch.value}`), 0, 'RRU', 'aggregator: exactness checks'),

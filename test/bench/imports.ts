@@ -1,6 +1,6 @@
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { stringify } from 'csv-stringify/sync';
-import { dynamoCallCount } from '../../lib/data/client.ts';
+import { dynamoCallCount } from '../../lib/data/call-counts.ts';
 import { importSk, tenantPk } from '../../lib/data/keys.ts';
 import { checkDigit } from '../../lib/domain/gtin.ts';
 import { MAX_IMPORT_ROWS } from '../../lib/domain/imports.ts';

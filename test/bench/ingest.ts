@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { createOrganization } from '../../lib/services/organizations.ts';
-import { dynamoCallCount } from '../../lib/data/client.ts';
+import { dynamoCallCount } from '../../lib/data/call-counts.ts';
 import { checkDigit } from '../../lib/domain/gtin.ts';
 import { applyMapping, HEADLESS_CMS_MAPPING } from '../../lib/domain/mapping.ts';
 import { MAX_PRODUCTS_PER_DELIVERY } from '../../lib/services/ingest.ts';

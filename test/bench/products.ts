@@ -2,7 +2,7 @@ import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { issueApiKey } from '../../lib/services/api-keys.ts';
 import { createOrganization } from '../../lib/services/organizations.ts';
 import { setApiKeyRateLimit } from '../../lib/data/api-keys.ts';
-import { dynamoCallCount, dynamoCallCounts } from '../../lib/data/client.ts';
+import { dynamoCallCount, dynamoCallCounts } from '../../lib/data/call-counts.ts';
 import { addToWindow } from '../../lib/data/rate-limits.ts';
 import { localClient } from '../../infra/local/dynamodb.ts';
 import type { StackInfo } from '../../infra/local/stack.ts';

@@ -1,4 +1,4 @@
-import { dynamoCallCounts } from '../../lib/data/client.ts';
+import { dynamoCallCounts } from '../../lib/data/call-counts.ts';
 import { deliverySendCount } from '../../lib/data/delivery-queue.ts';
 import { newEvent } from '../../lib/domain/events.ts';
 import { createOrganization } from '../../lib/services/organizations.ts';

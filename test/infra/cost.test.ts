@@ -46,13 +46,13 @@ describe('price table', () => {
 describe('cost model', () => {
   it('takes the counts the benchmark measured, the route table\'s and the function table\'s, and falls back to the documented defaults', () => {
     // Prepare
-    const rows = [row('resolver.scan', 'DynamoDB calls per scan', 2), row('pipeline', 'write units per scan, batch 100', 0.4), row('resolver.function', 'modelled warm duration at 512 MB', 17)];
+    const rows = [row('resolver.scan', 'DynamoDB reads per scan', 2), row('pipeline', 'write units per scan, batch 100', 0.4), row('resolver.function', 'modelled warm duration at 512 MB', 17)];
 
     // Act
     const inputs = modelInputs(rows, FUNCTIONS, ROUTES);
 
     // Assess
-    expect(inputs.scanReads).toMatchObject({ value: 2, source: 'bench: resolver.scan / DynamoDB calls per scan' });
+    expect(inputs.scanReads).toMatchObject({ value: 2, source: 'bench: resolver.scan / DynamoDB reads per scan' });
     expect(inputs.scanWriteUnits).toMatchObject({ value: 0.4 });
     expect(inputs.resolverMs).toMatchObject({ value: 17, source: 'bench: resolver.function / modelled warm duration at 512 MB' });
     expect(inputs.scanSends).toMatchObject({ value: 1, source: 'default' });

@@ -179,6 +179,8 @@ describe('functions', () => {
     expect(variables.PUBLIC_API_ORIGIN).toBeDefined();
     expect(variables.POWERTOOLS_SERVICE_NAME).toBe('product-passport');
     expect(variables.DYNAMODB_ENDPOINT).toBeUndefined();
+    // Stack traces mapped to the sources, except on the scan path (docs/decisions.md#the-scan-path-speaks-to-aws-without-the-sdk).
+    expect(variables.NODE_OPTIONS).toBe(name === 'resolver' ? undefined : '--enable-source-maps');
     if (readsSessionSecret(name, spec)) expect(variables.SESSION_SECRET_ARN).toEqual(ref(logicalId(synth.stack.sessionSecret)));
     else expect(variables.SESSION_SECRET_ARN).toBeUndefined();
   });

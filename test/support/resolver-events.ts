@@ -1,10 +1,12 @@
 import type { Context } from 'aws-lambda';
 import type { HttpEvent, HttpResult } from '../../lib/http/types.ts';
+import { startFakeAws } from './fake-aws.ts';
 
 /**
  * What the resolver's unit tests share: its configuration, the API Gateway events it is handed,
  * and the GTIN item a scan reads. The handler is imported only after its environment is set,
- * since config() reads the environment once.
+ * since config() reads the environment once; its DynamoDB and SQS are the loopback fake of
+ * test/support/fake-aws.ts (`ddb`, `sqs`).
  */
 export const ORG = 'org_0123456789abcdef';
 export const GTIN = '04006381333931';
@@ -16,7 +18,10 @@ type ResolverModule = typeof import('../../functions/resolver/handler.ts');
 /** Sets the resolver's environment (`RESOLVER_ORIGIN_SECRET` only when given) and imports its handler. */
 export async function loadResolver(extra: Record<string, string> = {}): Promise<ResolverModule> {
   delete process.env.RESOLVER_ORIGIN_SECRET;
+  const endpoint = await startFakeAws();
   Object.assign(process.env, {
+    DYNAMODB_ENDPOINT: endpoint,
+    SQS_ENDPOINT: endpoint,
     RESOLVER_ORIGIN: 'https://id.example.com',
     TABLE_NAME: 'product-passport',
     SCAN_QUEUE_URL: 'https://sqs.eu-central-1.amazonaws.com/123456789012/scan-events',

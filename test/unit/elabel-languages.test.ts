@@ -1,12 +1,10 @@
-import { SQSClient } from '@aws-sdk/client-sqs';
-import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { mockClient } from 'aws-sdk-client-mock';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { escapeHtml, renderElabel, renderWithdrawn } from '../../functions/resolver/page/elabel.ts';
 import { LANGUAGES, type Lang } from '../../lib/domain/labelling/languages.ts';
 import { text, type TextKey } from '../../lib/domain/labelling/texts.ts';
 import { categoryById, ingredientByCode } from '../../lib/domain/labelling/vocabulary.ts';
 import { apiGatewayEvent, CONTEXT, GTIN, loadResolver, ORG, PRODUCT_ID, type Handler } from '../support/resolver-events.ts';
+import { ddb, sqs } from '../support/fake-aws.ts';
 import { FULL_WINE, fullWineView } from '../support/wine-label.ts';
 
 /** A fixed text as the page writes it (typographic no-break spaces, HTML-escaped). */
@@ -128,8 +126,6 @@ describe('the e-label of a full wine label in each of the 24 languages', () => {
 
 describe('a version page in each of the 24 languages', () => {
   let handler: Handler;
-  const ddb = mockClient(DynamoDBDocumentClient);
-  const sqs = mockClient(SQSClient);
   beforeAll(async () => {
     ({ handler } = await loadResolver());
   });
@@ -142,7 +138,7 @@ describe('a version page in each of the 24 languages', () => {
     // Prepare
     const publicFields = { productId: PRODUCT_ID, name: 'Château Lumière Pauillac 2019', category: 'wine', gtin: GTIN, qrCodeUrl: `https://id.example.com/${ORG}/live/01/${GTIN}` };
     const passport = { passportId: 'ps_1', productId: PRODUCT_ID, version: 1, status: 'published', data: FULL_WINE, createdAt: '2026-11-01T00:00:00.000Z' };
-    ddb.on(GetCommand).resolves({ Item: { ...publicFields, passport } });
+    ddb.on('GetItem').resolves({ Item: { ...publicFields, passport } });
     const event = apiGatewayEvent({
       route: '/{orgId}/{environment}/p/{gtin}/{version}/{page}',
       path: `/${ORG}/live/p/${GTIN}/1/${lang}`,

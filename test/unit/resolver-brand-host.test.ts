@@ -1,18 +1,13 @@
-import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { HttpEvent } from '../../lib/http/types.ts';
 import { apiGatewayEvent, CONTEXT, GTIN, gtinItem as gtinItemOf, loadResolver, ORG, type Handler } from '../support/resolver-events.ts';
+import { ddb, sqs } from '../support/fake-aws.ts';
 
 let handler: Handler;
 let HOST_CACHE_MS: number;
 beforeAll(async () => {
   ({ handler, HOST_CACHE_MS } = await loadResolver());
 });
-
-const ddb = mockClient(DynamoDBDocumentClient);
-const sqs = mockClient(SQSClient);
 const context = CONTEXT;
 const BROWSER = 'text/html,application/xhtml+xml,*/*;q=0.8';
 
@@ -30,18 +25,18 @@ function onHost(host: string, path = `/01/${GTIN}`, headers: Record<string, stri
 
 const gtinItem = gtinItemOf(`https://id.brand.example/01/${GTIN}`, 4);
 const claim = (status: 'pending' | 'verified') => ({ PK: 'x', SK: 'HOST', orgId: ORG, domainId: 'dom_1', status, default: true });
-const claimReads = () => ddb.commandCalls(GetCommand).filter((c) => String(c.args[0].input.Key?.PK).startsWith('HOST#'));
-const gtinReads = () => ddb.commandCalls(GetCommand).filter((c) => String(c.args[0].input.Key?.PK).startsWith('T#'));
+const claimReads = () => ddb.calls('GetItem').filter((c) => String(c.input.Key?.PK).startsWith('HOST#'));
+const gtinReads = () => ddb.calls('GetItem').filter((c) => String(c.input.Key?.PK).startsWith('T#'));
 
 beforeEach(() => {
   ddb.reset();
   sqs.reset();
-  ddb.on(GetCommand).resolves({});
-  ddb.on(GetCommand, { Key: { PK: `T#${ORG}#live`, SK: `GTIN#${GTIN}` } }).resolves({ Item: gtinItem });
-  ddb.on(GetCommand, { Key: { PK: 'HOST#id.brand.example', SK: 'HOST' } }).resolves({ Item: claim('verified') });
-  ddb.on(GetCommand, { Key: { PK: 'HOST#cached.brand.example', SK: 'HOST' } }).resolves({ Item: claim('verified') });
-  ddb.on(GetCommand, { Key: { PK: 'HOST#pending.brand.example', SK: 'HOST' } }).resolves({ Item: claim('pending') });
-  sqs.on(SendMessageCommand).resolves({ MessageId: 'm-1' });
+  ddb.on('GetItem').resolves({});
+  ddb.on('GetItem', { Key: { PK: `T#${ORG}#live`, SK: `GTIN#${GTIN}` } }).resolves({ Item: gtinItem });
+  ddb.on('GetItem', { Key: { PK: 'HOST#id.brand.example', SK: 'HOST' } }).resolves({ Item: claim('verified') });
+  ddb.on('GetItem', { Key: { PK: 'HOST#cached.brand.example', SK: 'HOST' } }).resolves({ Item: claim('verified') });
+  ddb.on('GetItem', { Key: { PK: 'HOST#pending.brand.example', SK: 'HOST' } }).resolves({ Item: claim('pending') });
+  sqs.on('SendMessage').resolves({ MessageId: 'm-1' });
 });
 afterEach(() => {
   vi.useRealTimers();
@@ -55,8 +50,8 @@ describe('the resolver on a brand’s own domain', () => {
     expect(response.statusCode).toBe(307);
     expect(response.headers?.Location).toBe(`https://id.example.com/${ORG}/live/p/${GTIN}/4/fr`);
     expect(response.headers?.Link).toBe(`<https://id.brand.example/01/${GTIN}/10/LOT1?linkType=linkset>; rel="linkset"; type="application/linkset+json"`);
-    expect(gtinReads().map((c) => c.args[0].input.Key)).toEqual([{ PK: `T#${ORG}#live`, SK: `GTIN#${GTIN}` }]);
-    expect(JSON.parse(sqs.commandCalls(SendMessageCommand)[0]?.args[0].input.MessageBody ?? '{}')).toMatchObject({ orgId: ORG, environment: 'live' });
+    expect(gtinReads().map((c) => c.input.Key)).toEqual([{ PK: `T#${ORG}#live`, SK: `GTIN#${GTIN}` }]);
+    expect(JSON.parse(sqs.calls('SendMessage')[0]?.input.MessageBody ?? '{}')).toMatchObject({ orgId: ORG, environment: 'live' });
   });
 
   it('reads the host’s claim once a minute in a warm function, so a scan costs one GetItem (the GTIN item’s)', async () => {
@@ -73,7 +68,7 @@ describe('the resolver on a brand’s own domain', () => {
     // Assess
     expect(warmScanCalls).toBe(1);
     expect(claimReads()).toHaveLength(2);
-    expect(sqs.commandCalls(SendMessageCommand)).toHaveLength(3);
+    expect(sqs.calls('SendMessage')).toHaveLength(3);
   });
 
   it('answers 404 on an unknown or unverified host, remembers an unknown one too, and counts nothing', async () => {
@@ -84,7 +79,7 @@ describe('the resolver on a brand’s own domain', () => {
     // Assess
     expect([unknown.statusCode, again.statusCode, pending.statusCode]).toEqual([404, 404, 404]);
     expect(JSON.parse(again.body ?? '{}')).toMatchObject({ error: { type: 'not_found' } });
-    expect(claimReads().map((c) => c.args[0].input.Key?.PK)).toEqual(['HOST#id.stranger.example', 'HOST#pending.brand.example']);
+    expect(claimReads().map((c) => c.input.Key?.PK)).toEqual(['HOST#id.stranger.example', 'HOST#pending.brand.example']);
     expect(gtinReads()).toHaveLength(0);
     expect(sqs.calls()).toHaveLength(0);
   });
@@ -92,13 +87,13 @@ describe('the resolver on a brand’s own domain', () => {
   it('isolation: another organization’s verified host never resolves this organization’s GTIN (it reads its own tenant only)', async () => {
     // Prepare
     const OTHER = 'org_fedcba9876543210';
-    ddb.on(GetCommand, { Key: { PK: 'HOST#id.other-brand.example', SK: 'HOST' } }).resolves({ Item: { ...claim('verified'), orgId: OTHER } });
+    ddb.on('GetItem', { Key: { PK: 'HOST#id.other-brand.example', SK: 'HOST' } }).resolves({ Item: { ...claim('verified'), orgId: OTHER } });
     // Act
     const response = await handler(onHost('id.other-brand.example', `/01/${GTIN}`, { accept: 'application/json' }), context);
     // Assess
     expect(response.statusCode).toBe(404);
     expect(response.body).not.toContain('Riesling');
-    expect(gtinReads().map((c) => c.args[0].input.Key?.PK)).toEqual([`T#${OTHER}#live`]);
+    expect(gtinReads().map((c) => c.input.Key?.PK)).toEqual([`T#${OTHER}#live`]);
     expect(sqs.calls()).toHaveLength(0);
   });
 

@@ -1,9 +1,7 @@
-import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { mockClient } from 'aws-sdk-client-mock';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { HttpEvent } from '../../lib/http/types.ts';
 import { apiGatewayEvent, CONTEXT, GTIN, gtinItem as gtinItemOf, loadResolver, ORG, PRODUCT_ID, type Handler } from '../support/resolver-events.ts';
+import { ddb, sqs } from '../support/fake-aws.ts';
 
 // In AWS, CloudFront reaches the resolver through its Lambda function URL with origin access control
 // (infra/cdk/constructs/resolver-cdn.ts, docs/deploy.md#the-public-path). A function URL hands the
@@ -13,9 +11,6 @@ let handler: Handler;
 beforeAll(async () => {
   ({ handler } = await loadResolver());
 });
-
-const ddb = mockClient(DynamoDBDocumentClient);
-const sqs = mockClient(SQSClient);
 const URL_HOST = 'abcdefghijklmnopqrstuvwxyz012345.lambda-url.eu-central-1.on.aws';
 
 /** A request as a Lambda function URL hands it over (docs.aws.amazon.com, "Invoking Lambda function URLs": request payload format). */
@@ -46,17 +41,17 @@ function functionUrlEvent(path: string, options: { method?: string; query?: stri
 }
 
 const gtinItem = gtinItemOf(`https://id.example.com/${ORG}/live/01/${GTIN}`, 2);
-const sent = () => sqs.commandCalls(SendMessageCommand).map((call) => JSON.parse(call.args[0].input.MessageBody ?? '{}') as Record<string, unknown>);
+const sent = () => sqs.calls('SendMessage').map((call) => JSON.parse(call.input.MessageBody ?? '{}') as Record<string, unknown>);
 
 beforeEach(() => {
   ddb.reset();
   sqs.reset();
-  ddb.on(GetCommand).resolves({});
-  ddb.on(GetCommand, { Key: { PK: `T#${ORG}#live`, SK: `GTIN#${GTIN}` } }).resolves({ Item: gtinItem });
-  ddb.on(GetCommand, { Key: { PK: 'HOST#id.brand.example', SK: 'HOST' } }).resolves({
+  ddb.on('GetItem').resolves({});
+  ddb.on('GetItem', { Key: { PK: `T#${ORG}#live`, SK: `GTIN#${GTIN}` } }).resolves({ Item: gtinItem });
+  ddb.on('GetItem', { Key: { PK: 'HOST#id.brand.example', SK: 'HOST' } }).resolves({
     Item: { PK: 'HOST#id.brand.example', SK: 'HOST', orgId: ORG, domainId: 'dom_1', status: 'verified', default: true },
   });
-  sqs.on(SendMessageCommand).resolves({ MessageId: 'm-1' });
+  sqs.on('SendMessage').resolves({ MessageId: 'm-1' });
 });
 
 describe('the resolver behind its function URL', () => {
@@ -78,7 +73,7 @@ describe('the resolver behind its function URL', () => {
     expect(response.statusCode).toBe(307);
     expect(response.headers?.Location).toBe(viaGateway.headers?.Location);
     expect(response.headers?.Link).toBe(`<https://id.example.com${path}?linkType=linkset>; rel="linkset"; type="application/linkset+json"`);
-    expect(ddb.commandCalls(GetCommand)).toHaveLength(1);
+    expect(ddb.calls('GetItem')).toHaveLength(1);
     expect(sent()).toEqual([expect.objectContaining({ orgId: ORG, environment: 'live', productId: PRODUCT_ID, country: 'AT', device: 'mobile' })]);
   });
 
@@ -112,13 +107,13 @@ describe('the resolver behind its function URL', () => {
 
     // Assess
     expect(response.statusCode).toBe(404);
-    expect(ddb.commandCalls(GetCommand)).toHaveLength(0);
-    expect(sqs.commandCalls(SendMessageCommand)).toHaveLength(0);
+    expect(ddb.calls('GetItem')).toHaveLength(0);
+    expect(sqs.calls('SendMessage')).toHaveLength(0);
   });
 
   it('serves a version page with its year-long immutable Cache-Control and counts no scan', async () => {
     // Prepare
-    ddb.on(GetCommand, { Key: { PK: `T#${ORG}#live`, SK: `PAGE#${GTIN}#000002` } }).resolves({
+    ddb.on('GetItem', { Key: { PK: `T#${ORG}#live`, SK: `PAGE#${GTIN}#000002` } }).resolves({
       Item: { productId: PRODUCT_ID, name: 'Riesling 2023', category: 'wine', gtin: GTIN, passport: gtinItem.passport },
     });
 
@@ -128,7 +123,7 @@ describe('the resolver behind its function URL', () => {
     // Assess
     expect(response.statusCode).toBe(200);
     expect(response.headers?.['Cache-Control']).toBe('public, max-age=31536000, immutable');
-    expect(sqs.commandCalls(SendMessageCommand)).toHaveLength(0);
+    expect(sqs.calls('SendMessage')).toHaveLength(0);
   });
 
   it('answers the resolver description at /.well-known/gs1resolver', async () => {
@@ -150,8 +145,8 @@ describe('the resolver behind its function URL', () => {
     expect(JSON.parse(json.body ?? '{}')).toMatchObject({ error: { type: 'not_found', code: 'not_found' } });
     expect(page.statusCode).toBe(404);
     expect(page.headers?.['Content-Type']).toContain('text/html');
-    expect(ddb.commandCalls(GetCommand)).toHaveLength(0);
-    expect(sqs.commandCalls(SendMessageCommand)).toHaveLength(0);
+    expect(ddb.calls('GetItem')).toHaveLength(0);
+    expect(sqs.calls('SendMessage')).toHaveLength(0);
   });
 
   it('answers 405 with Allow for a method the path does not take', async () => {

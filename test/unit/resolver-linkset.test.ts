@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bestLink, linkset, parseLinkType, productLinks, resolverDescription, wantsLinkset, type Link } from '../../functions/resolver/linkset.ts';
-import type { PublicView } from '../../lib/data/passports.ts';
+import type { PublicView } from '../../lib/data/public-reads.ts';
 import { LANGUAGES } from '../../lib/domain/labelling/languages.ts';
 import { descriptionErrors, linksetErrors } from '../support/gs1-schemas.ts';
 

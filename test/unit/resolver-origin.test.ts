@@ -1,9 +1,7 @@
-import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { mockClient } from 'aws-sdk-client-mock';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { HttpEvent } from '../../lib/http/types.ts';
 import { apiGatewayEvent, CONTEXT, GTIN, gtinItem as gtinItemOf, loadResolver, ORG, type Handler } from '../support/resolver-events.ts';
+import { ddb, sqs } from '../support/fake-aws.ts';
 
 // In AWS the resolver gets RESOLVER_ORIGIN_SECRET, which CloudFront sends as X-Origin-Verify
 // (infra/cdk/constructs/resolver-cdn.ts); config() reads it once, so it is set before the import.
@@ -12,9 +10,6 @@ let handler: Handler;
 beforeAll(async () => {
   ({ handler } = await loadResolver({ RESOLVER_ORIGIN_SECRET: SECRET }));
 });
-
-const ddb = mockClient(DynamoDBDocumentClient);
-const sqs = mockClient(SQSClient);
 const context = CONTEXT;
 
 /** A consumer's scan as API Gateway hands it to the resolver, with the given headers. */
@@ -31,13 +26,13 @@ function scan(headers: Record<string, string>): HttpEvent {
 
 const gtinItem = gtinItemOf(`https://id.example.com/${ORG}/live/01/${GTIN}`, 1);
 
-const sentCountries = () => sqs.commandCalls(SendMessageCommand).map((call) => (JSON.parse(call.args[0].input.MessageBody ?? '{}') as { country: string }).country);
+const sentCountries = () => sqs.calls('SendMessage').map((call) => (JSON.parse(call.input.MessageBody ?? '{}') as { country: string }).country);
 
 beforeEach(() => {
   ddb.reset();
   sqs.reset();
-  ddb.on(GetCommand).resolves({ Item: gtinItem });
-  sqs.on(SendMessageCommand).resolves({ MessageId: 'm-1' });
+  ddb.on('GetItem').resolves({ Item: gtinItem });
+  sqs.on('SendMessage').resolves({ MessageId: 'm-1' });
 });
 
 describe('the resolver behind CloudFront', () => {
@@ -47,8 +42,8 @@ describe('the resolver behind CloudFront', () => {
     // Assess
     expect(response.statusCode).toBe(403);
     expect(JSON.parse(response.body ?? '{}')).toMatchObject({ error: { type: 'permission_error', code: 'permission_error' } });
-    expect(ddb.commandCalls(GetCommand)).toHaveLength(0);
-    expect(sqs.commandCalls(SendMessageCommand)).toHaveLength(0);
+    expect(ddb.calls('GetItem')).toHaveLength(0);
+    expect(sqs.calls('SendMessage')).toHaveLength(0);
   });
 
   it('attack: a guessed origin header (wrong value, or the right value\'s prefix) is refused too', async () => {
@@ -57,7 +52,7 @@ describe('the resolver behind CloudFront', () => {
     const prefix = await handler(scan({ 'cloudfront-viewer-country': 'KP', 'x-origin-verify': SECRET.slice(0, -1) }), context);
     // Assess
     expect([wrong.statusCode, prefix.statusCode]).toEqual([403, 403]);
-    expect(sqs.commandCalls(SendMessageCommand)).toHaveLength(0);
+    expect(sqs.calls('SendMessage')).toHaveLength(0);
   });
 
   it('serves a scan that came through CloudFront and counts it under the viewer\'s country', async () => {

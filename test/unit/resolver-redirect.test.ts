@@ -1,17 +1,12 @@
-import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { mockClient } from 'aws-sdk-client-mock';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { HttpEvent } from '../../lib/http/types.ts';
 import { apiGatewayEvent, CONTEXT, GTIN, gtinItem as gtinItemOf, loadResolver, ORG, type Handler } from '../support/resolver-events.ts';
+import { ddb, sqs } from '../support/fake-aws.ts';
 
 let handler: Handler;
 beforeAll(async () => {
   ({ handler } = await loadResolver());
 });
-
-const ddb = mockClient(DynamoDBDocumentClient);
-const sqs = mockClient(SQSClient);
 const context = CONTEXT;
 const LINK = `https://id.example.com/${ORG}/live/01/${GTIN}`;
 const page = (lang: string) => `https://id.example.com/${ORG}/live/p/${GTIN}/2/${lang}`;
@@ -35,8 +30,8 @@ const gtinItem = gtinItemOf(LINK, 2);
 beforeEach(() => {
   ddb.reset();
   sqs.reset();
-  ddb.on(GetCommand).resolves({ Item: gtinItem });
-  sqs.on(SendMessageCommand).resolves({ MessageId: 'm-1' });
+  ddb.on('GetItem').resolves({ Item: gtinItem });
+  sqs.on('SendMessage').resolves({ MessageId: 'm-1' });
 });
 
 describe('the resolver’s redirects', () => {
@@ -52,9 +47,9 @@ describe('the resolver’s redirects', () => {
       'Cache-Control': 'no-store',
       'Access-Control-Allow-Origin': '*',
     });
-    expect(ddb.commandCalls(GetCommand)).toHaveLength(1);
+    expect(ddb.calls('GetItem')).toHaveLength(1);
     expect(ddb.calls()).toHaveLength(1);
-    expect(sqs.commandCalls(SendMessageCommand)).toHaveLength(1);
+    expect(sqs.calls('SendMessage')).toHaveLength(1);
     expect(sqs.calls()).toHaveLength(1);
   });
 
@@ -115,10 +110,22 @@ describe('the resolver’s redirects', () => {
 
   it('reads nothing and counts nothing for a malformed link (400), and counts nothing for an unknown GTIN (404)', async () => {
     const bad = await handler(request('/99/X', { headers: { accept: 'application/json' } }), context);
-    ddb.on(GetCommand).resolves({});
+    ddb.on('GetItem').resolves({});
     const unknown = await handler(request('', { headers: { accept: 'application/json' } }), context);
     expect([bad.statusCode, unknown.statusCode]).toEqual([400, 404]);
     expect(ddb.calls()).toHaveLength(1);
     expect(sqs.calls()).toHaveLength(0);
+  });
+
+  it('still redirects when the queue fails or answers a body checksum that does not match what was sent, not retrying a client error', async () => {
+    // Prepare
+    sqs.on('SendMessage').resolves({ MD5OfMessageBody: '0'.repeat(32) });
+    // Act
+    const mismatched = await handler(request('', { headers: { accept: BROWSER } }), context);
+    sqs.on('SendMessage').rejects('QueueDoesNotExist');
+    const missing = await handler(request('', { headers: { accept: BROWSER } }), context);
+    // Assess
+    expect([mismatched.statusCode, missing.statusCode]).toEqual([307, 307]);
+    expect(sqs.calls('SendMessage')).toHaveLength(2);
   });
 });

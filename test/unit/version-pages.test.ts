@@ -1,17 +1,12 @@
-import { SQSClient } from '@aws-sdk/client-sqs';
-import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { mockClient } from 'aws-sdk-client-mock';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { HttpEvent } from '../../lib/http/types.ts';
 import { apiGatewayEvent, CONTEXT, GTIN, loadResolver, ORG, PRODUCT_ID, type Handler } from '../support/resolver-events.ts';
+import { ddb, sqs } from '../support/fake-aws.ts';
 
 let handler: Handler;
 beforeAll(async () => {
   ({ handler } = await loadResolver());
 });
-
-const ddb = mockClient(DynamoDBDocumentClient);
-const sqs = mockClient(SQSClient);
 const context = CONTEXT;
 const ROUTE = '/{orgId}/{environment}/p/{gtin}/{version}/{page}';
 
@@ -36,7 +31,7 @@ const passport = (version: number, ingredient: string) => ({
 });
 const publicFields = { productId: PRODUCT_ID, name: 'Riesling 2023', category: 'wine', gtin: GTIN, qrCodeUrl: `https://id.example.com/${ORG}/live/01/${GTIN}` };
 
-const keysRead = () => ddb.commandCalls(GetCommand).map((call) => call.args[0].input.Key?.SK);
+const keysRead = () => ddb.calls('GetItem').map((call) => call.input.Key?.SK);
 
 beforeEach(() => {
   ddb.reset();
@@ -46,7 +41,7 @@ beforeEach(() => {
 describe('a version page', () => {
   it('is one GetItem of the version’s page item, immutable for a year, and counts no scan', async () => {
     // Prepare
-    ddb.on(GetCommand).resolves({ Item: { ...publicFields, passport: passport(2, 'Grapes') } });
+    ddb.on('GetItem').resolves({ Item: { ...publicFields, passport: passport(2, 'Grapes') } });
     // Act
     const result = await handler(request('2', 'de'), context);
     // Assess
@@ -65,9 +60,9 @@ describe('a version page', () => {
 
   it('reads a version published before page items existed from the GTIN item and the version item', async () => {
     // Prepare: no page item; the GTIN item holds version 3, the version item version 1.
-    ddb.on(GetCommand, { Key: { PK: `T#${ORG}#live`, SK: `PAGE#${GTIN}#000001` } }).resolves({});
-    ddb.on(GetCommand, { Key: { PK: `T#${ORG}#live`, SK: `GTIN#${GTIN}` } }).resolves({ Item: { ...publicFields, passport: passport(3, 'Current') } });
-    ddb.on(GetCommand, { Key: { PK: `T#${ORG}#live`, SK: `PASSPORT#${PRODUCT_ID}#000001` } }).resolves({ Item: passport(1, 'First grapes') });
+    ddb.on('GetItem', { Key: { PK: `T#${ORG}#live`, SK: `PAGE#${GTIN}#000001` } }).resolves({});
+    ddb.on('GetItem', { Key: { PK: `T#${ORG}#live`, SK: `GTIN#${GTIN}` } }).resolves({ Item: { ...publicFields, passport: passport(3, 'Current') } });
+    ddb.on('GetItem', { Key: { PK: `T#${ORG}#live`, SK: `PASSPORT#${PRODUCT_ID}#000001` } }).resolves({ Item: passport(1, 'First grapes') });
     // Act
     const result = await handler(request('1', 'passport.json'), context);
     // Assess
@@ -78,8 +73,8 @@ describe('a version page', () => {
 
   it('is 404 for a version after the current one without reading the version item, cacheable for a minute', async () => {
     // Prepare
-    ddb.on(GetCommand, { Key: { PK: `T#${ORG}#live`, SK: `PAGE#${GTIN}#000009` } }).resolves({});
-    ddb.on(GetCommand, { Key: { PK: `T#${ORG}#live`, SK: `GTIN#${GTIN}` } }).resolves({ Item: { ...publicFields, passport: passport(3, 'Current') } });
+    ddb.on('GetItem', { Key: { PK: `T#${ORG}#live`, SK: `PAGE#${GTIN}#000009` } }).resolves({});
+    ddb.on('GetItem', { Key: { PK: `T#${ORG}#live`, SK: `GTIN#${GTIN}` } }).resolves({ Item: { ...publicFields, passport: passport(3, 'Current') } });
     // Act
     const result = await handler(request('9', 'en'), context);
     // Assess

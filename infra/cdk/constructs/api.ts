@@ -24,7 +24,7 @@ import { AaaaRecord, ARecord, RecordTarget, type IHostedZone } from 'aws-cdk-lib
 import { ApiGatewayv2DomainProperties } from 'aws-cdk-lib/aws-route53-targets';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
-import { LAMBDA_NODE_OPTIONS, lambdaBundling, REPO_ROOT } from '../bundling.ts';
+import { lambdaBundling, nodeOptionsOf, REPO_ROOT } from '../bundling.ts';
 import { apiGatewayRoutes, DEFAULT_LOG_LEVEL, deliveryQueueActions, importQueueActions, pascal, readsSessionSecret, scanQueueActions, STREAM_CONSUMER_ACTIONS, type FunctionTable, type StackRoute } from '../function-table.ts';
 import type { EventDeliveryPipeline } from './event-delivery-pipeline.ts';
 import type { ImportPipeline } from './import-pipeline.ts';
@@ -146,6 +146,7 @@ export class Api extends StackPart {
         bundling: lambdaBundling(spec.assets),
         environment: definedOnly({
           ...props.environment,
+          NODE_OPTIONS: nodeOptionsOf(spec),
           ...(readsSession ? { SESSION_SECRET_ARN: props.sessionSecret.secretArn } : {}),
           ...(spec.grants.secretsKey?.length && props.secretsKey ? { SECRETS_KMS_KEY_ID: props.secretsKey.keyArn } : {}),
           ...props.environmentOf?.[name],
