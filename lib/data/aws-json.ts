@@ -43,11 +43,11 @@ const BASE_DELAY_MS = 100;
 const ATTEMPT_TIMEOUT_MS = 3000;
 const THROTTLING = new Set(['ThrottlingException', 'ProvisionedThroughputExceededException', 'RequestLimitExceeded', 'RequestThrottled', 'RequestThrottledException', 'TooManyRequestsException']);
 
-/** SHA-256 and HMAC-SHA-256 over node:crypto, in the shape the signer takes. */
 type SourceData = string | ArrayBuffer | ArrayBufferView;
 const bytes = (data: SourceData): string | Uint8Array =>
   typeof data === 'string' ? data : ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : new Uint8Array(data);
 
+/** SHA-256 and HMAC-SHA-256 over node:crypto, in the shape the signer takes. */
 class Sha256 {
   readonly #hash: Hash | Hmac;
   constructor(secret?: SourceData) {
