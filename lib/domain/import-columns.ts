@@ -11,8 +11,10 @@
  * - an empty cell (or one of white space only) is an absent field;
  * - product fields are top-level headers (`gtin`, `name`, …); passport fields are flattened with
  *   dots under `passport.` (`passport.vintage`, `passport.nutrition.energyKj`);
- * - `passport.ingredients` lists vocabulary codes or text separated by `|` (an ingredient cannot
- *   itself contain `|`);
+ * - `passport.ingredients` lists ingredients separated by `|` (an ingredient cannot itself contain
+ *   `|`): `code:{code}` is an entry of the ingredient vocabulary, anything else free text; the export
+ *   writes a vocabulary entry the same way, so that it comes back as the entry and not as its code
+ *   in letters on the label;
  * - producers are numbered from 1: `passport.producers.1.name`, `passport.producers.1.role`, …;
  *   the template shows three, a row may use up to 20;
  * - numbers take a dot or a single comma as decimal separator (`12.5`, `12,5`); allergen flags
@@ -21,6 +23,9 @@
  */
 import { ALLERGEN_FIELDS, CATEGORIES, NUTRITION_FIELDS, SUPPLIER_ROLES, WINE_COLOURS } from './enums.ts';
 import type { PassportData } from './passport.ts';
+
+/** How a cell names an entry of the ingredient vocabulary: `code:tartaric-acid`. */
+export const CODE_PREFIX = 'code:';
 
 export interface ImportColumn {
   /** The header as the template writes it, e.g. `gtin` or `passport.nutrition.energyKj`. */
@@ -83,7 +88,7 @@ const passportColumns: ImportColumn[] = [
   { header: 'passport.productType', example: 'wine', describe: `Passport product type: ${CATEGORIES.join(', ')}.` },
   { header: 'passport.colour', example: 'white', describe: `Wine colour: ${WINE_COLOURS.join(', ')}.` },
   { header: 'passport.vintage', example: '2023', describe: 'Harvest year: 1800 to next year.' },
-  { header: 'passport.ingredients', example: 'grapes|sulphites|E220', describe: 'Ingredients, vocabulary codes or text, separated by |.' },
+  { header: 'passport.ingredients', example: 'Grapes|code:tartaric-acid|sulphites', describe: 'Ingredients separated by |: text, or code:{code} for an entry of GET /v1/vocabulary/ingredients.' },
   ...NUTRITION_FIELDS.map((field) => ({
     header: `passport.nutrition.${field}`,
     example: NUTRITION_EXAMPLES[field],
@@ -219,7 +224,11 @@ export function rowToInput(row: Readonly<Record<string, string>>): RowInput {
       continue;
     }
     if (path[0] === 'ingredients') {
-      passport.ingredients = cell.split('|').map((part) => part.trim()).filter((part) => part !== '');
+      passport.ingredients = cell
+        .split('|')
+        .map((part) => part.trim())
+        .filter((part) => part !== '')
+        .map((part) => (part.startsWith(CODE_PREFIX) ? { code: part.slice(CODE_PREFIX.length).trim() } : part));
     } else if (path[0] === 'vintage' || path[0] === 'nutrition') {
       const value = parseNumber(cell);
       if (value === undefined) errors.push({ column: written, message: `${header} must be a number, such as 12.5; found "${cell}".` });
@@ -253,10 +262,10 @@ export function rowToInput(row: Readonly<Record<string, string>>): RowInput {
 
 const cellOf = (value: unknown): string => {
   if (value === undefined || value === null) return '';
-  // An ingredient object (docs/api.md#passport-data): a vocabulary entry as its code, translated text in English or its first language.
+  // An ingredient object (docs/api.md#passport-data): a vocabulary entry as `code:{code}`, translated text in English or its first language.
   if (typeof value === 'object' && !Array.isArray(value)) {
     const item = value as { code?: unknown; text?: Record<string, unknown> };
-    if (typeof item.code === 'string') return item.code;
+    if (typeof item.code === 'string') return `${CODE_PREFIX}${item.code}`;
     const texts = item.text ?? {};
     return String(texts.en ?? Object.values(texts)[0] ?? '');
   }

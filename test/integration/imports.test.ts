@@ -131,13 +131,14 @@ describe('POST /v1/imports', () => {
     expect(passport.body).toMatchObject({ version: 2, data: { vintage: 2019 } });
   });
 
-  /** 50 rows, 5 of them bad in one known cell each (spreadsheet rows: the header is row 1). */
+  /** 50 rows, 6 of them bad in one known cell each (spreadsheet rows: the header is row 1). */
   function withBadRows(): { rows: Row[]; expected: { row: number; column: string }[] } {
     const good = rowsOf(50);
     const bad: [number, string, string][] = [
       [3, 'gtin', '4006381333932'],
       [10, 'passport.vintage', 'last year'],
       [17, 'category', 'spaceship'],
+      [22, 'passport.ingredients', 'grapes|code:no-such-entry'],
       [30, 'passport.colour', 'blue'],
       [44, 'passport.nutrition.energyKj', '-5'],
     ];
@@ -145,13 +146,13 @@ describe('POST /v1/imports', () => {
     return { rows: good, expected: bad.map(([i, column]) => ({ row: i + 2, column })) };
   }
 
-  it('reports exactly the 5 bad rows with their columns and imports the other 45', { timeout: 60_000 }, async () => {
+  it('reports exactly the 6 bad rows with their columns (an unknown vocabulary code among them) and imports the other 44', { timeout: 60_000 }, async () => {
     const { rows: mixed, expected } = withBadRows();
 
     const job = await imported(org.live, csvOf(mixed), CSV);
 
     expect(job.status).toBe('succeeded');
-    expect(job.counts).toEqual({ rows: 50, created: 45, updated: 0, unchanged: 0, failed: 5 });
+    expect(job.counts).toEqual({ rows: 50, created: 44, updated: 0, unchanged: 0, failed: 6 });
     expect(job.errors.map((e: { row: number; column: string }) => ({ row: e.row, column: e.column }))).toEqual(expected);
     expect(job.errors.every((e: { message: string }) => e.message.length > 0)).toBe(true);
     expect(await productOf(org.live, mixed[10]!.gtin!)).toEqual([]);
@@ -164,10 +165,10 @@ describe('POST /v1/imports', () => {
     const job = await imported(org.live, await xlsxOf(mixed), XLSX);
 
     expect(job).toMatchObject({ status: 'succeeded', format: 'xlsx' });
-    expect(job.counts).toEqual({ rows: 50, created: 45, updated: 0, unchanged: 0, failed: 5 });
+    expect(job.counts).toEqual({ rows: 50, created: 44, updated: 0, unchanged: 0, failed: 6 });
     expect(job.errors.map((e: { row: number; column: string }) => ({ row: e.row, column: e.column }))).toEqual(expected);
     const again = await imported(org.live, csvOf(mixed), CSV);
-    expect(again.counts).toEqual({ rows: 50, created: 0, updated: 0, unchanged: 45, failed: 5 });
+    expect(again.counts).toEqual({ rows: 50, created: 0, updated: 0, unchanged: 44, failed: 6 });
   });
 
   it('imports JSON Lines with nested passport objects flattened to the columns', { timeout: 60_000 }, async () => {
@@ -192,7 +193,7 @@ describe('POST /v1/imports', () => {
 
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ status: 'succeeded', dryRun: true, format: 'csv', finishedAt: expect.any(String) });
-    expect(response.body.counts).toEqual({ rows: 51, created: 45, updated: 0, unchanged: 1, failed: 5 });
+    expect(response.body.counts).toEqual({ rows: 51, created: 44, updated: 0, unchanged: 1, failed: 6 });
     expect(response.body.errors.map((e: { row: number; column: string }) => ({ row: e.row, column: e.column }))).toEqual(expected);
     expect(await snapshotOrg(org.orgId)).toEqual(before);
   });

@@ -3,7 +3,7 @@ import { IMPORT_HEADERS, inputToRow, rowToInput } from '../../lib/domain/import-
 import type { PassportData } from '../../lib/domain/passport.ts';
 
 describe('the export and import columns of issue 15’s passport fields', () => {
-  it('writes a vocabulary ingredient as its code and translated text in English, leaves energyCalculated out, and carries labelLanguage both ways', () => {
+  it('writes a vocabulary ingredient as code:{code} and reads it back as the entry, translated text in English, leaves energyCalculated out, and carries labelLanguage both ways', () => {
     // Prepare
     const passport: PassportData = {
       ingredients: ['Grapes', { code: 'tartaric-acid' }, { text: { de: 'Eiche', en: 'oak' } }, { text: { it: 'rovere' } }],
@@ -17,11 +17,20 @@ describe('the export and import columns of issue 15’s passport fields', () => 
 
     // Assess
     expect(Object.keys(row)).toEqual([...IMPORT_HEADERS]);
-    expect(row['passport.ingredients']).toBe('Grapes|tartaric-acid|oak|rovere');
+    expect(row['passport.ingredients']).toBe('Grapes|code:tartaric-acid|oak|rovere');
+    expect(back.passport?.ingredients).toEqual(['Grapes', { code: 'tartaric-acid' }, 'oak', 'rovere']);
     expect(row['passport.nutrition.energyKj']).toBe('348');
     expect(row['passport.labelLanguage']).toBe('pl');
     expect(back.errors).toEqual([]);
     expect(back.passport?.labelLanguage).toBe('pl');
     expect(back.passport?.nutrition).toEqual({ energyKj: 348, energyKcal: 84, fatG: 0, carbohydratesG: 2.6, proteinG: 0.1, alcoholG: 10.4 });
+  });
+
+  it('reads a cell part that starts with code: as a vocabulary entry (an unknown code is left for the passport schema to refuse), and everything else as text', () => {
+    // Act
+    const { passport, errors } = rowToInput({ gtin: '4006381333931', 'passport.ingredients': 'Grapes| code: sulphur-dioxide |tartaric-acid|code:no-such-entry' });
+    // Assess
+    expect(errors).toEqual([]);
+    expect(passport?.ingredients).toEqual(['Grapes', { code: 'sulphur-dioxide' }, 'tartaric-acid', { code: 'no-such-entry' }]);
   });
 });
