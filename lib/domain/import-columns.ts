@@ -12,9 +12,9 @@
  * - product fields are top-level headers (`gtin`, `name`, …); passport fields are flattened with
  *   dots under `passport.` (`passport.vintage`, `passport.nutrition.energyKj`);
  * - `passport.ingredients` lists ingredients separated by `|` (an ingredient cannot itself contain
- *   `|`): `code:{code}` is an entry of the ingredient vocabulary, anything else free text; the export
- *   writes a vocabulary entry the same way, so that it comes back as the entry and not as its code
- *   in letters on the label;
+ *   `|`): `code:{code}` is an entry of the ingredient vocabulary, a JSON object (`{"text":{…}}`)
+ *   free text with its translations, anything else free text; the export writes them the same way,
+ *   so that an exported row imports back to the same ingredients;
  * - producers are numbered from 1: `passport.producers.1.name`, `passport.producers.1.role`, …;
  *   the template shows three, a row may use up to 20;
  * - numbers take a dot or a single comma as decimal separator (`12.5`, `12,5`); allergen flags
@@ -26,6 +26,32 @@ import type { PassportData } from './passport.ts';
 
 /** How a cell names an entry of the ingredient vocabulary: `code:tartaric-acid`. */
 export const CODE_PREFIX = 'code:';
+
+/**
+ * One ingredient (docs/api.md#passport-data) as a part of the ingredients cell: free text as
+ * written, a vocabulary entry as `code:{code}`, text with its translations as its JSON object.
+ */
+export function ingredientCell(ingredient: unknown): string {
+  if (ingredient !== null && typeof ingredient === 'object' && !Array.isArray(ingredient)) {
+    const code = (ingredient as { code?: unknown }).code;
+    return typeof code === 'string' ? `${CODE_PREFIX}${code}` : JSON.stringify(ingredient);
+  }
+  return ingredient === undefined || ingredient === null ? '' : String(ingredient);
+}
+
+/** The ingredient a part of the cell names (the reverse of ingredientCell); the passport schema validates it. */
+function ingredientOf(part: string): unknown {
+  if (part.startsWith(CODE_PREFIX)) return { code: part.slice(CODE_PREFIX.length).trim() };
+  if (part.startsWith('{')) {
+    try {
+      const parsed: unknown = JSON.parse(part);
+      if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed;
+    } catch {
+      // not JSON: free text that starts with a brace
+    }
+  }
+  return part;
+}
 
 export interface ImportColumn {
   /** The header as the template writes it, e.g. `gtin` or `passport.nutrition.energyKj`. */
@@ -88,7 +114,7 @@ const passportColumns: ImportColumn[] = [
   { header: 'passport.productType', example: 'wine', describe: `Passport product type: ${CATEGORIES.join(', ')}.` },
   { header: 'passport.colour', example: 'white', describe: `Wine colour: ${WINE_COLOURS.join(', ')}.` },
   { header: 'passport.vintage', example: '2023', describe: 'Harvest year: 1800 to next year.' },
-  { header: 'passport.ingredients', example: 'Grapes|code:tartaric-acid|sulphites', describe: 'Ingredients separated by |: text, or code:{code} for an entry of GET /v1/vocabulary/ingredients.' },
+  { header: 'passport.ingredients', example: 'Grapes|code:tartaric-acid|sulphites', describe: 'Ingredients separated by |: text, code:{code} for an entry of GET /v1/vocabulary/ingredients, or {"text":{…}} for text with translations.' },
   ...NUTRITION_FIELDS.map((field) => ({
     header: `passport.nutrition.${field}`,
     example: NUTRITION_EXAMPLES[field],
@@ -228,7 +254,7 @@ export function rowToInput(row: Readonly<Record<string, string>>): RowInput {
         .split('|')
         .map((part) => part.trim())
         .filter((part) => part !== '')
-        .map((part) => (part.startsWith(CODE_PREFIX) ? { code: part.slice(CODE_PREFIX.length).trim() } : part));
+        .map(ingredientOf);
     } else if (path[0] === 'vintage' || path[0] === 'nutrition') {
       const value = parseNumber(cell);
       if (value === undefined) errors.push({ column: written, message: `${header} must be a number, such as 12.5; found "${cell}".` });
@@ -262,13 +288,7 @@ export function rowToInput(row: Readonly<Record<string, string>>): RowInput {
 
 const cellOf = (value: unknown): string => {
   if (value === undefined || value === null) return '';
-  // An ingredient object (docs/api.md#passport-data): a vocabulary entry as `code:{code}`, translated text in English or its first language.
-  if (typeof value === 'object' && !Array.isArray(value)) {
-    const item = value as { code?: unknown; text?: Record<string, unknown> };
-    if (typeof item.code === 'string') return `${CODE_PREFIX}${item.code}`;
-    const texts = item.text ?? {};
-    return String(texts.en ?? Object.values(texts)[0] ?? '');
-  }
+  if (typeof value === 'object' && !Array.isArray(value)) return ingredientCell(value); // an ingredient object
   if (typeof value === 'number') return String(value);
   if (typeof value === 'boolean') return value ? 'true' : 'false';
   return String(value);

@@ -1,7 +1,7 @@
 import { CsvError, parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import type { StoredRow } from '../data/imports.ts';
-import { checkHeaders } from '../domain/import-columns.ts';
+import { checkHeaders, ingredientCell } from '../domain/import-columns.ts';
 import { IMPORT_MEDIA_TYPES, MAX_IMPORT_ROWS, MAX_XLSX_BYTES, type ImportFormat } from '../domain/imports.ts';
 import { ApiError, InvalidRequestError, PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from '../http/errors.ts';
 
@@ -104,12 +104,16 @@ const cellText = (value: unknown): string =>
 /**
  * A JSON Lines object to cells under the template's headers: nested objects are flattened with
  * dots (`{"passport": {"vintage": 2023}}` is `passport.vintage`), an array of objects is numbered
- * from 1 (`passport.producers.1.name`), an array of values is joined with `|` (ingredients).
+ * from 1 (`passport.producers.1.name`), an array of values is joined with `|`, and the ingredients
+ * are one cell as the template writes them (lib/domain/import-columns.ts#ingredientCell).
  */
 function flatten(value: Record<string, unknown>, prefix: string, out: Record<string, string>): void {
   for (const [key, inner] of Object.entries(value)) {
     const header = prefix ? `${prefix}.${key}` : key;
-    if (Array.isArray(inner) && inner.some((v) => v !== null && typeof v === 'object')) {
+    if (header === 'passport.ingredients' && Array.isArray(inner)) {
+      // One cell, as the template writes it: vocabulary entries as code:{code}, translated text as JSON.
+      out[header] = inner.map(ingredientCell).join('|');
+    } else if (Array.isArray(inner) && inner.some((v) => v !== null && typeof v === 'object')) {
       inner.forEach((entry, i) => {
         if (entry !== null && typeof entry === 'object' && !Array.isArray(entry)) flatten(entry as Record<string, unknown>, `${header}.${i + 1}`, out);
         else out[`${header}.${i + 1}`] = cellText(entry);

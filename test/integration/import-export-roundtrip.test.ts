@@ -37,8 +37,8 @@ const PRODUCTS: { product: Record<string, unknown>; passports: Record<string, un
         productType: 'wine',
         colour: 'white',
         vintage: 2023,
-        // Vocabulary entries and free text side by side (an entry travels as code:{code}: docs/import-export.md)
-        ingredients: ['grapes', { code: 'sulphur-dioxide' }, 'E220', 'Preservative: sulphites', { code: 'tartaric-acid' }, 'Acidity regulator (tartaric acid)'],
+        // Vocabulary entries, translated text and free text side by side (code:{code} and JSON: docs/import-export.md)
+        ingredients: ['grapes', { code: 'sulphur-dioxide' }, 'E220', 'Preservative: sulphites', { code: 'tartaric-acid' }, { text: { de: 'Eichenholzchips', en: 'Oak chips, "toasted"' } }, 'Acidity regulator (tartaric acid)'],
         nutrition: { energyKj: 318, energyKcal: 76, fatG: 0, saturatedFatG: 0, carbohydratesG: 2.6, sugarsG: 0.6, proteinG: 0.1, saltG: 0.01, alcoholG: 9.5 },
         allergens: { containsSulphites: true, containsEgg: false, containsFish: false, containsMilk: false },
         origin: { country: 'DE', region: 'Mosel', designation: 'Mosel PDO' },
@@ -188,7 +188,8 @@ describe('CSV export → import round trip', () => {
     expect(lines[0]).toMatch(/^gtin,name,category,brand,sku,economicOperatorId,facilityId,commodityCode,granularity,passport\./);
     expect(lines[0]).toContain(',passport.producers.4.name,passport.producers.4.role,passport.producers.4.country');
     expect(exported).toContain('"Château ""Exemple"", Cuvée Spéciale"');
-    expect(exported).toContain('grapes|code:sulphur-dioxide|E220|Preservative: sulphites|code:tartaric-acid|Acidity regulator (tartaric acid)');
+    // CSV doubles the quotes inside the quoted cell
+    expect(exported).toContain('grapes|code:sulphur-dioxide|E220|Preservative: sulphites|code:tartaric-acid|{""text"":{""de"":""Eichenholzchips"",""en"":""Oak chips, \\""toasted\\""""}}|Acidity regulator (tartaric acid)');
   });
 
   it('imports the export into a fresh organization, whose export is byte-identical', { timeout: 120_000 }, async () => {

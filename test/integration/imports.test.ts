@@ -171,16 +171,17 @@ describe('POST /v1/imports', () => {
     expect(again.counts).toEqual({ rows: 50, created: 0, updated: 0, unchanged: 44, failed: 6 });
   });
 
-  it('imports JSON Lines with nested passport objects flattened to the columns', { timeout: 60_000 }, async () => {
+  it('imports JSON Lines with nested passport objects flattened to the columns, vocabulary entries and translated ingredients as they were', { timeout: 60_000 }, async () => {
     const gtin = uniqueGtin13();
-    const line = { gtin, name: 'Sekt', category: 'wine', passport: { colour: 'white', vintage: 2021, ingredients: ['grapes'], allergens: { containsSulphites: false } } };
+    const ingredients = ['grapes', { code: 'tartaric-acid' }, { text: { de: 'Eichenholzchips', en: 'oak chips' } }];
+    const line = { gtin, name: 'Sekt', category: 'wine', passport: { colour: 'white', vintage: 2021, ingredients, allergens: { containsSulphites: false } } };
 
     const job = await imported(org.live, Buffer.from(`${JSON.stringify(line)}\n`), NDJSON);
 
     expect(job.counts).toEqual({ rows: 1, created: 1, updated: 0, unchanged: 0, failed: 0 });
     const [product] = await productOf(org.live, gtin);
     const passport = await call('GET', `/v1/products/${product!.productId}/passport`, { key: org.live });
-    expect(passport.body.data).toEqual({ colour: 'white', vintage: 2021, ingredients: ['grapes'], allergens: { containsSulphites: false } });
+    expect(passport.body.data).toEqual({ colour: 'white', vintage: 2021, ingredients, allergens: { containsSulphites: false } });
   });
 
   it('answers a dry run with the report and writes nothing', async () => {
