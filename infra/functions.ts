@@ -130,8 +130,8 @@ export const FUNCTIONS: Record<FunctionName, FunctionSpec> = {
     entry: 'functions/resolver/handler.ts',
     description: 'Public GS1 Digital Link resolver and e-label page; sends one scan event per GET',
     // From `npx tsx test/bench/resolver.ts` (docs/benchmarks.md#right-sized-functions): a warm scan is
-    // ~3 ms of CPU at one vCPU and ~10 ms of waiting, so 512 MB costs 2/3 of 1024 MB per scan and keeps
-    // a cold start near 0.3 s (256 MB: 0.6 s, for 0.03 $ per million scans less).
+    // ~1 ms of CPU at one vCPU and ~10 ms of waiting, so 512 MB costs about 3/5 of 1024 MB per scan and
+    // keeps the cold start's import near 85 ms of CPU (256 MB: 170 ms, for 0.03 $ per million scans less).
     memoryMb: 512,
     timeoutSeconds: 5,
     grants: { table: ['dynamodb:GetItem'], scanQueue: ['sqs:SendMessage'] },
