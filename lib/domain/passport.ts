@@ -43,6 +43,10 @@ export const nutritionSchema = z.strictObject({
     .boolean({ error: 'energyCalculated must be true or false.' })
     .optional()
     .describe('Set by the service: energyKj and energyKcal were computed from the nutrients (Regulation (EU) No 1169/2011 Annex XIV factors), not declared'),
+}).meta({
+  // A rule across fields, which JSON Schema cannot state (docs/labelling.md#energy-and-rounding).
+  description:
+    'Nutrition per 100 ml or 100 g. A declared energyKj or energyKcal more than 20 % and more than 10 kJ away from what the nutrients give (Annex XIV factors) is refused with a 422 naming it; omit energy to have it computed.',
 });
 export type Nutrition = z.infer<typeof nutritionSchema>;
 
