@@ -24,13 +24,14 @@ import { arbitraryOf, queryArbitrary, type JsonSchema, type QueryParameter } fro
  * passport; a resolver's linkType one the product has).
  *
  * Replay: the seed is printed. A plain run uses a fixed seed; FUZZ_SEED=<n> replays another,
- * FUZZ_SEED=random explores. FUZZ_RUNS (default 12) sets the requests per operation, within
- * CONTRACT_TIME_MS (default 30 s) for the whole file.
+ * FUZZ_SEED=random explores. FUZZ_RUNS (default 12) sets the requests per operation; all of them
+ * are sent, so a plain run sends the same requests on any machine. CONTRACT_TIME_MS, when set,
+ * bounds the whole file instead (a quick look; which requests are sent then depends on the machine).
  */
 const FIXED_SEED = 20_261_123;
 const SEED = !process.env.FUZZ_SEED ? FIXED_SEED : process.env.FUZZ_SEED === 'random' ? Math.floor(Math.random() * 2 ** 31) : Number(process.env.FUZZ_SEED);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 12);
-const TIME_MS = Number(process.env.CONTRACT_TIME_MS ?? 30_000);
+const TIME_MS = process.env.CONTRACT_TIME_MS ? Number(process.env.CONTRACT_TIME_MS) : undefined;
 
 /** Operations the property does not send, and why. */
 const SKIPPED: Readonly<Record<string, string>> = {
@@ -70,7 +71,7 @@ interface Fixtures {
 }
 let fx: Fixtures;
 let document: Json;
-let budgetPerOperation = 1_000;
+let budgetPerOperation = Infinity;
 
 async function sacrificialKeyId(orgId: string): Promise<string> {
   return (await issueApiKey({ orgId, environment: 'live', scopes: ['products:read'], name: 'contract sacrificial' })).record.keyId;
@@ -105,8 +106,9 @@ beforeAll(async () => {
     domainId: await verifiedDomainId(orgId),
     eventId: (events.body as { data: { id: string }[] }).data[0]?.id ?? '',
   };
-  budgetPerOperation = Math.max(300, Math.floor(TIME_MS / OPERATIONS.filter((o) => !skipReason(o)).length));
-  console.log(`[contract] seed ${SEED}, ${RUNS} requests per operation, at most ${budgetPerOperation} ms each (replay: FUZZ_SEED=${SEED} npx vitest run test/fuzz/contract.fuzz.test.ts)`);
+  if (TIME_MS !== undefined) budgetPerOperation = Math.max(300, Math.floor(TIME_MS / OPERATIONS.filter((o) => !skipReason(o)).length));
+  const budget = Number.isFinite(budgetPerOperation) ? `, at most ${budgetPerOperation} ms each` : '';
+  console.log(`[contract] seed ${SEED}, ${RUNS} requests per operation${budget} (replay: FUZZ_SEED=${SEED} npx vitest run test/fuzz/contract.fuzz.test.ts)`);
 }, 120_000);
 
 /** A path parameter: the fixture of that name (an existing resource), or a value from its schema. */
