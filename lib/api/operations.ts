@@ -852,7 +852,7 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   'POST /v1/nutrition/calculate': {
     summary: 'Compute the energy of a nutrition declaration',
     description:
-      'The energy (kJ and kcal) the nutrients give with the conversion factors of Regulation (EU) No 1169/2011 Annex XIV (docs/labelling.md#energy-and-rounding): what publishing a passport stores when its nutrition omits energy. Alcohol may be given in % vol (× 0.789 g/ml). A declared energy more than 20 % and 10 kJ from the computed one is a 422 naming nutrition.energyKj, as on publishing. Any API key or a dashboard session; nothing is stored.',
+      'The energy (kJ and kcal) the nutrients give with the conversion factors of Regulation (EU) No 1169/2011 Annex XIV (docs/labelling.md#energy-and-rounding): what publishing a passport stores when its nutrition omits energy. Alcohol may be given in % vol (× 0.789 g/ml). A declared energy more than 20 % and 10 kJ from the computed one is reported in disagreement (publishing it is a 422 naming data.nutrition.energyKj). Any API key or a dashboard session; nothing is stored.',
     tag: 'Labelling',
     body: calculateNutritionSchema,
     responses: { 200: { description: 'The completed nutrition, and where each energy figure comes from', schema: calculatedNutritionSchema } },
