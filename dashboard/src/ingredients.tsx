@@ -4,8 +4,8 @@ import { LANGUAGES, type Lang } from '../../lib/domain/labelling/languages.ts';
 import type { VocabularyListEntry } from '../../lib/domain/labelling/vocabulary.ts';
 import type { Ingredient } from '../../lib/domain/passport.ts';
 import { api } from './api.ts';
-import { useLoad } from './components.tsx';
-import { browserLanguage, fold, ingredientLabel, searchVocabulary } from './labelling.ts';
+import { Options, useLoad } from './components.tsx';
+import { browserLanguage, fold, ingredientLabel, languageName, searchVocabulary } from './labelling.ts';
 
 /**
  * The passport form's ingredient list (docs/api.md#passport-data): entries of the ingredient
@@ -13,8 +13,6 @@ import { browserLanguage, fold, ingredientLabel, searchVocabulary } from './labe
  * their code or E-number, and free text for anything else. The list keeps its order: the e-label
  * prints it as given (descending weight).
  */
-
-const LANGUAGE_NAMES = new Intl.DisplayNames(['en'], { type: 'language' });
 
 /** The attributes the form's Field gives its control (id, name, aria-invalid, aria-describedby): here the search box. */
 type ControlProps = Record<string, string>;
@@ -93,11 +91,7 @@ export function IngredientsEditor(props: { value: Ingredient[]; onChange: (value
         <div class="field">
           <label for={`${id}-lang`}>Search in</label>
           <select id={`${id}-lang`} value={lang} onChange={(event) => setLang((event.currentTarget as HTMLSelectElement).value as Lang)}>
-            {LANGUAGES.map((code) => (
-              <option key={code} value={code}>
-                {LANGUAGE_NAMES.of(code) ?? code}
-              </option>
-            ))}
+            <Options values={LANGUAGES} labelOf={languageName} />
           </select>
         </div>
       </div>

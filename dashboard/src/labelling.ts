@@ -5,6 +5,11 @@ import type { Ingredient } from '../../lib/domain/passport.ts';
 
 /** The passport form's labelling helpers, without DOM: the ingredient search, labels, and the e-label preview URL. */
 
+const LANGUAGE_NAMES = new Intl.DisplayNames(['en'], { type: 'language' });
+
+/** A language's name in English for the dashboard's language lists ("German"), or its code. */
+export const languageName = (code: string): string => LANGUAGE_NAMES.of(code) ?? code;
+
 /** The user's language among the 24: the browser's first one the e-label offers, else English. */
 export function browserLanguage(preferred: readonly string[] = typeof navigator === 'undefined' ? [] : navigator.languages): Lang {
   for (const tag of preferred) {

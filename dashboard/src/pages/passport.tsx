@@ -4,7 +4,7 @@ import { ErrorNotice, Field, focusField, FormActions, Loading, Notice, Options, 
 import { ALLERGEN_FIELDS, CATEGORIES, NUTRITION_FIELDS, SUPPLIER_ROLES, WINE_COLOURS } from '../constants.ts';
 import { formatDateTime, labelOf } from '../format.ts';
 import { IngredientsEditor } from '../ingredients.tsx';
-import { browserLanguage, ingredientLabel, previewUrl } from '../labelling.ts';
+import { browserLanguage, ingredientLabel, languageName, previewUrl } from '../labelling.ts';
 import { LANGUAGES, type Lang } from '../../../lib/domain/labelling/languages.ts';
 import { computableEnergy, energyMismatch, energyMismatchMessage, roundEnergy, type NutritionInput } from '../../../lib/domain/nutrition.ts';
 import type { Ingredient } from '../../../lib/domain/passport.ts';
@@ -166,11 +166,7 @@ function PublishForm(props: { product: Product; current?: PassportData; onPublis
           {(a) => (
             <select {...a} value={values.labelLanguage} onChange={(e) => update((v) => ({ ...v, labelLanguage: text(e) }))}>
               <option value="">Not stated (English)</option>
-              {LANGUAGES.map((code) => (
-                <option key={code} value={code}>
-                  {LANGUAGE_NAMES.of(code) ?? code}
-                </option>
-              ))}
+              <Options values={LANGUAGES} labelOf={languageName} />
             </select>
           )}
         </Field>
@@ -284,8 +280,6 @@ function PublishForm(props: { product: Product; current?: PassportData; onPublis
   );
 }
 
-const LANGUAGE_NAMES = new Intl.DisplayNames(['en'], { type: 'language' });
-
 /** The form's nutrition as numbers (what is not a number yet is left out). */
 function nutritionNumbers(values: FormValues): NutritionInput {
   const out: Record<string, number> = {};
@@ -332,11 +326,7 @@ function ElabelPreview(props: { passport: Passport }) {
       <label>
         <span class="muted">E-label in </span>
         <select value={lang} onChange={(e) => setLang((e.currentTarget as HTMLSelectElement).value as Lang)} aria-label="E-label language">
-          {LANGUAGES.map((code) => (
-            <option key={code} value={code}>
-              {LANGUAGE_NAMES.of(code) ?? code}
-            </option>
-          ))}
+          <Options values={LANGUAGES} labelOf={languageName} />
         </select>
       </label>
       {url ? (
