@@ -32,15 +32,15 @@ export const FULL_WINE: PassportData = {
   ],
 };
 
-/** The read form of a published version of FULL_WINE (what the e-label renders). */
-export function fullWineView(overrides: Partial<Passport> = {}): Passport {
+/** The read form of a published version 3 of a wine with `data` (what the e-label renders). */
+export function wineView(data: PassportData, overrides: Partial<Passport> = {}): Passport {
   return {
     productId: '01890a5d-ac96-774b-bcce-b302099a8057',
     passportId: 'ps_01890a5dac96',
     name: 'Château Lumière Pauillac 2019',
     category: 'wine',
     gtin: '04006381333931',
-    data: FULL_WINE,
+    data,
     qrCodeUrl: 'https://id.example.com/org_0123456789abcdef/live/01/04006381333931',
     status: 'published',
     version: 3,
@@ -51,3 +51,6 @@ export function fullWineView(overrides: Partial<Passport> = {}): Passport {
     ...overrides,
   };
 }
+
+/** The read form of a published version of FULL_WINE. */
+export const fullWineView = (overrides: Partial<Passport> = {}): Passport => wineView(FULL_WINE, overrides);

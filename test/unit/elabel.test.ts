@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { PassportData, Passport } from '../../lib/domain/passport.ts';
+import type { PassportData } from '../../lib/domain/passport.ts';
 import {
   CONTENT_SECURITY_POLICY,
   energyValues,
@@ -11,25 +11,7 @@ import {
 } from '../../functions/resolver/page/elabel.ts';
 import { LANGUAGES, negotiateLanguage } from '../../functions/resolver/page/i18n.ts';
 import { text as labelText, TEXT_KEYS } from '../../lib/domain/labelling/texts.ts';
-
-function wineView(data: PassportData, overrides: Partial<Passport> = {}): Passport {
-  return {
-    productId: '01890a5d-ac96-774b-bcce-b302099a8057',
-    passportId: 'ps_01890a5dac96',
-    name: 'Château Lumière Pauillac 2019',
-    category: 'wine',
-    gtin: '04006381333931',
-    data,
-    qrCodeUrl: 'https://id.example.com/org_a/live/01/04006381333931',
-    status: 'published',
-    version: 3,
-    lastUpdated: '2026-11-21T23:30:00.000Z',
-    publishedAt: '2026-11-21T23:30:00.000Z',
-    digest: `sha256:${'a'.repeat(64)}`,
-    previousDigest: `sha256:${'b'.repeat(64)}`,
-    ...overrides,
-  };
-}
+import { wineView } from '../support/wine-label.ts';
 
 const COMPLETE_RED: PassportData = {
   productType: 'wine',
