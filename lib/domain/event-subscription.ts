@@ -4,6 +4,7 @@ import { EVENT_TYPES, type EventType } from './event-types.ts';
 import { newSortableId } from './ids.ts';
 import { cursorQuerySchema } from './pagination.ts';
 import type { Environment } from './tenant.ts';
+import type { WebhookSecret } from './webhook.ts';
 
 /**
  * Event subscriptions: outbound webhooks that deliver the event log (docs/lifecycle.md#event-log)
@@ -32,8 +33,6 @@ export const newSubscriptionId = (): string => newSortableId('sub');
 export const deliveryIdOf = (eventId: string): string => `del_${eventId.slice(4)}`;
 export const eventIdOf = (deliveryId: string): string => `evt_${deliveryId.slice(4)}`;
 
-/** How long a rotated-out secret keeps signing beside the new one. */
-export const SUBSCRIPTION_ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 /** A subscription whose deliveries have all failed this long is disabled (docs/webhooks-outbound.md#retries). */
 export const DISABLE_AFTER_FAILING_MS = 3 * 24 * 60 * 60 * 1000;
 /** Delivery log items expire after 30 days (DynamoDB TTL). */
@@ -49,12 +48,8 @@ export const RESPONSE_BODY_LIMIT = 1024;
  */
 export const DEFAULT_RETRY_SCHEDULE_SECONDS: readonly number[] = [5, 300, 1800, 7200, 18000, 36000, 36000];
 
-export interface SubscriptionSecret {
-  secret: string;
-  createdAt: string;
-  /** Set when a newer secret replaced this one: it still signs until then. */
-  expiresAt?: string;
-}
+/** A subscription's secret: the inbound endpoints' model, rotated the same way (lib/domain/webhook.ts). */
+export type SubscriptionSecret = WebhookSecret;
 
 export interface SubscriptionRecord {
   subscriptionId: string;

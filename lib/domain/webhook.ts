@@ -13,11 +13,25 @@ export const TIMESTAMP_TOLERANCE_MS = 5 * 60 * 1000;
 /** How long a rotated-out secret keeps verifying. */
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
+/** A signing secret of an inbound endpoint or an outbound subscription (docs/webhooks-outbound.md). */
 export interface WebhookSecret {
   secret: string;
   createdAt: string;
-  /** Set when a newer secret replaced this one; it verifies until then. */
+  /** Set when a newer secret replaced this one; it verifies (or signs) until then. */
   expiresAt?: string;
+}
+
+/**
+ * The secrets after a rotation at `now`: the new one first, the current one beside it until
+ * ROTATION_OVERLAP_MS from now, any older one gone.
+ */
+export function rotatedSecrets(secrets: readonly WebhookSecret[], secret: string, now: number): { secrets: WebhookSecret[]; previousValidUntil: string } {
+  const previousValidUntil = new Date(now + ROTATION_OVERLAP_MS).toISOString();
+  const previous = secrets[0];
+  return {
+    secrets: [{ secret, createdAt: new Date(now).toISOString() }, ...(previous ? [{ ...previous, expiresAt: previousValidUntil }] : [])],
+    previousValidUntil,
+  };
 }
 
 /** An organization's webhook endpoint: where its PIM delivers, and how payloads map to passports. */

@@ -17,7 +17,6 @@ import {
   PING_EVENT_TYPE,
   SECRET_PREFIX,
   SUBSCRIPTION_ID_PATTERN,
-  SUBSCRIPTION_ROTATION_OVERLAP_MS,
   type CreateSubscriptionInput,
   type DeliveryRecord,
   type SubscriptionRecord,
@@ -28,6 +27,7 @@ import { eventPut } from '../data/events.ts';
 import { newEvent, newEventId, type DomainEvent, type Origin } from '../domain/events.ts';
 import { hostOf, urlProblem } from '../domain/outbound-address.ts';
 import type { Tenant } from '../domain/tenant.ts';
+import { rotatedSecrets } from '../domain/webhook.ts';
 import { NotFoundError, ValidationError } from '../http/errors.ts';
 
 /** Event subscriptions of a tenant (docs/webhooks-outbound.md). */
@@ -123,13 +123,8 @@ export async function rotateSubscriptionSecret(
   now = Date.now(),
 ): Promise<{ subscription: SubscriptionRecord; secret: string; previousValidUntil: string }> {
   const secret = newSecret();
-  const previousValidUntil = new Date(now + SUBSCRIPTION_ROTATION_OVERLAP_MS).toISOString();
-  const previous = current.secrets[0];
-  const subscription = await replace(current, {
-    ...current,
-    secrets: [{ secret, createdAt: new Date(now).toISOString() }, ...(previous ? [{ ...previous, expiresAt: previousValidUntil }] : [])],
-    updatedAt: new Date(now).toISOString(),
-  }, origin);
+  const { secrets, previousValidUntil } = rotatedSecrets(current.secrets, secret, now);
+  const subscription = await replace(current, { ...current, secrets, updatedAt: new Date(now).toISOString() }, origin);
   return { subscription, secret, previousValidUntil };
 }
 

@@ -5,7 +5,7 @@ import { newPrefixedId, randomString } from '../domain/ids.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import {
   defaultMapping,
-  ROTATION_OVERLAP_MS,
+  rotatedSecrets,
   toEndpointView,
   type CreateEndpointInput,
   type UpdateEndpointInput,
@@ -83,13 +83,8 @@ export async function updateEndpoint(endpoint: WebhookEndpointRecord, changes: U
  */
 export async function rotateSecret(endpoint: WebhookEndpointRecord, now = Date.now(), origin: Origin = SERVICE_ORIGIN): Promise<{ endpoint: WebhookEndpointRecord; secret: string; previousValidUntil: string }> {
   const secret = newSecret();
-  const previousValidUntil = new Date(now + ROTATION_OVERLAP_MS).toISOString();
-  const previous = endpoint.secrets[0];
-  const updated = await replace(endpoint, {
-    ...endpoint,
-    secrets: [{ secret, createdAt: new Date(now).toISOString() }, ...(previous ? [{ ...previous, expiresAt: previousValidUntil }] : [])],
-    updatedAt: new Date(now).toISOString(),
-  }, origin);
+  const { secrets, previousValidUntil } = rotatedSecrets(endpoint.secrets, secret, now);
+  const updated = await replace(endpoint, { ...endpoint, secrets, updatedAt: new Date(now).toISOString() }, origin);
   return { endpoint: updated, secret, previousValidUntil };
 }
 
