@@ -25,7 +25,7 @@ import { ALLERGEN_FIELDS, CATEGORIES, NUTRITION_FIELDS, SUPPLIER_ROLES, WINE_COL
 import type { PassportData } from './passport.ts';
 
 /** How a cell names an entry of the ingredient vocabulary: `code:tartaric-acid`. */
-export const CODE_PREFIX = 'code:';
+const CODE_PREFIX = 'code:';
 
 /**
  * One ingredient (docs/api.md#passport-data) as a part of the ingredients cell: free text as
