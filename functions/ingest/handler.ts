@@ -6,6 +6,7 @@ import { verifySignature, verifyStandardWebhook } from '../../lib/domain/webhook
 import { errorResponses } from '../../lib/http/api-errors.ts';
 import { AuthenticationError } from '../../lib/http/errors.ts';
 import { logger } from '../../lib/http/logger.ts';
+import { jsonDepthLimit } from '../../lib/http/json-depth.ts';
 import { captureRawBody, rawBody } from '../../lib/http/raw-body.ts';
 import { requestIdHeader, requestIdOf } from '../../lib/http/request-id.ts';
 import { json } from '../../lib/http/response.ts';
@@ -75,7 +76,8 @@ async function receive(event: HttpEvent): Promise<HttpResult> {
 }
 
 /**
- * Raw bytes first (413 past 256 KiB), then the signature over them, then
+ * Raw bytes first (413 past 256 KiB), then the signature over them, their nesting (400 past 32
+ * levels), then
  * @middy/http-json-body-parser (any content type, as before: deliveries are signed, not typed).
  */
 export const handler = middy<HttpEvent, HttpResult>()
@@ -83,5 +85,6 @@ export const handler = middy<HttpEvent, HttpResult>()
   .use(errorResponses())
   .use(captureRawBody())
   .use(verifySignatureFirst)
+  .use(jsonDepthLimit())
   .use(httpJsonBodyParser({ disableContentTypeCheck: true }) as HttpMiddleware)
   .handler(receive);

@@ -9,6 +9,7 @@ import { authenticateSession, hasSessionCookie } from '../auth/session.ts';
 import { sessionRateLimit, SessionRateLimitError } from '../auth/session-rate-limit.ts';
 import { errorResponses } from '../http/api-errors.ts';
 import { NotFoundError, RateLimitError } from '../http/errors.ts';
+import { jsonDepthLimit } from '../http/json-depth.ts';
 import { captureRawBody, MAX_BODY_BYTES, rawBody } from '../http/raw-body.ts';
 import { withIdempotencyKey } from './idempotency.ts';
 import { logger } from '../http/logger.ts';
@@ -105,7 +106,8 @@ async function authenticate(event: HttpEvent, route: Route): Promise<Principal> 
  * admission (the route; authentication as the route says: an API key with its rate limit, decided
  * before anything is read, or a dashboard session with its CSRF defence, which API-key routes also
  * accept, or none for public operations; the route's scope), then for routes with a body its raw
- * bytes (413 past 256 KiB) and @middy/http-json-body-parser, then the operation.
+ * bytes (413 past 256 KiB), their nesting (400 past 32 levels, lib/http/json-depth.ts) and
+ * @middy/http-json-body-parser, then the operation.
  * Throws at load time unless `operations` implements exactly the routes the table gives `fn`.
  */
 export function defineApiHandler(fn: FunctionName, operations: Readonly<Record<string, Operation | PublicOperation>>) {
@@ -161,6 +163,7 @@ export function defineApiHandler(fn: FunctionName, operations: Readonly<Record<s
     .use({ after: settle, onError: settle })
     .use(admission)
     .use(onBodyRoutes(captureRawBody((event) => admitted.get(event)?.route.maxBodyBytes ?? MAX_BODY_BYTES)))
+    .use(onBodyRoutes(jsonDepthLimit(), { json: true }))
     .use(onBodyRoutes(httpJsonBodyParser() as HttpMiddleware, { json: true }))
     .handler(async (event, context) => {
       const { route, operation, principal } = admitted.get(event)!;
