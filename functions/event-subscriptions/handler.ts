@@ -4,6 +4,7 @@ import {
   createSubscriptionSchema,
   deliveryIdOf,
   listDeliveriesQuerySchema,
+  listSubscriptionsQuerySchema,
   toDeliveryView,
   toSubscriptionView,
   updateSubscriptionSchema,
@@ -32,7 +33,9 @@ async function create(request: ApiRequest) {
 }
 
 async function list(request: ApiRequest) {
-  return json(200, { data: (await subscriptionsOf(request.principal.tenant)).map((s) => toSubscriptionView(s)) });
+  const query = parseQuery(listSubscriptionsQuerySchema, request.event.queryStringParameters, ['limit', 'starting_after']);
+  const page = await subscriptionsOf(request.principal.tenant, { limit: query.limit, ...(query.starting_after === undefined ? {} : { startingAfter: query.starting_after }) });
+  return json(200, { data: page.subscriptions.map((s) => toSubscriptionView(s)), hasMore: page.hasMore });
 }
 
 async function read(request: ApiRequest) {

@@ -9,6 +9,7 @@ import { FUNCTIONS } from '../functions.ts';
 import { DASHBOARD_PATH, dashboardFiles } from './dashboard.ts';
 import { dnsRecordsFile, startDns } from './dns.ts';
 import { ensureTable, startDynamoDbLocal } from './dynamodb.ts';
+import { localFunctionEnvironment } from './environment.ts';
 import { startGateway, type LambdaHandler } from './gateway.ts';
 import { startIdentityProvider, type DevAccount } from './identity-provider.ts';
 import { startPoller, type SqsHandler } from './poller.ts';
@@ -186,27 +187,7 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
       dnsRecordsFile: recordsFile,
     };
     // The functions read their configuration from the environment, as they do in Lambda.
-    Object.assign(process.env, {
-      AWS_REGION: region,
-      TABLE_NAME: tableName,
-      DYNAMODB_ENDPOINT: info.dynamodbEndpoint,
-      SQS_ENDPOINT: info.sqsEndpoint,
-      SCAN_QUEUE_URL: info.scanQueueUrl,
-      IMPORT_QUEUE_URL: info.importQueueUrl,
-      RESOLVER_ORIGIN: info.resolverOrigin,
-      PUBLIC_API_ORIGIN: info.url,
-      OIDC_ISSUER: info.oidcIssuer,
-      OIDC_CLIENT_ID: info.oidcClientId,
-      SESSION_SECRET: info.sessionSecret,
-      SECRETS_KEY: info.secretsKey,
-      DNS_SERVER: info.dnsServer,
-      // Credential signing keys, one private JWK file each (lib/data/signers.ts); in AWS, KMS keys.
-      SIGNING_KEY_DIR: join(options.dataDir, 'signing-keys'),
-      EVENT_DELIVERY_QUEUE_URL: info.deliveryQueueUrl,
-      // Local only: event subscriptions may post to http:// loopback receivers (never set in AWS; docs/webhooks-outbound.md#ssrf).
-      EVENT_SUBSCRIPTIONS_ALLOW_LOOPBACK: 'true',
-      ...(options.eventRetryScheduleSeconds ? { EVENT_RETRY_SCHEDULE_SECONDS: options.eventRetryScheduleSeconds.join(',') } : {}),
-    });
+    Object.assign(process.env, localFunctionEnvironment(info, options, process.env));
 
     // Lambda's SQS event source mapping, played locally for every function a queue triggers.
     const queueOf = {

@@ -34,6 +34,8 @@ import {
   createSubscriptionSchema,
   deliverySchema,
   listDeliveriesQuerySchema,
+  listSubscriptionsQuerySchema,
+  MAX_EVENT_SUBSCRIPTIONS,
   subscriptionSchema,
   updateSubscriptionSchema,
 } from '../domain/event-subscription.ts';
@@ -675,17 +677,19 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   'POST /v1/event-subscriptions': {
     summary: 'Create an event subscription',
     description:
-      'Events of the types named (or every type, ["*"]) are POSTed to url, signed per Standard Webhooks (docs/webhooks-outbound.md). The answer holds the signing secret, shown this once. url must be https:// and its host must resolve to public addresses only (422 otherwise).',
+      `Events of the types named (or every type, ["*"]) are POSTed to url, signed per Standard Webhooks (docs/webhooks-outbound.md). The answer holds the signing secret, shown this once. url must be https:// and its host must resolve to public addresses only (422 otherwise). An organization's environment has at most ${MAX_EVENT_SUBSCRIPTIONS} subscriptions (422 beyond).`,
     tag: 'Event subscriptions',
     body: createSubscriptionSchema,
     responses: { 201: { description: 'Created; secret is shown this once', schema: createdSubscriptionSchema } },
     errors: [400, ...API_KEY_ERRORS, 413, 422],
   },
   'GET /v1/event-subscriptions': {
-    summary: "The tenant's event subscriptions", description: 'Every event subscription of the organization and environment, oldest first, without secrets.',
+    summary: "The tenant's event subscriptions",
+    description: `The event subscriptions of the organization and environment (at most ${MAX_EVENT_SUBSCRIPTIONS}), oldest first, without secrets. Cursor pages of limit (1–100, default 25) after starting_after.`,
     tag: 'Event subscriptions',
-    responses: { 200: { description: 'Every subscription', schema: dataList(subscriptionSchema) } },
-    errors: [...API_KEY_ERRORS],
+    query: listSubscriptionsQuerySchema,
+    responses: { 200: { description: 'A page of subscriptions', schema: cursorPage(subscriptionSchema) } },
+    errors: [400, ...API_KEY_ERRORS, 422],
   },
   'GET /v1/event-subscriptions/{subscriptionId}': {
     summary: 'An event subscription', description: 'One subscription, without secrets; another organization’s id is 404.',

@@ -1,4 +1,4 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import {
   DELIVERY_LOG_TTL_SECONDS,
   type DeliveryAttempt,
@@ -9,17 +9,23 @@ import {
 } from '../domain/event-subscription.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import { db, tableName } from './client.ts';
+import { cancellationReasons, isConditionFailure, retryOnConflict } from './errors.ts';
 import { writeIfFirstHolds, type TransactItem } from './writes.ts';
-import { EVENT_DELIVERY_PREFIX, eventDeliveriesPk, eventDeliveryKey, SUBSCRIPTION_PREFIX, subscriptionSk, tenantPk } from './keys.ts';
+import { EVENT_DELIVERY_PREFIX, eventDeliveriesPk, eventDeliveryKey, SUBSCRIPTION_PREFIX, subscriptionCountKey, subscriptionSk, tenantPk } from './keys.ts';
 import { beginsWith, queryItems } from './query.ts';
 import { secretBox } from './secret-box.ts';
 
 /**
  * Event subscriptions and their delivery log (docs/webhooks-outbound.md).
  * - A subscription is one item in the tenant's partition, `EVSUB#{subscriptionId}`: the fan-out
- *   reads all of a tenant's with one Query. Its signing secrets are sealed like the inbound
+ *   reads a tenant's (at most the cap) with one Query. Its signing secrets are sealed like the inbound
  *   endpoints' (lib/data/secret-box.ts, docs/security.md finding 3) into `sealedSecrets`, the
  *   tenant and subscription id as authenticated data; `secrets` keeps only their dates.
+ * - `T#{orgId}#{env}` / `EVSUBS`: `count`, the tenant's number of subscriptions, changed in the same
+ *   transaction as every insert (on the condition that it stays under the cap) and every delete, so
+ *   the cap holds exactly under concurrency (docs/security.md). A tenant from before the count gets
+ *   it on its first insert or delete, by counting its subscriptions (it may exceed the cap then:
+ *   inserts are refused until deletes bring it under).
  * - A delivery is one item per subscription and event, `EVDEL#{orgId}#{env}#{subscriptionId}` /
  *   `DEL#{deliveryId}`, holding every attempt; it expires 30 days after its last write (TTL).
  */
@@ -68,14 +74,81 @@ async function read(item: Item, withSecrets: boolean): Promise<SubscriptionRecor
 }
 
 /**
- * Writes the subscription: a new one on the condition that it does not exist, a changed one on
- * the condition that nobody changed it since `expectedUpdatedAt`. False when the condition failed.
+ * Writes a changed subscription on the condition that nobody changed it since `expectedUpdatedAt`
+ * (a new one goes through insertSubscription). False when the condition failed.
  */
-export async function putSubscription(s: SubscriptionRecord, expectedUpdatedAt: string | undefined, also: readonly TransactItem[]): Promise<boolean> {
-  const condition = expectedUpdatedAt
-    ? { ConditionExpression: 'updatedAt = :expected', ExpressionAttributeValues: { ':expected': expectedUpdatedAt } }
-    : { ConditionExpression: 'attribute_not_exists(PK)' };
+export async function putSubscription(s: SubscriptionRecord, expectedUpdatedAt: string, also: readonly TransactItem[]): Promise<boolean> {
+  const condition = { ConditionExpression: 'updatedAt = :expected', ExpressionAttributeValues: { ':expected': expectedUpdatedAt } };
   return writeIfFirstHolds([{ Put: { TableName: tableName(), Item: await toItem(s), ...condition } }, ...also]);
+}
+
+/** How many subscriptions the tenant has, counted by a Query of their keys (pages of up to 1 MB). */
+async function countSubscriptions(tenant: Tenant): Promise<number> {
+  let count = 0;
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await db().send(
+      new QueryCommand({ TableName: tableName(), ...beginsWith(tenantPk(tenant), SUBSCRIPTION_PREFIX), Select: 'COUNT', ConsistentRead: true, ExclusiveStartKey: startKey }),
+    );
+    count += page.Count ?? 0;
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return count;
+}
+
+/**
+ * Makes sure the tenant's subscription count exists: when it does not (a tenant from before the
+ * cap, or with none yet), counts its subscriptions and writes it once (a concurrent writer's count
+ * wins). No insert or delete commits without the count, so nothing changes between the two.
+ */
+async function ensureSubscriptionCount(tenant: Tenant): Promise<void> {
+  const Key = subscriptionCountKey(tenant);
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key, ConsistentRead: true }));
+  if (Item) return;
+  const count = await countSubscriptions(tenant);
+  try {
+    await db().send(new PutCommand({ TableName: tableName(), Item: { ...Key, type: 'eventSubscriptionCount', count }, ConditionExpression: 'attribute_not_exists(PK)' }));
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+  }
+}
+
+/**
+ * Inserts a new subscription with `also` (its event) unless the tenant already has `max`: false
+ * then, and nothing is written. The count is raised in the same transaction, on the condition that
+ * it stays under `max`.
+ */
+export async function insertSubscription(s: SubscriptionRecord, max: number, also: readonly TransactItem[]): Promise<boolean> {
+  const tenant = tenantOf(s);
+  await ensureSubscriptionCount(tenant);
+  const item = await toItem(s);
+  try {
+    // Concurrent inserts and deletes all update the count item: a lost race is retried.
+    await retryOnConflict(() =>
+      db().send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Put: { TableName: tableName(), Item: item, ConditionExpression: 'attribute_not_exists(PK)' } },
+            {
+              Update: {
+                TableName: tableName(),
+                Key: subscriptionCountKey(tenant),
+                UpdateExpression: 'ADD #count :one',
+                ConditionExpression: '#count < :max',
+                ExpressionAttributeNames: { '#count': 'count' },
+                ExpressionAttributeValues: { ':one': 1, ':max': max },
+              },
+            },
+            ...also,
+          ],
+        }),
+      ),
+    );
+    return true;
+  } catch (error) {
+    if (cancellationReasons(error)[1]?.Code === 'ConditionalCheckFailed') return false;
+    throw error;
+  }
 }
 
 export async function getSubscription(tenant: Tenant, subscriptionId: string, options: { secrets: boolean }): Promise<SubscriptionRecord | undefined> {
@@ -83,18 +156,42 @@ export async function getSubscription(tenant: Tenant, subscriptionId: string, op
   return Item ? read(Item, options.secrets) : undefined;
 }
 
-/** The tenant's subscriptions, oldest first (ids sort by time), without their secrets: one Query. */
-export async function listSubscriptions(tenant: Tenant): Promise<SubscriptionRecord[]> {
-  const { items } = await queryItems(beginsWith(tenantPk(tenant), SUBSCRIPTION_PREFIX));
-  return items.map((item) => fromItem(item));
+/**
+ * A page of the tenant's subscriptions, oldest first (ids sort by time), without their secrets:
+ * `limit` of them after `startingAfter` (a subscription id). The fan-out reads the first page of
+ * as many as the cap: at most that many subscriptions get an event, whatever a tenant from before
+ * the cap holds.
+ */
+export async function listSubscriptions(
+  tenant: Tenant,
+  options: { limit: number; startingAfter?: string },
+): Promise<{ subscriptions: SubscriptionRecord[]; hasMore: boolean }> {
+  const pk = tenantPk(tenant);
+  const page = await queryItems(beginsWith(pk, SUBSCRIPTION_PREFIX), {
+    limit: options.limit,
+    ...(options.startingAfter ? { startKey: { PK: pk, SK: subscriptionSk(options.startingAfter) } } : {}),
+  });
+  return { subscriptions: page.items.map((item) => fromItem(item)), hasMore: page.hasMore };
 }
 
-/** Deletes the subscription with `also` (its event); false when it was already gone. */
-export const deleteSubscription = (tenant: Tenant, subscriptionId: string, also: readonly TransactItem[]): Promise<boolean> =>
-  writeIfFirstHolds([
+/** Deletes the subscription with `also` (its event), and lowers the tenant's count; false when it was already gone. */
+export async function deleteSubscription(tenant: Tenant, subscriptionId: string, also: readonly TransactItem[]): Promise<boolean> {
+  await ensureSubscriptionCount(tenant);
+  return writeIfFirstHolds([
     { Delete: { TableName: tableName(), Key: { PK: tenantPk(tenant), SK: subscriptionSk(subscriptionId) }, ConditionExpression: 'attribute_exists(PK)' } },
+    {
+      Update: {
+        TableName: tableName(),
+        Key: subscriptionCountKey(tenant),
+        UpdateExpression: 'ADD #count :minusOne',
+        ConditionExpression: 'attribute_exists(#count)',
+        ExpressionAttributeNames: { '#count': 'count' },
+        ExpressionAttributeValues: { ':minusOne': -1 },
+      },
+    },
     ...also,
   ]);
+}
 
 /**
  * Records a delivery's outcome on the subscription without touching what its owner may have changed

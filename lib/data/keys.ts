@@ -47,6 +47,7 @@ import type { Tenant } from '../domain/tenant.ts';
  * | signing key | `ORG#{orgId}` | `SIGNKEY#{keyId}` | every key the organization signed with: its DID document (docs/credentials.md#keys) |
  * | current signing key | `ORG#{orgId}` | `SIGNKEYCURRENT` | the key new credentials are signed with (created on first use, conditionally; moved by rotation) |
  * | event subscription | `T#{orgId}#{env}` | `EVSUB#{subscriptionId}` | get by id; the tenant's subscriptions in one query (the fan-out's one read per tenant and stream batch; docs/webhooks-outbound.md) |
+ * | event subscription count | `T#{orgId}#{env}` | `EVSUBS` | the cap on a tenant's event subscriptions, kept exact in the insert and delete transactions |
  * | event delivery | `EVDEL#{orgId}#{env}#{subscriptionId}` | `DEL#{deliveryId}` | one per subscription and event: its attempts; a subscription's log newest first (TTL 30 days) |
  */
 
@@ -103,6 +104,8 @@ export const eventKey = (tenant: Tenant, eventId: string): ItemKey => ({ PK: eve
 /** Sort-key prefix of a tenant's event subscriptions (docs/webhooks-outbound.md). */
 export const SUBSCRIPTION_PREFIX = 'EVSUB#';
 export const subscriptionSk = (subscriptionId: string): string => `${SUBSCRIPTION_PREFIX}${subscriptionId}`;
+/** The tenant's count of event subscriptions (not under SUBSCRIPTION_PREFIX: `EVSUBS` has no `#`). */
+export const subscriptionCountKey = (tenant: Tenant): ItemKey => ({ PK: tenantPk(tenant), SK: 'EVSUBS' });
 /** A subscription's delivery log: its own partition, so deliveries spread and list newest first. */
 export const eventDeliveriesPk = (tenant: Tenant, subscriptionId: string): string => `EVDEL#${tenant.orgId}#${tenant.environment}#${subscriptionId}`;
 /** Sort-key prefix of delivery log items. */

@@ -27,6 +27,12 @@ export const DELIVERY_ID_PATTERN = /^del_[0-9a-z]{20}$/;
 export const newSubscriptionId = (): string => newSortableId('sub');
 
 /**
+ * The most event subscriptions a tenant (an organization's live or test environment) may have:
+ * each event costs one delivery per subscription, up to 8 attempts each (docs/security.md).
+ */
+export const MAX_EVENT_SUBSCRIPTIONS = 20;
+
+/**
  * One delivery per subscription per event: its id is the event's (`evt_x` → `del_x`), so a
  * repeated fan-out of the same event finds the same delivery, and deliveries sort by event time.
  */
@@ -211,6 +217,12 @@ export const deliverySchema = z
     updatedAt: z.iso.datetime(),
   })
   .meta({ id: 'EventDelivery' });
+
+/** `GET /v1/event-subscriptions`: `limit` (1–100, default 25), `starting_after` (a subscription id). */
+export const listSubscriptionsQuerySchema = cursorQuerySchema(
+  'subscription id',
+  z.string().regex(SUBSCRIPTION_ID_PATTERN, { error: 'starting_after must be a subscription id (sub_…).' }),
+);
 
 /** `GET …/deliveries`: `limit` (1–100, default 25), `starting_after` (a delivery id). */
 export const listDeliveriesQuerySchema = cursorQuerySchema(

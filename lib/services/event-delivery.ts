@@ -8,6 +8,7 @@ import {
   DELIVERY_TIMEOUT_MS,
   deliveryIdOf,
   DISABLE_AFTER_FAILING_MS,
+  MAX_EVENT_SUBSCRIPTIONS,
   RESPONSE_BODY_LIMIT,
   signingSecrets,
   standardSignatures,
@@ -30,6 +31,8 @@ const INLINE_EVENT_BYTES = 200_000;
 /**
  * One delivery message per enabled subscription of the event's tenant that wants its type: one
  * Query of the tenant's subscriptions per tenant in the batch, then SendMessageBatch calls of ten.
+ * The Query reads at most MAX_EVENT_SUBSCRIPTIONS (the oldest), so an event costs at most that many
+ * deliveries even for a tenant that holds more from before the cap (docs/webhooks-outbound.md).
  */
 export async function fanOut(events: readonly { tenant: Tenant; event: DomainEvent }[]): Promise<number> {
   const byTenant = new Map<string, { tenant: Tenant; events: DomainEvent[] }>();
@@ -41,7 +44,8 @@ export async function fanOut(events: readonly { tenant: Tenant; event: DomainEve
   }
   const messages: { message: DeliveryMessage }[] = [];
   for (const { tenant, events: tenantEvents } of byTenant.values()) {
-    const subscriptions = (await listSubscriptions(tenant)).filter((s) => s.status === 'enabled');
+    const { subscriptions: read } = await listSubscriptions(tenant, { limit: MAX_EVENT_SUBSCRIPTIONS });
+    const subscriptions = read.filter((s) => s.status === 'enabled');
     if (subscriptions.length === 0) continue;
     for (const event of tenantEvents) {
       const inline = Buffer.byteLength(JSON.stringify(event)) <= INLINE_EVENT_BYTES;

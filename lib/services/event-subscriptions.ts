@@ -5,6 +5,7 @@ import {
   deleteSubscription,
   getDelivery,
   getSubscription,
+  insertSubscription,
   listDeliveries,
   listSubscriptions,
   putSubscription,
@@ -13,6 +14,7 @@ import { allowedAddresses, RefusedAddressError } from '../data/outbound-http.ts'
 import {
   DELIVERY_ID_PATTERN,
   eventIdOf,
+  MAX_EVENT_SUBSCRIPTIONS,
   newSubscriptionId,
   PING_EVENT_TYPE,
   SECRET_PREFIX,
@@ -28,7 +30,7 @@ import { newEvent, newEventId, type DomainEvent, type Origin } from '../domain/e
 import { hostOf, urlProblem } from '../domain/outbound-address.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import { rotatedSecrets } from '../domain/webhook.ts';
-import { NotFoundError, ValidationError } from '../http/errors.ts';
+import { ApiError, NotFoundError, ValidationError } from '../http/errors.ts';
 
 /** Event subscriptions of a tenant (docs/webhooks-outbound.md). */
 
@@ -57,6 +59,15 @@ export async function checkSubscriptionUrl(
   }
 }
 
+/** 422: the tenant has as many event subscriptions as it may have (docs/security.md). */
+export class SubscriptionLimitError extends ApiError<'validation_error'> {
+  constructor(tenant: Tenant) {
+    super(422, 'validation_error', `This organization's ${tenant.environment} environment already has ${MAX_EVENT_SUBSCRIPTIONS} event subscriptions, the most it may have.`, {
+      suggestion: 'Delete a subscription you no longer use (DELETE /v1/event-subscriptions/{subscriptionId}), or give one subscription several event types, then create the new one.',
+    });
+  }
+}
+
 /** The event of a subscription's change (its API form: never a secret), for the change's own transaction. */
 const changeEvent = (type: 'event_subscription.created' | 'event_subscription.updated' | 'event_subscription.deleted', s: SubscriptionRecord, origin: Origin) =>
   eventPut({ orgId: s.orgId, environment: s.environment }, newEvent(type, toSubscriptionView(s), origin));
@@ -81,7 +92,9 @@ export async function createSubscription(
     createdAt: now,
     updatedAt: now,
   };
-  await putSubscription(subscription, undefined, [changeEvent('event_subscription.created', subscription, origin)]);
+  if (!(await insertSubscription(subscription, MAX_EVENT_SUBSCRIPTIONS, [changeEvent('event_subscription.created', subscription, origin)]))) {
+    throw new SubscriptionLimitError(tenant);
+  }
   return { subscription, secret };
 }
 
@@ -92,7 +105,9 @@ export async function requireSubscription(tenant: Tenant, subscriptionId: string
   return subscription;
 }
 
-export const subscriptionsOf = (tenant: Tenant): Promise<SubscriptionRecord[]> => listSubscriptions(tenant);
+/** A page of the tenant's subscriptions, oldest first: `limit` after `startingAfter` (a subscription id). */
+export const subscriptionsOf = (tenant: Tenant, options: { limit: number; startingAfter?: string }): Promise<{ subscriptions: SubscriptionRecord[]; hasMore: boolean }> =>
+  listSubscriptions(tenant, options);
 
 async function replace(current: SubscriptionRecord, next: SubscriptionRecord, origin: Origin): Promise<SubscriptionRecord> {
   if (!(await putSubscription(next, current.updatedAt, [changeEvent('event_subscription.updated', next, origin)]))) {

@@ -20,6 +20,7 @@ const { checkSubscriptionUrl } = await import('../../lib/services/event-subscrip
 const { deliver } = await import('../../lib/services/event-delivery.ts');
 const { loadConfig } = await import('../../lib/config.ts');
 const { eventOf, handler: fanOutHandler } = await import('../../functions/event-fanout/handler.ts');
+const { localFunctionEnvironment } = await import('../../infra/local/environment.ts');
 
 describe('the fan-out’s reading of stream records', () => {
   const image = {
@@ -64,6 +65,36 @@ describe('the fan-out’s reading of stream records', () => {
     queue.restore();
   });
 
+  it('attack: one event of a tenant holding 300 subscriptions (written before the cap) is fanned out to at most 20 deliveries', async () => {
+    // Prepare: the tenant's partition as DynamoDB pages it, honouring a Query's Limit
+    const db = mockClient(DynamoDBDocumentClient);
+    const queue = mockClient(SQSClient);
+    const stored = Array.from({ length: 300 }, (_, i) => {
+      const subscriptionId = `sub_${String(i).padStart(20, '0')}`;
+      return {
+        PK: 'T#org_1#test', SK: `EVSUB#${subscriptionId}`, subscriptionId, orgId: 'org_1', environment: 'test', url: `https://h${i}.example.com/`,
+        events: ['*'], status: 'enabled', secrets: [], createdAt: '2026-11-01T00:00:00.000Z', updatedAt: '2026-11-01T00:00:00.000Z',
+      };
+    });
+    db.on(QueryCommand).callsFake((input: { Limit?: number; ExclusiveStartKey?: { SK: string } }) => {
+      const from = input.ExclusiveStartKey ? stored.findIndex((s) => s.SK === input.ExclusiveStartKey?.SK) + 1 : 0;
+      const items = stored.slice(from, input.Limit === undefined ? undefined : from + input.Limit);
+      const last = items.at(-1);
+      return { Items: items, ...(from + items.length < stored.length && last ? { LastEvaluatedKey: { PK: last.PK, SK: last.SK } } : {}) };
+    });
+    queue.on(SendMessageBatchCommand).resolves({ Failed: [] });
+    // Act
+    const response = await fanOutHandler({ Records: [{ eventName: 'INSERT', dynamodb: { SequenceNumber: '1', NewImage: image } }] });
+    // Assess: 20 signed POSTs for the event, not 300; and no more than the cap's worth read
+    const messages = queue.commandCalls(SendMessageBatchCommand).flatMap((c) => c.args[0].input.Entries ?? []);
+    const read = db.commandCalls(QueryCommand).reduce((sum, c) => sum + (c.args[0].input.Limit ?? stored.length), 0);
+    expect(response.batchItemFailures).toEqual([]);
+    expect(messages).toHaveLength(20);
+    expect(read).toBeLessThanOrEqual(21);
+    db.restore();
+    queue.restore();
+  });
+
   it('ignores other items, changes of an item, and partitions that are not an event log', () => {
     expect(eventOf({ eventName: 'INSERT', dynamodb: { NewImage: { ...image, type: { S: 'product' } } } })).toBeUndefined();
     expect(eventOf({ eventName: 'MODIFY', dynamodb: { NewImage: image } })).toBeUndefined();
@@ -83,6 +114,58 @@ describe('the SSRF address check', () => {
   });
 
   it.each(['93.184.215.14', '8.8.8.8', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8'])('allows the public address %s', (address) => {
+    expect(isAllowedAddress(address)).toBe(true);
+  });
+
+  // Review finding 9: the IANA IPv4 and IPv6 Special-Purpose Address Registries (RFC 6890), every
+  // block that is not globally reachable, and every IPv6 form that embeds an IPv4 address.
+  it.each([
+    ['::7f00:1', '::/96 IPv4-compatible (deprecated), embedding 127.0.0.1'],
+    ['::a9fe:a9fe', '::/96 IPv4-compatible, embedding the metadata service 169.254.169.254'],
+    ['::808:808', '::/96 IPv4-compatible, even embedding a public address (not routable)'],
+    ['::ffff:0:7f00:1', '::ffff:0:0:0/96 IPv4-translated (RFC 2765), embedding 127.0.0.1'],
+    ['::ffff:0:a9fe:a9fe', '::ffff:0:0:0/96 IPv4-translated, embedding 169.254.169.254'],
+    ['::ffff:0:808:808', '::ffff:0:0:0/96 IPv4-translated, even embedding a public address'],
+    ['64:ff9b::7f00:1', '64:ff9b::/96 NAT64, embedding 127.0.0.1'],
+    ['64:ff9b::a9fe:a9fe', '64:ff9b::/96 NAT64, embedding 169.254.169.254'],
+    ['64:ff9b:1::808:808', '64:ff9b:1::/48 local-use NAT64'],
+    ['2002:808:808::1', '2002::/16 6to4'],
+    ['100::1', '100::/64 discard-only'],
+    ['100:0:0:1::1', '100:0:0:1::/64 dummy prefix'],
+    ['2001::1', '2001::/32 Teredo in 2001::/23'],
+    ['2001:2::1', '2001:2::/48 benchmarking'],
+    ['2001:db8::1', '2001:db8::/32 documentation'],
+    ['3fff::1', '3fff::/20 documentation'],
+    ['5f00::1', '5f00::/16 SRv6 SIDs'],
+    ['fec0::1', 'fec0::/10 site-local (deprecated)'],
+    ['ff0e::1', 'ff00::/8 multicast'],
+    ['4000::1', 'outside 2000::/3, the only global unicast space'],
+    ['0.1.2.3', '0/8'],
+    ['192.0.0.8', '192.0.0/24'],
+    ['192.0.2.1', '192.0.2/24 documentation'],
+    ['192.88.99.1', '192.88.99/24 6to4 relay anycast'],
+    ['198.19.255.255', '198.18/15 benchmarking'],
+    ['198.51.100.1', '198.51.100/24 documentation'],
+    ['203.0.113.1', '203.0.113/24 documentation'],
+    ['240.0.0.1', '240/4 reserved'],
+  ])('refuses %s (%s)', (address) => {
+    // Act / Assess
+    expect(isAllowedAddress(address)).toBe(false);
+    expect(isAllowedAddress(address, true)).toBe(false);
+  });
+
+  it.each(['https://[::127.0.0.1]/', 'https://[::ffff:0:127.0.0.1]/', 'https://[::a9fe:a9fe]/'])(
+    'attack: %s, an IPv6 form embedding a loopback or metadata IPv4 address, is refused as a subscription URL',
+    async (url) => {
+      // Act
+      const refused = await checkSubscriptionUrl(url, { allowLoopback: false }).catch((e: unknown) => e);
+      // Assess: 422 naming url, in AWS mode and even where loopback is allowed
+      expect(refused).toMatchObject({ status: 422, type: 'validation_error', param: 'url' });
+      expect(urlProblem(url, { allowLoopback: true })).toContain('private, loopback, link-local or reserved');
+    },
+  );
+
+  it.each(['64:ff9b::808:808', '2620:4f:8000::1', '2a00:1450:4001:81c::200e'])('allows the globally reachable IPv6 address %s (NAT64 of a public IPv4 address included)', (address) => {
     expect(isAllowedAddress(address)).toBe(true);
   });
 
@@ -127,6 +210,21 @@ describe('subscription URLs in AWS mode (no local flag)', () => {
     const refused = await checkSubscriptionUrl('http://127.0.0.1:9/hook', aws).catch((e: unknown) => e);
     expect(refused).toMatchObject({ status: 422, param: 'url' });
     await expect(checkSubscriptionUrl('http://127.0.0.1:9/hook', { allowLoopback: true })).resolves.toBeUndefined();
+  });
+
+  it('attack: EVENT_SUBSCRIPTIONS_ALLOW_LOOPBACK=false given to npm start is honoured, not overwritten with true', () => {
+    // Prepare: what the local stack knows, and the environment an operator started it with
+    const info = {
+      region: 'eu-central-1', tableName: 't', dynamodbEndpoint: 'http://127.0.0.1:1', sqsEndpoint: 'http://127.0.0.1:2', scanQueueUrl: 'q1', importQueueUrl: 'q2',
+      deliveryQueueUrl: 'q3', resolverOrigin: 'http://127.0.0.1:3', url: 'http://127.0.0.1:3', oidcIssuer: 'http://127.0.0.1:4', oidcClientId: 'c',
+      sessionSecret: 's', secretsKey: 'k', dnsServer: '127.0.0.1:5',
+    };
+    // Act
+    const switchedOff = localFunctionEnvironment(info, { dataDir: '/tmp/x' }, { EVENT_SUBSCRIPTIONS_ALLOW_LOOPBACK: 'false' });
+    const unset = localFunctionEnvironment(info, { dataDir: '/tmp/x' }, {});
+    // Assess: the functions refuse loopback when the operator said so; unset, the local default allows it
+    expect(loadConfig(switchedOff).eventSubscriptionsAllowLoopback).toBe(false);
+    expect(loadConfig(unset).eventSubscriptionsAllowLoopback).toBe(true);
   });
 
   it('reads the local flag only as the string true, so AWS (where it is never set) refuses loopback', () => {
@@ -212,14 +310,14 @@ describe('the delivery worker', () => {
   const message = { orgId: 'org_1', environment: 'live' as const, subscriptionId: 'sub_0000000000aaaaaaaaaaa', eventId: event.id, attempt: 1, event };
   const local = async () => [{ address: '127.0.0.1', family: 4 }];
 
-  /** The stored item of a subscription (sealed as putSubscription seals it). */
+  /** The stored item of a subscription (sealed as putSubscription, and insertSubscription, seal it). */
   async function storedSubscription(extra: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
     ddb.reset();
     ddb.on(TransactWriteCommand).resolves({});
     await putSubscription({
       subscriptionId: message.subscriptionId, orgId: 'org_1', environment: 'live', url: `http://hooks.invalid:${port}/hook`, events: ['*'], status: 'enabled',
       secrets: [{ secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', createdAt: '2026-11-01T00:00:00.000Z' }], createdAt: '2026-11-01T00:00:00.000Z', updatedAt: '2026-11-01T00:00:00.000Z',
-    }, undefined, []);
+    }, '2026-11-01T00:00:00.000Z', []);
     return { ...(ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems?.[0]?.Put?.Item as Record<string, unknown>), ...extra };
   }
 

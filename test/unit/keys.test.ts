@@ -24,7 +24,9 @@ import {
   listSigningKeys, putSigningKey, setCurrentSigningKey, statusBitUpdate, storeCredential,
 } from '../../lib/data/credentials.ts';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { deleteSubscription, getDelivery, getSubscription, listDeliveries, listSubscriptions, markSubscriptionHealth, putSubscription, recordAttempt } from '../../lib/data/event-subscriptions.ts';
+import {
+  deleteSubscription, getDelivery, getSubscription, insertSubscription, listDeliveries, listSubscriptions, markSubscriptionHealth, putSubscription, recordAttempt,
+} from '../../lib/data/event-subscriptions.ts';
 
 /**
  * Pins the stored key formats: the keys every data function writes and reads, to the character.
@@ -342,9 +344,10 @@ describe('stored keys', () => {
     };
     const attempt = { attempt: 1, at: product.createdAt, statusCode: 200, durationMs: 5, error: null, responseBody: 'ok' };
     // Act
-    await putSubscription(subscription, undefined, []);
+    await insertSubscription(subscription, 20, []);
+    await putSubscription(subscription, product.createdAt, []);
     await getSubscription(tenant, 'sub_1', { secrets: false });
-    await listSubscriptions(tenant);
+    await listSubscriptions(tenant, { limit: 10, startingAfter: 'sub_0' });
     await markSubscriptionHealth(tenant, 'sub_1', { healthy: true });
     await deleteSubscription(tenant, 'sub_1', []);
     await recordAttempt(tenant, { deliveryId: 'del_1', subscriptionId: 'sub_1', eventId: 'evt_1', eventType: 'product.created' }, attempt, { status: 'succeeded', nextRetryAt: null });
@@ -352,11 +355,23 @@ describe('stored keys', () => {
     await listDeliveries(tenant, 'sub_1', { limit: 10, startingAfter: 'del_0' });
     // Assess
     expect(keysSent()).toEqual([
+      // insert: the count (read, counted once by a query, written), then the subscription with the count
+      'T#org_1#test | EVSUBS',
+      'query T#org_1#test | EVSUB#',
+      'T#org_1#test | EVSUBS',
+      'T#org_1#test | EVSUB#sub_1',
+      'T#org_1#test | EVSUBS',
       'T#org_1#test | EVSUB#sub_1',
       'T#org_1#test | EVSUB#sub_1',
       'query T#org_1#test | EVSUB#',
+      'after T#org_1#test | EVSUB#sub_0',
       'T#org_1#test | EVSUB#sub_1',
+      // delete: the count made sure of (the mock keeps nothing), then the subscription with the count
+      'T#org_1#test | EVSUBS',
+      'query T#org_1#test | EVSUB#',
+      'T#org_1#test | EVSUBS',
       'T#org_1#test | EVSUB#sub_1',
+      'T#org_1#test | EVSUBS',
       'EVDEL#org_1#test#sub_1 | DEL#del_1',
       'EVDEL#org_1#test#sub_1 | DEL#del_1',
       'query EVDEL#org_1#test#sub_1 | DEL#',

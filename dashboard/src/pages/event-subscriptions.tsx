@@ -74,8 +74,18 @@ function StatusBadge(props: { subscription: EventSubscription }) {
   return props.subscription.status === 'enabled' ? <span class="badge badge-success">enabled</span> : <span class="badge badge-test">disabled</span>;
 }
 
+/** Every subscription of the tenant, following the list's cursor pages (a tenant has at most 20: one page of 100). */
+async function allSubscriptions(): Promise<{ data: EventSubscription[] }> {
+  const data: EventSubscription[] = [];
+  for (;;) {
+    const page = await api<{ data: EventSubscription[]; hasMore: boolean }>('GET', '/v1/event-subscriptions', { query: { limit: 100, starting_after: data.at(-1)?.id } });
+    data.push(...page.data);
+    if (!page.hasMore || page.data.length === 0) return { data };
+  }
+}
+
 export function EventSubscriptionsPage(props: { environment: Environment }) {
-  const subscriptions = useLoad(() => api<{ data: EventSubscription[] }>('GET', '/v1/event-subscriptions'), []);
+  const subscriptions = useLoad(allSubscriptions, []);
   const [adding, setAdding] = useState(false);
   const [created, setCreated] = useState<EventSubscription & { secret: string }>();
 

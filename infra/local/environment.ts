@@ -1,0 +1,54 @@
+import { join } from 'node:path';
+
+/** What the local stack knows when it sets the functions' environment (a part of StackInfo). */
+export interface LocalEnvironmentInput {
+  region: string;
+  tableName: string;
+  dynamodbEndpoint: string;
+  sqsEndpoint: string;
+  scanQueueUrl: string;
+  importQueueUrl: string;
+  deliveryQueueUrl: string;
+  resolverOrigin: string;
+  url: string;
+  oidcIssuer: string;
+  oidcClientId: string;
+  sessionSecret: string;
+  secretsKey: string;
+  dnsServer: string;
+}
+
+/**
+ * The environment the local stack gives the functions, which read their configuration from it as
+ * they do in Lambda (docs/configuration.md). `env` is the environment `npm start` was started
+ * with: a variable the operator set there and that the stack only defaults is kept.
+ */
+export function localFunctionEnvironment(
+  info: LocalEnvironmentInput,
+  options: { dataDir: string; eventRetryScheduleSeconds?: readonly number[] },
+  env: Readonly<Record<string, string | undefined>>,
+): Record<string, string> {
+  return {
+    AWS_REGION: info.region,
+    TABLE_NAME: info.tableName,
+    DYNAMODB_ENDPOINT: info.dynamodbEndpoint,
+    SQS_ENDPOINT: info.sqsEndpoint,
+    SCAN_QUEUE_URL: info.scanQueueUrl,
+    IMPORT_QUEUE_URL: info.importQueueUrl,
+    RESOLVER_ORIGIN: info.resolverOrigin,
+    PUBLIC_API_ORIGIN: info.url,
+    OIDC_ISSUER: info.oidcIssuer,
+    OIDC_CLIENT_ID: info.oidcClientId,
+    SESSION_SECRET: info.sessionSecret,
+    SECRETS_KEY: info.secretsKey,
+    DNS_SERVER: info.dnsServer,
+    // Credential signing keys, one private JWK file each (lib/data/signers.ts); in AWS, KMS keys.
+    SIGNING_KEY_DIR: join(options.dataDir, 'signing-keys'),
+    EVENT_DELIVERY_QUEUE_URL: info.deliveryQueueUrl,
+    // Local only: event subscriptions may post to http:// loopback receivers (never set in AWS;
+    // docs/webhooks-outbound.md#ssrf). Only a default: a value given to npm start is kept, so any
+    // other value than true refuses loopback as docs/configuration.md says.
+    EVENT_SUBSCRIPTIONS_ALLOW_LOOPBACK: env.EVENT_SUBSCRIPTIONS_ALLOW_LOOPBACK ?? 'true',
+    ...(options.eventRetryScheduleSeconds ? { EVENT_RETRY_SCHEDULE_SECONDS: options.eventRetryScheduleSeconds.join(',') } : {}),
+  };
+}
