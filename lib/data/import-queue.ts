@@ -2,7 +2,10 @@ import { sendInBatches } from './sqs.ts';
 import { config } from '../config.ts';
 import type { Tenant } from '../domain/tenant.ts';
 
-/** The message of one chunk of an import job: the worker reads the chunk's rows from the table. */
+/**
+ * The message of one chunk of an import job: the worker reads the chunk's rows from the table, so a
+ * message is about 120 bytes whatever the rows hold (SQS takes at most 256 KiB).
+ */
 export interface ImportChunkMessage {
   orgId: string;
   environment: Tenant['environment'];

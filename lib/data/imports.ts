@@ -5,6 +5,7 @@ import type { PassportVersion } from '../domain/passport.ts';
 import type { ProductRecord } from '../domain/product.ts';
 import type { Environment, Tenant } from '../domain/tenant.ts';
 import { db, tableName } from './client.ts';
+import { itemBytes, valueBytes } from './item-size.ts';
 import { cancellationReasons, isConditionFailure, retryOnConflict } from './errors.ts';
 import { gtinSk, IMPORT_PREFIX, importChunkSk, importSk, productSk, tenantPk } from './keys.ts';
 import { versionItems } from './passports.ts';
@@ -17,10 +18,11 @@ import { putNew, type TransactItem } from './writes.ts';
  * - `IMPORT#{importId}`: the job: status, counts (ADDed once per chunk), the row errors (at most
  *   MAX_IMPORT_ERRORS listed), chunks queued and done. Ids sort by time: a reversed query lists
  *   newest first.
- * - `IMPORTCHUNK#{importId}#{n}`: the ≤ 100 rows of one SQS message (a message holds at most
- *   256 KiB, a 5 MB file does not fit), the outcome of each row whose writes are done (written in
- *   the row's own transaction) and the chunk's `done` marker (written in the transaction that adds
- *   its counts to the job). Chunks expire after 14 days.
+ * - `IMPORTCHUNK#{importId}#{n}`: the rows of one SQS message (a message holds at most 256 KiB,
+ *   a 5 MB file does not fit, so the message only names its chunk): at most IMPORT_CHUNK_ROWS rows
+ *   and IMPORT_CHUNK_MAX_BYTES bytes (planChunks), the outcome of each row whose writes are done
+ *   (written in the row's own transaction) and the chunk's `done` marker (written in the transaction
+ *   that adds its counts to the job). Chunks expire after 14 days.
  */
 type Item = Record<string, unknown>;
 type TransactItems = NonNullable<TransactWriteCommandInput['TransactItems']>;
@@ -84,6 +86,57 @@ function jobToItem(job: ImportRecord): Item {
   };
 }
 
+/** A chunk item as insertImportJob writes it. */
+function chunkItem(job: Pick<ImportRecord, 'orgId' | 'environment' | 'importId' | 'createdAt'>, n: number, rows: readonly StoredRow[], requestId: string | null): Item {
+  const expiresAt = Math.floor(Date.parse(job.createdAt) / 1000) + CHUNK_TTL_SECONDS;
+  return { PK: tenantPk(job), SK: importChunkSk(job.importId, n), type: 'importChunk', importId: job.importId, chunk: n, rows, outcomes: {}, expiresAt, requestId };
+}
+
+/** What a chunk item grows by when the worker is done with it: the `done` marker (it also empties `rows`). */
+const DONE_BYTES = itemBytes({ done: true });
+
+/**
+ * What one row adds to its chunk item: its list element, and the room of its outcome
+ * (`outcomes.{row}`: created or updated), which the worker writes later on the same item.
+ */
+const rowBytes = (row: StoredRow): number => 1 + valueBytes(row) + 1 + Buffer.byteLength(String(row.row)) + valueBytes('created');
+
+/** Rows split into chunks, or the first row that alone makes a chunk item larger than the budget. */
+export type ChunkPlan = { ok: true; chunks: StoredRow[][] } | { ok: false; row: number; bytes: number };
+
+/**
+ * Splits rows, in order, into chunks of at most `maxRows` rows whose item (lib/data/item-size.ts),
+ * once the worker has recorded every row's outcome and the done marker, takes at most `maxBytes`.
+ * A row that does not fit even alone is answered instead (`bytes`: its chunk item's size).
+ */
+export function planChunks(
+  job: Pick<ImportRecord, 'orgId' | 'environment' | 'importId' | 'createdAt'>,
+  rows: readonly StoredRow[],
+  requestId: string | null,
+  maxRows: number,
+  maxBytes: number,
+): ChunkPlan {
+  const chunks: StoredRow[][] = [];
+  let current: StoredRow[] = [];
+  let bytes = 0;
+  const base = (n: number) => itemBytes(chunkItem(job, n, [], requestId)) + DONE_BYTES;
+  for (const row of rows) {
+    const size = rowBytes(row);
+    if (current.length > 0 && (current.length >= maxRows || bytes + size > maxBytes)) {
+      chunks.push(current);
+      current = [];
+    }
+    if (current.length === 0) {
+      bytes = base(chunks.length);
+      if (bytes + size > maxBytes) return { ok: false, row: row.row, bytes: bytes + size };
+    }
+    current.push(row);
+    bytes += size;
+  }
+  if (current.length > 0) chunks.push(current);
+  return { ok: true, chunks };
+}
+
 /**
  * Stores a job's chunks (BatchWriteItem, 25 a call), then the job. The chunks come first: until
  * the job exists nothing reads them, and chunks of a job that was never written expire. Each chunk
@@ -95,12 +148,7 @@ export async function insertImportJob(
   chunks: readonly StoredRow[][],
   upload: { requestId?: string | null; events?: TransactItem[] } = {},
 ): Promise<void> {
-  const expiresAt = Math.floor(Date.parse(job.createdAt) / 1000) + CHUNK_TTL_SECONDS;
-  const puts = chunks.map((rows, n) => ({
-    PutRequest: {
-      Item: { PK: tenantPk(job), SK: importChunkSk(job.importId, n), type: 'importChunk', importId: job.importId, chunk: n, rows, outcomes: {}, expiresAt, requestId: upload.requestId ?? null },
-    },
-  }));
+  const puts = chunks.map((rows, n) => ({ PutRequest: { Item: chunkItem(job, n, rows, upload.requestId ?? null) } }));
   for (let i = 0; i < puts.length; i += 25) {
     let requests: typeof puts = puts.slice(i, i + 25);
     for (let attempt = 1; requests.length; attempt++) {
@@ -401,6 +449,46 @@ export async function finishChunk(
     }
   }
   throw new Error('unreachable');
+}
+
+/**
+ * After an upload stored its job but could not queue its chunks: marks every chunk done (a
+ * message that did get out then writes nothing, since each row's write holds only while its chunk
+ * is not done) and the job `failed`, so that no job waits for chunks that never come. A chunk the
+ * worker already finished keeps its counts. One UpdateItem per chunk, then one for the job.
+ */
+export async function abandonImportJob(tenant: Tenant, importId: string, chunks: number, now: string): Promise<void> {
+  const pk = tenantPk(tenant);
+  for (let n = 0; n < chunks; n++) {
+    try {
+      await db().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: { PK: pk, SK: importChunkSk(importId, n) },
+          UpdateExpression: 'SET #done = :true, #rows = :none',
+          ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(#done)',
+          ExpressionAttributeNames: { '#done': 'done', '#rows': 'rows' },
+          ExpressionAttributeValues: { ':true': true, ':none': [] },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
+  }
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: { PK: pk, SK: importSk(importId) },
+        UpdateExpression: 'SET #status = :failed, finishedAt = :now, updatedAt = :now',
+        ConditionExpression: '#status IN (:queued, :running)',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':failed': 'failed', ':now': now, ':queued': 'queued', ':running': 'running' },
+      }),
+    );
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+  }
 }
 
 /**

@@ -8,6 +8,7 @@ import { isConditionFailure } from './errors.ts';
 import { dayOfSk, daySk, statsPk } from './keys.ts';
 import { queryItems } from './query.ts';
 import { countedHashes, HASHES_PER_ITEM, ledgerBucket, messageHash, recordCounted, type Capacity } from './scan-ledger.ts';
+import { itemBytes } from './item-size.ts';
 
 /**
  * Scan rollups, counted exactly once (docs/decisions.md#exact-scan-counts-without-a-ledger-item-per-scan).
@@ -58,15 +59,6 @@ export interface WriteStats {
 
 export const emptyWriteStats = (): WriteStats => ({ writeUnits: 0, readUnits: 0, rollupUpdates: 0, ledgerPuts: 0, refused: 0 });
 
-/** DynamoDB's item size: attribute names plus values (strings as UTF-8, numbers about 1 byte per 2 digits + 1). */
-function itemBytes(attributes: Record<string, unknown>): number {
-  let bytes = 0;
-  for (const [name, value] of Object.entries(attributes)) {
-    bytes += Buffer.byteLength(name);
-    bytes += typeof value === 'number' ? Math.ceil(String(value).length / 2) + 1 : Buffer.byteLength(String(value));
-  }
-  return bytes;
-}
 
 /** Write units of one plain (non-transactional) write of an item of `bytes`. */
 const writeUnitsOf = (bytes: number): number => Math.max(1, Math.ceil(bytes / 1024));

@@ -24,6 +24,41 @@
 import { ALLERGEN_FIELDS, CATEGORIES, NUTRITION_FIELDS, SUPPLIER_ROLES, WINE_COLOURS } from './enums.ts';
 import type { PassportData } from './passport.ts';
 
+/**
+ * Formula neutralisation (docs/import-export.md#export, docs/security.md): a spreadsheet reads a
+ * cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage return as a formula. The CSV
+ * export writes such a text cell with one `'` before it (and quoted), which a spreadsheet shows as
+ * text; a cell that already starts with `'`s followed by one of those characters gets one more, so
+ * that the import can always remove exactly one: it removes one `'` from a cell that starts with
+ * one or more `'` followed by one of them, and from no other cell. Numeric columns are written
+ * from numbers and are not text: they are never prefixed.
+ */
+const FORMULA_START = /^'*[=+\-@\t\r]/;
+const NEUTRALISED_START = /^'+[=+\-@\t\r]/;
+
+/** A text cell as the CSV export writes it: with one `'` more before a formula start. */
+export const neutraliseCell = (cell: string): string => (FORMULA_START.test(cell) ? `'${cell}` : cell);
+
+/** A cell as a spreadsheet file brings it back: one neutralising `'` removed (the inverse of neutraliseCell). */
+export const restoreCell = (cell: string): string => (NEUTRALISED_START.test(cell) ? cell.slice(1) : cell);
+
+/** Whether a cell of the export is neutralised, i.e. must be quoted: it starts with `'`s and a formula start. */
+export const isNeutralisedCell = (cell: string): boolean => NEUTRALISED_START.test(cell);
+
+/** Whether a column holds numbers (written from numbers, so never a formula): vintage and nutrition. */
+export const isNumericColumn = (header: string): boolean => header === 'passport.vintage' || header.startsWith('passport.nutrition.');
+
+/** A row of the export with its text cells neutralised (numeric columns as they are). */
+export const neutraliseRow = (row: Readonly<Record<string, string>>): Record<string, string> =>
+  Object.fromEntries(Object.entries(row).map(([header, cell]) => [header, isNumericColumn(header) ? cell : neutraliseCell(cell)]));
+
+/** A row of a CSV or workbook upload with each cell restored (restoreCell). */
+export const restoreCells = (cells: Readonly<Record<string, string>>): Record<string, string> =>
+  Object.fromEntries(Object.entries(cells).map(([header, cell]) => [header, typeof cell === 'string' ? restoreCell(cell) : cell]));
+
+/** A cell quoted in an error message: at most 40 characters of it, so that a message stays short. */
+const quoted = (cell: string): string => JSON.stringify(cell.length > 40 ? `${cell.slice(0, 40)}…` : cell);
+
 /** How a cell names an entry of the ingredient vocabulary: `code:tartaric-acid`. */
 const CODE_PREFIX = 'code:';
 
@@ -257,13 +292,13 @@ export function rowToInput(row: Readonly<Record<string, string>>): RowInput {
         .map(ingredientOf);
     } else if (path[0] === 'vintage' || path[0] === 'nutrition') {
       const value = parseNumber(cell);
-      if (value === undefined) errors.push({ column: written, message: `${header} must be a number, such as 12.5; found "${cell}".` });
+      if (value === undefined) errors.push({ column: written, message: `${header} must be a number, such as 12.5; found ${quoted(cell)}.` });
       else setPath(passport, path, value);
     } else if (path[0] === 'allergens') {
       const word = cell.toLowerCase();
       if (TRUE_WORDS.has(word)) setPath(passport, path, true);
       else if (FALSE_WORDS.has(word)) setPath(passport, path, false);
-      else errors.push({ column: written, message: `${header} must be true or false; found "${cell}".` });
+      else errors.push({ column: written, message: `${header} must be true or false; found ${quoted(cell)}.` });
     } else {
       setPath(passport, path, cell);
     }

@@ -4,7 +4,8 @@ import type { Environment } from './tenant.ts';
 
 /**
  * Bulk import jobs (docs/imports.md): a file of rows, validated on upload, stored in chunks of at
- * most IMPORT_CHUNK_ROWS rows (one SQS message each), imported by the worker.
+ * most IMPORT_CHUNK_ROWS rows and IMPORT_CHUNK_MAX_BYTES bytes (one SQS message each), imported by
+ * the worker.
  */
 export const IMPORT_STATUSES = ['queued', 'running', 'succeeded', 'failed'] as const;
 export type ImportStatus = (typeof IMPORT_STATUSES)[number];
@@ -27,8 +28,34 @@ export const MAX_IMPORT_BYTES = 5 * 1024 * 1024;
  */
 export const MAX_XLSX_BYTES = 4 * 1024 * 1024;
 export const MAX_IMPORT_ROWS = 10_000;
+/**
+ * Columns a file may have (cells per row): the template's 39 with all 20 producers are 90, so 200
+ * bounds the work per row without refusing any honest file (docs/security.md#parser-budgets).
+ */
+export const MAX_IMPORT_COLUMNS = 200;
+/**
+ * How deep a JSON Lines object may nest (objects and arrays inside each other): the template's
+ * deepest field, a translated ingredient (`passport.ingredients[n].text.de`), is 5 levels.
+ */
+export const MAX_IMPORT_JSON_DEPTH = 32;
+/** Entries a workbook's zip may hold: one written by Excel or exceljs has 10 to 30. */
+export const MAX_XLSX_ENTRIES = 256;
+/**
+ * Bytes a workbook's zip may inflate to, all entries together (and so any one entry), checked
+ * against the sizes the zip declares and again while inflating: a full 10,000-row sheet of the
+ * template's 39 columns inflates to about 22 MB.
+ */
+export const MAX_XLSX_INFLATED_BYTES = 32 * 1024 * 1024;
 /** Rows per chunk: a chunk is one SQS message and one worker run. */
 export const IMPORT_CHUNK_ROWS = 100;
+/**
+ * The most bytes one chunk item (`IMPORTCHUNK#…`, lib/data/imports.ts) may take as DynamoDB counts
+ * them (lib/data/item-size.ts), with room already kept for every row's outcome and the done
+ * marker the worker adds: 300 KiB, three quarters of DynamoDB's 400 KB item. The other 100 KiB is
+ * headroom for the model (its number sizes are approximate). A chunk ends at IMPORT_CHUNK_ROWS rows
+ * or before this budget, whichever comes first; a row that alone exceeds it is refused on upload.
+ */
+export const IMPORT_CHUNK_MAX_BYTES = 300 * 1024;
 /** Row errors kept on a job; further ones are counted (counts.failed) but not listed. */
 export const MAX_IMPORT_ERRORS = 1000;
 

@@ -1,7 +1,7 @@
 import { currentPassportData } from '../data/product-export.ts';
 import { listProductsAfter } from '../data/products.ts';
 import type { ExportFormat } from '../domain/export.ts';
-import { headersOf, inputToRow } from '../domain/import-columns.ts';
+import { headersOf, inputToRow, neutraliseRow } from '../domain/import-columns.ts';
 import type { ProductRecord } from '../domain/product.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import { toCsv } from './csv.ts';
@@ -30,7 +30,9 @@ const productCells = (product: ProductRecord) => ({
 
 /**
  * One page of the tenant's products in creation order, each with its current passport data, in
- * the template's columns (lib/domain/import-columns.ts): a CSV page imports back unchanged. Reads
+ * the template's columns (lib/domain/import-columns.ts): a CSV page imports back unchanged. A CSV
+ * page neutralises text cells a spreadsheet would read as a formula (neutraliseRow); NDJSON, for
+ * machines, writes the values as stored. Reads
  * one Query for the products and one BatchGetItem per 100 of them for their passports.
  */
 export async function exportProducts(tenant: Tenant, format: ExportFormat, limit: number, startingAfter?: string): Promise<ExportPage> {
@@ -40,7 +42,8 @@ export async function exportProducts(tenant: Tenant, format: ExportFormat, limit
   const rows = page.products.map((product) => inputToRow(productCells(product), passports.get(product.gtin)));
   const body =
     format === 'csv'
-      ? toCsv(headersOf(rows), rows)
+      ? // Formula cells neutralised for spreadsheets; the import removes the quote again (docs/import-export.md#export).
+        toCsv(headersOf(rows), rows.map(neutraliseRow))
       : rows.map((row) => `${JSON.stringify(Object.fromEntries(Object.entries(row).filter(([, cell]) => cell !== '')))}\n`).join('');
   return { body, rows: rows.length, next: page.hasMore ? page.products.at(-1)?.productId : undefined };
 }

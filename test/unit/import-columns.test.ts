@@ -6,6 +6,9 @@ import {
   IMPORT_COLUMNS,
   IMPORT_HEADERS,
   inputToRow,
+  neutraliseCell,
+  neutraliseRow,
+  restoreCell,
   rowToInput,
 } from '../../lib/domain/import-columns.ts';
 import { passportDataSchema, type PassportData } from '../../lib/domain/passport.ts';
@@ -202,5 +205,35 @@ describe('docs/import-export.md', () => {
 
     // Assess
     expect(listed).toEqual(IMPORT_HEADERS);
+  });
+});
+
+describe('formula neutralisation (docs/import-export.md#export)', () => {
+  const HOSTILE = ['=HYPERLINK("http://evil.example","x")', '+1', '-x', '@SUM(1+1)', '\tfoo', '\rbar', "'=already", "''+twice"];
+
+  it('prefixes one quote to a cell that starts with a formula character, after any quotes', () => {
+    // Act
+    const written = HOSTILE.map(neutraliseCell);
+
+    // Assess
+    expect(written).toEqual(HOSTILE.map((cell) => `'${cell}`));
+    expect(['plain', "'tis", ' =spaced', ''].map(neutraliseCell)).toEqual(['plain', "'tis", ' =spaced', '']);
+  });
+
+  it('removes exactly one quote on import, so every value survives the round trip', () => {
+    // Act
+    const back = [...HOSTILE, 'plain', "'tis", "'", ''].map((cell) => restoreCell(neutraliseCell(cell)));
+
+    // Assess
+    expect(back).toEqual([...HOSTILE, 'plain', "'tis", "'", '']);
+    expect(restoreCell("'tis")).toBe("'tis");
+  });
+
+  it('leaves numeric columns as numbers: a row is neutralised in its text cells only', () => {
+    // Act
+    const row = neutraliseRow({ name: '-x', 'passport.vintage': '-5', 'passport.nutrition.fatG': '+1', 'passport.origin.region': '-5' });
+
+    // Assess
+    expect(row).toEqual({ name: "'-x", 'passport.vintage': '-5', 'passport.nutrition.fatG': '+1', 'passport.origin.region': "'-5" });
   });
 });

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { DYNAMODB_MAX_ITEM_BYTES, itemBytes, numberBytes, valueBytes } from '../../lib/data/item-size.ts';
+
+/** DynamoDB's item size rule (lib/data/item-size.ts), against sizes computed by hand. */
+describe('DynamoDB item size', () => {
+  it('counts a string attribute as its name and value in UTF-8 bytes', () => {
+    // Act
+    const bytes = itemBytes({ name: 'Château' });
+
+    // Assess: "name" 4 + "Château" 8 (â is two bytes)
+    expect(bytes).toBe(12);
+  });
+
+  it('counts a number as one byte per two significant digits plus one, without leading and trailing zeros', () => {
+    // Assess: 7 → 1 digit → 2; 12345 → 5 digits → 4; 1200 → "12" → 2; 0.0015 → "15" → 2; -3.25 → "325" → 3; 1e21 → "1" → 2
+    expect([7, 12345, 1200, 0.0015, -3.25, 1e21].map(numberBytes)).toEqual([2, 4, 2, 2, 3, 2]);
+    // An attribute: "n" 1 + 12345 4
+    expect(itemBytes({ n: 12345 })).toBe(5);
+  });
+
+  it('counts booleans and nulls as one byte and binary as its raw length', () => {
+    // Assess: "done" 4 + 1; "gone" 4 + 1; "blob" 4 + 3 raw bytes (not the 4 of base64)
+    expect(itemBytes({ done: true, gone: null, blob: new Uint8Array([1, 2, 3]) })).toBe(17);
+  });
+
+  it('counts a list and a map as three bytes plus one byte and the size of each element (a map key as a name)', () => {
+    // Prepare: rows: [ {row: 2, cells: {gtin: "4006381333931"}} ]
+    const item = { rows: [{ row: 2, cells: { gtin: '4006381333931' } }] };
+
+    // Act
+    const bytes = itemBytes(item);
+
+    // Assess: "rows" 4 + list 3 + element 1 + map 3
+    //   + (1 + "row" 3 + number 2) + (1 + "cells" 5 + map 3 + (1 + "gtin" 4 + 13))
+    expect(bytes).toBe(4 + 3 + 1 + 3 + (1 + 3 + 2) + (1 + 5 + 3 + (1 + 4 + 13)));
+    expect(bytes).toBe(44);
+    expect(valueBytes([])).toBe(3);
+    expect(valueBytes({})).toBe(3);
+  });
+
+  it('counts a string set as the sum of its elements', () => {
+    // Assess: "a" 1 + "bcd" 3
+    expect(valueBytes(new Set(['a', 'bcd']))).toBe(4);
+  });
+
+  it('states the 400 KB limit in bytes', () => {
+    // Assess
+    expect(DYNAMODB_MAX_ITEM_BYTES).toBe(409_600);
+  });
+});
