@@ -2,8 +2,10 @@ import { CsvError, parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import type { StoredRow } from '../data/imports.ts';
 import { checkHeaders, ingredientCell } from '../domain/import-columns.ts';
-import { IMPORT_MEDIA_TYPES, MAX_IMPORT_ROWS, MAX_XLSX_BYTES, type ImportFormat } from '../domain/imports.ts';
+import { IMPORT_MEDIA_TYPES, MAX_IMPORT_BYTES, MAX_IMPORT_COLUMNS, MAX_IMPORT_JSON_DEPTH, MAX_IMPORT_ROWS, MAX_XLSX_BYTES, type ImportFormat } from '../domain/imports.ts';
 import { ApiError, InvalidRequestError, PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from '../http/errors.ts';
+import { depthExceededAt } from '../http/json-depth.ts';
+import { checkWorkbookZip, tooManyRows } from './xlsx-guard.ts';
 
 /**
  * Reading an uploaded file into rows (docs/imports.md): CSV with csv-parse, XLSX with exceljs (the
@@ -31,9 +33,9 @@ export function formatOf(contentType: string | undefined): ImportFormat {
   return format;
 }
 
-const tooManyRows = (): ApiError =>
-  new ApiError(413, 'invalid_request_error', `A file may hold at most ${MAX_IMPORT_ROWS} rows.`, {
-    suggestion: `Split the file into files of at most ${MAX_IMPORT_ROWS} rows.`,
+const tooManyColumns = (where: string): ApiError =>
+  new ApiError(413, 'invalid_request_error', `A file may hold at most ${MAX_IMPORT_COLUMNS} columns; ${where}.`, {
+    suggestion: 'Use the columns of the template (GET /v1/imports/template.csv).',
   });
 
 const blank = (cells: Record<string, string>): boolean => Object.values(cells).every((cell) => cell.trim() === '');
@@ -45,6 +47,7 @@ function parseCsv(bytes: Buffer): { headers: string[]; rows: StoredRow[] } {
     records = parse(bytes, {
       bom: true,
       columns: (header: string[]) => {
+        if (header.length > MAX_IMPORT_COLUMNS) throw tooManyColumns(`the header row has ${header.length}`);
         headers = header.map((h) => h.trim());
         return headers;
       },
@@ -55,6 +58,7 @@ function parseCsv(bytes: Buffer): { headers: string[]; rows: StoredRow[] } {
       to: MAX_IMPORT_ROWS + 1,
     }) as unknown as typeof records;
   } catch (error) {
+    if (error instanceof ApiError) throw error;
     if (error instanceof CsvError) {
       throw new InvalidRequestError(`The CSV file cannot be read: ${error.message}`, {
         suggestion: 'Save the file as CSV (comma-separated, UTF-8) with one header row and the same number of cells in every row.',
@@ -66,8 +70,14 @@ function parseCsv(bytes: Buffer): { headers: string[]; rows: StoredRow[] } {
   return { headers, rows: records.filter((r) => !blank(r.record)).map((r) => ({ row: r.info.lines, cells: r.record })) };
 }
 
+/**
+ * The first worksheet's rows (docs/security.md#parser-budgets): the zip is checked first
+ * (xlsx-guard.ts: entries, inflated bytes, rows), and only the rows and cells the sheet really
+ * holds are visited (exceljs keeps them sparse), never every number up to its last row or column.
+ */
 async function parseXlsx(bytes: Buffer): Promise<{ headers: string[]; rows: StoredRow[] }> {
   if (bytes.length > MAX_XLSX_BYTES) throw new PayloadTooLargeError(MAX_XLSX_BYTES);
+  await checkWorkbookZip(bytes);
   const workbook = new ExcelJS.Workbook();
   try {
     await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
@@ -76,26 +86,39 @@ async function parseXlsx(bytes: Buffer): Promise<{ headers: string[]; rows: Stor
   }
   const sheet = workbook.worksheets[0];
   if (!sheet) throw new InvalidRequestError('The workbook has no worksheet.', { suggestion: 'Put the rows on the first worksheet, the headers in row 1.' });
+  // A row's cellCount is its last cell's column: past MAX_IMPORT_COLUMNS the row is refused before its cells are walked.
+  const widthOf = (row: ExcelJS.Row, r: number): number => {
+    if (row.cellCount > MAX_IMPORT_COLUMNS) throw tooManyColumns(`row ${r} reaches column ${row.cellCount}`);
+    return row.cellCount;
+  };
   const headerRow = sheet.getRow(1);
-  const width = headerRow.cellCount;
-  const headers = Array.from({ length: width }, (_, i) => headerRow.getCell(i + 1).text.trim());
-  if (sheet.actualRowCount - 1 > MAX_IMPORT_ROWS) throw tooManyRows();
+  const width = widthOf(headerRow, 1);
+  /** Headers by column, in column order; a column with an empty header is not read. */
+  const headerAt = new Map<number, string>();
+  headerRow.eachCell((cell, c) => {
+    const header = cell.text.trim();
+    if (header !== '') headerAt.set(c, header);
+  });
   const rows: StoredRow[] = [];
-  for (let r = 2; r <= sheet.rowCount; r++) {
-    const row = sheet.getRow(r);
-    const cells: Record<string, string> = {};
-    headers.forEach((header, i) => {
-      if (header !== '') cells[header] = row.getCell(i + 1).text;
-    });
-    for (let c = width + 1; c <= row.cellCount; c++) {
-      if (row.getCell(c).text.trim() !== '') {
+  sheet.eachRow((row, r) => {
+    if (r === 1) return;
+    // eachRow visits only the rows the sheet holds (with a value: includeEmpty is false).
+    if (r > MAX_IMPORT_ROWS + 1) throw tooManyRows();
+    widthOf(row, r);
+    const texts = new Map<number, string>();
+    row.eachCell((cell, c) => {
+      const text = cell.text;
+      if (c > width && text.trim() !== '') {
         throw new InvalidRequestError(`Row ${r} has a value in column ${c}, which has no header.`, { suggestion: 'Give every column a header in row 1, or remove the value.' });
       }
-    }
+      texts.set(c, text);
+    });
+    const cells: Record<string, string> = {};
+    for (const [c, header] of headerAt) cells[header] = texts.get(c) ?? '';
     if (!blank(cells)) rows.push({ row: r, cells });
-  }
+  });
   if (rows.length > MAX_IMPORT_ROWS) throw tooManyRows();
-  return { headers: headers.filter((h) => h !== ''), rows };
+  return { headers: [...headerAt.values()], rows };
 }
 
 const cellText = (value: unknown): string =>
@@ -135,8 +158,15 @@ function parseNdjson(bytes: Buffer): { headers: string[]; rows: StoredRow[] } {
   for (const [index, line] of lines.entries()) {
     if (line.trim() === '') continue;
     if (rows.length >= MAX_IMPORT_ROWS) throw tooManyRows();
+    // One pass over the line, no recursion (lib/http/json-depth.ts), before JSON.parse and flatten (which recurses once a level) see it.
+    if (depthExceededAt(Buffer.from(line), MAX_IMPORT_JSON_DEPTH) !== undefined) {
+      throw new InvalidRequestError(`Line ${index + 1} nests objects and arrays deeper than ${MAX_IMPORT_JSON_DEPTH} levels.`, {
+        suggestion: `Write each line as the template's fields: at most ${MAX_IMPORT_JSON_DEPTH} levels of objects and arrays.`,
+      });
+    }
     let value: unknown;
     try {
+      // Also a RangeError of the engine on some input nested past its own limit: still this line's fault.
       value = JSON.parse(line);
     } catch {
       throw new InvalidRequestError(`Line ${index + 1} is not valid JSON.`, { suggestion: 'Write one JSON object per line (JSON Lines).' });
@@ -146,20 +176,25 @@ function parseNdjson(bytes: Buffer): { headers: string[]; rows: StoredRow[] } {
     }
     const cells: Record<string, string> = {};
     flatten(value as Record<string, unknown>, '', cells);
+    if (Object.keys(cells).length > MAX_IMPORT_COLUMNS) throw tooManyColumns(`line ${index + 1} has ${Object.keys(cells).length} fields`);
     for (const header of Object.keys(cells)) headers.add(header);
+    if (headers.size > MAX_IMPORT_COLUMNS) throw tooManyColumns(`the lines up to line ${index + 1} have ${headers.size} different fields`);
     rows.push({ row: index + 1, cells });
   }
   return { headers: [...headers], rows };
 }
 
 /**
- * The rows of an upload, with its headers checked: 415 for another media type, 413 past the row
- * limit (or a workbook past 4 MB), 400 for a file that cannot be read, 422 naming a header that
- * is not a column (or a missing `gtin` column).
+ * The rows of an upload, with its headers checked: 415 for another media type, 413 past a budget
+ * (docs/security.md#parser-budgets: bytes, rows, columns, a workbook's inflated bytes), 400 for a
+ * file that cannot be read (or JSON Lines nested too deep), 422 naming a header that is not a
+ * column (or a missing `gtin` column).
  */
 export async function parseImportFile(bytes: Buffer, contentType: string | undefined): Promise<ParsedFile> {
   const format = formatOf(contentType);
   if (bytes.length === 0) throw new InvalidRequestError('The file is empty.', { suggestion: 'Send the file as the request body.' });
+  // The route's body limit (lib/api/routes.ts) already holds this; kept here so the parsers never depend on it.
+  if (bytes.length > MAX_IMPORT_BYTES) throw new PayloadTooLargeError(MAX_IMPORT_BYTES);
   const { headers, rows } = format === 'csv' ? parseCsv(bytes) : format === 'xlsx' ? await parseXlsx(bytes) : parseNdjson(bytes);
   const [headerError] = checkHeaders(headers);
   if (headerError) throw new ValidationError(headerError.message, headerError.column, 'Use the headers of the template (GET /v1/imports/template.csv).');

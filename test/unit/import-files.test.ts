@@ -1,7 +1,11 @@
+import * as zlib from 'node:zlib';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
+import yauzl from 'yauzl';
+import { MAX_IMPORT_BYTES, MAX_IMPORT_COLUMNS, MAX_IMPORT_JSON_DEPTH, MAX_IMPORT_ROWS, MAX_XLSX_ENTRIES, MAX_XLSX_INFLATED_BYTES } from '../../lib/domain/imports.ts';
 import { ApiError } from '../../lib/http/errors.ts';
 import { formatOf, parseImportFile } from '../../lib/services/import-files.ts';
+import { templateXlsx } from '../../lib/services/templates.ts';
 
 /** Reading an upload into rows (lib/services/import-files.ts; docs/imports.md#the-upload). */
 async function refusal(promise: Promise<unknown>): Promise<{ status: number; param?: string }> {
@@ -76,5 +80,321 @@ describe('parseImportFile', () => {
     expect(await refusal(parseImportFile(Buffer.from('gtin,Name \n1,2\n'), 'text/csv'))).toEqual({ status: 422, param: 'Name' });
     expect(await refusal(parseImportFile(Buffer.from('name\nx\n'), 'text/csv'))).toEqual({ status: 422, param: 'gtin' });
     expect(await refusal(parseImportFile(Buffer.from('[1]\n'), 'application/x-ndjson'))).toEqual({ status: 400 });
+  });
+});
+
+/*
+ * The parsers' budgets and the review's reproductions (docs/security.md): a workbook whose data
+ * reaches row 1,048,576, a zip bomb (honest and lying), JSON Lines nested 200,000 deep, and for
+ * each parser an input just over its budget.
+ */
+const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+async function refusalOf(promise: Promise<unknown>): Promise<{ status: number; message: string }> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof ApiError) return { status: error.status, message: error.message };
+    throw error;
+  }
+  throw new Error('expected a refusal');
+}
+
+/** The import template with one more cell, at `row` of column A. */
+async function templateReaching(row: number): Promise<Buffer> {
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.load((await templateXlsx()) as unknown as ArrayBuffer);
+  workbook.worksheets[0]!.getCell(`A${row}`).value = 'x';
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}
+
+/** A workbook of `rows` data rows under the header `gtin`. */
+async function workbookOf(rows: number): Promise<Buffer> {
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet('Products');
+  sheet.addRow(['gtin']);
+  for (let i = 0; i < rows; i++) sheet.addRow(['4006381333931']);
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}
+
+interface RawEntry {
+  name: string;
+  /** 0 stored, 8 deflated. */
+  method: 0 | 8;
+  data: Buffer;
+  crc: number;
+  /** The uncompressed size written into both headers (may lie). */
+  size: number;
+}
+
+/** A zip file of entries whose bytes are already compressed (APPNOTE 4.3: local headers, data, central directory, end record). */
+function zipOf(entries: readonly RawEntry[]): Buffer {
+  const parts: Buffer[] = [];
+  const central: Buffer[] = [];
+  let offset = 0;
+  for (const entry of entries) {
+    const name = Buffer.from(entry.name, 'utf8');
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(0x0800, 6); // UTF-8 names
+    local.writeUInt16LE(entry.method, 8);
+    local.writeUInt16LE(0, 10);
+    local.writeUInt16LE(0x21, 12); // 1980-01-01
+    local.writeUInt32LE(entry.crc >>> 0, 14);
+    local.writeUInt32LE(entry.data.length, 18);
+    local.writeUInt32LE(entry.size, 22);
+    local.writeUInt16LE(name.length, 26);
+    local.writeUInt16LE(0, 28);
+    const header = Buffer.alloc(46);
+    header.writeUInt32LE(0x02014b50, 0);
+    header.writeUInt16LE(20, 4);
+    header.writeUInt16LE(20, 6);
+    header.writeUInt16LE(0x0800, 8);
+    header.writeUInt16LE(entry.method, 10);
+    header.writeUInt16LE(0, 12);
+    header.writeUInt16LE(0x21, 14);
+    header.writeUInt32LE(entry.crc >>> 0, 16);
+    header.writeUInt32LE(entry.data.length, 20);
+    header.writeUInt32LE(entry.size, 24);
+    header.writeUInt16LE(name.length, 28);
+    header.writeUInt32LE(offset, 42);
+    central.push(header, name);
+    parts.push(local, name, entry.data);
+    offset += local.length + name.length + entry.data.length;
+  }
+  const directory = Buffer.concat(central);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(directory.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...parts, directory, end]);
+}
+
+/** The entries of the import template, recompressed, to build workbooks around. */
+async function templateEntries(): Promise<RawEntry[]> {
+  const zip = await yauzl.fromBufferPromise(await templateXlsx(), { lazyEntries: true });
+  const entries: RawEntry[] = [];
+  for await (const entry of zip.eachEntry()) {
+    const chunks: Buffer[] = [];
+    for await (const chunk of await zip.openReadStreamPromise(entry)) chunks.push(chunk as Buffer);
+    const raw = Buffer.concat(chunks);
+    entries.push({ name: entry.fileName, method: 8, data: zlib.deflateRawSync(raw), crc: zlib.crc32(raw), size: raw.length });
+  }
+  return entries;
+}
+
+/** An entry of `bytes` times the byte 0, deflated 1 MiB at a time so that the test itself stays small. */
+async function runOfZeros(name: string, bytes: number): Promise<RawEntry> {
+  const deflate = zlib.createDeflateRaw({ level: 9 });
+  const out: Buffer[] = [];
+  deflate.on('data', (chunk: Buffer) => out.push(chunk));
+  const done = new Promise((resolve, reject) => deflate.on('end', resolve).on('error', reject));
+  const block = Buffer.alloc(1024 * 1024);
+  let crc = 0;
+  for (let left = bytes; left > 0; left -= block.length) {
+    const piece = left >= block.length ? block : block.subarray(0, left);
+    crc = zlib.crc32(piece, crc);
+    if (!deflate.write(piece)) await new Promise((resolve) => deflate.once('drain', resolve));
+  }
+  deflate.end();
+  await done;
+  return { name, method: 8, data: Buffer.concat(out), crc, size: bytes };
+}
+
+/** The largest growth of rss and of heap + external memory while `run` runs, sampled every 2 ms. */
+async function growthDuring(run: () => Promise<unknown>): Promise<{ rss: number; heap: number }> {
+  const before = process.memoryUsage();
+  let rss = before.rss;
+  let heap = before.heapUsed + before.external;
+  const sample = () => {
+    const now = process.memoryUsage();
+    rss = Math.max(rss, now.rss);
+    heap = Math.max(heap, now.heapUsed + now.external);
+  };
+  const timer = setInterval(sample, 2);
+  try {
+    await run();
+  } finally {
+    clearInterval(timer);
+    sample();
+  }
+  return { rss: rss - before.rss, heap: heap - (before.heapUsed + before.external) };
+}
+
+const MB = 1024 * 1024;
+
+describe('attacks on the import parsers (docs/security.md)', () => {
+  it('attack: a workbook with one cell at row 1,048,576 is refused with 413 naming the row limit within 1 s', async () => {
+    // Prepare
+    const tall = await templateReaching(1_048_576);
+    expect(tall.length).toBeLessThan(20_000);
+
+    // Act
+    const started = performance.now();
+    const refused = await refusalOf(parseImportFile(tall, XLSX_TYPE));
+    const elapsed = performance.now() - started;
+
+    // Assess
+    expect(refused).toEqual({ status: 413, message: `A file may hold at most ${MAX_IMPORT_ROWS} rows.` });
+    expect(elapsed).toBeLessThan(1000);
+  });
+
+  it('attack: a workbook of 50,000 rows is refused with 413 within 1 s', { timeout: 60_000 }, async () => {
+    // Prepare
+    const wide = await workbookOf(50_000);
+
+    // Act
+    const started = performance.now();
+    const refused = await refusalOf(parseImportFile(wide, XLSX_TYPE));
+    const elapsed = performance.now() - started;
+
+    // Assess
+    expect(refused.status).toBe(413);
+    expect(refused.message).toContain(String(MAX_IMPORT_ROWS));
+    expect(elapsed).toBeLessThan(1000);
+  });
+
+  it('attack: a 300 MB-inflating entry in a workbook of under 1 MB is refused with 413, the process growing by less than 64 MB', { timeout: 60_000 }, async () => {
+    // Prepare
+    const bomb = zipOf([...(await templateEntries()), await runOfZeros('xl/media/image1.bin', 300 * MB)]);
+    expect(bomb.length).toBeLessThan(MB);
+    await parseImportFile(await templateXlsx(), XLSX_TYPE); // every module loaded before measuring
+
+    // Act
+    let refused: { status: number; message: string } | undefined;
+    const growth = await growthDuring(async () => {
+      refused = await refusalOf(parseImportFile(bomb, XLSX_TYPE));
+    });
+
+    // Assess
+    expect(refused?.status).toBe(413);
+    expect(refused?.message).toContain('xl/media/image1.bin');
+    expect(growth.rss).toBeLessThan(64 * MB);
+    expect(growth.heap).toBeLessThan(64 * MB);
+  });
+
+  it('attack: a zip bomb whose central directory says 1 KB is caught while inflating (400), the process growing by less than 64 MB', { timeout: 60_000 }, async () => {
+    // Prepare
+    const honest = await runOfZeros('xl/media/image1.bin', 300 * MB);
+    const bomb = zipOf([...(await templateEntries()), { ...honest, size: 1024 }]);
+    await parseImportFile(await templateXlsx(), XLSX_TYPE);
+
+    // Act
+    let refused: { status: number; message: string } | undefined;
+    const growth = await growthDuring(async () => {
+      refused = await refusalOf(parseImportFile(bomb, XLSX_TYPE));
+    });
+
+    // Assess
+    expect(refused?.status).toBe(400);
+    expect(refused?.message).toContain('xl/media/image1.bin');
+    expect(growth.rss).toBeLessThan(64 * MB);
+    expect(growth.heap).toBeLessThan(64 * MB);
+  });
+
+  it('attack: a JSON line nested 200,000 deep is refused with 400 naming the line, not a 500', async () => {
+    // Prepare
+    const deep = `{"gtin":"4006381333931"}\n${'{"a":'.repeat(200_000)}1${'}'.repeat(200_000)}\n`;
+
+    // Act
+    const refused = await refusalOf(parseImportFile(Buffer.from(deep), 'application/x-ndjson'));
+
+    // Assess
+    expect(refused.status).toBe(400);
+    expect(refused.message).toMatch(/^Line 2 /);
+  });
+});
+
+describe('each parser refuses an input just over its budget (docs/security.md)', () => {
+  const csvRows = (rows: number): Buffer => Buffer.from(`gtin\n${'4006381333931\n'.repeat(rows)}`);
+  const ndjsonRows = (rows: number): Buffer => Buffer.from('{"gtin":"4006381333931"}\n'.repeat(rows));
+
+  it('CSV: MAX_IMPORT_ROWS rows are read, one more is 413', async () => {
+    expect((await parseImportFile(csvRows(MAX_IMPORT_ROWS), 'text/csv')).rows).toHaveLength(MAX_IMPORT_ROWS);
+    expect((await refusalOf(parseImportFile(csvRows(MAX_IMPORT_ROWS + 1), 'text/csv'))).status).toBe(413);
+  });
+
+  it('CSV and JSON Lines: a file one byte over MAX_IMPORT_BYTES is 413', async () => {
+    // Prepare
+    const csv = Buffer.concat([Buffer.from('gtin\n4006381333931\n'), Buffer.alloc(MAX_IMPORT_BYTES, '\n')]).subarray(0, MAX_IMPORT_BYTES + 1);
+    const ndjson = Buffer.concat([Buffer.from('{"gtin":"4006381333931"}\n'), Buffer.alloc(MAX_IMPORT_BYTES, '\n')]).subarray(0, MAX_IMPORT_BYTES + 1);
+
+    // Act
+    const refused = [await refusalOf(parseImportFile(csv, 'text/csv')), await refusalOf(parseImportFile(ndjson, 'application/x-ndjson'))];
+
+    // Assess
+    expect(refused.map((r) => r.status)).toEqual([413, 413]);
+  });
+
+  it('CSV: a header row of MAX_IMPORT_COLUMNS + 1 columns is 413', async () => {
+    const header = Array.from({ length: MAX_IMPORT_COLUMNS + 1 }, (_, i) => (i ? `c${i}` : 'gtin')).join(',');
+    expect(await refusalOf(parseImportFile(Buffer.from(`${header}\n`), 'text/csv'))).toMatchObject({ status: 413 });
+  });
+
+  it('JSON Lines: MAX_IMPORT_ROWS lines are read, one more is 413', async () => {
+    expect((await parseImportFile(ndjsonRows(MAX_IMPORT_ROWS), 'application/x-ndjson')).rows).toHaveLength(MAX_IMPORT_ROWS);
+    expect((await refusalOf(parseImportFile(ndjsonRows(MAX_IMPORT_ROWS + 1), 'application/x-ndjson'))).status).toBe(413);
+  });
+
+  it(`JSON Lines: nesting ${MAX_IMPORT_JSON_DEPTH} deep is read (its header then checked), one level deeper is 400 naming the line`, async () => {
+    // Prepare
+    const nested = (depth: number): Buffer => Buffer.from(`{"gtin":"4006381333931"}\n${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}\n`);
+
+    // Act
+    const atBudget = await refusalOf(parseImportFile(nested(MAX_IMPORT_JSON_DEPTH), 'application/x-ndjson'));
+    const over = await refusalOf(parseImportFile(nested(MAX_IMPORT_JSON_DEPTH + 1), 'application/x-ndjson'));
+
+    // Assess
+    expect(atBudget.status).toBe(422); // read, then its header a.a.a… is not a column
+    expect(over.status).toBe(400);
+    expect(over.message).toMatch(/^Line 2 /);
+  });
+
+  it('XLSX: MAX_IMPORT_ROWS rows are read, one more is 413', { timeout: 60_000 }, async () => {
+    expect((await parseImportFile(await workbookOf(MAX_IMPORT_ROWS), XLSX_TYPE)).rows).toHaveLength(MAX_IMPORT_ROWS);
+    expect((await refusalOf(parseImportFile(await workbookOf(MAX_IMPORT_ROWS + 1), XLSX_TYPE))).status).toBe(413);
+  });
+
+  it('XLSX: a workbook inflating to one byte over MAX_XLSX_INFLATED_BYTES is 413, one of more than MAX_XLSX_ENTRIES entries is 413', { timeout: 60_000 }, async () => {
+    // Prepare
+    const entries = await templateEntries();
+    const inflated = entries.reduce((sum, e) => sum + e.size, 0);
+    const over = zipOf([...entries, await runOfZeros('xl/media/image1.bin', MAX_XLSX_INFLATED_BYTES - inflated + 1)]);
+    const atBudget = zipOf([...entries, await runOfZeros('xl/media/image1.bin', MAX_XLSX_INFLATED_BYTES - inflated)]);
+    const empty: RawEntry = { name: '', method: 0, data: Buffer.alloc(0), crc: 0, size: 0 };
+    const many = zipOf([...entries, ...Array.from({ length: MAX_XLSX_ENTRIES + 1 - entries.length }, (_, i) => ({ ...empty, name: `docProps/custom${i}.xml` }))]);
+
+    // Act
+    const refusedOver = await refusalOf(parseImportFile(over, XLSX_TYPE));
+    const read = await parseImportFile(atBudget, XLSX_TYPE);
+    const refusedMany = await refusalOf(parseImportFile(many, XLSX_TYPE));
+
+    // Assess
+    expect(refusedOver.status).toBe(413);
+    expect(read.rows).toHaveLength(1);
+    expect(refusedMany.status).toBe(413);
+  });
+
+  it(`XLSX: a row reaching column ${MAX_IMPORT_COLUMNS + 1} (here XFD, 16,384) is 413 without walking its cells`, async () => {
+    // Prepare
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('Products');
+    sheet.getCell('A1').value = 'gtin';
+    for (let r = 2; r <= 200; r++) {
+      sheet.getCell(`A${r}`).value = '4006381333931';
+      sheet.getCell(`XFD${r}`).value = 'x';
+    }
+    const wide = Buffer.from(await workbook.xlsx.writeBuffer());
+
+    // Act
+    const started = performance.now();
+    const refused = await refusalOf(parseImportFile(wide, XLSX_TYPE));
+
+    // Assess
+    expect(refused).toEqual({ status: 413, message: `A file may hold at most ${MAX_IMPORT_COLUMNS} columns; row 2 reaches column 16384.` });
+    expect(performance.now() - started).toBeLessThan(1000);
   });
 });
