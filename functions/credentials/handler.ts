@@ -1,5 +1,6 @@
 import { defineApiHandler, pathParam, publicOperation, type ApiRequest, type PublicRequest } from '../../lib/api/handler.ts';
 import { VC_JWT_MEDIA_TYPE } from '../../lib/domain/credential.ts';
+import { viewerHostname } from '../../lib/domain/viewer-host.ts';
 import { isEnvironment, type Tenant } from '../../lib/domain/tenant.ts';
 import { NotFoundError } from '../../lib/http/errors.ts';
 import type { HttpEvent, HttpResult } from '../../lib/http/types.ts';
@@ -44,11 +45,6 @@ function tenantOf(event: HttpEvent): Tenant | undefined {
   return ORG_ID.test(orgId) && isEnvironment(environment) ? { orgId, environment } : undefined;
 }
 
-/** The host the viewer asked for, lower-case, without port or trailing dot (as the resolver reads it). */
-function requestHostname(event: HttpEvent): string {
-  const host = event.headers?.['x-forwarded-host']?.split(',')[0] ?? event.headers?.host ?? '';
-  return host.trim().toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '');
-}
 
 async function apiCredential(request: ApiRequest): Promise<HttpResult> {
   const tenant = request.principal.tenant;
@@ -72,7 +68,10 @@ async function organizationDid({ event }: PublicRequest): Promise<HttpResult> {
 }
 
 async function hostDid({ event }: PublicRequest): Promise<HttpResult> {
-  const document = await hostDidDocument(requestHostname(event));
+  // A Host that is no DNS name of at most 253 characters is nobody's brand domain: 404 before any
+  // read (a 2,000-character one was a key DynamoDB refuses, a 500: docs/security.md, finding 6).
+  const hostname = viewerHostname(event.headers);
+  const document = hostname === undefined ? undefined : await hostDidDocument(hostname);
   return document ? jsonResult(200, document, DID_CACHE) : notFound('This host is no verified brand domain: it has no DID document.');
 }
 

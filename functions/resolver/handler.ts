@@ -10,6 +10,7 @@ import { sendScanEvent } from '../../lib/data/scan-queue.ts';
 import { parseGtinPath } from '../../lib/domain/digital-link.ts';
 import { deviceClass, referrerDomain, viewerCountry, type ScanEvent } from '../../lib/domain/scan.ts';
 import type { Tenant } from '../../lib/domain/tenant.ts';
+import { viewerHostname } from '../../lib/domain/viewer-host.ts';
 import { errorResponses } from '../../lib/http/api-errors.ts';
 import { GoneError, InvalidRequestError, MethodNotAllowedError, NotFoundError, PermissionError, type ApiError } from '../../lib/http/errors.ts';
 import { logger } from '../../lib/http/logger.ts';
@@ -148,28 +149,38 @@ const HOST_CACHE_SIZE = 1_000;
 const hostCache = new Map<string, { orgId: string | undefined; until: number }>();
 const HOSTNAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/;
 
+/** The host the viewer asked for, '' when it is no DNS name (lib/domain/viewer-host.ts): such a host is nobody's brand host, never looked up. */
+const requestHostname = (event: HttpEvent): string => viewerHostname(event.headers) ?? '';
+
 /**
- * The host the viewer asked for, lower-case, without port or trailing dot: `X-Forwarded-Host`
- * when the CDN sets it (in AWS, where API Gateway's own Host is the execute-api domain:
- * docs/resolver.md), else `Host`.
+ * The one other platform origin the function accepts in X-Resolver-Origin: a CloudFront
+ * distribution's own domain, which the viewer-request functions name when there is no custom
+ * resolver domain (infra/cdk/constructs/resolver-cdn.ts).
  */
-function requestHostname(event: HttpEvent): string {
-  const host = event.headers?.['x-forwarded-host']?.split(',')[0] ?? event.headers?.host ?? '';
-  return host.trim().toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '');
-}
-
-/** The platform origin as the viewer-request function names it: `https://` and a DNS name, nothing else. */
-const FORWARDED_ORIGIN = /^https:\/\/[a-z0-9](?:[a-z0-9.-]{0,251}[a-z0-9])?$/;
+const CLOUDFRONT_ORIGIN = /^https:\/\/d[a-z0-9]{1,62}\.cloudfront\.net$/;
 
 /**
- * The platform resolver's origin (where every page link points): X-Resolver-Origin, which the
- * distribution's viewer-request function sets on every request in AWS (the function cannot be given
- * the distribution's own domain in its environment: docs/deploy.md#the-public-path), else
- * RESOLVER_ORIGIN (locally).
+ * Whether the request came through the function URL: only CloudFront reaches it in AWS (auth type
+ * AWS_IAM with origin access control, docs/deploy.md#the-public-path), through a behaviour whose
+ * viewer-request function overwrites X-Resolver-Origin. API Gateway and the local gateway name the
+ * route they matched; a function URL's route key is `$default`, which no API Gateway route has.
+ */
+const viaFunctionUrl = (event: HttpEvent): boolean => event.requestContext.routeKey === '$default';
+
+/**
+ * The platform resolver's origin (where every page link points): RESOLVER_ORIGIN, unless
+ * X-Resolver-Origin names another origin this function expects (docs/security.md, finding 11): a
+ * CloudFront distribution's own domain, on a request through the function URL (the viewer-request
+ * function sets it there, since the function cannot be given the distribution's domain in its
+ * environment: docs/deploy.md#the-public-path). Anything else a client sends (locally, where the
+ * gateway passes every header on; or through API Gateway) is ignored: a 307 never points at a host a
+ * client named.
  */
 function platformOrigin(event: HttpEvent): string {
+  const configured = config().resolverOrigin.replace(/\/+$/, '');
   const forwarded = event.headers?.['x-resolver-origin']?.trim().toLowerCase();
-  return forwarded && FORWARDED_ORIGIN.test(forwarded) ? forwarded : config().resolverOrigin.replace(/\/+$/, '');
+  if (forwarded === undefined || forwarded === configured.toLowerCase()) return configured;
+  return viaFunctionUrl(event) && CLOUDFRONT_ORIGIN.test(forwarded) ? forwarded : configured;
 }
 
 const isPlatformHost = (event: HttpEvent, hostname: string): boolean => hostname === new URL(platformOrigin(event)).hostname;

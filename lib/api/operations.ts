@@ -785,7 +785,7 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   'POST /v1/domains': {
     summary: 'Add a brand domain',
     description:
-      'Adds a hostname of the organization (such as id.brand.example), pending until verified: the answer names the TXT record to publish. Refused: IP addresses, localhost, wildcards, the platform’s own resolver host and names under it (422); a hostname the organization already has, or that another organization verified (409).',
+      'Adds a hostname of the organization (such as id.brand.example), pending until verified: the answer names the TXT record to publish. Refused: IP addresses, localhost and its aliases, special-use names (RFC 6761: invalid, local, onion, alt, arpa, internal, and the documentation names example and test outside a local stack; docs/brand-domains.md), wildcards, the platform’s own resolver host and names under it (422); a hostname the organization already has, or that another organization verified (409).',
     tag: 'Domains',
     body: createDomainSchema,
     responses: { 201: { description: 'Created, pending: publish the TXT record, then verify', schema: domainSchema } },
@@ -816,10 +816,10 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   },
   'DELETE /v1/domains/{domainId}': {
     summary: 'Delete a brand domain',
-    description: 'Deletes the domain and frees its hostname; its host stops resolving. Printed codes on it stop working: delete only a domain never printed.',
+    description: 'Deletes the domain and frees its hostname; its host stops resolving. Printed codes on it stop working: delete only a domain never printed. Conditional on the domain as read: 409 only if concurrent changes of it kept winning (try again).',
     tag: 'Domains',
     responses: { 200: { description: 'Deleted', schema: z.object({ id: z.string(), deleted: z.literal(true) }) } },
-    errors: [...SESSION_ERRORS, 404],
+    errors: [...SESSION_ERRORS, 404, 409],
   },
   'POST /v1/domains/{domainId}/verify': {
     summary: 'Verify a brand domain over DNS',

@@ -1,7 +1,7 @@
 import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { DomainRecord } from '../domain/domain.ts';
 import { db, getItem, tableName } from './client.ts';
-import { cancellationReasons } from './errors.ts';
+import { cancellationReasons, isTransactionConflict, retryOnConflict } from './errors.ts';
 import { DOMAIN_PREFIX, defaultDomainKey, domainKey, hostnameClaimKey, orgPk } from './keys.ts';
 import { publicReads } from './public-reads.ts';
 import { beginsWith, queryItems } from './query.ts';
@@ -67,8 +67,8 @@ export async function insertDomain(domain: DomainRecord, extra: TransactItem[] =
   }
 }
 
-export async function getDomain(orgId: string, domainId: string): Promise<DomainRecord | undefined> {
-  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: domainKey(orgId, domainId) }));
+export async function getDomain(orgId: string, domainId: string, consistent = false): Promise<DomainRecord | undefined> {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: domainKey(orgId, domainId), ...(consistent ? { ConsistentRead: true } : {}) }));
   return Item ? fromItem(Item) : undefined;
 }
 
@@ -144,9 +144,11 @@ function defaultFlagUpdates(domain: DomainRecord, value: boolean, now: string): 
         TableName: tableName(),
         Key: domainKey(domain.orgId, domain.domainId),
         UpdateExpression: 'SET #default = :value, updatedAt = :now',
-        ConditionExpression: 'attribute_exists(PK)',
-        ExpressionAttributeNames: { '#default': 'default' },
-        ExpressionAttributeValues: { ':value': value, ':now': now },
+        // Making a domain the default is conditional on the domain still existing, verified, in the
+        // same transaction as the pointer: no pointer ever names a deleted domain (docs/security.md).
+        ConditionExpression: value ? 'attribute_exists(PK) AND #status = :verified' : 'attribute_exists(PK)',
+        ExpressionAttributeNames: { '#default': 'default', ...(value ? { '#status': 'status' } : {}) },
+        ExpressionAttributeValues: { ':value': value, ':now': now, ...(value ? { ':verified': 'verified' } : {}) },
       },
     },
     {
@@ -163,14 +165,29 @@ function defaultFlagUpdates(domain: DomainRecord, value: boolean, now: string): 
 }
 
 /**
+ * The default read before a change: the domain the pointer names, or only its id when the pointer
+ * names a domain that no longer exists (left by the delete race of before docs/security.md's
+ * finding 4; the next change of the default overwrites it).
+ */
+export type PreviousDefault = DomainRecord | { domainId: string };
+
+/** The organization's default pointer and the domain it names, read consistently (undefined: no default). */
+export async function readDefault(orgId: string): Promise<PreviousDefault | undefined> {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: defaultDomainKey(orgId), ConsistentRead: true }));
+  if (!Item || typeof Item.domainId !== 'string') return undefined;
+  return (await getDomain(orgId, Item.domainId, true)) ?? { domainId: Item.domainId };
+}
+
+/**
  * Makes a verified domain its organization's default (or, with `value` false, no longer the
  * default), moving the flag from the previous default in the same transaction: one default per
- * organization. `previous` is the default read before; the write fails ('conflict') if it changed.
+ * organization. `previous` is the default read before; the write fails ('conflict') if it changed,
+ * if the domain was deleted or is not verified, or if it lost to a concurrent transaction.
  */
 export async function setDefault(
   domain: DomainRecord,
   value: boolean,
-  previous: DomainRecord | undefined,
+  previous: PreviousDefault | undefined,
   now: string,
   extra: TransactItem[] = [],
 ): Promise<'updated' | 'conflict'> {
@@ -193,55 +210,84 @@ export async function setDefault(
         },
       };
   const items: TransactItem[] = [pointer, ...defaultFlagUpdates(domain, value, now)];
-  if (value && previous && previous.domainId !== domain.domainId) items.push(...defaultFlagUpdates(previous, false, now));
+  // A previous default that no longer exists has no flags to clear: the pointer's overwrite is the repair.
+  if (value && previous && 'hostname' in previous && previous.domainId !== domain.domainId) items.push(...defaultFlagUpdates(previous, false, now));
   items.push(...extra);
   try {
-    await db().send(new TransactWriteCommand({ TransactItems: items }));
+    await retryOnConflict(() => db().send(new TransactWriteCommand({ TransactItems: items })));
     return 'updated';
   } catch (error) {
-    if (cancellationReasons(error).some((r) => r.Code === 'ConditionalCheckFailed')) return 'conflict';
+    if (cancellationReasons(error).some((r) => r.Code === 'ConditionalCheckFailed') || isTransactionConflict(error)) return 'conflict';
     throw error;
   }
 }
 
+/** How often a delete re-reads and tries again when a concurrent change moved what it read. */
+const DELETE_ATTEMPTS = 8;
+
 /**
  * Deletes a domain, its claim on the hostname (only if the claim is this domain's: another
- * organization's verified claim stays) and, if it was the default, the default pointer. In this
- * module, `extra` always joins the write's transaction (the change's event, docs/lifecycle.md#event-log).
+ * organization's verified claim stays) and, if it is the default, the default pointer, in one
+ * transaction that is conditional on what it read (docs/security.md, finding 4): the domain item
+ * must still have the `default` and `status` read (a concurrent "make default" or verification
+ * changes them), the pointer is deleted only while it names this domain, and the claim only while
+ * it is this domain's. When a condition fails, the domain and its claim are read again
+ * (consistently) and the delete is tried again. Answers 'gone' when the domain was deleted meanwhile
+ * and 'conflict' after DELETE_ATTEMPTS lost races. `extra` (the change's event,
+ * docs/lifecycle.md#event-log) joins the transaction; it is made from the domain as last read.
  */
-export async function deleteDomain(domain: DomainRecord, extra: TransactItem[] = []): Promise<void> {
-  const claim = await findDomainByHostname(domain.hostname);
-  const items: TransactItem[] = [{ Delete: { TableName: tableName(), Key: domainKey(domain.orgId, domain.domainId) } }];
-  const withClaim = claim?.domainId === domain.domainId;
-  if (withClaim) {
-    items.push({
-      Delete: {
-        TableName: tableName(),
-        Key: hostnameClaimKey(domain.hostname),
-        ConditionExpression: 'domainId = :domainId',
-        ExpressionAttributeValues: { ':domainId': domain.domainId },
-      },
-    });
-  }
-  if (domain.default) {
-    items.push({
-      Delete: {
-        TableName: tableName(),
-        Key: defaultDomainKey(domain.orgId),
-        ConditionExpression: 'attribute_not_exists(PK) OR domainId = :domainId',
-        ExpressionAttributeValues: { ':domainId': domain.domainId },
-      },
-    });
-  }
-  items.push(...extra);
-  try {
-    await db().send(new TransactWriteCommand({ TransactItems: items }));
-  } catch (error) {
-    // The claim changed hands between the read and the write: delete without it.
-    if (withClaim && cancellationReasons(error)[1]?.Code === 'ConditionalCheckFailed') {
-      await db().send(new TransactWriteCommand({ TransactItems: items.filter((_, i) => i !== 1) }));
-      return;
+export async function deleteDomain(
+  domain: DomainRecord,
+  extra: TransactItem[] | ((current: DomainRecord) => TransactItem[]) = [],
+): Promise<'deleted' | 'gone' | 'conflict'> {
+  let current: DomainRecord | undefined = domain;
+  for (let attempt = 1; attempt <= DELETE_ATTEMPTS; attempt++) {
+    if (attempt > 1) {
+      current = await getDomain(domain.orgId, domain.domainId, true);
+      if (!current) return 'gone';
     }
-    throw error;
+    // Read consistently: a stale "not this domain's" would leave a claim naming a deleted domain.
+    const { Item: claim } = await db().send(new GetCommand({ TableName: tableName(), Key: hostnameClaimKey(current.hostname), ConsistentRead: true }));
+    const items: TransactItem[] = [
+      {
+        Delete: {
+          TableName: tableName(),
+          Key: domainKey(current.orgId, current.domainId),
+          ConditionExpression: 'attribute_exists(PK) AND #default = :default AND #status = :status',
+          ExpressionAttributeNames: { '#default': 'default', '#status': 'status' },
+          ExpressionAttributeValues: { ':default': current.default, ':status': current.status },
+        },
+      },
+    ];
+    if (claim?.domainId === current.domainId) {
+      items.push({
+        Delete: {
+          TableName: tableName(),
+          Key: hostnameClaimKey(current.hostname),
+          ConditionExpression: 'domainId = :domainId',
+          ExpressionAttributeValues: { ':domainId': current.domainId },
+        },
+      });
+    }
+    if (current.default) {
+      items.push({
+        Delete: {
+          TableName: tableName(),
+          Key: defaultDomainKey(current.orgId),
+          ConditionExpression: 'domainId = :domainId',
+          ExpressionAttributeValues: { ':domainId': current.domainId },
+        },
+      });
+    }
+    items.push(...(typeof extra === 'function' ? extra(current) : extra));
+    try {
+      await db().send(new TransactWriteCommand({ TransactItems: items }));
+      return 'deleted';
+    } catch (error) {
+      const lost = cancellationReasons(error).some((r) => r.Code === 'ConditionalCheckFailed') || isTransactionConflict(error);
+      if (!lost) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(100, 5 * 2 ** attempt) * Math.random()));
+    }
   }
+  return 'conflict';
 }

@@ -37,8 +37,9 @@ const IPV4 = /^\d{1,3}(?:\.\d{1,3}){3}$/;
 /**
  * Why `hostname` (already lower-case) cannot be a brand domain, or undefined when it can: a DNS
  * hostname of letters, digits and hyphens (labels of 1 to 63 characters, 253 in all, at least two
- * labels, a top-level label that is not all digits), not an IP address, not `localhost`, no
- * wildcard, and not the platform's own resolver host or a name under it (`platformHosts`).
+ * labels, a top-level label that is not all digits), not an IP address, not `localhost` (nor
+ * `localhost.…`), not a special-use name (ALWAYS_SPECIAL; the testing names are testingNameProblem's),
+ * no wildcard, and not the platform's own resolver host or a name under it (`platformHosts`).
  */
 export function hostnameProblem(hostname: string, platformHosts: readonly string[] = []): string | undefined {
   if (hostname.includes('*')) return 'hostname must not be a wildcard: name one host, such as id.brand.example.';
@@ -54,11 +55,46 @@ export function hostnameProblem(hostname: string, platformHosts: readonly string
     }
   }
   if (/^\d+$/.test(labels.at(-1) ?? '')) return 'hostname must be a domain name, not an IP address.';
-  if (labels.at(-1) === 'localhost') return 'hostname must not be localhost or a name under it.';
+  if (labels.at(-1) === 'localhost' || labels[0] === 'localhost') return 'hostname must not be localhost, a name under it, or a local alias of it such as localhost.localdomain.';
+  const special = specialUseName(hostname, ALWAYS_SPECIAL);
+  if (special) return `hostname must be a public domain name: ${special} is reserved for special use (no brand can own it).`;
   for (const platform of platformHosts) {
     if (hostname === platform || hostname.endsWith(`.${platform}`)) return `hostname must be your own domain, not ${platform} or a name under it.`;
   }
   return undefined;
+}
+
+/**
+ * Special-use domain names a brand can never own (docs/security.md, finding 11): a name equal to or
+ * under one of them is refused. From the IANA Special-Use Domain Names registry (RFC 6761 and the
+ * RFCs that add to it): `invalid` (RFC 6761), `local` (RFC 6762, multicast DNS), `onion` (RFC 7686),
+ * `alt` (RFC 9476), `home.arpa` (RFC 8375) and the rest of `arpa` (the infrastructure domain:
+ * reverse mapping, `ipv4only.arpa`, …); `localhost` is refused above. Beyond the registry:
+ * `internal` (reserved for private use by ICANN in 2024), `localdomain` (the hosts-file alias of
+ * localhost), and the private-namespace names RFC 6762 Appendix G advises against
+ * (`intranet`, `private`, `corp`, `home`, `lan`), which no public DNS delegates.
+ */
+const ALWAYS_SPECIAL = ['invalid', 'local', 'onion', 'alt', 'arpa', 'internal', 'localdomain', 'intranet', 'private', 'corp', 'home', 'lan'] as const;
+/**
+ * The registry's names for documentation and testing (RFC 6761): `example`, `example.com`,
+ * `example.net`, `example.org`, `test`. Refused too, except on a local stack, whose own DNS server
+ * answers for them (testingNameProblem; docs/brand-domains.md#locally).
+ */
+const TESTING_NAMES = ['example', 'example.com', 'example.net', 'example.org', 'test'] as const;
+
+/** The special-use name of `names` that `hostname` is or is under, if any. */
+function specialUseName(hostname: string, names: readonly string[]): string | undefined {
+  return names.find((name) => hostname === name || hostname.endsWith(`.${name}`));
+}
+
+/**
+ * Why `hostname` cannot be a brand domain because it is a documentation or testing name of RFC 6761
+ * (`example`, `example.com/.net/.org`, `test` and names under them), or undefined. The service
+ * applies it unless it runs as a local stack (lib/services/domains.ts).
+ */
+export function testingNameProblem(hostname: string): string | undefined {
+  const name = specialUseName(hostname, TESTING_NAMES);
+  return name ? `hostname must be a public domain name: ${name} is reserved for documentation and testing (no brand can own it).` : undefined;
 }
 
 /**
@@ -78,7 +114,7 @@ export const createDomainSchema = z.strictObject({
     .max(253, { error: 'hostname must be at most 253 characters.' })
     .meta({
       description:
-        "The host to print on packaging, such as id.brand.example (letters are read in lower case): a DNS hostname, not localhost, not the platform's own resolver host or a name under it",
+        "The host to print on packaging, such as id.brand.example (letters are read in lower case): a DNS hostname, not localhost, not a special-use name (invalid, local, onion, alt, arpa, internal, example, test, …: docs/brand-domains.md), not the platform's own resolver host or a name under it",
       example: 'id.brand.example',
       pattern: HOSTNAME_PATTERN.source,
       not: { pattern: '(?:^|\\.)[Ll][Oo][Cc][Aa][Ll][Hh][Oo][Ss][Tt]$' },

@@ -1,6 +1,6 @@
 import { config } from '../config.ts';
 import { provisionTenant } from '../data/cloudfront-tenants.ts';
-import { deleteDomain, findDomainByHostname, getDomain, insertDomain, listDomains, markVerified, setDefault } from '../data/domains.ts';
+import { deleteDomain, findDomainByHostname, getDomain, insertDomain, listDomains, markVerified, readDefault, setDefault } from '../data/domains.ts';
 import { lookupTxt } from '../data/dns.ts';
 import { eventPut } from '../data/events.ts';
 import {
@@ -8,6 +8,7 @@ import {
   toDomainView,
   hostnameProblem,
   newVerificationValue,
+  testingNameProblem,
   verificationRecordName,
   type CreateDomainInput,
   type DomainRecord,
@@ -44,9 +45,21 @@ const takenElsewhere = (hostname: string) =>
     suggestion: 'Use another hostname, or ask the organization that verified it to delete its domain.',
   });
 
+/**
+ * Whether this is a local stack: the platform's resolver is on a loopback host over plain HTTP (the
+ * local stack and the tests; in AWS RESOLVER_ORIGIN of the API functions is always an https
+ * CloudFront or custom domain). Only there may a brand domain be a documentation or testing name
+ * (`*.example`, `*.test`): the stack's own DNS server answers its TXT record (docs/brand-domains.md#locally),
+ * as event subscriptions may use loopback addresses only there (docs/webhooks-outbound.md#ssrf).
+ */
+function localStack(): boolean {
+  const { protocol, hostname } = new URL(config().resolverOrigin);
+  return protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(hostname);
+}
+
 export async function createDomain(tenant: Tenant, input: CreateDomainInput, origin: Origin, now = new Date().toISOString()): Promise<DomainRecord> {
   const { orgId } = tenant;
-  const problem = hostnameProblem(input.hostname, platformHosts());
+  const problem = hostnameProblem(input.hostname, platformHosts()) ?? (localStack() ? undefined : testingNameProblem(input.hostname));
   if (problem) throw new ValidationError(problem, 'hostname');
   if ((await listDomains(orgId)).some((d) => d.hostname === input.hostname)) {
     throw new DuplicateError(`Your organization already has the domain ${input.hostname}.`, { param: 'hostname' });
@@ -110,21 +123,35 @@ export async function verifyDomain(tenant: Tenant, domain: DomainRecord, origin:
 
 /**
  * `default: true` makes a verified domain the organization's live default (the previous default
- * stops being it, in the same transaction); `false` stops it being the default.
+ * stops being it, in the same transaction); `false` stops it being the default. The previous
+ * default is the pointer itself, read consistently (not the domains' flags), so a pointer to a
+ * domain that no longer exists is overwritten rather than blocking every later change. The write is
+ * conditional on the domain still existing and verified (docs/security.md, finding 4): 404 when it
+ * was deleted meanwhile, 409 when another change of the default won the race.
  */
 export async function setDefaultDomain(tenant: Tenant, domain: DomainRecord, value: boolean, origin: Origin, now = new Date().toISOString()): Promise<DomainRecord> {
   if (domain.default === value) return domain;
   if (value && domain.status !== 'verified') {
     throw new ValidationError('Only a verified domain can be the default; verify it first.', 'default');
   }
-  const previous = value ? (await listDomains(domain.orgId)).find((d) => d.default) : undefined;
+  const previous = value ? await readDefault(domain.orgId) : undefined;
   const updated: DomainRecord = { ...domain, default: value, updatedAt: now };
   if ((await setDefault(domain, value, previous, now, [domainEvent(tenant, 'domain.updated', updated, origin, now)])) === 'conflict') {
+    if (!(await getDomain(domain.orgId, domain.domainId, true))) throw new NotFoundError(`No domain with id '${domain.domainId}'.`, { param: 'domainId' });
     throw new DuplicateError('The default domain changed while this request ran; read the domains again and retry.', { param: 'default' });
   }
   return updated;
 }
 
-/** Deletes the domain and frees its hostname (the claim goes with it if it is this domain's). */
-export const removeDomain = (tenant: Tenant, domain: DomainRecord, origin: Origin, now = new Date().toISOString()): Promise<void> =>
-  deleteDomain(domain, [domainEvent(tenant, 'domain.deleted', domain, origin, now)]);
+/**
+ * Deletes the domain and frees its hostname (the claim goes with it if it is this domain's), and
+ * the default pointer with it when it is the default, conditional on what was read and retried
+ * against a fresh read (lib/data/domains.ts): 404 when a concurrent delete won.
+ */
+export async function removeDomain(tenant: Tenant, domain: DomainRecord, origin: Origin, now = new Date().toISOString()): Promise<void> {
+  const outcome = await deleteDomain(domain, (current) => [domainEvent(tenant, 'domain.deleted', current, origin, now)]);
+  if (outcome === 'gone') throw new NotFoundError(`No domain with id '${domain.domainId}'.`, { param: 'domainId' });
+  if (outcome === 'conflict') {
+    throw new DuplicateError('The domain changed while this request ran; read it again and retry.', { param: 'domainId' });
+  }
+}

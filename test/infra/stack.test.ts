@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { CONSUMER_ACTIONS, deliveryQueueActions, importQueueActions, RESOLVER_HEADERS, readsSessionSecret, scanQueueActions, STREAM_CONSUMER_ACTIONS } from '../../infra/cdk/stack.ts';
 import { CREDENTIAL_PATH_PATTERNS, PAGE_PATH_PATTERNS, viewerRequestCode } from '../../infra/cdk/constructs/resolver-cdn.ts';
 import { DEFAULT_LOG_LEVEL } from '../../infra/cdk/function-table.ts';
+import { DEFAULT_SETTINGS } from '../../infra/cdk/settings.ts';
 import { ROUTES } from '../../lib/api/routes.ts';
 import { elabelPageUrl, passportJsonUrl } from '../../lib/domain/page-urls.ts';
 import { FUNCTIONS, type FunctionSpec } from '../../infra/functions.ts';
@@ -463,6 +464,23 @@ describe('resolver distribution', () => {
     expect(fn.FunctionCode).toBe(viewerRequestCode());
     expect(request.headers['x-forwarded-host']).toEqual({ value: 'd111111abcdef8.cloudfront.net' });
     expect(request.headers['x-resolver-origin']).toEqual({ value: 'https://d111111abcdef8.cloudfront.net' });
+  });
+
+  it('attack: with a custom resolver domain (no viewer-request function) a viewer\'s X-Resolver-Origin and X-Forwarded-Host never reach the resolver', () => {
+    // Prepare
+    const custom = synthesize({ settings: { ...DEFAULT_SETTINGS, resolverDomain: 'id.example.com', resolverCertificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/abc-1' } });
+    const config = single(custom, 'AWS::CloudFront::Distribution').DistributionConfig as Record<string, unknown>;
+    const behavior = config.DefaultCacheBehavior as Record<string, unknown>;
+
+    // Act
+    const policy = custom.resources[(behavior.OriginRequestPolicyId as { Ref: string }).Ref]?.Properties?.OriginRequestPolicyConfig as { HeadersConfig: { Headers: string[] } };
+
+    // Assess
+    expect(behavior.FunctionAssociations).toBeUndefined();
+    expect([...policy.HeadersConfig.Headers].sort()).toEqual(['Accept', 'Accept-Language', 'CloudFront-Viewer-Country', 'Referer', 'User-Agent']);
+    expect(policy.HeadersConfig.Headers.map((h) => h.toLowerCase())).not.toContain('x-resolver-origin');
+    expect(policy.HeadersConfig.Headers.map((h) => h.toLowerCase())).not.toContain('x-forwarded-host');
+    expect(policy.HeadersConfig.Headers).toContain('CloudFront-Viewer-Country');
   });
 
   it('caches the immutable version pages as long as they say, compressed, keyed by the path alone; nothing else', () => {

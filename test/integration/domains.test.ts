@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { admin } from '../support/admin.ts';
 import { baseUrl, call, expectError, newOrg, newSession, type TestOrg, type TestSession } from '../support/api.ts';
+import { verifiedDomainId } from '../support/domains.ts';
 import { createProduct, publish } from '../support/fixtures.ts';
 
 /**
@@ -273,5 +274,128 @@ describe('brand domains: the whole flow over HTTP', () => {
     // Assess
     expect(onPending.status).toBe(404);
     expect(onUnknown.status).toBe(404);
+  });
+});
+
+/**
+ * Finding 4 of the second review (docs/security.md): "make default" racing "delete" on the same
+ * verified domain. The old delete read `default: false`, the PATCH committed the pointer, and the
+ * delete then removed the domain without the pointer: new live products went to a deleted host and
+ * no other domain could ever become the default (409). Each round runs on a fresh organization with
+ * fresh verified domains (test/support/domains.ts), so one round's outcome cannot leak into the next.
+ */
+describe('brand domains: concurrent changes never leave a default pointer to a missing domain', () => {
+  const ROUNDS = 50;
+
+  /** A fresh organization with a session and `count` verified domains (hostnames read back over the API). */
+  async function freshOrg(count: number) {
+    const org = await newOrg('Race Winery');
+    const session = await newSession(org.orgId);
+    const ids = await Promise.all(Array.from({ length: count }, () => verifiedDomainId(org.orgId)));
+    const list = (await call('GET', '/v1/domains', { session })).body.data as Array<{ id: string; hostname: string }>;
+    const domains = ids.map((id) => list.find((d) => d.id === id) as { id: string; hostname: string });
+    return { org, session, domains };
+  }
+
+  /**
+   * What a user would notice of a dangling default: the list shows no default, yet a new live
+   * product's qrCodeUrl is on a host the organization has not (or no longer) got, or another verified
+   * domain cannot become the default. Answers a description of what went wrong, or undefined.
+   */
+  async function danglingDefault(org: TestOrg, session: TestSession, other: { id: string; hostname: string }): Promise<string | undefined> {
+    const list = (await call('GET', '/v1/domains', { session })).body.data as Array<{ id: string; hostname: string; default: boolean }>;
+    const product = await createProduct(org.live);
+    const host = new URL(product.qrCodeUrl).hostname;
+    const defaults = list.filter((d) => d.default);
+    if (defaults.length > 1) return `two defaults: ${defaults.map((d) => d.hostname).join(', ')}`;
+    const expectedHost = defaults[0]?.hostname ?? new URL(baseUrl()).hostname;
+    if (host !== expectedHost) return `a new live product is on ${host}, but the list names ${defaults[0]?.hostname ?? 'no default'}`;
+    if (defaults.length === 0) {
+      const made = await call('PATCH', `/v1/domains/${other.id}`, { session, body: { default: true } });
+      if (made.status !== 200) return `making another verified domain the default answered ${made.status} ${made.text}`;
+    }
+    return undefined;
+  }
+
+  it(`attack: DELETE and PATCH {"default": true} of the same verified domain at once, ${ROUNDS} times, never leave a default on the deleted host`, { timeout: 240_000 }, async () => {
+    const failures: string[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      // Prepare
+      const { org, session, domains } = await freshOrg(2);
+      const [target, other] = domains as [{ id: string; hostname: string }, { id: string; hostname: string }];
+      // Act
+      const [deleted, made] = await Promise.all([
+        call('DELETE', `/v1/domains/${target.id}`, { session }),
+        call('PATCH', `/v1/domains/${target.id}`, { session, body: { default: true } }),
+      ]);
+      // Assess
+      if (deleted.status !== 200) failures.push(`round ${round}: DELETE answered ${deleted.status} ${deleted.text}`);
+      if (![200, 404, 409].includes(made.status)) failures.push(`round ${round}: PATCH answered ${made.status} ${made.text}`);
+      const problem = await danglingDefault(org, session, other);
+      if (problem) failures.push(`round ${round} (DELETE ${deleted.status}, PATCH ${made.status}): ${problem}`);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it(`attack: PATCH {"default": true} of a domain at once with DELETE of the current default, ${ROUNDS} times, keeps one consistent default`, { timeout: 240_000 }, async () => {
+    const failures: string[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      // Prepare: the first domain is the default; the second is about to take over while the first is deleted
+      const { org, session, domains } = await freshOrg(3);
+      const [current, next, spare] = domains as [{ id: string; hostname: string }, { id: string; hostname: string }, { id: string; hostname: string }];
+      const first = await call('PATCH', `/v1/domains/${current.id}`, { session, body: { default: true } });
+      if (first.status !== 200) throw new Error(`make default: ${first.status} ${first.text}`);
+      // Act
+      const [made, deleted] = await Promise.all([
+        call('PATCH', `/v1/domains/${next.id}`, { session, body: { default: true } }),
+        call('DELETE', `/v1/domains/${current.id}`, { session }),
+      ]);
+      // Assess
+      if (deleted.status !== 200) failures.push(`round ${round}: DELETE answered ${deleted.status} ${deleted.text}`);
+      if (![200, 409].includes(made.status)) failures.push(`round ${round}: PATCH answered ${made.status} ${made.text}`);
+      const problem = await danglingDefault(org, session, spare);
+      if (problem) failures.push(`round ${round} (PATCH ${made.status}, DELETE ${deleted.status}): ${problem}`);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it(`attack: two PATCHes {"default": true} of different domains at once, ${ROUNDS} times, leave exactly one default, the one new products use`, { timeout: 240_000 }, async () => {
+    const failures: string[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      // Prepare
+      const { org, session, domains } = await freshOrg(3);
+      const [one, two, spare] = domains as [{ id: string; hostname: string }, { id: string; hostname: string }, { id: string; hostname: string }];
+      // Act
+      const answers = await Promise.all([
+        call('PATCH', `/v1/domains/${one.id}`, { session, body: { default: true } }),
+        call('PATCH', `/v1/domains/${two.id}`, { session, body: { default: true } }),
+      ]);
+      // Assess
+      const statuses = answers.map((a) => a.status);
+      if (!statuses.includes(200) || statuses.some((s) => ![200, 409].includes(s))) failures.push(`round ${round}: PATCHes answered ${statuses.join(', ')}`);
+      const list = (await call('GET', '/v1/domains', { session })).body.data as Array<{ default: boolean }>;
+      if (list.filter((d) => d.default).length !== 1) failures.push(`round ${round}: ${list.filter((d) => d.default).length} defaults`);
+      const problem = await danglingDefault(org, session, spare);
+      if (problem) failures.push(`round ${round}: ${problem}`);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('attack: PATCH {"default": true} after DELETE of the same domain is 404 and sets no default; DELETE after PATCH removes the default with it', async () => {
+    // Prepare
+    const { org, session, domains } = await freshOrg(3);
+    const [gone, madeThenGone, other] = domains as [{ id: string; hostname: string }, { id: string; hostname: string }, { id: string; hostname: string }];
+    // Act
+    const deletedFirst = await call('DELETE', `/v1/domains/${gone.id}`, { session });
+    const patchedAfter = await call('PATCH', `/v1/domains/${gone.id}`, { session, body: { default: true } });
+    const patched = await call('PATCH', `/v1/domains/${madeThenGone.id}`, { session, body: { default: true } });
+    const deletedAfter = await call('DELETE', `/v1/domains/${madeThenGone.id}`, { session });
+    // Assess
+    expect(deletedFirst.status).toBe(200);
+    expectError(patchedAfter, 404, 'not_found', 'domainId');
+    expect(patched.status).toBe(200);
+    expect(deletedAfter.status).toBe(200);
+    expect(await danglingDefault(org, session, other)).toBeUndefined();
+    expect((await createProduct(org.live)).qrCodeUrl).toMatch(new RegExp(`^https://${other.hostname.replaceAll('.', '\\.')}/01/`));
   });
 });

@@ -64,3 +64,58 @@ describe('the resolver behind CloudFront', () => {
     expect(sentCountries()).toEqual(['FR']);
   });
 });
+
+/**
+ * X-Resolver-Origin (docs/security.md, finding 11): the origin every page link of a redirect is built
+ * on. The function takes it only when it expects it: RESOLVER_ORIGIN itself, or a CloudFront
+ * distribution's own domain on a request through the function URL (route key `$default`), which only
+ * CloudFront can reach and whose viewer-request function overwrites the header. Anything else a
+ * client names is ignored: the redirect stays on RESOLVER_ORIGIN (here https://id.example.com).
+ */
+describe('the platform origin a request names', () => {
+  /** The scan as the function URL hands it over: route key `$default`, no path parameters. */
+  function viaFunctionUrl(headers: Record<string, string>): HttpEvent {
+    const event = scan({ 'x-origin-verify': SECRET, ...headers });
+    return { ...event, routeKey: '$default', pathParameters: undefined, requestContext: { ...event.requestContext, routeKey: '$default' } } as HttpEvent;
+  }
+  const location = (response: { headers?: Record<string, unknown> }) => String(response.headers?.Location);
+
+  it('attack: X-Resolver-Origin: https://evil.example moves no redirect, through API Gateway or through the function URL', async () => {
+    // Act
+    const viaGateway = await handler(scan({ 'x-origin-verify': SECRET, 'x-resolver-origin': 'https://evil.example' }), context);
+    const viaUrl = await handler(viaFunctionUrl({ 'x-resolver-origin': 'https://evil.example' }), context);
+    // Assess
+    expect(location(viaGateway)).toBe(`https://id.example.com/${ORG}/live/p/${GTIN}/1/passport.json`);
+    expect(location(viaUrl)).toBe(`https://id.example.com/${ORG}/live/p/${GTIN}/1/passport.json`);
+    expect(String(viaUrl.headers?.Link)).not.toContain('evil.example');
+  });
+
+  it('attack: a CloudFront distribution domain in X-Resolver-Origin is ignored unless the request came through the function URL', async () => {
+    // Act
+    const viaGateway = await handler(scan({ 'x-origin-verify': SECRET, 'x-resolver-origin': 'https://d111111abcdef8.cloudfront.net' }), context);
+    const viaUrl = await handler(viaFunctionUrl({ 'x-resolver-origin': 'https://d111111abcdef8.cloudfront.net' }), context);
+    // Assess
+    expect(location(viaGateway)).toBe(`https://id.example.com/${ORG}/live/p/${GTIN}/1/passport.json`);
+    expect(location(viaUrl)).toBe(`https://d111111abcdef8.cloudfront.net/${ORG}/live/p/${GTIN}/1/passport.json`);
+  });
+
+  it.each([
+    ['a look-alike under cloudfront.net', 'https://d1.cloudfront.net.evil.example'],
+    ['plain http', 'http://d111111abcdef8.cloudfront.net'],
+    ['a path', 'https://d111111abcdef8.cloudfront.net/x'],
+    ['credentials', 'https://user@d111111abcdef8.cloudfront.net'],
+    ['a port', 'https://d111111abcdef8.cloudfront.net:8443'],
+  ])('ignores %s in X-Resolver-Origin, even through the function URL', async (_label, origin) => {
+    // Act
+    const response = await handler(viaFunctionUrl({ 'x-resolver-origin': origin }), context);
+    // Assess
+    expect(location(response)).toBe(`https://id.example.com/${ORG}/live/p/${GTIN}/1/passport.json`);
+  });
+
+  it('takes RESOLVER_ORIGIN itself in X-Resolver-Origin, as the brand distribution sends it with a custom resolver domain', async () => {
+    // Act
+    const response = await handler(viaFunctionUrl({ 'x-resolver-origin': 'https://id.example.com', 'x-forwarded-host': 'id.example.com' }), context);
+    // Assess
+    expect(location(response)).toBe(`https://id.example.com/${ORG}/live/p/${GTIN}/1/passport.json`);
+  });
+});

@@ -74,6 +74,14 @@ export const RESOLVER_HEADERS = [
 ] as const;
 
 /**
+ * The headers forwarded to the resolver when the platform distribution has a custom resolver domain
+ * and so no viewer-request function: RESOLVER_HEADERS without the two that function would set, which
+ * a viewer could otherwise send itself (docs/security.md, finding 11). The function then takes the
+ * platform origin from RESOLVER_ORIGIN, and its Host is the function URL's own (never a brand's).
+ */
+export const CUSTOM_DOMAIN_RESOLVER_HEADERS = RESOLVER_HEADERS.filter((h) => h !== FORWARDED_HOST_HEADER && h !== RESOLVER_ORIGIN_FORWARD_HEADER);
+
+/**
  * The viewer-request CloudFront Function (JavaScript runtime 2.0) of the resolver behaviour: it
  * copies the viewer's Host into X-Forwarded-Host and names the platform origin in
  * X-Resolver-Origin, `platformOrigin` (a literal or a CloudFormation token), or, without one, the
@@ -136,7 +144,9 @@ export class ResolverCdn extends StackPart {
       originRequestPolicyName: Fn.join('-', [stack.stackName, 'resolver', stack.region]),
       comment: 'Product Passport resolver: viewer country, content negotiation, viewer host and platform origin',
       // Never Host: a function URL answers only to its own (CloudFront sends the origin's domain).
-      headerBehavior: OriginRequestHeaderBehavior.allowList(...RESOLVER_HEADERS),
+      // With a custom resolver domain no viewer-request function overwrites X-Forwarded-Host and
+      // X-Resolver-Origin, so they are not forwarded at all: the viewer's own would reach the function.
+      headerBehavior: OriginRequestHeaderBehavior.allowList(...(platformOrigin ? CUSTOM_DOMAIN_RESOLVER_HEADERS : RESOLVER_HEADERS)),
       queryStringBehavior: OriginRequestQueryStringBehavior.all(),
       cookieBehavior: OriginRequestCookieBehavior.none(),
     });
