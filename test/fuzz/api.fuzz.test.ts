@@ -22,6 +22,7 @@ import { uniqueGtin13 } from '../support/gtin.ts';
 import { diffSnapshots, snapshotOrg, type Snapshot } from '../support/snapshot.ts';
 import { getImportJob } from '../../lib/data/imports.ts';
 import { verifiedDomainId } from '../support/domains.ts';
+import { runOfZeros, templateEntries, templateReaching, zipOf } from '../support/workbooks.ts';
 import { getDomain } from '../../lib/data/domains.ts';
 
 /**
@@ -941,12 +942,78 @@ function seedOf(route: Route): number {
   return hash;
 }
 
+// ---- The reviews' attacks, sent first on every run ---------------------------------------------
+
+/**
+ * The second review's attacks (docs/security.md#the-second-review-issue-24) as fast-check examples:
+ * every run sends them before its generated cases, so a regression shows as a 5xx, an undeclared
+ * status or a 4xx that changed data, whether or not the seed would have found it.
+ */
+function attackCase(route: Route, parts: Partial<Case>): Case {
+  const segments = Object.fromEntries(
+    [...route.path.matchAll(/\{(\w+)(\+?)\}/g)].map((m) => [m[1]!, { value: REFS_OF_PARAM[m[1]!] ? { $ref: REFS_OF_PARAM[m[1]!]![0]! } : '10/LOT1', raw: true }]),
+  ) as Record<string, Segment>;
+  return {
+    segments,
+    query: { pairs: [] },
+    auth: 'live',
+    session: { cookie: 'valid', origin: 'ok', csrf: 'ok' },
+    webhook: { endpointIn: 'query', endpoint: { $ref: 'ingestEndpointId' }, signature: 'valid' },
+    accept: undefined,
+    contentType: 'application/json',
+    headers: [],
+    ...parts,
+  };
+}
+
+const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+const LONG_HOST = `${'a'.repeat(63)}.`.repeat(64).slice(0, 4_000);
+
+/** Route key → the attacks sent to it. Built once, before the first route (the workbooks are async). */
+async function reviewAttacks(): Promise<Map<string, Case[]>> {
+  const byKey = (key: string): Route => {
+    const route = ROUTES.find((r) => routeKey(r) === key);
+    if (!route) throw new Error(`attack seed for ${key}: no such route in the route table`);
+    return route;
+  };
+  const attacks = new Map<string, Case[]>();
+  const add = (key: string, ...parts: Array<Partial<Case>>) => attacks.set(key, parts.map((p) => attackCase(byKey(key), p)));
+  const dryRun: Query = { pairs: [['dryRun', 'true']] };
+  // Findings 1, 2, 7, 8: tall.xlsx, a 40 MiB bomb, JSON Lines 200,000 deep, formula cells.
+  const bomb = zipOf([...(await templateEntries()), await runOfZeros('xl/media/image1.bin', 40 * 1024 * 1024)]);
+  add(
+    'POST /v1/imports',
+    { query: dryRun, contentType: XLSX_TYPE, body: { kind: 'bytes', bytes: await templateReaching(1_048_576) } },
+    { query: dryRun, contentType: XLSX_TYPE, body: { kind: 'bytes', bytes: bomb } },
+    { query: dryRun, contentType: 'application/x-ndjson', body: { kind: 'text', text: `${'{"a":'.repeat(200_000)}1${'}'.repeat(200_000)}\n` } },
+    { query: dryRun, contentType: 'text/csv', body: { kind: 'text', text: 'gtin,name,category\n4006381333931,"=HYPERLINK(""https://evil.example"")",wine\n' } },
+  );
+  // Finding 9: IPv6 forms that embed IPv4.
+  add(
+    'POST /v1/event-subscriptions',
+    ...['https://[::127.0.0.1]/hook', 'https://[::ffff:0:127.0.0.1]/hook', 'https://[::a9fe:a9fe]/hook'].map((url): Partial<Case> => ({ body: { kind: 'json', value: { url, events: ['*'] } } })),
+  );
+  // Finding 11: special-use names as brand domains.
+  add('POST /v1/domains', ...['localhost.localdomain', 'brand.onion', 'id.internal'].map((hostname): Partial<Case> => ({ body: { kind: 'json', value: { hostname } } })));
+  // Finding 6 and 11: a 2,000-character host, and an origin the resolver did not expect.
+  const hosts: Array<Partial<Case>> = [{ headers: [['x-forwarded-host', LONG_HOST]] }, { headers: [['x-forwarded-host', 'evil_host!.example']] }];
+  add('GET /.well-known/did.json', ...hosts);
+  add('GET /01/{gtin}', ...hosts, { headers: [['x-resolver-origin', 'https://evil.example']] });
+  add('GET /{orgId}/{environment}/01/{gtin}', { headers: [['x-resolver-origin', 'https://evil.example']] });
+  // JSON bodies past the depth budget, on a merge patch and a signed delivery.
+  add('PATCH /v1/products/{productId}/draft', { contentType: 'application/merge-patch+json', body: { kind: 'deep', depth: 40_000, open: '{"data":', close: '}' } });
+  add('POST /v1/webhooks/ingest', { body: { kind: 'deep', depth: 33, open: '{"entity":', close: '}' } });
+  return attacks;
+}
+let attacks: Map<string, Case[]>;
+
 let stored: Snapshot;
 const summary: string[] = [];
 
 beforeAll(async () => {
   console.log(`[fuzz] seed ${SEED}, ${RUNS} cases per route${PER_ROUTE_MS ? `, at most ${PER_ROUTE_MS} ms per route` : ''} (replay: FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS} npx vitest run test/fuzz)`);
   fx = await setUp();
+  attacks = await reviewAttacks();
   stored = await snapshot();
 });
 
@@ -993,7 +1060,7 @@ describe('fuzzing every route of the route table', () => {
             }
           }
         }),
-        { seed: seedOf(route), numRuns: RUNS },
+        { seed: seedOf(route), numRuns: RUNS, examples: (attacks.get(routeKey(route)) ?? []).map((c): [Case] => [c]) },
       );
       const statuses = [...seen].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`).join(' ');
       summary.push(`${routeKey(route)}: ${cases} cases, ${statuses} (${Math.round(requestMs / Math.max(1, cases))} ms a request)`);

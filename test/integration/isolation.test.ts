@@ -6,6 +6,8 @@ import { baseUrl, call, expectError, newOrg, newSession, type ApiResponse, type 
 import { createProduct, publish, RED_WINE } from '../support/fixtures.ts';
 import { uniqueGtin13 } from '../support/gtin.ts';
 import { diffSnapshots, snapshotOrg, type Snapshot } from '../support/snapshot.ts';
+import { templateReaching } from '../support/workbooks.ts';
+import { MAX_EVENT_SUBSCRIPTIONS } from '../../lib/domain/event-subscription.ts';
 
 /**
  * Tenant isolation, driven by the route table: every route that names a resource (a path
@@ -533,5 +535,58 @@ describe('cursors naming a foreign item', () => {
     expect(ownCursor.status, ownCursor.text).toBe(200);
     const unrelated = uniqueGtin13();
     expect(unrelated).not.toBe(w.gtin14);
+  });
+});
+
+describe("the second review's attacks stay inside their tenant (docs/security.md#the-second-review-issue-24)", () => {
+  it("attack: B racing DELETE and PATCH {default: true} on A's domain gets two 404s and changes nothing of A's", async () => {
+    // Prepare
+    const [beforeA] = await snapshotBoth();
+    // Act
+    const [deleted, patched] = await Promise.all([
+      call('DELETE', `/v1/domains/${w.domain.id}`, { session: w.bSession }),
+      call('PATCH', `/v1/domains/${w.domain.id}`, { session: w.bSession, body: { default: true } }),
+    ]);
+    // Assess
+    expectError(deleted, 404, 'not_found');
+    expectError(patched, 404, 'not_found');
+    const [afterA] = await snapshotBoth();
+    expect(diffSnapshots(beforeA, afterA)).toEqual([]);
+  });
+
+  it("attack: B's tall workbook is refused with 413 and leaves A's data as it was", async () => {
+    // Prepare
+    const [beforeA] = await snapshotBoth();
+    const tall = await templateReaching(1_048_576);
+    // Act
+    const response = await call('POST', '/v1/imports', { key: w.b.live, rawBody: tall, headers: { 'content-type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' } });
+    // Assess
+    expectError(response, 413, 'invalid_request_error');
+    const [afterA] = await snapshotBoth();
+    expect(diffSnapshots(beforeA, afterA)).toEqual([]);
+  });
+
+  it(`attack: A at its cap of ${MAX_EVENT_SUBSCRIPTIONS} event subscriptions limits A alone: B still subscribes, and neither list shows the other's`, async () => {
+    // Prepare: A already has one subscription (the set-up's)
+    const extra: string[] = [];
+    for (let i = 1; i < MAX_EVENT_SUBSCRIPTIONS; i++) {
+      const created = await call('POST', '/v1/event-subscriptions', { key: w.a.live, body: { url: `http://127.0.0.1:9/cap-${i}`, events: ['api_key.revoked'] } });
+      expect(created.status, created.text).toBe(201);
+      extra.push(created.body.id);
+    }
+    try {
+      // Act
+      const aOver = await call('POST', '/v1/event-subscriptions', { key: w.a.live, body: { url: 'http://127.0.0.1:9/over', events: ['api_key.revoked'] } });
+      const bOwn = await call('POST', '/v1/event-subscriptions', { key: w.b.live, body: { url: 'http://127.0.0.1:9/b', events: ['api_key.revoked'] } });
+      // Assess
+      expectError(aOver, 422, 'validation_error');
+      expect(bOwn.status, bOwn.text).toBe(201);
+      const bList = await call('GET', '/v1/event-subscriptions?limit=100', { key: w.b.live });
+      expect(bList.body.data.map((s: { id: string }) => s.id)).toEqual([bOwn.body.id]);
+      expectNoLeak(bList, '', 'B listing subscriptions');
+      await call('DELETE', `/v1/event-subscriptions/${bOwn.body.id}`, { key: w.b.live });
+    } finally {
+      for (const id of extra) await call('DELETE', `/v1/event-subscriptions/${id}`, { key: w.a.live });
+    }
   });
 });
