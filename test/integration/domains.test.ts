@@ -1,8 +1,7 @@
-import { request } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { admin } from '../support/admin.ts';
-import { baseUrl, call, expectError, newOrg, newSession, type TestOrg, type TestSession } from '../support/api.ts';
+import { baseUrl, call, expectError, newOrg, newSession, type TestOrg, type TestSession, getWithHost } from '../support/api.ts';
 import { verifiedDomainId } from '../support/domains.ts';
 import { createProduct, publish } from '../support/fixtures.ts';
 
@@ -37,19 +36,6 @@ async function verifiedDomain(session: TestSession, hostname = uniqueHost()) {
   return domain;
 }
 
-/** One request to the local gateway with a Host header of our choosing (fetch does not let one set it). */
-function getWithHost(path: string, host: string, headers: Record<string, string> = {}) {
-  const { port } = new URL(baseUrl());
-  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, method: 'GET', headers: { host, ...headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 beforeAll(async () => {
   const orgA = await newOrg('Domain Winery A');

@@ -1,7 +1,6 @@
-import { request } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { baseUrl, call, expectError, newOrg, newSession, type TestOrg, type TestSession } from '../support/api.ts';
+import { baseUrl, call, expectError, newOrg, newSession, type TestOrg, type TestSession, getWithHost } from '../support/api.ts';
 import { createProduct, publish, type CreatedProduct } from '../support/fixtures.ts';
 
 /**
@@ -14,19 +13,6 @@ let org: TestOrg;
 let session: TestSession;
 let product: CreatedProduct;
 
-/** One request to the local gateway with a Host header of our choosing (fetch does not let one set it). */
-function getWithHost(path: string, host: string, headers: Record<string, string> = {}) {
-  const { port } = new URL(baseUrl());
-  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, method: 'GET', headers: { host, ...headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 /** The project's error object of a JSON answer (docs/decisions.md#errors-one-object-one-type-per-status). */
 function errorOf(body: string): { type: string; code: string; message: string } {

@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { inject } from 'vitest';
 import { checkContract } from './contract.ts';
 import { issueApiKey, revokeKey } from '../../lib/services/api-keys.ts';
@@ -114,4 +115,18 @@ export async function newSession(orgId: string, email = uniqueEmail()): Promise<
   const { user } = await addUserToOrganization(organization, email);
   const session = await startSession(user, { orgId, environment: 'live' });
   return { cookie: session.cookie, csrfToken: session.csrfToken, userId: user.userId, email: user.email };
+}
+
+/** One request to the local gateway with a Host header of our choosing (fetch does not let one set it). */
+export function getWithHost(path: string, host: string, headers: Record<string, string> = {}) {
+  const { port } = new URL(baseUrl());
+  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, method: 'GET', headers: { host, ...headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }
