@@ -236,11 +236,11 @@ export const FUNCTIONS: Record<FunctionName, FunctionSpec> = {
   },
   labelling: {
     entry: 'functions/labelling/handler.ts',
-    description: 'The ingredient vocabulary (public) and the energy calculator of the nutrition declaration',
+    description: 'The ingredient vocabulary (public), the energy calculator, and the organization\'s corrections of legal terms',
     memoryMb: 256,
     timeoutSeconds: 5,
-    // Reads nothing of its own: the vocabulary is bundled; the calculator's callers are authenticated and rate-limited.
-    grants: { table: API_READ, sessionSecret: true },
+    // The vocabulary is bundled; the calculator stores nothing; an organization's term corrections are put and deleted with their events.
+    grants: { table: [...WRITE, 'dynamodb:DeleteItem'], sessionSecret: true },
   },
   docs: {
     entry: 'functions/docs/handler.ts',

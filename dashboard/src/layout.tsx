@@ -20,6 +20,7 @@ const NAV = [
   { href: '#/domains', label: 'Domains', pages: ['domains'] },
   { href: '#/event-subscriptions', label: 'Event subscriptions', pages: ['event-subscriptions', 'event-subscription'] },
   { href: '#/imports', label: 'Import & export', pages: ['imports'] },
+  { href: '#/legal-terms', label: 'Legal terms', pages: ['legal-terms'] },
   { href: '#/activity', label: 'Activity', pages: ['activity'] },
 ] as const;
 

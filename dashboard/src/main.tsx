@@ -5,6 +5,7 @@ import { ErrorNotice, Loading } from './components.tsx';
 import { Layout } from './layout.tsx';
 import { ActivityPage } from './pages/activity.tsx';
 import { DomainsPage } from './pages/domains.tsx';
+import { LegalTermsPage } from './pages/legal-terms.tsx';
 import { ImportsPage } from './pages/imports.tsx';
 import { KeysPage } from './pages/keys.tsx';
 import { ProductPage } from './pages/product.tsx';
@@ -68,6 +69,8 @@ function Page(props: { route: Route; session: Session }) {
       return <ImportsPage key={key} environment={session.environment} importId={route.importId} />;
     case 'activity':
       return <ActivityPage key={key} environment={session.environment} />;
+    case 'legal-terms':
+      return <LegalTermsPage key={key} environment={session.environment} />;
     default:
       return (
         <div class="empty">

@@ -1,9 +1,12 @@
-import { defineApiHandler, publicOperation, type ApiRequest } from '../../lib/api/handler.ts';
+import { defineApiHandler, pathParam, publicOperation, type ApiRequest } from '../../lib/api/handler.ts';
+import { originOf } from '../../lib/api/origin.ts';
+import { listLabelTermsQuerySchema, putLabelTermSchema } from '../../lib/domain/labelling-term.ts';
+import { clearTerm, getTerm, listTerms, setTerm } from '../../lib/services/labelling-terms.ts';
 import { calculateNutritionSchema } from '../../lib/domain/labelling/schemas.ts';
 import { vocabularyList } from '../../lib/domain/labelling/vocabulary.ts';
 import { alcoholGrams, completeEnergy, computableEnergy, energyMismatch, energyMismatchMessage } from '../../lib/domain/nutrition.ts';
 import { json } from '../../lib/http/response.ts';
-import { parseBody } from '../../lib/http/validation.ts';
+import { parseBody, parseQuery } from '../../lib/http/validation.ts';
 
 /**
  * Labelling helpers (docs/labelling.md): `GET /v1/vocabulary/ingredients`, the ingredient
@@ -52,7 +55,33 @@ async function calculate(request: ApiRequest) {
   });
 }
 
+// An organization's corrections of the legal terms (docs/labelling.md#correcting-a-term).
+const termPath = (request: ApiRequest) => [pathParam(request, 'lang'), pathParam(request, 'termKey')] as const;
+
+async function getTerms(request: ApiRequest) {
+  const { lang, status } = parseQuery(listLabelTermsQuerySchema, request.event.queryStringParameters, ['lang', 'status']);
+  return json(200, { data: await listTerms(request.principal.tenant, lang, status) });
+}
+
+async function getOneTerm(request: ApiRequest) {
+  return json(200, await getTerm(request.principal.tenant, ...termPath(request)));
+}
+
+async function putTerm(request: ApiRequest) {
+  const [lang, termKey] = termPath(request);
+  const input = parseBody(putLabelTermSchema, request.body);
+  return json(200, await setTerm(request.principal.tenant, lang, termKey, input, originOf(request)));
+}
+
+async function deleteTerm(request: ApiRequest) {
+  return json(200, await clearTerm(request.principal.tenant, ...termPath(request), originOf(request)));
+}
+
 export const handler = defineApiHandler('labelling', {
   'GET /v1/vocabulary/ingredients': publicOperation(getVocabulary),
   'POST /v1/nutrition/calculate': calculate,
+  'GET /v1/labelling/terms': getTerms,
+  'GET /v1/labelling/terms/{lang}/{termKey}': getOneTerm,
+  'PUT /v1/labelling/terms/{lang}/{termKey}': putTerm,
+  'DELETE /v1/labelling/terms/{lang}/{termKey}': deleteTerm,
 });

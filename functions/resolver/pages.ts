@@ -70,7 +70,7 @@ export async function servePage(event: HttpEvent): Promise<HttpResult> {
     if (!version) result = notFound();
     else {
       const view = toPassportView(version, version.passport);
-      result = ref.kind === 'json' ? jsonResult(200, view, IMMUTABLE) : htmlResult(200, renderElabel(view, ref.lang as Lang), ref.lang as Lang, IMMUTABLE);
+      result = ref.kind === 'json' ? jsonResult(200, view, IMMUTABLE) : htmlResult(200, renderElabel(view, ref.lang as Lang, version.labelTerms?.[ref.lang as Lang]), ref.lang as Lang, IMMUTABLE);
     }
   }
   if (event.requestContext.http.method === 'HEAD') delete result.body;

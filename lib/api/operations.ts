@@ -25,6 +25,7 @@ import { listEventsQuerySchema } from '../domain/event-query.ts';
 import { PASSPORT_JSON_SEGMENT } from '../domain/page-urls.ts';
 import { LANGUAGES } from '../domain/labelling/languages.ts';
 import { calculatedNutritionSchema, calculateNutritionSchema, vocabularyListSchema } from '../domain/labelling/schemas.ts';
+import { LEGAL_TERM_KEYS, labelTermSchema, listLabelTermsQuerySchema, MAX_TERM_TEXT, putLabelTermSchema } from '../domain/labelling-term.ts';
 import { loginQuerySchema, switchSessionSchema } from '../domain/session.ts';
 import { ENVIRONMENTS } from '../domain/tenant.ts';
 import { createSupplierSchema, supplierSchema } from '../domain/supplier.ts';
@@ -161,7 +162,7 @@ export const TAGS: Readonly<Record<string, string>> = {
   Resolver: 'The public GS1 Digital Link resolver behind every printed QR code (no authentication)',
   Credentials: 'Signed passports: each published version as a W3C Verifiable Credential (VC-JOSE, application/vc+jwt), verifiable through did:web, with a revocation status list (docs/credentials.md)',
   Webhooks: "Signed deliveries from a product-information system, and the organization's webhook endpoints",
-  Labelling: 'The ingredient vocabulary of the e-label in the 24 EU languages, and the energy calculator of the nutrition declaration (docs/labelling.md)',
+  Labelling: "The ingredient vocabulary of the e-label in the 24 EU languages, the energy calculator of the nutrition declaration, and the organization's corrections of the legal terms (docs/labelling.md)",
   Reference: 'This OpenAPI document and its rendered reference',
   'Dashboard session': 'Sign-in to the dashboard (OpenID Connect) and its session cookie',
   'API keys': "The organization's API keys, managed from a dashboard session",
@@ -199,6 +200,11 @@ export const PATH_PARAMETERS: Readonly<Record<string, { description: string; sch
     }),
   },
   passportId: { description: 'The passportId (ps_…) of a published version of the product', schema: z.string() },
+  lang: { description: `A language of the e-label: ${LANGUAGES.join(', ')}`, schema: z.enum(LANGUAGES) },
+  termKey: {
+    description: 'A key of the e-label texts that is a legal term (has a source) in that language; an interface text is 422',
+    schema: z.enum(LEGAL_TERM_KEYS as [string, ...string[]]),
+  },
   list: { description: 'A status list of the environment: 1, 2, … (131,072 products each)', schema: z.string().regex(/^[1-9]\d{0,5}$/) },
   asset: { description: 'A file of the reference page: swagger-ui.css, swagger-ui-bundle.js or docs.js', schema: z.string() },
   // The key qualifiers, each its own path segment (see PATH_EXPANSIONS).
@@ -544,10 +550,10 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   'POST /v1/products/{productId}/draft/publish': {
     summary: "Publish a product's draft",
     description:
-      'Publishes the draft as the next version and removes it, in one transaction (the same answer as POST /v1/passports). 404 when there is no draft; 409 when it changed while publishing. Writes a passport.published event.',
+      'Publishes the draft as the next version and removes it, in one transaction (the same answer as POST /v1/passports). 404 when there is no draft; 409 when it changed while publishing; 422 naming the field when a wine draft lacks part of its nutrition declaration (the draft\'s missing list; the draft stays). Writes a passport.published event.',
     tag: 'Passports',
     responses: { 201: { description: 'Published', schema: createdPassportSchema } },
-    errors: [...API_KEY_ERRORS, 404, 409],
+    errors: [...API_KEY_ERRORS, 404, 409, 422],
   },
   'GET /v1/products/{productId}/passports': {
     summary: "A product's passport versions, newest first", description: 'Every published version of the product, newest first, in cursor pages.',
@@ -861,6 +867,37 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     body: calculateNutritionSchema,
     responses: { 200: { description: 'The completed nutrition, and where each energy figure comes from', schema: calculatedNutritionSchema } },
     errors: [400, ...API_KEY_ERRORS, 413, 422],
+  },
+  'GET /v1/labelling/terms': {
+    summary: 'List the legal terms and their corrections',
+    description:
+      "Every legal term of the languages asked for (lang: codes separated by commas; all 24 when absent): the platform's wording, its source, whether a source confirmed it, and the organization's correction in this environment if any. One page, never more than 24 languages × the legal terms of each (15 today: 360 terms).",
+    tag: 'Labelling',
+    query: listLabelTermsQuerySchema,
+    responses: { 200: { description: 'The terms, by language in the order asked for, each language in the order of the texts', schema: dataList(labelTermSchema) } },
+    errors: [400, ...API_KEY_ERRORS, 422],
+  },
+  'GET /v1/labelling/terms/{lang}/{termKey}': {
+    summary: 'Get a legal term',
+    description: "One legal term: the platform's wording and the organization's correction, if any. An unknown language or text key is 404; an interface text (no source) is 422 naming termKey.",
+    tag: 'Labelling',
+    responses: { 200: { description: 'The term', schema: labelTermSchema } },
+    errors: [...API_KEY_ERRORS, 404, 422],
+  },
+  'PUT /v1/labelling/terms/{lang}/{termKey}': {
+    summary: 'Correct a legal term',
+    description: `Sets the organization's wording of a legal term in this environment (text: 1 to ${MAX_TERM_TEXT} characters, one line, keeping the platform text's placeholders such as {list}; note: why). Pages of versions published afterwards show it; versions already published keep their wording. Writes labelling_term.updated.`,
+    tag: 'Labelling',
+    body: putLabelTermSchema,
+    responses: { 200: { description: 'The term with its correction', schema: labelTermSchema } },
+    errors: [400, ...API_KEY_ERRORS, 404, 413, 422],
+  },
+  'DELETE /v1/labelling/terms/{lang}/{termKey}': {
+    summary: "Remove a legal term's correction",
+    description: "Removes the organization's wording: versions published afterwards show the platform's again. Writes labelling_term.deleted; a term without a correction is answered as it is and nothing is written.",
+    tag: 'Labelling',
+    responses: { 200: { description: 'The term without a correction', schema: labelTermSchema } },
+    errors: [...API_KEY_ERRORS, 404, 422],
   },
   'GET /v1/openapi.json': {
     summary: 'This document', description: 'The OpenAPI 3.1 document of this API, generated from the route table and the schemas the handlers validate with.',

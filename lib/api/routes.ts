@@ -174,6 +174,11 @@ export const ROUTES: readonly Route[] = [
   // Labelling (docs/labelling.md): the ingredient vocabulary (public, cacheable) and the energy calculator (any key or session).
   { method: 'GET', path: '/v1/vocabulary/ingredients', function: 'labelling', auth: 'none', scopes: [], body: false },
   { method: 'POST', path: '/v1/nutrition/calculate', function: 'labelling', auth: 'apiKey', scopes: [], body: true, event: { none: 'computes energy from the nutrients sent and stores nothing' } },
+  // An organization's corrections of the e-label's legal terms, per tenant; pages of versions published afterwards show them (docs/labelling.md#correcting-a-term).
+  { method: 'GET', path: '/v1/labelling/terms', function: 'labelling', auth: 'apiKey', scopes: ['labelling:read'], body: false },
+  { method: 'GET', path: '/v1/labelling/terms/{lang}/{termKey}', function: 'labelling', auth: 'apiKey', scopes: ['labelling:read'], body: false },
+  { method: 'PUT', path: '/v1/labelling/terms/{lang}/{termKey}', function: 'labelling', auth: 'apiKey', scopes: ['labelling:write'], body: true, event: 'labelling_term.updated' },
+  { method: 'DELETE', path: '/v1/labelling/terms/{lang}/{termKey}', function: 'labelling', auth: 'apiKey', scopes: ['labelling:write'], body: false, event: 'labelling_term.deleted' },
 
   { method: 'GET', path: '/v1/openapi.json', function: 'docs', auth: 'none', scopes: [], body: false },
   { method: 'GET', path: '/docs', function: 'docs', auth: 'none', scopes: [], body: false },

@@ -8,6 +8,7 @@ import { db, tableName } from './client.ts';
 import { itemBytes, valueBytes } from './item-size.ts';
 import { cancellationReasons, isConditionFailure, retryOnConflict } from './errors.ts';
 import { gtinSk, IMPORT_PREFIX, importChunkSk, importSk, productSk, tenantPk } from './keys.ts';
+import { labelTermsForPages } from './labelling-terms.ts';
 import { versionItems } from './passports.ts';
 import { fromItem as productFromItem, toItem as productToItem } from './products.ts';
 import { beginsWith, queryItems } from './query.ts';
@@ -270,6 +271,8 @@ export async function createImportedProduct(
   events: readonly TransactItem[] = [],
 ): Promise<'created' | 'exists' | 'chunk-done'> {
   const stored: ProductRecord = { ...product, passportVersion: passport ? passport.version : 0, ...(passport ? { passportDigest: passport.digest } : {}) };
+  // The organization's corrected legal terms go onto the version's pages, as every publication does (docs/labelling.md#correcting-a-term).
+  const labelTerms = passport ? await labelTermsForPages(tenant) : undefined;
   try {
     await retryOnConflict(() =>
       db().send(
@@ -277,7 +280,7 @@ export async function createImportedProduct(
           TransactItems: [
             putNew({ PK: tenantPk(tenant), SK: gtinSk(product.gtin), type: 'gtin', ...publicFields(stored), ...(passport ? { passport } : {}) }),
             putNew(productToItem(stored)),
-            ...(passport ? versionItems(tenant, stored, passport) : []),
+            ...(passport ? versionItems(tenant, stored, passport, labelTerms) : []),
             ...events,
             // Last: its reason tells a finished chunk apart.
             outcomeItem(tenant, mark, 'created'),
@@ -313,6 +316,7 @@ export async function updateImportedProduct(
   events: readonly TransactItem[] = [],
 ): Promise<'updated' | 'conflict' | 'chunk-done'> {
   const pk = tenantPk(tenant);
+  const labelTerms = passport ? await labelTermsForPages(tenant) : undefined;
   const fields = Object.entries(changes).filter(([, value]) => value !== undefined);
   const names: Record<string, string> = { '#updatedAt': 'updatedAt' };
   const values: Record<string, unknown> = { ':updatedAt': now, ':expected': product.passportVersion };
@@ -365,7 +369,7 @@ export async function updateImportedProduct(
                   },
                 ]
               : []),
-            ...(passport ? versionItems(tenant, updated, passport) : []),
+            ...(passport ? versionItems(tenant, updated, passport, labelTerms) : []),
             ...events,
             outcomeItem(tenant, mark, 'updated'),
           ],

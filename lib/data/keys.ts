@@ -49,6 +49,7 @@ import type { Tenant } from '../domain/tenant.ts';
  * | event subscription | `T#{orgId}#{env}` | `EVSUB#{subscriptionId}` | get by id; the tenant's subscriptions in one query (the fan-out's one read per tenant and stream batch; docs/webhooks-outbound.md) |
  * | event subscription count | `T#{orgId}#{env}` | `EVSUBS` | the cap on a tenant's event subscriptions, kept exact in the insert and delete transactions |
  * | event delivery | `EVDEL#{orgId}#{env}#{subscriptionId}` | `DEL#{deliveryId}` | one per subscription and event: its attempts; a subscription's log newest first (TTL 30 days) |
+ * | label term correction | `T#{orgId}#{env}` | `LABELTERM#{lang}#{termKey}` | get one; the tenant's corrections in one query (publishing copies them into the version's page item; docs/labelling.md#correcting-a-term) |
  */
 
 /** A key of one item. */
@@ -73,6 +74,10 @@ export const passportIdSk = (passportId: string): string => `PASSPORTID#${passpo
 export const versionPageSk = (gtin14: string, version: number): string => `PAGE#${gtin14}#${String(version).padStart(6, '0')}`;
 /** The product's one passport draft (docs/lifecycle.md#drafts). */
 export const draftSk = (productId: string): string => `DRAFT#${productId}`;
+
+// An organization's correction of a legal term of the e-label, per tenant (docs/labelling.md#correcting-a-term).
+export const LABEL_TERM_PREFIX = 'LABELTERM#';
+export const labelTermSk = (lang: string, termKey: string): string => `${LABEL_TERM_PREFIX}${lang}#${termKey}`;
 /** Sort-key prefix of a tenant's import jobs (`IMPORTCHUNK#` does not start with it). */
 export const IMPORT_PREFIX = 'IMPORT#';
 export const importSk = (importId: string): string => `${IMPORT_PREFIX}${importId}`;

@@ -1,4 +1,5 @@
 import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { LabelTerms } from '../domain/labelling-term.ts';
 import type { PassportVersion } from '../domain/passport.ts';
 import type { ProductRecord } from '../domain/product.ts';
 import type { Tenant } from '../domain/tenant.ts';
@@ -34,6 +35,8 @@ export function versionItems(
   tenant: Tenant,
   product: Pick<ProductRecord, 'productId' | 'name' | 'category' | 'gtin' | 'qrCodeUrl'>,
   passport: PassportVersion,
+  /** The organization's corrections of legal terms when the version is published: its pages show them (docs/labelling.md#correcting-a-term). */
+  labelTerms?: LabelTerms,
 ): NonNullable<TransactWriteCommandInput['TransactItems']> {
   const pk = tenantPk(tenant);
   return [
@@ -54,7 +57,7 @@ export function versionItems(
     {
       Put: {
         TableName: tableName(),
-        Item: { PK: pk, SK: versionPageSk(product.gtin, passport.version), type: 'page', ...pageFields(product), passport },
+        Item: { PK: pk, SK: versionPageSk(product.gtin, passport.version), type: 'page', ...pageFields(product), passport, ...(labelTerms ? { labelTerms } : {}) },
         ConditionExpression: 'attribute_not_exists(PK)',
       },
     },
@@ -72,6 +75,8 @@ export async function insertPassportVersion(
   passport: PassportVersion,
   /** More items for the same transaction (webhook ingest: its replay ledger and watermark); their failed conditions are a 'conflict' too. */
   also: NonNullable<TransactWriteCommandInput['TransactItems']> = [],
+  /** The organization's corrections of legal terms, copied into the version's page item. */
+  labelTerms?: LabelTerms,
 ): Promise<'created' | 'conflict'> {
   const pk = tenantPk(tenant);
   const previous = passport.version - 1;
@@ -91,7 +96,7 @@ export async function insertPassportVersion(
               ExpressionAttributeValues: { ':version': passport.version, ':previous': previous, ':digest': passport.digest },
             },
           },
-          ...versionItems(tenant, product, passport),
+          ...versionItems(tenant, product, passport, labelTerms),
           {
             Update: {
               TableName: tableName(),

@@ -1,3 +1,4 @@
+import type { LabelTerms } from '../domain/labelling-term.ts';
 import type { PassportData, PassportVersion } from '../domain/passport.ts';
 import type { Category } from '../domain/product.ts';
 import type { Tenant } from '../domain/tenant.ts';
@@ -39,6 +40,8 @@ export interface PublicView {
   passport?: PassportVersion;
   /** The producer withdrew the product: its Digital Link answers 410 (docs/lifecycle.md#withdrawal). */
   withdrawn?: boolean;
+  /** A version page's corrections of legal terms, as the organization had them when the version was published (docs/labelling.md#correcting-a-term). */
+  labelTerms?: LabelTerms;
 }
 
 function toPublicView(item: Record<string, unknown>): PublicView {
@@ -50,6 +53,7 @@ function toPublicView(item: Record<string, unknown>): PublicView {
     qrCodeUrl: String(item.qrCodeUrl),
     ...(item.passport ? { passport: passportFromItem(item.passport as Record<string, unknown>) } : {}),
     ...(item.withdrawn === true ? { withdrawn: true } : {}),
+    ...(typeof item.labelTerms === 'object' && item.labelTerms !== null && !Array.isArray(item.labelTerms) ? { labelTerms: item.labelTerms as LabelTerms } : {}),
   };
 }
 

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { completeEnergy, missingDeclaration } from './nutrition.ts';
 import { passportDataSchema, type PassportData } from './passport.ts';
 
 /** The product's one draft (docs/lifecycle.md#drafts): passport data being prepared, never public. */
@@ -18,11 +19,26 @@ export const draftSchema = z
     data: passportDataSchema,
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),
+    missing: z
+      .array(z.string())
+      .describe(
+        "What publishing the draft would refuse as missing, as the 422's param would name it (e.g. data.nutrition.saturatedFatG; data.nutrition when a wine has none): a wine's nutrition declaration must be complete (Regulation (EU) No 1169/2011 Art. 30(1)). Empty when the draft is complete",
+      ),
   })
   .meta({ id: 'Draft' });
 export type Draft = z.infer<typeof draftSchema>;
 
-export const toDraftView = (draft: DraftRecord): Draft => ({ productId: draft.productId, data: draft.data, createdAt: draft.createdAt, updatedAt: draft.updatedAt });
+/** What publishing the draft's data would find missing (lib/services/passports.ts checkDeclaration), as `data.…` paths. */
+export const draftMissing = (data: PassportData): string[] =>
+  missingDeclaration(data.nutrition ? completeEnergy(data.nutrition, data.productType) : data.nutrition, data.productType).map((path) => `data.${path}`);
+
+export const toDraftView = (draft: DraftRecord): Draft => ({
+  productId: draft.productId,
+  data: draft.data,
+  createdAt: draft.createdAt,
+  updatedAt: draft.updatedAt,
+  missing: draftMissing(draft.data),
+});
 
 /** The media type a merge patch must be sent as (RFC 7396 §4). */
 export const MERGE_PATCH_TYPE = 'application/merge-patch+json';

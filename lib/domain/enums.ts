@@ -38,3 +38,7 @@ export type SignatureScheme = (typeof SIGNATURE_SCHEMES)[number];
 /** Granularities of the scan analytics. */
 export const GRANULARITIES = ['day', 'week', 'month'] as const;
 export type Granularity = (typeof GRANULARITIES)[number];
+
+/** What `data.protectiveAtmosphere` may say (Reg. (EU) 2019/33 Art. 48a(6); docs/labelling.md#protective-atmosphere). */
+export const PROTECTIVE_ATMOSPHERES = ['bottled', 'may-be-bottled'] as const;
+export type ProtectiveAtmosphere = (typeof PROTECTIVE_ATMOSPHERES)[number];

@@ -26,6 +26,8 @@ export const EVENT_TYPES = [
   'event_subscription.created',
   'event_subscription.updated',
   'event_subscription.deleted',
+  'labelling_term.updated',
+  'labelling_term.deleted',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

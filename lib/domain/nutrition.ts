@@ -203,3 +203,98 @@ export const GRAM_ROUNDING = {
   saltG: roundSalt,
   alcoholG: roundMacronutrient,
 } as const;
+
+// ---------------------------------------------------------------------------------------------
+// The declaration's structure (Regulation (EU) No 1169/2011 Art. 30(1), Art. 34(5), Annex XV).
+
+/** The nutrition fields of the mandatory declaration (Art. 30(1)), in Annex XV's order; energy is energyKj or energyKcal. */
+export const DECLARATION_FIELDS = ['energyKj', 'fatG', 'saturatedFatG', 'carbohydratesG', 'sugarsG', 'proteinG', 'saltG'] as const;
+export type DeclarationField = (typeof DECLARATION_FIELDS)[number];
+
+/**
+ * The nutrients a producer may declare as present in negligible amounts (Art. 34(5): "Contains
+ * negligible amounts of …" replaces their rows), by their text key, with their field. Energy is
+ * not among them. Carbohydrate and sugars are allowed too: the guidance document gives a
+ * threshold for them as for the others (a dry wine may have ≤ 0.5 g sugars).
+ */
+export const NEGLIGIBLE_NUTRIENTS = ['fat', 'saturates', 'carbohydrate', 'sugars', 'protein', 'salt'] as const;
+export type NegligibleNutrient = (typeof NEGLIGIBLE_NUTRIENTS)[number];
+
+export const NEGLIGIBLE_FIELD: Readonly<Record<NegligibleNutrient, Exclude<DeclarationField, 'energyKj'>>> = {
+  fat: 'fatG',
+  saturates: 'saturatedFatG',
+  carbohydrate: 'carbohydratesG',
+  sugars: 'sugarsG',
+  protein: 'proteinG',
+  salt: 'saltG',
+};
+
+/**
+ * The largest amount, in g per 100 g or 100 ml, that counts as negligible ("0" may be declared):
+ * the Commission's guidance document for competent authorities on tolerances (December 2012),
+ * as quoted by lebensmittelklarheit.de (a German consumer portal): SECONDARY, NOT CONFIRMED
+ * against the guidance document itself. They agree with the "0" bands of the display rounding
+ * above (roundMacronutrient, roundSaturates, roundSalt).
+ */
+export const NEGLIGIBLE_THRESHOLDS: Readonly<Record<NegligibleNutrient, number>> = {
+  fat: 0.5,
+  saturates: 0.1,
+  carbohydrate: 0.5,
+  sugars: 0.5,
+  protein: 0.5,
+  salt: 0.0125,
+};
+
+/** What the declaration rules read: the figures and the nutrients declared negligible. */
+export interface DeclarationInput extends NutritionInput {
+  negligible?: readonly string[] | undefined;
+}
+
+/**
+ * The negligible nutrients whose given value exceeds the threshold (each with its field), in the
+ * order of NEGLIGIBLE_NUTRIENTS: a nutrient may not be both negligible and above the threshold.
+ */
+export function negligibleConflicts(nutrition: DeclarationInput): { nutrient: NegligibleNutrient; field: string; value: number; threshold: number }[] {
+  const declared = new Set(nutrition.negligible ?? []);
+  const conflicts: { nutrient: NegligibleNutrient; field: string; value: number; threshold: number }[] = [];
+  for (const nutrient of NEGLIGIBLE_NUTRIENTS) {
+    if (!declared.has(nutrient)) continue;
+    const field = NEGLIGIBLE_FIELD[nutrient];
+    const value = nutrition[field];
+    if (given(value) && value > NEGLIGIBLE_THRESHOLDS[nutrient]) conflicts.push({ nutrient, field, value, threshold: NEGLIGIBLE_THRESHOLDS[nutrient] });
+  }
+  return conflicts;
+}
+
+/**
+ * What a wine passport's declaration lacks, as paths under `data` (`nutrition` when there is none,
+ * else `nutrition.<field>` in Annex XV's order; energy as `nutrition.energyKj`, given by either
+ * unit). A nutrient declared negligible is not missing. Only `productType: 'wine'` must be
+ * complete (Reg. (EU) No 1308/2013 Art. 119 as amended by 2021/2117); other data: nothing missing.
+ * Read it after completeEnergy, so that energy computable from the nutrients counts as given.
+ */
+export function missingDeclaration(nutrition: DeclarationInput | undefined | null, productType?: string): string[] {
+  if (productType !== 'wine') return [];
+  if (!nutrition || typeof nutrition !== 'object') return ['nutrition'];
+  const negligible = new Set(nutrition.negligible ?? []);
+  const missing: string[] = [];
+  for (const field of DECLARATION_FIELDS) {
+    if (field === 'energyKj') {
+      if (!given(nutrition.energyKj) && !given(nutrition.energyKcal)) missing.push('nutrition.energyKj');
+      continue;
+    }
+    const nutrient = NEGLIGIBLE_NUTRIENTS.find((candidate) => NEGLIGIBLE_FIELD[candidate] === field);
+    if (!given(nutrition[field]) && !(nutrient && negligible.has(nutrient))) missing.push(`nutrition.${field}`);
+  }
+  return missing;
+}
+
+/**
+ * One decimal place at most (Annex XII: "to not more than one decimal place"), float-safe: 12.3
+ * and 0.1 × 3 pass, 12.25 does not, nor a tiny non-zero figure such as 2e-323 (which would round
+ * to 0, and which DynamoDB cannot store: found by the contract fuzz).
+ */
+export function hasAtMostOneDecimal(value: number): boolean {
+  const tenths = Math.round(value * 10);
+  return Math.abs(value * 10 - tenths) < 1e-9 && (tenths !== 0 || value === 0);
+}

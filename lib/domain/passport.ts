@@ -1,11 +1,12 @@
 import * as z from 'zod';
 import { countrySchema } from './country-schema.ts';
-import { ALLERGEN_FIELDS, NUTRITION_FIELDS, SUPPLIER_ROLES, WINE_COLOURS, type AllergenField, type NutritionField, type SupplierRole } from './enums.ts';
+import { ALLERGEN_FIELDS, NUTRITION_FIELDS, PROTECTIVE_ATMOSPHERES, SUPPLIER_ROLES, WINE_COLOURS, type AllergenField, type NutritionField, type SupplierRole } from './enums.ts';
 import { DIGEST_PATTERN } from './digest-pattern.ts';
 import { UUID_PATTERN } from './ids.ts';
 import { LANGUAGES, type Lang } from './labelling/languages.ts';
 import { INGREDIENT_CODES } from './labelling/codes.ts';
 import { CATEGORIES, NOT_BLANK, type Category } from './product.ts';
+import { NEGLIGIBLE_NUTRIENTS, NEGLIGIBLE_THRESHOLDS } from './nutrition.ts';
 
 /** Supplier roles (`producer` the default: docs/decisions.md#smaller-choices), colours, nutrition and allergen fields. */
 export { ALLERGEN_FIELDS, NUTRITION_FIELDS, SUPPLIER_ROLES, WINE_COLOURS, type SupplierRole };
@@ -36,25 +37,47 @@ const shortText = (field: string, max = 200) =>
  * Nutrition per 100 ml (wine, drinks) or 100 g; every figure optional, none negative.
  * `energyCalculated: true` marks energy figures the service computed on publish
  * (docs/labelling.md#energy-and-rounding); they are computed again whenever the data is published.
+ * `negligible` lists nutrients present in negligible amounts (Reg. (EU) No 1169/2011 Art. 34(5)):
+ * the page replaces their rows by "Contains negligible amounts of …"; a listed nutrient given
+ * with a value above its threshold (lib/domain/nutrition.ts NEGLIGIBLE_THRESHOLDS), or listed
+ * twice, is refused by the service (lib/services/passports.ts checkNutrition), like the energy
+ * disagreement: rules the document states in words, so the schema does not enforce them.
+ * `alcoholG` feeds the energy calculator; the page does not show it (alcohol is not part of the
+ * declaration: Art. 30(1), Annex XV).
  */
-export const nutritionSchema = z.strictObject({
-  ...(Object.fromEntries(NUTRITION_FIELDS.map((field) => [field, amount(field).optional()])) as Record<NutritionField, z.ZodOptional<ReturnType<typeof amount>>>),
-  energyCalculated: z
-    .boolean({ error: 'energyCalculated must be true or false.' })
-    .optional()
-    .describe('Set by the service: energyKj and energyKcal were computed from the nutrients (Regulation (EU) No 1169/2011 Annex XIV factors), not declared'),
-}).meta({
-  // A rule across fields, which JSON Schema cannot state (docs/labelling.md#energy-and-rounding).
-  description:
-    'Nutrition per 100 ml or 100 g. A declared energyKj or energyKcal more than 20 % and more than 10 kJ away from what the nutrients give (Annex XIV factors) is refused with a 422 naming it; omit energy to have it computed.',
-});
+export const nutritionSchema = z
+  .strictObject({
+    ...(Object.fromEntries(NUTRITION_FIELDS.map((field) => [field, amount(field).optional()])) as Record<NutritionField, z.ZodOptional<ReturnType<typeof amount>>>),
+    energyCalculated: z
+      .boolean({ error: 'energyCalculated must be true or false.' })
+      .optional()
+      .describe('Set by the service: energyKj and energyKcal were computed from the nutrients (Regulation (EU) No 1169/2011 Annex XIV factors), not declared'),
+    negligible: z
+      .array(z.enum(NEGLIGIBLE_NUTRIENTS, { error: `negligible lists nutrients among: ${NEGLIGIBLE_NUTRIENTS.join(', ')}.` }), { error: 'negligible must be an array.' })
+      .max(NEGLIGIBLE_NUTRIENTS.length, { error: `negligible lists at most ${NEGLIGIBLE_NUTRIENTS.length} nutrients.` })
+      .optional()
+      .describe(
+        `Nutrients present in negligible amounts (Regulation (EU) No 1169/2011 Art. 34(5)), each at most once (a repeat is refused with a 422); the e-label shows "Contains negligible amounts of …" instead of their rows. Thresholds per 100 g or 100 ml: ${NEGLIGIBLE_NUTRIENTS.map((nutrient) => `${nutrient} ${NEGLIGIBLE_THRESHOLDS[nutrient]} g`).join(', ')}`,
+      ),
+  })
+  .meta({
+    // Rules across fields, which JSON Schema cannot state (docs/labelling.md#energy-and-rounding).
+    description:
+      'Nutrition per 100 ml or 100 g. A declared energyKj or energyKcal more than 20 % and more than 10 kJ away from what the nutrients give (Annex XIV factors) is refused with a 422 naming it; omit energy to have it computed. A nutrient listed in negligible whose value is above its threshold is refused with a 422 naming the value (e.g. data.nutrition.fatG). A wine passport (productType wine) is published only with the full declaration of Regulation (EU) No 1169/2011 Art. 30(1): energy (energyKj or energyKcal, or computable from the nutrients), fatG, saturatedFatG, carbohydratesG, sugarsG, proteinG and saltG, each given or listed in negligible; else 422 naming the first missing field (data.nutrition when there is no nutrition). Drafts may be incomplete: a draft lists what is missing.',
+  });
 export type Nutrition = z.infer<typeof nutritionSchema>;
 
 const flag = (field: string) => z.boolean({ error: `${field} must be true or false.` });
 
-export const allergensSchema = z.strictObject(
-  Object.fromEntries(ALLERGEN_FIELDS.map((field) => [field, flag(field).optional()])) as Record<AllergenField, z.ZodOptional<ReturnType<typeof flag>>>,
-);
+export const allergensSchema = z
+  .strictObject(
+    Object.fromEntries(ALLERGEN_FIELDS.map((field) => [field, flag(field).optional()])) as Record<AllergenField, z.ZodOptional<ReturnType<typeof flag>>>,
+  )
+  .meta({
+    // A rule across fields and the product's category, which JSON Schema cannot state (lib/services/passports.ts).
+    description:
+      'The allergens the product contains. A wine (product category or productType "wine") that sets containsFish: true is refused with a 422 naming data.allergens.containsFish: fish gelatine or isinglass used as a fining agent in wine is exempt (Regulation (EU) No 1169/2011, Annex II point 4(b)).',
+  });
 export type Allergens = z.infer<typeof allergensSchema>;
 
 export const originSchema = z.strictObject({
@@ -121,6 +144,24 @@ export const ingredientSchema = z.union([
 ]);
 export type Ingredient = z.infer<typeof ingredientSchema>;
 
+/** The phrases of Reg. (EU) 2019/33 Art. 48a(6) that may replace a wine's packaging gases in its list of ingredients. */
+export { PROTECTIVE_ATMOSPHERES, type ProtectiveAtmosphere } from './enums.ts';
+
+/**
+ * Why a wine may not declare fish: its only fish-derived substances are fining agents (fish gelatine,
+ * isinglass), which Reg. (EU) No 1169/2011 Annex II point 4(b) exempts from the allergens.
+ */
+export const WINE_FISH_MESSAGE =
+  'A wine does not declare fish: fish gelatine or isinglass used as a fining agent in wine is exempt (Regulation (EU) No 1169/2011, Annex II point 4(b)); remove containsFish or set it to false.';
+
+/**
+ * True when a wine's data declares fish, which publishing refuses with a 422 naming
+ * data.allergens.containsFish (lib/services/passports.ts). A rule across fields and the product's
+ * category, so it is not in the schema (as the energy check): the OpenAPI document cannot state it.
+ */
+export const wineDeclaresFish = (data: Pick<PassportData, 'allergens'>, category?: string, productType?: string): boolean =>
+  (category === 'wine' || productType === 'wine') && data.allergens?.containsFish === true;
+
 /** The passport data object (docs/api.md#passport-data): known fields strictly typed, unknown fields rejected. */
 export const passportDataSchema = z.strictObject(
   {
@@ -132,7 +173,25 @@ export const passportDataSchema = z.strictObject(
       .max(100, { error: 'ingredients may list at most 100 entries.' })
       .optional(),
     nutrition: nutritionSchema.optional(),
+    alcoholByVolume: z
+      .number({ error: 'alcoholByVolume must be a number.' })
+      .min(0, { error: 'alcoholByVolume must be 0 or more.' })
+      .max(100, { error: 'alcoholByVolume must be at most 100.' })
+      .refine((value) => value === 0 || value >= 0.1, { error: 'alcoholByVolume must be 0 or at least 0.1.' })
+      .meta({ anyOf: [{ const: 0 }, { minimum: 0.1 }] })
+      .optional()
+      // One decimal at most is checked by the service (checkNutrition) and stated in words: as
+      // multipleOf 0.1, many JSON Schema validators would find 0.3 no multiple of 0.1.
+      .describe(
+        "Actual alcoholic strength by volume, % vol, at most one decimal place (Regulation (EU) No 1169/2011 Annex XII; more decimals are refused with a 422). Shown on the e-label outside the nutrition declaration, e.g. '12,5 % vol'. Wine rules (Regulation (EU) 2019/33 Art. 44: whole or half units) are not enforced",
+      ),
     allergens: allergensSchema.optional(),
+    protectiveAtmosphere: z
+      .enum(PROTECTIVE_ATMOSPHERES, { error: `protectiveAtmosphere must be one of: ${PROTECTIVE_ATMOSPHERES.join(', ')}.` })
+      .optional()
+      .describe(
+        'Wine bottled in a protective atmosphere: "bottled" or "may-be-bottled". The e-label ends the list of ingredients with "Bottled in a protective atmosphere" or "Bottling may happen in a protective atmosphere" in place of the packaging gases, which it then omits (Reg. (EU) 2019/33 Art. 48a(6))',
+      ),
     origin: originSchema.optional(),
     producers: z.array(producerSchema, { error: 'producers must be an array.' }).max(20, { error: 'at most 20 producers.' }).optional(),
     labelLanguage: z

@@ -12,6 +12,8 @@ export const SCOPES = [
   'events:read',
   'event_subscriptions:read',
   'event_subscriptions:write',
+  'labelling:read',
+  'labelling:write',
   'api_keys:manage',
 ] as const;
 

@@ -8,7 +8,7 @@ import type { ProductRecord } from '../domain/product.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import { DuplicateError, NotFoundError } from '../http/errors.ts';
 import { parseOrThrow } from '../http/validation.ts';
-import { checkEnergy, publishVersion } from './passports.ts';
+import { checkNutrition, publishVersion } from './passports.ts';
 
 /**
  * The product's one draft (docs/lifecycle.md#drafts): created or replaced whole (PUT), merged
@@ -37,7 +37,7 @@ async function save(tenant: Tenant, product: ProductRecord, data: PassportData, 
 
 /** `PUT`: the draft becomes `data`, whatever it was. */
 export async function replaceDraft(tenant: Tenant, product: ProductRecord, data: PassportData, origin: Origin): Promise<DraftRecord> {
-  checkEnergy(data); // the check publishing makes: a draft that could never be published is refused now
+  checkNutrition(data); // the value checks publishing makes: a draft that could never be published is refused now (completeness is not checked: see its missing list)
   for (let attempt = 0; attempt < 3; attempt++) {
     const saved = await save(tenant, product, data, await getDraft(tenant, product.productId), origin);
     if (saved) return saved;
@@ -54,7 +54,7 @@ export async function patchDraft(tenant: Tenant, product: ProductRecord, patch: 
   for (let attempt = 0; attempt < 3; attempt++) {
     const current = await requireDraft(tenant, product.productId);
     const merged = parseOrThrow(draftInputSchema, mergePatch({ data: current.data }, patch));
-    checkEnergy(merged.data);
+    checkNutrition(merged.data);
     const saved = await save(tenant, product, merged.data, current, origin);
     if (saved) return saved;
   }

@@ -25,7 +25,7 @@ import { canonicalHeader, columnOf, rowToInput } from '../domain/import-columns.
 import { IMPORT_ID_PATTERN, type ImportCounts, type ImportRecord, type ImportRowError } from '../domain/imports.ts';
 import { canonicalJson } from '../domain/json.ts';
 import { passportDataSchema, type PassportData, type PassportVersion } from '../domain/passport.ts';
-import { energyMismatch, energyMismatchMessage, withComputedEnergy } from '../domain/nutrition.ts';
+import { energyMismatch, energyMismatchMessage, missingDeclaration, withComputedEnergy } from '../domain/nutrition.ts';
 import { toPassportView } from '../domain/passport-view.ts';
 import { createProductSchema, toProductView, type ProductRecord } from '../domain/product.ts';
 import type { Tenant } from '../domain/tenant.ts';
@@ -86,6 +86,13 @@ function checkRow(stored: StoredRow): Checked {
   if (passport && !passport.success) errors.push(...issuesToErrors(row, cells, passport.error.issues, ['passport']));
   const mismatch = passport?.success && passport.data.nutrition ? energyMismatch(passport.data.nutrition, passport.data.productType) : undefined;
   if (mismatch) errors.push({ row, column: writtenHeader(cells, columnOf(['passport', 'nutrition', mismatch.field])), message: energyMismatchMessage(mismatch).message });
+  // A wine's nutrition declaration must be complete (lib/services/passports.ts checkDeclaration): one error per missing column.
+  if (passport?.success && !mismatch) {
+    for (const path of missingDeclaration(withComputedEnergy(passport.data).nutrition ?? {}, passport.data.productType)) {
+      const column = writtenHeader(cells, columnOf(['passport', ...path.split('.')]));
+      errors.push({ row, column, message: `${column} is required for a wine: the nutrition declaration (energy, fat, saturates, carbohydrate, sugars, protein, salt) is mandatory.` });
+    }
+  }
   if (errors.length || !product.success || !product.data.gtin) return { ok: false, errors: firstPerColumn(errors) };
   // Only the fields the cells set: a default (such as granularity's) must not count as a change.
   const set = Object.fromEntries(Object.entries(product.data).filter(([field]) => field in productInput)) as RowProduct;

@@ -193,7 +193,7 @@ describe('the dashboard', () => {
       await ingredients.fill('Preservative: sulphites');
       await form.getByRole('button', { name: 'Add “Preservative: sulphites” as free text' }).click();
       expect(await form.getByRole('list', { name: 'Ingredients, in descending order of weight' }).innerText()).toMatch(/grapes[\s\S]*Acidity regulator: tartaric acid \(E 334\)[\s\S]*Preservative: sulphites/);
-      for (const [label, value] of [['Fat (g)', '0'], ['Carbohydrates (g)', '2.6'], ['Sugars (g)', '2.1'], ['Protein (g)', '0.1'], ['Salt (g)', '0'], ['Alcohol (g)', '8.7']]) {
+      for (const [label, value] of [['Fat (g)', '0'], ['Saturated fat (g)', '0'], ['Carbohydrates (g)', '2.6'], ['Sugars (g)', '2.1'], ['Protein (g)', '0.1'], ['Salt (g)', '0'], ['Alcohol (g)', '8.7']]) {
         await form.getByLabel(label!, { exact: true }).fill(value!);
       }
       // The energy the nutrients give, live (2.7 g × 17 + 8.7 g × 29 = 298.2 kJ; 2.7 × 4 + 8.7 × 7 = 71.7 kcal).

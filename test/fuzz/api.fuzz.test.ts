@@ -364,10 +364,25 @@ const validPassportData = fc.record(
     colour: fc.constantFrom(...WINE_COLOURS),
     vintage: fc.integer({ min: 1800, max: 2025 }),
     ingredients: fc.array(validName, { maxLength: 4 }),
-    nutrition: fc.record(
-      { energyKj: fc.double({ min: 0, max: 5_000, noNaN: true }), fatG: fc.double({ min: 0, max: 100, noNaN: true }), alcoholG: fc.double({ min: 0, max: 100, noNaN: true }) },
-      { requiredKeys: [] },
+    nutrition: fc.oneof(
+      fc.record(
+        { energyKj: fc.double({ min: 0, max: 5_000, noNaN: true }), fatG: fc.double({ min: 0, max: 100, noNaN: true }), alcoholG: fc.double({ min: 0, max: 100, noNaN: true }) },
+        { requiredKeys: [] },
+      ),
+      // The full declaration a wine must have to be published (Regulation (EU) No 1169/2011 Art. 30(1)); energy computed from the nutrients.
+      fc.record({
+        fatG: fc.constantFrom(0, 0.2, 1.5),
+        saturatedFatG: fc.constantFrom(0, 0.1),
+        carbohydratesG: fc.double({ min: 0, max: 30, noNaN: true }),
+        sugarsG: fc.double({ min: 0, max: 30, noNaN: true }),
+        proteinG: fc.constantFrom(0, 0.1, 0.4),
+        saltG: fc.constantFrom(0, 0.01),
+        alcoholG: fc.double({ min: 0, max: 20, noNaN: true }),
+      }),
+      // Negligible nutrients in place of their figures (Art. 34(5)).
+      fc.record({ energyKj: fc.constant(320), carbohydratesG: fc.constant(2.6), sugarsG: fc.constant(0.6), negligible: fc.constant(['fat', 'saturates', 'protein', 'salt']) }),
     ),
+    alcoholByVolume: fc.integer({ min: 0, max: 1000 }).map((tenths) => tenths / 10),
     allergens: fc.record({ containsSulphites: fc.boolean(), containsEgg: fc.boolean() }, { requiredKeys: [] }),
     origin: fc.record({ country: fc.constantFrom('FR', 'DE', 'IT'), region: validName, designation: validName }, { requiredKeys: [] }),
     producers: fc.array(fc.record({ name: validName, role: fc.constantFrom(...SUPPLIER_ROLES), country: fc.constantFrom('FR', 'DE') }, { requiredKeys: ['name'] }), { maxLength: 2 }),
@@ -400,6 +415,7 @@ const VALID_BODIES: Readonly<Record<string, fc.Arbitrary<Record<string, unknown>
   'POST /v1/auth/api-keys': fc.record({ name: validName, scopes: validScopes, environment: fc.constantFrom('live', 'test') }, { requiredKeys: ['name', 'scopes'] }),
   'POST /v1/domains': fc.record({ hostname: ref('freshHostname') }),
   'PATCH /v1/domains/{domainId}': fc.record({ default: fc.boolean() }),
+  'PUT /v1/labelling/terms/{lang}/{termKey}': fc.record({ text: fc.constantFrom('Enthält: {list}', 'Contains: {list}', 'davon Zucker', 'Salt'), note: validName }, { requiredKeys: ['text'] }),
 };
 
 /** Plausible but mostly invalid bodies of the routes that take one. */
@@ -630,6 +646,9 @@ const REFS_OF_PARAM: Readonly<Record<string, RefName[]>> = {
 /** Values a path parameter names a fixture with (or plausible values of it). */
 function plausibleSegment(param: string, greedy: boolean): fc.Arbitrary<Ref | string> {
   if (param === 'environment') return fc.constantFrom('live', 'test', 'LIVE', 'prod');
+  // The e-label's legal terms (docs/labelling.md#correcting-a-term): real ones, an interface text, near misses.
+  if (param === 'lang') return fc.constantFrom('de', 'fr', 'en', 'ga', 'DE', 'xx', 'de-AT');
+  if (param === 'termKey') return fc.constantFrom('contains', 'sugars', 'allergen_sulphites', 'pageKicker', 'Sugars', 'nope');
   if (greedy) return fc.constantFrom('10/LOT1', '22/CPV/10/LOT1/21/SER1', '21/%2F', '235/TPX', '10', '99/x', '10/LOT1/10/LOT2', 'a/b/c/d/e/f/g');
   const known = REFS_OF_PARAM[param];
   return known ? ref(...known) : ref('productId', 'supplierId', 'endpointId', 'orgId');

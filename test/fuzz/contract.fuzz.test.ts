@@ -85,7 +85,7 @@ beforeAll(async () => {
   document = (await response.json()) as Json;
   const { organization } = await createOrganization('Contract Winery');
   const orgId = organization.orgId;
-  const all = await issueApiKey({ orgId, environment: 'live', scopes: ['products:read', 'products:write', 'passports:read', 'passports:write', 'suppliers:read', 'suppliers:write', 'analytics:read', 'imports:read', 'imports:write', 'events:read', 'event_subscriptions:read', 'event_subscriptions:write'], name: 'contract: every scope' });
+  const all = await issueApiKey({ orgId, environment: 'live', scopes: ['products:read', 'products:write', 'passports:read', 'passports:write', 'suppliers:read', 'suppliers:write', 'analytics:read', 'imports:read', 'imports:write', 'events:read', 'event_subscriptions:read', 'event_subscriptions:write', 'labelling:read', 'labelling:write'], name: 'contract: every scope' });
   // Hundreds of requests a minute: the property should meet the handlers, not the rate limit.
   await setApiKeyRateLimit(orgId, all.record.keyId, 1_000_000);
   const key = all.key;
@@ -244,7 +244,24 @@ function stateReason(operation: Operation, request: Request, response: ApiRespon
   // document states in words, not in JSON Schema (docs/labelling.md#energy-and-rounding).
   if (response.status === 422) {
     const error = (response.body as { error?: { param?: string; message?: string } }).error;
-    return /^data\.nutrition\.energyK(j|cal)$/.test(error?.param ?? '') && /disagrees with the nutrients/.test(error?.message ?? '');
+    if (/^data\.nutrition\.energyK(j|cal)$/.test(error?.param ?? '') && /disagrees with the nutrients/.test(error?.message ?? '')) return true;
+    // A wine that declares fish: its fish-derived fining agents are exempt (Reg. (EU) No 1169/2011 Annex II point 4(b)); the allergens' description states it.
+    if (error?.param === 'data.allergens.containsFish' && /Annex II point 4\(b\)/.test(error?.message ?? '')) return true;
+    // A term's wording must keep the placeholders of the platform text the path names, and the path's key must be a legal term in
+    // that language: rules across the path and the body that the text's and termKey's descriptions state in words (docs/labelling.md#correcting-a-term).
+    if (operation.path.startsWith('/v1/labelling/terms/')) {
+      if (error?.param === 'text' && /placeholder/.test(error?.message ?? '')) return true;
+      if (error?.param === 'termKey' && /interface text/.test(error?.message ?? '')) return true;
+    }
+    // A wine published without the full nutrition declaration, a nutrient listed as negligible
+    // with a value above its threshold, or listed twice: rules that the nutrition schema's
+    // description states in words (Regulation (EU) No 1169/2011 Art. 30(1) and 34(5)); the
+    // nutrition calculator takes the same nutrition object, without the `data.` prefix.
+    if (/^data\.nutrition(\.(energyKj|fatG|saturatedFatG|carbohydratesG|sugarsG|proteinG|saltG))?$/.test(error?.param ?? '') && /is required for a wine/.test(error?.message ?? '')) return true;
+    // At most one decimal place, which the document states in words (multipleOf 0.1 is not float-safe).
+    if (error?.param === 'data.alcoholByVolume' && /at most one decimal place/.test(error.message ?? '')) return true;
+    if (/^(data\.)?nutrition\.negligible$/.test(error?.param ?? '') && /must not list a nutrient twice/.test(error?.message ?? '')) return true;
+    return /^(data\.)?nutrition\.(fatG|saturatedFatG|carbohydratesG|sugarsG|proteinG|saltG)$/.test(error?.param ?? '') && /a negligible amount of/.test(error?.message ?? '');
   }
   // An id the test made up; an instant before the product's first version (docs/lifecycle.md#point-in-time).
   if (response.status === 404) return request.madeUp.length > 0 || (operation.key === 'GET /v1/products/{productId}/passport' && 'at' in request.query);

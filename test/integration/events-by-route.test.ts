@@ -298,6 +298,22 @@ const CASES: Readonly<Record<string, EventCase>> = {
     success: (id) => ({ path: `/v1/auth/api-keys/${id}`, options: asSession(), status: 200 }),
     refused: () => ({ path: `/v1/auth/api-keys/${UNKNOWN_KEY}`, options: asSession(), status: 404 }),
   },
+  // An organization's corrections of legal terms (docs/labelling.md#correcting-a-term).
+  'PUT /v1/labelling/terms/{lang}/{termKey}': {
+    actor: keyActor,
+    success: () => ({ path: '/v1/labelling/terms/de/contains', options: { ...asKey(), body: { text: 'Enthält (Allergene): {list}' } }, status: 200 }),
+    // The platform text's placeholder dropped: 422.
+    refused: () => ({ path: '/v1/labelling/terms/de/contains', options: { ...asKey(), body: { text: 'Enthält Sulfite' } }, status: 422 }),
+  },
+  'DELETE /v1/labelling/terms/{lang}/{termKey}': {
+    actor: userActor,
+    prepare: async () => {
+      await ok(call('PUT', '/v1/labelling/terms/fr/salt', { ...asSession(), body: { text: 'Sel' } }), 200);
+      return 'fr/salt';
+    },
+    success: (term) => ({ path: `/v1/labelling/terms/${term}`, options: asSession(), status: 200 }),
+    refused: () => ({ path: '/v1/labelling/terms/xx/salt', options: asSession(), status: 404 }),
+  },
 };
 
 /** Routes that declare `event: {none}`: one successful call each, which must write nothing. */
@@ -338,7 +354,7 @@ const withNone = stateChanging.filter((r) => typeof r.event === 'object');
 beforeAll(async () => {
   const org = await newOrg('Events by route');
   const session = await newSession(org.orgId);
-  const scopes = ['products:read', 'products:write', 'passports:read', 'passports:write', 'suppliers:write', 'imports:read', 'imports:write', 'events:read', 'event_subscriptions:read', 'event_subscriptions:write'];
+  const scopes = ['products:read', 'products:write', 'passports:read', 'passports:write', 'suppliers:write', 'imports:read', 'imports:write', 'events:read', 'event_subscriptions:read', 'event_subscriptions:write', 'labelling:write'];
   const key = await ok(call('POST', '/v1/auth/api-keys', { session, body: { name: 'Events by route', scopes } }), 201);
   const endpoint = await ok(call('POST', '/v1/webhooks/endpoints', { session, body: { source: 'headless-cms' } }), 201);
   w = { org, session, key: { id: key.body.id, key: key.body.key }, endpoint: { id: endpoint.body.id, secret: endpoint.body.secret }, token: randomBytes(4).toString('hex') };

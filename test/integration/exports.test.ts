@@ -13,7 +13,13 @@ let first: { productId: string; gtin: string };
 let second: { productId: string; gtin: string };
 let third: { productId: string; gtin: string };
 
-const WHITE = { productType: 'wine', colour: 'white', vintage: 2023, ingredients: ['grapes', 'E220'] };
+const WHITE = {
+  productType: 'wine',
+  colour: 'white',
+  vintage: 2023,
+  ingredients: ['grapes', 'E220'],
+  nutrition: { energyKj: 318, energyKcal: 76, fatG: 0, saturatedFatG: 0, carbohydratesG: 2.6, sugarsG: 0.6, proteinG: 0.1, saltG: 0.01, alcoholG: 9.5 },
+};
 
 beforeAll(async () => {
   org = await newOrg('Exports Org');
@@ -145,6 +151,7 @@ describe('formula cells in the export', () => {
       vintage: 2021,
       ingredients: ['@SUM(1+1)', 'grapes'],
       origin: { country: 'FR', region: "'=already", designation: 'plain' },
+      nutrition: WHITE.nutrition,
     });
 
     // Act

@@ -20,6 +20,9 @@ interface ImportJob {
 }
 
 /** Products with passports as varied as the columns allow: every product field, every kind of passport field, text that CSV must quote. */
+/** A wine's full nutrition declaration: a wine publishes only with all of it (docs/labelling.md#the-nutrition-declaration). */
+const WINE_DECLARATION = { energyKj: 318, energyKcal: 76, fatG: 0, saturatedFatG: 0, carbohydratesG: 2.6, sugarsG: 0.6, proteinG: 0.1, saltG: 0.01, alcoholG: 9.5 };
+
 const PRODUCTS: { product: Record<string, unknown>; passports: Record<string, unknown>[] }[] = [
   {
     product: {
@@ -58,13 +61,14 @@ const PRODUCTS: { product: Record<string, unknown>; passports: Record<string, un
     // Text CSV has to quote: commas, double quotes, accents
     product: { name: 'Château "Exemple", Cuvée Spéciale', category: 'wine', brand: 'Maison Exemple & Fils', commodityCode: '220421', granularity: 'model' },
     passports: [
-      { productType: 'wine', colour: 'red', vintage: 2019, ingredients: ['Grapes', 'Sulphites, as preservative'] },
+      { productType: 'wine', colour: 'red', vintage: 2019, ingredients: ['Grapes', 'Sulphites, as preservative'], nutrition: WINE_DECLARATION },
       // The current version is the second one: the export carries it
       {
         productType: 'wine',
         colour: 'red',
         vintage: 2020,
         ingredients: ['grapes', 'Sulphites, as preservative', 'Oak "chips"'],
+        nutrition: WINE_DECLARATION,
         origin: { country: 'FR', region: 'Bordeaux', designation: 'AOC Bordeaux Supérieur' },
       },
     ],
@@ -107,6 +111,7 @@ const PRODUCTS: { product: Record<string, unknown>; passports: Record<string, un
       {
         productType: 'wine',
         ingredients: ['@SUM(1+1)', 'grapes', '-x'],
+        nutrition: WINE_DECLARATION,
         origin: { country: 'FR', region: "'=already", designation: "''+twice" },
         producers: [{ name: '@SUM(A1:A9)', role: 'producer' }],
       },

@@ -26,8 +26,12 @@ function ingredientsCell(row: number, languages: readonly string[], length: numb
   return Array.from({ length: 100 }, (_, i) => JSON.stringify({ text: Object.fromEntries(languages.map((lang) => [lang, text(`${lang} ${row}.${i}`, length)])) })).join('|');
 }
 
-const HEADERS = ['gtin', 'name', 'category', 'passport.productType', 'passport.colour', 'passport.ingredients'];
-const csvOf = (rows: string[][]): Buffer => Buffer.from(stringify([HEADERS, ...rows], { record_delimiter: 'windows' }), 'utf8');
+/** A wine's full nutrition declaration, which publishing requires (docs/labelling.md#the-nutrition-declaration). */
+const DECLARATION: Record<string, string> = { energyKj: '318', energyKcal: '76', fatG: '0', saturatedFatG: '0', carbohydratesG: '2.6', sugarsG: '0.6', proteinG: '0.1', saltG: '0.01', alcoholG: '9.5' };
+const HEADERS = ['gtin', 'name', 'category', 'passport.productType', 'passport.colour', 'passport.ingredients', ...Object.keys(DECLARATION).map((f) => `passport.nutrition.${f}`)];
+/** The rows under HEADERS, each with the declaration appended. */
+const csvOf = (rows: string[][]): Buffer =>
+  Buffer.from(stringify([HEADERS, ...rows.map((row) => [...row, ...Object.values(DECLARATION)])], { record_delimiter: 'windows' }), 'utf8');
 
 const upload = (key: string, file: Buffer, dryRun = false) =>
   call<ImportJob>('POST', `/v1/imports${dryRun ? '?dryRun=true' : ''}`, { key, rawBody: file, headers: { 'content-type': 'text/csv' } });

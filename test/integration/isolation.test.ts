@@ -104,6 +104,9 @@ async function setUp(): Promise<World> {
     body: { url: `http://127.0.0.1:9/${token}`, events: ['api_key.revoked'], description: `Secret subscription ${token}` },
   });
   if (subscription.status !== 201) throw new Error(`set-up: ${subscription.status} ${subscription.text}`);
+  // A's correction of a legal term in live (docs/labelling.md#correcting-a-term), its text holding the token.
+  const term = await call('PUT', '/v1/labelling/terms/de/contains', { key: a.live, body: { text: `Enthält ${token}: {list}`, note: `Secret note ${token}` } });
+  if (term.status !== 200) throw new Error(`set-up: ${term.status} ${term.text}`);
 
   const gtin14 = `0${product.gtin}`;
   return {
@@ -295,6 +298,10 @@ const PATH_CASES: Readonly<Record<string, ResourceCase | NotTenantData | { resol
     owner: () => ({ method: 'GET', path: `/v1/event-subscriptions/${w.subscription.id}/deliveries` }),
   },
   'GET /docs/{asset}': { notTenantData: 'the API reference’s static files' },
+  // Every tenant has every legal term (the platform's wording); the path names the term, and the caller reads and writes only its own tenant's correction.
+  'GET /v1/labelling/terms/{lang}/{termKey}': { notTenantData: 'the path names a platform term every tenant has; the answer carries the caller’s own correction only (A’s is checked below)' },
+  'PUT /v1/labelling/terms/{lang}/{termKey}': { notTenantData: 'the path names a platform term every tenant has; the write lands in the caller’s own tenant only (checked below)' },
+  'DELETE /v1/labelling/terms/{lang}/{termKey}': { notTenantData: 'the path names a platform term every tenant has; the delete removes the caller’s own correction only (checked below)' },
   // Signed passports (docs/credentials.md).
   'GET /v1/products/{productId}/passports/{passportId}/credential': same(route('GET /v1/products/{productId}/passports/{passportId}/credential'), () => ({
     productId: w.productId,
@@ -330,6 +337,7 @@ const BODY_CASES: Readonly<Record<string, { foreign: () => Request; expect: 404 
   'PATCH /v1/event-subscriptions/{subscriptionId}': { notTenantData: 'its path names the subscription (above)' },
   'POST /v1/imports': { notTenantData: 'the body is a file whose rows upsert products by GTIN in the caller’s own tenant (GTINs are unique per tenant only)' },
   'POST /v1/nutrition/calculate': { notTenantData: 'the body names no resource; the energy calculator reads and writes nothing' },
+  'PUT /v1/labelling/terms/{lang}/{termKey}': { notTenantData: 'the body is a wording and a note, naming no resource' },
 };
 
 /** Listings (GET routes of a tenant without path parameters) and what a foreign caller must not find in them. */
@@ -346,6 +354,7 @@ const LISTINGS: Readonly<Record<string, { paths: () => string[] } | NotTenantDat
   'GET /v1/imports': { paths: () => ['/v1/imports?limit=100', `/v1/imports?limit=100&starting_after=${w.importId}`] },
   'GET /v1/events': { paths: () => ['/v1/events?limit=100', '/v1/events?limit=100&type=product.created'] },
   'GET /v1/event-subscriptions': { paths: () => ['/v1/event-subscriptions'] },
+  'GET /v1/labelling/terms': { paths: () => ['/v1/labelling/terms?lang=de', '/v1/labelling/terms'] },
   'GET /v1/imports/template.csv': { notTenantData: 'the template is the same for every organization' },
   'GET /v1/imports/template.xlsx': { notTenantData: 'the template is the same for every organization' },
 };
@@ -521,6 +530,32 @@ describe('webhook deliveries', () => {
     expect(read.body.name).toBe(w.delivered.name);
     expect((await call('GET', `/v1/products/${result.productId}`, { key: w.b.live })).body.gtin).toBe(w.delivered.gtin14);
     expectError(await call('GET', `/v1/products/${result.productId}`, { key: w.a.live }), 404, 'not_found');
+  });
+});
+
+describe("corrections of legal terms (docs/labelling.md#correcting-a-term)", () => {
+  it("another tenant's PUT, GET and DELETE of the term A corrected touch only its own tenant", async () => {
+    for (const caller of apiKeyCallers) {
+      // Prepare
+      const [beforeA] = await snapshotBoth();
+      // Act
+      const read = await call('GET', '/v1/labelling/terms/de/contains', caller.options());
+      const put = await call('PUT', '/v1/labelling/terms/de/contains', { ...caller.options(), body: { text: 'Enthält: {list}' } });
+      const deleted = await call('DELETE', '/v1/labelling/terms/de/contains', caller.options());
+      // Assess
+      const label = caller.label;
+      expect(read.status, `${label}: ${read.text}`).toBe(200);
+      expect(read.body.override, label).toBeNull();
+      expectNoLeak(read, '', label, caller);
+      expect(put.status, `${label}: ${put.text}`).toBe(200);
+      expect(deleted.status, `${label}: ${deleted.text}`).toBe(200);
+      const [afterA] = await snapshotBoth();
+      // A's other environment writes its own partition (and its events), never A live's correction.
+      const aLive = (line: string) => line.includes(`T#${w.a.orgId}#live`) || line.includes(`EVENTS#${w.a.orgId}#live`);
+      expect(diffSnapshots(beforeA, afterA).filter(aLive), `${label} changed A live's data`).toEqual([]);
+    }
+    const own = await call('GET', '/v1/labelling/terms/de/contains', { key: w.a.live });
+    expect(own.body.override?.text).toBe(`Enthält ${w.token}: {list}`);
   });
 });
 

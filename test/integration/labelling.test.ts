@@ -12,6 +12,8 @@ beforeAll(async () => {
 
 /** Nutrients of a red wine per 100 ml: 2.6 × 17 + 0.1 × 17 + 10.4 × 29 = 347.5 kJ; 2.6 × 4 + 0.1 × 4 + 10.4 × 7 = 83.6 kcal. */
 const WINE_NUTRIENTS = { fatG: 0, saturatedFatG: 0, carbohydratesG: 2.6, sugarsG: 0.6, proteinG: 0.1, saltG: 0.01, alcoholG: 10.4 };
+/** The same with its energy declared: a complete declaration, stored as given (a wine needs one to be published). */
+const DECLARED = { ...WINE_NUTRIENTS, energyKj: 348, energyKcal: 84 };
 
 /** The e-label page of a product's version in one language (the resolver's immutable page). */
 const elabel = (productGtin: string, version: number, lang: string) => call('GET', `/${org.orgId}/live/p/0${productGtin}/${version}/${lang}`);
@@ -42,16 +44,16 @@ describe('passport ingredients from the vocabulary and as translated text', () =
     const ingredients = ['Grapes', { code: 'tartaric-acid' }, { code: 'potassium-metabisulphite' }, { text: { en: 'oak chips', de: 'Eichenholzstücke' } }];
 
     // Act
-    const published = await call('POST', '/v1/passports', { key: org.live, body: { productId: product.productId, data: { productType: 'wine', ingredients, labelLanguage: 'de' } } });
+    const published = await call('POST', '/v1/passports', { key: org.live, body: { productId: product.productId, data: { productType: 'wine', ingredients, labelLanguage: 'de', nutrition: DECLARED } } });
     const current = await call('GET', `/v1/products/${product.productId}/passport`, { key: org.live });
     const german = await elabel(product.gtin, 1, 'de');
     const french = await elabel(product.gtin, 1, 'fr');
 
     // Assess
     expect(published.status).toBe(201);
-    expect(current.body.data).toEqual({ productType: 'wine', ingredients, labelLanguage: 'de' });
+    expect(current.body.data).toEqual({ productType: 'wine', ingredients, labelLanguage: 'de', nutrition: DECLARED });
     expect(german.status).toBe(200);
-    expect(german.text).toContain('<p>Grapes, Säureregulator: Weinsäure, Konservierungsstoff: <strong>');
+    expect(german.text).toContain('<p>Grapes, Säureregulator: Weinsäure, Konservierungsstoff: Kaliummetabisulfit (<strong>Sulfite</strong>), Eichenholzstücke</p>');
     expect(german.text).toContain('Eichenholzstücke');
     expect(french.text).toContain('<span lang="en">oak chips</span>'); // no French given: English, marked as such
   });
@@ -118,6 +120,73 @@ describe('energy on publish', () => {
   });
 });
 
+describe('the nutrition declaration of a wine (Regulation (EU) No 1169/2011 Art. 30(1), 34(5); Annex XII)', () => {
+  it('refuses to publish a wine without saturates with 422 naming data.nutrition.saturatedFatG, and without nutrition naming data.nutrition; nothing is written', async () => {
+    // Prepare
+    const product = await createProduct(org.live);
+    const { saturatedFatG: _gone, ...incomplete } = DECLARED;
+
+    // Act
+    const withoutSaturates = await call('POST', '/v1/passports', { key: org.live, body: { productId: product.productId, data: { productType: 'wine', nutrition: incomplete } } });
+    const withoutNutrition = await call('POST', '/v1/passports', { key: org.live, body: { productId: product.productId, data: { productType: 'wine', vintage: 2022 } } });
+
+    // Assess
+    expectError(withoutSaturates, 422, 'validation_error', 'data.nutrition.saturatedFatG');
+    expectError(withoutNutrition, 422, 'validation_error', 'data.nutrition');
+    expectError(await call('GET', `/v1/products/${product.productId}/passport`, { key: org.live }), 404, 'not_found');
+  });
+
+  it('publishes a wine whose negligible nutrients cover the missing ones; the page shows the statement under the table and the strength outside it', async () => {
+    // Prepare
+    const product = await createProduct(org.live);
+    const nutrition = { energyKj: 348, carbohydratesG: 2.6, sugarsG: 0.6, alcoholG: 10.4, negligible: ['fat', 'saturates', 'protein', 'salt'] };
+
+    // Act
+    await publish(org.live, product.productId, { productType: 'wine', nutrition, alcoholByVolume: 12.5 });
+    const page = await elabel(product.gtin, 1, 'de');
+
+    // Assess
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('</table>\n<p>Enthält geringfügige Mengen von Fett, gesättigten Fettsäuren, Eiweiß und Salz</p>');
+    expect(page.text).toContain('<p class="meta">Alkohol 12,5\u00a0%\u00a0vol</p>');
+    expect(page.text).not.toContain('<th scope="row">Fett</th>');
+    expect(page.text).not.toContain('<th scope="row">Alkohol</th>');
+  });
+
+  it('refuses a negligible nutrient above its threshold (422 naming data.nutrition.fatG) and an alcoholByVolume of two decimals (422 naming data.alcoholByVolume)', async () => {
+    const product = await createProduct(org.live);
+    const above = await call('POST', '/v1/passports', { key: org.live, body: { productId: product.productId, data: { productType: 'wine', nutrition: { ...DECLARED, fatG: 0.6, negligible: ['fat'] } } } });
+    expectError(above, 422, 'validation_error', 'data.nutrition.fatG');
+    const strength = await call('POST', '/v1/passports', { key: org.live, body: { productId: product.productId, data: { productType: 'wine', nutrition: DECLARED, alcoholByVolume: 12.25 } } });
+    expectError(strength, 422, 'validation_error', 'data.alcoholByVolume');
+  });
+
+  it('keeps an incomplete draft, lists what is missing, and refuses to publish it (422 naming the field; the draft stays)', async () => {
+    // Prepare
+    const product = await createProduct(org.live);
+    const { saturatedFatG: _gone, saltG: _salt, ...incomplete } = DECLARED;
+
+    // Act
+    const saved = await call('PUT', `/v1/products/${product.productId}/draft`, { key: org.live, body: { data: { productType: 'wine', nutrition: incomplete } } });
+    const read = await call('GET', `/v1/products/${product.productId}/draft`, { key: org.live });
+    const published = await call('POST', `/v1/products/${product.productId}/draft/publish`, { key: org.live });
+    const patched = await call('PATCH', `/v1/products/${product.productId}/draft`, {
+      key: org.live,
+      headers: { 'content-type': 'application/merge-patch+json' },
+      body: { data: { nutrition: { saturatedFatG: 0, negligible: ['salt'] } } },
+    });
+
+    // Assess
+    expect(saved.status).toBe(200);
+    expect(read.body.missing).toEqual(['data.nutrition.saturatedFatG', 'data.nutrition.saltG']);
+    expectError(published, 422, 'validation_error', 'data.nutrition.saturatedFatG');
+    expect((await call('GET', `/v1/products/${product.productId}/draft`, { key: org.live })).status).toBe(200);
+    expect(patched.status).toBe(200);
+    expect(patched.body.missing).toEqual([]);
+    expect((await call('POST', `/v1/products/${product.productId}/draft/publish`, { key: org.live })).status).toBe(201);
+  });
+});
+
 describe('POST /v1/nutrition/calculate', () => {
   it('computes the energy with a key of any scope: 12 % vol → 9.47 g alcohol; with 2.6 g carbohydrate and 0.1 g protein 321 kJ / 77 kcal', async () => {
     // Prepare
@@ -158,9 +227,9 @@ describe('the language of the page a scan opens', () => {
   it('is Accept-Language’s when it names one of the 24, else the product’s label language, else English', async () => {
     // Prepare
     const polish = await createProduct(org.live);
-    await publish(org.live, polish.productId, { productType: 'wine', labelLanguage: 'pl' });
+    await publish(org.live, polish.productId, { productType: 'wine', labelLanguage: 'pl', nutrition: DECLARED });
     const plain = await createProduct(org.live);
-    await publish(org.live, plain.productId, { productType: 'wine' });
+    await publish(org.live, plain.productId, { productType: 'wine', nutrition: DECLARED });
 
     // Act
     const located = async (qrCodeUrl: string, acceptLanguage?: string) => (await scan(qrCodeUrl, acceptLanguage)).headers.get('location') ?? '';
@@ -175,7 +244,7 @@ describe('the language of the page a scan opens', () => {
 
   it('lists a link per language, with hreflang, in the linkset', async () => {
     const product = await createProduct(org.live);
-    await publish(org.live, product.productId, { productType: 'wine' });
+    await publish(org.live, product.productId, { productType: 'wine', nutrition: DECLARED });
     const response = await fetch(`${baseUrl()}${new URL(product.qrCodeUrl).pathname}?linkType=linkset`);
     const body = (await response.json()) as { linkset: Record<string, { hreflang?: string[] }[]>[] };
     const pip = body.linkset[0]?.['https://gs1.org/voc/pip'] ?? [];

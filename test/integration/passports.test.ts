@@ -61,6 +61,13 @@ describe('POST /v1/passports', () => {
     [{ productId: '$product', data: { producers: [{ role: 'producer' }] } }, 'data.producers[0].name'],
     [{ productId: '$product', data: { producers: [{ name: 'X', role: 'farmer' }] } }, 'data.producers[0].role'],
     [{ productId: '$product', data: RED_WINE, version: 3 }, 'version'],
+    // A wine needs the full nutrition declaration (Regulation (EU) No 1169/2011 Art. 30(1)); negligible covers a nutrient (Art. 34(5)) only up to its threshold.
+    [{ productId: '$product', data: { ...RED_WINE, nutrition: { ...RED_WINE.nutrition, saturatedFatG: undefined } } }, 'data.nutrition.saturatedFatG'],
+    [{ productId: '$product', data: { ...RED_WINE, nutrition: undefined } }, 'data.nutrition'],
+    [{ productId: '$product', data: { ...RED_WINE, nutrition: { ...RED_WINE.nutrition, negligible: ['protein', 'protein'] } } }, 'data.nutrition.negligible'],
+    [{ productId: '$product', data: { ...RED_WINE, nutrition: { ...RED_WINE.nutrition, carbohydratesG: 2.5, negligible: ['carbohydrate'] } } }, 'data.nutrition.carbohydratesG'],
+    [{ productId: '$product', data: { ...RED_WINE, alcoholByVolume: 13.05 } }, 'data.alcoholByVolume'],
+    [{ productId: '$product', data: { ...RED_WINE, alcoholByVolume: 101 } }, 'data.alcoholByVolume'],
   ])('answers 422 for %j with param %s, and publishes nothing', async (template, param) => {
     const product = await createProduct(org.live);
     const body = JSON.parse(JSON.stringify(template).replace('$product', product.productId));

@@ -35,7 +35,7 @@ describe('API-key routes with the dashboard session', () => {
     // Prepare
     const product = await createProduct(org.live);
     // Act
-    const published = await call('POST', '/v1/passports', { session, body: { productId: product.productId, data: { productType: 'wine', vintage: 2022 } } });
+    const published = await call('POST', '/v1/passports', { session, body: { productId: product.productId, data: { productType: 'wine', vintage: 2022, nutrition: { energyKj: 318, fatG: 0, saturatedFatG: 0, carbohydratesG: 2.6, sugarsG: 0.6, proteinG: 0.1, saltG: 0.01, alcoholG: 9.5 } } } });
     const current = await call('GET', `/v1/products/${product.productId}/passport`, { session });
     const analytics = await call('GET', `/v1/analytics/product/${product.productId}`, { session });
     // Assess

@@ -3,7 +3,8 @@ import type { Passport, PassportData } from '../../lib/domain/passport.ts';
 /**
  * A full wine label (every section of the e-label filled): vocabulary ingredients of three
  * categories, an allergen among them, free text with translations, the whole nutrition
- * declaration, every allergen flag, origin and producers. Shared by the 24-language page test,
+ * declaration (complete: Regulation (EU) No 1169/2011 Art. 30(1)), the actual alcoholic strength,
+ * every allergen flag, origin and producers. Shared by the 24-language page test,
  * the browser (axe) test, the bench and the screenshots.
  */
 export const FULL_WINE: PassportData = {
@@ -23,6 +24,7 @@ export const FULL_WINE: PassportData = {
     { code: 'nitrogen' },
   ],
   nutrition: { energyKj: 348, energyKcal: 84, fatG: 0, saturatedFatG: 0, carbohydratesG: 2.6, sugarsG: 0.6, proteinG: 0.1, saltG: 0.01, alcoholG: 10.4 },
+  alcoholByVolume: 13,
   allergens: { containsSulphites: true, containsEgg: true, containsFish: true, containsMilk: true },
   origin: { country: 'FR', region: 'Bordeaux', designation: 'Pauillac AOC' },
   producers: [

@@ -8,6 +8,7 @@ import {
   ENVIRONMENTS,
   GRANULARITIES,
   NUTRITION_FIELDS,
+  PROTECTIVE_ATMOSPHERES,
   SUPPLIER_ROLES,
   WEBHOOK_SOURCES,
   WINE_COLOURS,
@@ -15,6 +16,7 @@ import {
 import { labelOf, printedGtin, utcDay } from '../../dashboard/src/format.ts';
 import { createApiKeySchema } from '../../lib/domain/api-key.ts';
 import { analyticsQuerySchema } from '../../lib/domain/analytics.ts';
+import { NEGLIGIBLE_NUTRIENTS } from '../../lib/domain/nutrition.ts';
 import { allergensSchema, nutritionSchema, passportDataSchema, producerSchema } from '../../lib/domain/passport.ts';
 import { createProductSchema } from '../../lib/domain/product.ts';
 import { createEndpointSchema } from '../../lib/domain/webhook.ts';
@@ -28,7 +30,9 @@ describe('the dashboard', () => {
       categories: createProductSchema.shape.category.options,
       colours: passportDataSchema.shape.colour.unwrap().options,
       roles: producerSchema.shape.role.unwrap().options,
-      nutrition: Object.keys(nutritionSchema.shape).filter((field) => field !== 'energyCalculated'), // set by the service, not in the form
+      nutrition: Object.keys(nutritionSchema.shape).filter((field) => field !== 'energyCalculated' && field !== 'negligible'), // set by the service, not in the form; negligible has its checkboxes
+      negligible: nutritionSchema.shape.negligible.unwrap().element.options,
+      protectiveAtmospheres: passportDataSchema.shape.protectiveAtmosphere.unwrap().options,
       allergens: Object.keys(allergensSchema.shape),
       sources: createEndpointSchema.shape.source.options,
       granularities: analyticsQuerySchema.shape.granularity.unwrap().options,
@@ -40,6 +44,8 @@ describe('the dashboard', () => {
       colours: [...WINE_COLOURS],
       roles: [...SUPPLIER_ROLES],
       nutrition: [...NUTRITION_FIELDS],
+      negligible: [...NEGLIGIBLE_NUTRIENTS],
+      protectiveAtmospheres: [...PROTECTIVE_ATMOSPHERES],
       allergens: [...ALLERGEN_FIELDS],
       sources: [...WEBHOOK_SOURCES],
       granularities: [...GRANULARITIES],

@@ -132,7 +132,7 @@ describe('renderElabel: a complete red wine', () => {
     const ingredients = sectionMarkup(renderElabel(view, 'en'), 'ingredients');
     // Assess
     expect(ingredients).toContain('<h2 id="ingredients">Ingredients</h2>');
-    expect(ingredients).toContain('grapes, tartaric acid, preservative: <strong>sulphites</strong>, <strong>egg</strong> albumin');
+    expect(ingredients).toContain('grapes, tartaric acid, preservative: <strong>sulphites</strong>, <strong>egg albumin</strong>');
   });
 
   it('emphasises sulphites strongly in the allergens section', () => {
@@ -157,11 +157,12 @@ describe('renderElabel: a complete red wine', () => {
     expect(table).toContain('<tr class="sub"><th scope="row">of which saturates</th><td>0\u00a0g</td></tr>');
     expect(table).toContain('<tr><th scope="row">Carbohydrate</th><td>2.6\u00a0g</td></tr>');
     expect(table).toContain('<tr class="sub"><th scope="row">of which sugars</th><td>0.6\u00a0g</td></tr>');
-    // Rounded for display (docs/labelling.md#energy-and-rounding): protein 0.1 g ≤ 0.5 g → 0, salt 0.01 g ≤ 0.0125 g → 0, 10.4 g ≥ 10 g → 10.
+    // Rounded for display (docs/labelling.md#energy-and-rounding): protein 0.1 g ≤ 0.5 g → 0, salt 0.01 g ≤ 0.0125 g → 0.
     expect(table).toContain('<tr><th scope="row">Protein</th><td>0\u00a0g</td></tr>');
     expect(table).toContain('<tr><th scope="row">Salt</th><td>0\u00a0g</td></tr>');
-    expect(table).toContain('<tr><th scope="row">Alcohol</th><td>10\u00a0g</td></tr>');
-    const order = ['Energy', 'Fat', 'of which saturates', 'Carbohydrate', 'of which sugars', 'Protein', 'Salt', 'Alcohol'];
+    // No alcohol row: the declaration is a closed list (Regulation (EU) No 1169/2011 Art. 30(1), Annex XV).
+    expect(table).not.toContain('Alcohol');
+    const order = ['Energy', 'Fat', 'of which saturates', 'Carbohydrate', 'of which sugars', 'Protein', 'Salt'];
     const positions = order.map((label) => table.indexOf(`<th scope="row">${label}</th>`));
     expect(positions).toEqual([...positions].sort((a, b) => a - b));
     expect(positions.every((position) => position >= 0)).toBe(true);
@@ -223,7 +224,7 @@ describe('renderElabel: languages', () => {
     expect(text).toContain('Rotwein · Jahrgang 2019');
     expect(text).toContain('Enthält: Sulfite, Ei');
     expect(text).toContain('pro 100 ml');
-    expect(text).toContain('Alkohol 10 g');
+    expect(text).not.toContain('Alkohol 10 g');
     expect(text).toContain('Kohlenhydrate 2,6 g');
     expect(text).not.toMatch(/\bIngredients\b|\bContains\b/);
   });
@@ -345,8 +346,9 @@ describe('renderElabel: derived and partial data', () => {
     ['E 220', 'E 220'],
     ['Hühnereiweiß', 'Hühnereiweiß'],
     ["blanc d'œuf", 'œuf'],
-    ['Fischgelatine', 'Fischgelatine'],
-    ['colle de poisson', 'poisson'],
+    // A wine: fish gelatine and isinglass are fining agents exempt by Annex II point 4(b), never emphasised as fish.
+    ['Fischgelatine', undefined],
+    ['colle de poisson', undefined],
     ['Magermilchpulver', 'Magermilchpulver'],
     ['Milcheiweiß', 'Milcheiweiß'],
     ['lait écrémé', 'lait'],

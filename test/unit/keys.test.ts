@@ -17,6 +17,7 @@ import { addToWindow } from '../../lib/data/rate-limits.ts';
 import { countBatch, emptyWriteStats, queryRollups } from '../../lib/data/rollups.ts';
 import { deleteSession, getSession, insertSession } from '../../lib/data/sessions.ts';
 import { findSupplierIdByName, getSupplier, insertSupplier, listSuppliers } from '../../lib/data/suppliers.ts';
+import { deleteLabelTerm, getLabelTerm, listLabelTerms, putLabelTerm } from '../../lib/data/labelling-terms.ts';
 import { findUserIdByEmail, findUserIdByIdentity, getUser, insertUser, linkIdentity } from '../../lib/data/users.ts';
 import { deleteEndpoint, getEndpointById, listEndpoints, putEndpoint } from '../../lib/data/webhook-endpoints.ts';
 import {
@@ -181,6 +182,23 @@ describe('stored keys', () => {
       'T#org_1#test | SUPPLIER#sup_1',
       'query T#org_1#test | SUPPLIER#',
       'after T#org_1#test | SUPPLIER#sup_0',
+    ]);
+  });
+
+  it("keeps the keys of an organization's corrected legal terms in the tenant partition", async () => {
+    // Prepare
+    const record = { lang: 'de' as const, termKey: 'sugars' as const, text: 'davon Zucker', updatedAt: product.createdAt, updatedBy: { type: 'user' as const, id: 'usr_1' } };
+    // Act
+    await putLabelTerm(tenant, record);
+    await getLabelTerm(tenant, 'de', 'sugars');
+    await deleteLabelTerm(tenant, 'de', 'sugars');
+    await listLabelTerms(tenant);
+    // Assess
+    expect(keysSent()).toEqual([
+      'T#org_1#test | LABELTERM#de#sugars',
+      'T#org_1#test | LABELTERM#de#sugars',
+      'T#org_1#test | LABELTERM#de#sugars',
+      'query T#org_1#test | LABELTERM#',
     ]);
   });
 

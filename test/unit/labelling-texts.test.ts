@@ -53,6 +53,51 @@ describe('the e-label texts in 24 languages (lib/domain/labelling/texts/*.json)'
     console.info(`Legal terms equal to English and marked unconfirmed: ${unconfirmedEqual.join(', ') || 'none'}`);
   });
 
+  it('no interface text of another language is the English text left untranslated, except words those languages write the same way', () => {
+    // Prepare: each text equal to the English one, with why it is right in that language.
+    const SAME_IN_LANGUAGE: Record<string, string> = {
+      ...Object.fromEntries(LANGUAGES.map((lang) => [`${lang}.gtin`, 'GTIN is the GS1 identifier\'s name in every language'])),
+      'da.protein': 'Reg. (EU) No 1169/2011 Annex XV, Danish (E9)',
+      'da.salt': 'Reg. (EU) No 1169/2011 Annex XV, Danish (E9)',
+      'sv.protein': 'Reg. (EU) No 1169/2011 Annex XV, Swedish (E19)',
+      'sv.salt': 'Reg. (EU) No 1169/2011 Annex XV, Swedish (E19)',
+      'da.region': 'Danish "region"',
+      'de.region': 'German "Region"',
+      'pl.region': 'Polish "region"',
+      'sv.region': 'Swedish "region"',
+      'da.versionOnly': 'Danish "version"',
+      'de.versionOnly': 'German "Version"',
+      'fr.versionOnly': 'French "version"',
+      'sv.versionOnly': 'Swedish "version"',
+      'cs.role_distributor': 'Czech "distributor"',
+      'pl.role_importer': 'Polish "importer"',
+      'ro.nutrientColumn': 'Romanian "nutrient" (DEX)',
+      'es.alcohol': 'Spanish "alcohol"',
+      'nl.alcohol': 'Dutch "alcohol"',
+      'es.actualAlcoholicStrength': 'Spanish "alcohol"',
+      'nl.actualAlcoholicStrength': 'Dutch "alcohol"',
+      'it.per100ml': 'Italian "per"',
+      'it.per100g': 'Italian "per"',
+      'nl.per100ml': 'Dutch "per"',
+      'nl.per100g': 'Dutch "per"',
+      'sv.per100ml': 'Swedish "per"',
+      'sv.per100g': 'Swedish "per"',
+    };
+
+    // Act
+    const untranslated: string[] = [];
+    for (const lang of LANGUAGES) {
+      if (lang === 'en') continue;
+      for (const key of TEXT_KEYS) {
+        if (TEXT_FILES[lang]?.texts[key]?.text === english.texts[key]?.text && SAME_IN_LANGUAGE[`${lang}.${key}`] === undefined) untranslated.push(`${lang}.${key}`);
+      }
+    }
+
+    // Assess
+    expect(untranslated).toEqual([]);
+    expect(text('mt', 'vintage', { year: '2019' })).toBe('Vendemmja 2019');
+  });
+
   it('fills placeholders: "Vintage {year}" with 2019, "Version {version}, published {date}"', () => {
     expect(text('en', 'vintage', { year: '2019' })).toBe('Vintage 2019');
     expect(text('en', 'versionPublished', { version: '3', date: '21 November 2026' })).toBe('Version 3, published 21 November 2026');

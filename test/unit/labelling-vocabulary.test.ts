@@ -29,4 +29,22 @@ describe('the ingredient vocabulary (lib/domain/labelling/vocabulary.json)', () 
     }
     expect(vocabularyList().find((entry) => entry.code === 'tartaric-acid')?.category?.id).toBe('acidityRegulator');
   });
+
+  it('lists the fining agents: egg albumin, milk casein and milk protein with their allergen, isinglass with none and a note (Annex II point 4(b))', () => {
+    const byCode = new Map(VOCABULARY_INGREDIENTS.map((entry) => [entry.code, entry]));
+    expect([byCode.get('egg-albumin')?.allergen, byCode.get('casein')?.allergen, byCode.get('milk-protein')?.allergen]).toEqual(['egg', 'milk', 'milk']);
+    expect([byCode.get('egg-albumin')?.names.en, byCode.get('casein')?.names.en, byCode.get('milk-protein')?.names.en]).toEqual(['egg albumin', 'milk casein', 'milk protein']);
+    expect(byCode.get('isinglass')?.allergen).toBeNull();
+    expect(byCode.get('isinglass')?.note).toContain('Annex II point 4(b)');
+  });
+
+  it('no entry carries fish (wine has no fish allergen), and the packaging gases are argon, nitrogen and carbon dioxide', () => {
+    expect(VOCABULARY_INGREDIENTS.filter((entry) => entry.allergen === 'fish')).toEqual([]);
+    expect(VOCABULARY_INGREDIENTS.filter((entry) => entry.category === 'packagingGas').map((entry) => entry.code)).toEqual(['argon', 'nitrogen', 'carbon-dioxide']);
+  });
+
+  it('every sulphiting agent is either itself an Annex I Part A term (sulphur dioxide) or shown with one', () => {
+    const sulphiting = VOCABULARY_INGREDIENTS.filter((entry) => entry.allergen === 'sulphites');
+    expect(sulphiting.filter((entry) => entry.annexTerm).map((entry) => entry.code)).toEqual(['sulphur-dioxide']);
+  });
 });

@@ -1,12 +1,12 @@
 import { useRef, useState } from 'preact/hooks';
 import { api, ApiError, type PassportData, type PassportVersion, type Passport, type Product } from '../api.ts';
 import { ErrorNotice, Field, focusField, FormActions, Loading, Notice, Options, placeError, SelectField, useLoad } from '../components.tsx';
-import { ALLERGEN_FIELDS, CATEGORIES, NUTRITION_FIELDS, SUPPLIER_ROLES, WINE_COLOURS } from '../constants.ts';
+import { ALLERGEN_FIELDS, CATEGORIES, NUTRITION_FIELDS, PROTECTIVE_ATMOSPHERES, SUPPLIER_ROLES, WINE_COLOURS } from '../constants.ts';
 import { formatDateTime, labelOf } from '../format.ts';
 import { IngredientsEditor } from '../ingredients.tsx';
 import { browserLanguage, ingredientLabel, languageName, previewUrl } from '../labelling.ts';
 import { LANGUAGES, type Lang } from '../../../lib/domain/labelling/languages.ts';
-import { computableEnergy, energyMismatch, energyMismatchMessage, roundEnergy, type NutritionInput } from '../../../lib/domain/nutrition.ts';
+import { computableEnergy, energyMismatch, energyMismatchMessage, NEGLIGIBLE_NUTRIENTS, roundEnergy, type NutritionInput } from '../../../lib/domain/nutrition.ts';
 import type { Ingredient } from '../../../lib/domain/passport.ts';
 
 /** The form's state: text as typed; the API validates it (and names the field when it refuses). */
@@ -22,6 +22,10 @@ interface FormValues {
   labelLanguage: string;
   ingredients: Ingredient[];
   nutrition: Record<string, string>;
+  /** Nutrients declared present in negligible amounts (Art. 34(5)): their rows become one sentence. */
+  negligible: string[];
+  alcoholByVolume: string;
+  protectiveAtmosphere: string;
   allergens: Record<string, boolean>;
   origin: { country: string; region: string; designation: string };
   producers: ProducerRow[];
@@ -37,6 +41,9 @@ function valuesOf(data: PassportData | undefined, category: string): FormValues 
     labelLanguage: data?.labelLanguage ?? '',
     ingredients: [...(data?.ingredients ?? [])],
     nutrition: Object.fromEntries(NUTRITION_FIELDS.map((f) => [f, data?.nutrition?.[f] !== undefined ? String(data.nutrition[f]) : ''])),
+    negligible: [...(data?.nutrition?.negligible ?? [])],
+    alcoholByVolume: data?.alcoholByVolume !== undefined ? String(data.alcoholByVolume) : '',
+    protectiveAtmosphere: data?.protectiveAtmosphere ?? '',
     allergens: Object.fromEntries(ALLERGEN_FIELDS.map((f) => [f, data?.allergens?.[f] === true])),
     origin: { country: data?.origin?.country ?? '', region: data?.origin?.region ?? '', designation: data?.origin?.designation ?? '' },
     producers: data?.producers?.length
@@ -59,8 +66,11 @@ export function dataOf(values: FormValues): Record<string, unknown> {
   if (values.vintage.trim()) data.vintage = numberOrText(values.vintage);
   if (values.labelLanguage) data.labelLanguage = values.labelLanguage;
   if (values.ingredients.length) data.ingredients = values.ingredients;
-  const nutrition = Object.fromEntries(Object.entries(values.nutrition).filter(([, v]) => v.trim() !== '').map(([k, v]) => [k, numberOrText(v)]));
+  const nutrition: Record<string, unknown> = Object.fromEntries(Object.entries(values.nutrition).filter(([, v]) => v.trim() !== '').map(([k, v]) => [k, numberOrText(v)]));
+  if (values.negligible.length) nutrition.negligible = values.negligible;
   if (Object.keys(nutrition).length) data.nutrition = nutrition;
+  if (values.alcoholByVolume.trim()) data.alcoholByVolume = numberOrText(values.alcoholByVolume);
+  if (values.protectiveAtmosphere) data.protectiveAtmosphere = values.protectiveAtmosphere;
   data.allergens = { ...values.allergens };
   const origin = Object.fromEntries(Object.entries(values.origin).filter(([, v]) => v.trim() !== '').map(([k, v]) => [k, v.trim()]));
   if (Object.keys(origin).length) data.origin = origin;
@@ -79,7 +89,10 @@ function fieldNames(values: FormValues): string[] {
     'data.vintage',
     'data.labelLanguage',
     'data.ingredients',
+    'data.alcoholByVolume',
+    'data.protectiveAtmosphere',
     ...NUTRITION_FIELDS.map((f) => `data.nutrition.${f}`),
+    'data.nutrition.negligible',
     ...ALLERGEN_FIELDS.map((f) => `data.allergens.${f}`),
     'data.origin.country',
     'data.origin.region',
@@ -161,6 +174,21 @@ function PublishForm(props: { product: Product; current?: PassportData; onPublis
           <Field label="Vintage" name="data.vintage" {...fieldProps}>
             {(a) => <input {...a} type="text" inputMode="numeric" value={values.vintage} onInput={(e) => update((v) => ({ ...v, vintage: text(e) }))} />}
           </Field>
+          <Field label="Alcohol (% vol)" name="data.alcoholByVolume" {...fieldProps} hint="The actual alcoholic strength, e.g. 12.5; shown beside the declaration, never in it.">
+            {(a) => <input {...a} type="text" inputMode="decimal" value={values.alcoholByVolume} onInput={(e) => update((v) => ({ ...v, alcoholByVolume: text(e) }))} />}
+          </Field>
+          <Field label="Protective atmosphere" name="data.protectiveAtmosphere" {...fieldProps} hint="Replaces the packaging gases in the list of ingredients.">
+            {(a) => (
+              <select {...a} value={values.protectiveAtmosphere} onChange={(e) => update((v) => ({ ...v, protectiveAtmosphere: text(e) }))}>
+                <option value="">Not stated</option>
+                {PROTECTIVE_ATMOSPHERES.map((p) => (
+                  <option key={p} value={p}>
+                    {p === 'bottled' ? 'Bottled in a protective atmosphere' : 'Bottling may happen in a protective atmosphere'}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
         </div>
         <Field label="Label language" name="data.labelLanguage" {...fieldProps} hint="The e-label's language when the phone's languages are none of the 24.">
           {(a) => (
@@ -198,6 +226,22 @@ function PublishForm(props: { product: Product; current?: PassportData; onPublis
             </Field>
           ))}
         </div>
+        <fieldset class="checkbox-grid" data-field="data.nutrition.negligible">
+          <legend>Present in negligible amounts (“Contains negligible amounts of …” replaces their rows)</legend>
+          {NEGLIGIBLE_NUTRIENTS.map((n) => (
+            <label key={n} class="checkbox">
+              <input
+                type="checkbox"
+                checked={values.negligible.includes(n)}
+                onChange={(e) => {
+                  const checked = e.currentTarget.checked;
+                  update((v) => ({ ...v, negligible: checked ? NEGLIGIBLE_NUTRIENTS.filter((x) => x === n || v.negligible.includes(x)) : v.negligible.filter((x) => x !== n) }));
+                }}
+              />
+              <span>{n}</span>
+            </label>
+          ))}
+        </fieldset>
       </fieldset>
 
       <fieldset class="form-section">

@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
 import { text, type TextKey, type TextVars } from '../../../lib/domain/labelling/texts.ts';
+import { allergenMatcher } from '../../../lib/domain/labelling/allergen-words.ts';
 import { categoryById, ingredientByCode, type Allergen } from '../../../lib/domain/labelling/vocabulary.ts';
-import { GRAM_ROUNDING, KJ_PER_KCAL, roundEnergy } from '../../../lib/domain/nutrition.ts';
+import { FORMAT_LOCALES } from '../../../lib/domain/labelling/languages.ts';
+import { GRAM_ROUNDING, hasAtMostOneDecimal, KJ_PER_KCAL, NEGLIGIBLE_NUTRIENTS, roundEnergy } from '../../../lib/domain/nutrition.ts';
+import type { LabelTermTexts } from '../../../lib/domain/labelling-term.ts';
 import type { Ingredient, Nutrition, Passport } from '../../../lib/domain/passport.ts';
 import { countryName, DEFAULT_LANGUAGE, formatDate, formatNumber, LANGUAGE_NAMES, LANGUAGES, type Lang } from './i18n.ts';
 
@@ -12,11 +15,21 @@ type Translate = (key: TextKey, vars?: TextVars) => string;
 const NBSP = '\u00a0';
 const KEEP_TOGETHER = /(\d) (?=(?:ml|g)\b)| (?=[:;!?](?:\s|$))/g;
 
-/** The texts of one language, with the non-breaking spaces of typography (100 ml, "Contient :"). */
+/**
+ * The texts of one language, with the non-breaking spaces of typography (100 ml, "Contient :").
+ * `terms` are the organization's corrections of legal terms stored with the version (docs/labelling.md#correcting-a-term):
+ * preferred to the platform's wording, their placeholders filled the same way.
+ */
 const translator =
-  (lang: Lang): Translate =>
-  (key, vars) =>
-    text(lang, key, vars).replace(KEEP_TOGETHER, (_whole, digit: string | undefined) => (digit === undefined ? NBSP : `${digit}${NBSP}`));
+  (lang: Lang, terms?: LabelTermTexts): Translate =>
+  (key, vars) => {
+    const corrected = terms?.[key];
+    const raw =
+      typeof corrected === 'string'
+        ? corrected.replace(/\{(year|per|list|version|date)\}/g, (whole, name: keyof TextVars) => vars?.[name] ?? whole)
+        : text(lang, key, vars);
+    return raw.replace(KEEP_TOGETHER, (_whole, digit: string | undefined) => (digit === undefined ? NBSP : `${digit}${NBSP}`));
+  };
 
 /**
  * The consumer e-label page (docs/api.md#the-public-resolver-and-its-e-label-page): a complete, self-contained HTML document
@@ -160,53 +173,45 @@ ${body}
 }
 
 // ---------------------------------------------------------------------------------------------
-// Ingredients: allergen words are emphasised (Regulation (EU) 1169/2011 art. 21). Vocabulary
-// entries carry their allergen; free text is searched for allergen words.
+// Ingredients: allergen words are emphasised (Regulation (EU) 1169/2011 art. 21(1)(b)). Vocabulary
+// entries carry their allergen; free text is searched for the allergen words of every language
+// (lib/domain/labelling/allergen-words.json), and a producer may mark words with **…**.
 
-const ALLERGEN_TERMS = [
-  // sulphites: English, German, French; sulphur dioxide; E 220 to E 228
-  'sul(?:ph|f)it(?:e|es|s)?',
-  'sul(?:ph|f)ur dioxide',
-  'schwefeldioxid',
-  'schweflige säure',
-  'anhydride sulfureux',
-  'dioxyde de soufre',
-  'e ?22[0-8]',
-  // egg
-  'eggs?',
-  '(?:hühner|voll|trocken)?ei(?:er|klar|gelb|weiß|albumin|pulver)?',
-  'œufs?',
-  'oeufs?',
-  'ovalbumine?',
-  'lysozyme?',
-  // fish
-  'fish',
-  '\\p{L}*fisch\\p{L}*', // German compounds: Fischgelatine, Thunfisch
-  'poissons?',
-  'isinglass',
-  'hausenblase',
-  // milk
-  'milk',
-  '\\p{L}*milch\\p{L}*', // German compounds: Magermilchpulver, Milcheiweiß
-  'lait',
-  'case(?:in|ín)(?:ates?)?',
-  'caséin(?:e|ates?)?',
-  'kasein(?:at)?',
-  'lactose',
-  'laktose',
-];
-const ALLERGEN_PATTERN = new RegExp(`(?<![\\p{L}\\p{N}])(?:${ALLERGEN_TERMS.join('|')})(?![\\p{L}\\p{N}])`, 'giu');
-
-/** An ingredient with every allergen word in <strong>. */
-function emphasiseAllergens(ingredient: string): SafeHtml {
+/** Free text with allergen words in <strong>: text outside `**…**` is searched for them. */
+function emphasiseWords(text: string, lang: Lang, wine: boolean): Fragment[] {
+  const { pattern, except } = allergenMatcher(lang, wine);
   const parts: Fragment[] = [];
   let last = 0;
-  for (const match of ingredient.matchAll(ALLERGEN_PATTERN)) {
-    const start = match.index;
-    parts.push(ingredient.slice(last, start), html`<strong>${match[0]}</strong>`);
-    last = start + match[0].length;
+  for (const match of text.matchAll(pattern)) {
+    if (except.has(match[0].toLocaleLowerCase())) continue;
+    parts.push(text.slice(last, match.index), html`<strong>${match[0]}</strong>`);
+    last = match.index + match[0].length;
   }
-  parts.push(ingredient.slice(last));
+  parts.push(text.slice(last));
+  return parts;
+}
+
+/**
+ * Free text as the page shows it: `**word**` in <strong> (the producer's own emphasis; a `**`
+ * without its pair stays as written), allergen words in <strong> elsewhere. Everything is escaped.
+ */
+export function emphasiseAllergens(text: string, lang: Lang = DEFAULT_LANGUAGE, wine = true): SafeHtml {
+  const parts: Fragment[] = [];
+  let rest = text;
+  for (;;) {
+    const open = rest.indexOf('**');
+    const close = open < 0 ? -1 : rest.indexOf('**', open + 2);
+    if (close < 0 || rest.slice(open + 2, close).trim() === '') {
+      if (close < 0) break;
+      // "****" or "** **": nothing to emphasise; keep the first "**" as written and go on after it.
+      parts.push(...emphasiseWords(rest.slice(0, open + 2), lang, wine));
+      rest = rest.slice(open + 2);
+      continue;
+    }
+    parts.push(...emphasiseWords(rest.slice(0, open), lang, wine), html`<strong>${rest.slice(open + 2, close)}</strong>`);
+    rest = rest.slice(close + 2);
+  }
+  parts.push(...emphasiseWords(rest, lang, wine));
   return html`${parts}`;
 }
 
@@ -250,52 +255,81 @@ interface ListedIngredient {
   /** The vocabulary category id, for grouping ("Acidity regulator: tartaric acid"). */
   category?: string;
   name: string;
-  allergen: boolean;
+  /** A vocabulary entry's allergen; free text has none (its allergen words are found in it). */
+  allergen?: Allergen;
+  /** The vocabulary name is itself the allergen's term (Reg. (EU) 2019/33 Annex I Part A): bold as it is. */
+  annexTerm?: boolean;
+  /** Free text, searched for allergen words and `**…**`. */
+  free?: boolean;
   /** The language of free text shown in another language than the page's (for `lang` on its element). */
   lang?: Lang;
 }
 
 /** One ingredient in the page's language; undefined for one with nothing to show (a stored null, an unknown code). */
 function listedIngredient(ingredient: Ingredient | null | undefined, lang: Lang): ListedIngredient | undefined {
-  if (typeof ingredient === 'string') return isPresent(ingredient) ? { name: ingredient, allergen: false } : undefined;
+  if (typeof ingredient === 'string') return isPresent(ingredient) ? { name: ingredient, free: true } : undefined;
   if (!ingredient || typeof ingredient !== 'object') return undefined;
   if (typeof ingredient.code === 'string') {
     const entry = ingredientByCode(ingredient.code);
     if (!entry) return undefined;
-    return { ...(entry.category ? { category: entry.category } : {}), name: entry.names[lang] ?? entry.names.en, allergen: entry.allergen !== null };
+    return {
+      ...(entry.category ? { category: entry.category } : {}),
+      name: entry.names[lang] ?? entry.names.en,
+      ...(entry.allergen ? { allergen: entry.allergen } : {}),
+      ...(entry.annexTerm ? { annexTerm: true } : {}),
+    };
   }
   const chosen = ingredient.text && typeof ingredient.text === 'object' ? freeText(ingredient.text, lang) : undefined;
   if (!chosen) return undefined;
-  return { name: chosen.text, allergen: false, ...(chosen.lang === lang ? {} : { lang: chosen.lang }) };
+  return { name: chosen.text, free: true, ...(chosen.lang === lang ? {} : { lang: chosen.lang }) };
 }
 
+const isWinePage = (view: Passport): boolean => view.category === 'wine' || view.data.productType === 'wine';
+
+/** The packaging-gas category, which "bottled in a protective atmosphere" replaces (Reg. (EU) 2019/33 Art. 48a(6)). */
+const PACKAGING_GAS = 'packagingGas';
+
 /**
- * The ingredient list as one sentence: each ingredient in the page's language, those of one
- * additive category gathered after its name where the first of them stands ("Acidity regulator:
+ * The ingredient list as one sentence, in the producer's order: each ingredient in the page's
+ * language, consecutive additives of one category gathered after its name ("Acidity regulator:
  * tartaric acid, citric acid"; Regulation (EU) No 1169/2011 Annex VII Part C, docs/labelling.md),
- * allergens in <strong>.
+ * allergens in <strong>. A sulphiting agent whose name is not an allergen term is followed by the
+ * term in parentheses ("potassium metabisulphite (<strong>sulphites</strong>)"). With
+ * `protectiveAtmosphere`, its phrase ends the list in place of the packaging gases (Art. 48a(6)).
  */
 function ingredientsSection(view: Passport, lang: Lang, t: Translate): SafeHtml | undefined {
-  const listed = (view.data.ingredients ?? []).map((ingredient) => listedIngredient(ingredient, lang)).filter((item) => item !== undefined);
-  if (listed.length === 0) return undefined;
+  const atmosphere = view.data.protectiveAtmosphere;
+  const phrase =
+    atmosphere === 'bottled' ? t('protectiveAtmosphere_bottled') : atmosphere === 'may-be-bottled' ? t('protectiveAtmosphere_mayBe') : undefined;
+  const wine = isWinePage(view);
+  const listed = (view.data.ingredients ?? [])
+    .map((ingredient) => listedIngredient(ingredient, lang))
+    .filter((item) => item !== undefined)
+    .filter((item) => phrase === undefined || item.category !== PACKAGING_GAS)
+    // Fish-derived fining agents are not an allergen in wine (Annex II point 4(b)); no vocabulary entry is one, but stay safe.
+    .map((item) => (wine && item.allergen === 'fish' ? { ...item, allergen: undefined } : item));
+  if (listed.length === 0 && phrase === undefined) return undefined;
   const groups: { category?: string; items: ListedIngredient[] }[] = [];
   for (const item of listed) {
-    const group = item.category === undefined ? undefined : groups.find((candidate) => candidate.category === item.category);
-    if (group) group.items.push(item);
+    const previous = groups.at(-1);
+    if (item.category !== undefined && previous?.category === item.category) previous.items.push(item);
     else groups.push({ ...(item.category === undefined ? {} : { category: item.category }), items: [item] });
   }
-  const name = (item: ListedIngredient) =>
-    item.allergen
-      ? html`<strong>${item.name}</strong>`
-      : item.lang
-        ? html`<span lang="${item.lang}">${emphasiseAllergens(item.name)}</span>`
-        : emphasiseAllergens(item.name);
+  const name = (item: ListedIngredient) => {
+    if (item.free) {
+      const emphasised = emphasiseAllergens(item.name, lang, wine);
+      return item.lang ? html`<span lang="${item.lang}">${emphasised}</span>` : emphasised;
+    }
+    if (!item.allergen) return item.name;
+    if (item.annexTerm) return html`<strong>${item.name}</strong>`;
+    return html`${item.name} (<strong>${t(`allergen_${item.allergen}`)}</strong>)`;
+  };
   const parts = groups.map((group, index) => {
     const categoryName = group.category === undefined ? undefined : categoryById(group.category)?.names[lang];
     const items = group.items.map((item, itemIndex) => html`${itemIndex > 0 && ', '}${name(item)}`);
     return html`${index > 0 && ', '}${categoryName !== undefined && `${categoryName}: `}${items}`;
   });
-  return section('ingredients', t('ingredients'), html`<p>${parts}</p>`);
+  return section('ingredients', t('ingredients'), html`<p>${parts}${phrase !== undefined && html`${listed.length > 0 && ', '}${phrase}`}</p>`);
 }
 
 /** kJ and kcal, each derived from the other when only one is given (1 kcal = 4.184 kJ), rounded to whole units (docs/labelling.md#energy-and-rounding). */
@@ -309,6 +343,56 @@ export function energyValues(nutrition: Nutrition): { kj: number; kcal: number }
   };
 }
 
+/**
+ * A nutrient's name as it stands in the middle of a sentence ("Contains negligible amounts of
+ * fat, saturates and salt"): its row name without the "of which" of a sub-row (the part before
+ * ": " in es and pt; else the leading words the saturates and sugars rows share, words compared by
+ * their first four letters so that Maltese "li minnu" / "li minnhom" count as one), in lower case
+ * except in German, whose nouns keep their capital. German takes the dative after "von".
+ */
+function midSentenceName(key: TextKey, lang: Lang, t: Translate): string {
+  const name = t(key);
+  let bare = name;
+  const colon = name.indexOf(': ');
+  if (colon >= 0) bare = name.slice(colon + 2);
+  else if (key === 'saturates' || key === 'sugars') {
+    const stem = (word: string | undefined) => (word ?? '').toLocaleLowerCase(lang).slice(0, 4);
+    const [a, b] = [t('saturates').split(' '), t('sugars').split(' ')];
+    let shared = 0;
+    while (shared < a.length - 1 && shared < b.length - 1 && stem(a[shared]) === stem(b[shared])) shared++;
+    bare = name.split(' ').slice(shared).join(' ');
+  }
+  if (lang !== 'de') return bare.toLocaleLowerCase(lang);
+  return GERMAN_DATIVE[bare] ?? bare;
+}
+
+/** The German plural forms that change after "von" (dative): "von gesättigten Fettsäuren", "von Kohlenhydraten". */
+const GERMAN_DATIVE: Readonly<Record<string, string>> = { 'gesättigte Fettsäuren': 'gesättigten Fettsäuren', Kohlenhydrate: 'Kohlenhydraten' };
+
+/** The nutrients the producer declared negligible (Art. 34(5)), in the declaration's order; unknown entries of stored data ignored. */
+function negligibleOf(nutrition: Nutrition): Set<string> {
+  const listed = Array.isArray(nutrition.negligible) ? nutrition.negligible : [];
+  return new Set(NEGLIGIBLE_NUTRIENTS.filter((nutrient) => listed.includes(nutrient)));
+}
+
+/**
+ * "Contains negligible amounts of fat, saturates and salt" in the page's language, the names
+ * joined with the language's "and" (Intl.ListFormat); undefined when none is declared negligible.
+ */
+export function negligibleStatement(nutrition: Nutrition, lang: Lang): string | undefined {
+  const t = translator(lang);
+  const nutrients = [...negligibleOf(nutrition)] as (typeof NEGLIGIBLE_NUTRIENTS)[number][];
+  if (nutrients.length === 0) return undefined;
+  const list = new Intl.ListFormat(FORMAT_LOCALES[lang], { type: 'conjunction', style: 'long' }).format(nutrients.map((nutrient) => midSentenceName(nutrient, lang, t)));
+  return t('negligibleAmounts', { list });
+}
+
+/**
+ * The nutrition declaration (Regulation (EU) No 1169/2011 Art. 30(1), Annex XV): energy and the six
+ * nutrients only, no alcohol row (alcohol is not part of it; `alcoholG` feeds the calculator).
+ * Nutrients declared negligible have no row but one statement under the table (Art. 34(5)).
+ * Stored data may be incomplete: a missing value has no row.
+ */
 function nutritionSection(view: Passport, lang: Lang, t: Translate): SafeHtml | undefined {
   const nutrition = view.data.nutrition;
   if (!nutrition) return undefined;
@@ -319,30 +403,46 @@ function nutritionSection(view: Passport, lang: Lang, t: Translate): SafeHtml | 
     const calculated = nutrition.energyCalculated === true ? ` (${t('energyEstimated')})` : '';
     rows.push(html`<tr><th scope="row">${t('energy')}</th><td>${value}${calculated}</td></tr>`);
   }
-  const gramRows: [keyof typeof GRAM_ROUNDING, TextKey, boolean][] = [
+  const negligible = negligibleOf(nutrition);
+  const gramRows: [keyof typeof GRAM_ROUNDING, (typeof NEGLIGIBLE_NUTRIENTS)[number], boolean][] = [
     ['fatG', 'fat', false],
     ['saturatedFatG', 'saturates', true],
     ['carbohydratesG', 'carbohydrate', false],
     ['sugarsG', 'sugars', true],
     ['proteinG', 'protein', false],
     ['saltG', 'salt', false],
-    ['alcoholG', 'alcohol', false],
   ];
   for (const [field, key, sub] of gramRows) {
+    if (negligible.has(key)) continue;
     const value = nutrition[field];
     if (!isAmount(value)) continue;
     const rounded = GRAM_ROUNDING[field](value);
     rows.push(html`<tr${sub && new SafeHtml(' class="sub"')}><th scope="row">${t(key)}</th><td>${grams(rounded.value, lang, rounded.decimals)}</td></tr>`);
   }
-  if (rows.length === 0) return undefined;
+  const statement = negligibleStatement(nutrition, lang);
+  if (rows.length === 0 && statement === undefined) return undefined;
   const per = view.category === 'wine' ? t('per100ml') : t('per100g');
-  const table = html`<table>
+  const table =
+    rows.length > 0 &&
+    html`<table>
 <caption>${t('nutritionCaption', { per })}</caption>
 <thead><tr><th scope="col">${t('nutrientColumn')}</th><th scope="col">${per}</th></tr></thead>
 <tbody>
 ${rows.map((row) => html`${row}\n`)}</tbody>
 </table>`;
-  return section('nutrition', t('nutrition'), table);
+  return section('nutrition', t('nutrition'), html`${table}${statement !== undefined && html`\n<p>${statement}</p>`}`);
+}
+
+/**
+ * The actual alcoholic strength, "12,5 % vol" in the language's notation (Regulation (EU) No
+ * 1169/2011 Annex XII: at most one decimal, then "% vol"), as its own line under the heading:
+ * outside the nutrition declaration. Undefined when not given (or not a valid stored figure).
+ */
+export function alcoholLine(view: Passport, lang: Lang, t: Translate = translator(lang)): SafeHtml | undefined {
+  const abv = view.data.alcoholByVolume;
+  if (!isAmount(abv) || abv < 0 || abv > 100) return undefined;
+  const value = `${formatNumber(abv, lang, hasAtMostOneDecimal(abv) ? 1 : 2)}${NBSP}%${NBSP}vol`;
+  return html`<p class="meta">${t('actualAlcoholicStrength')} ${value}</p>`;
 }
 
 const ALLERGEN_FLAGS: [keyof NonNullable<Passport['data']['allergens']>, Allergen][] = [
@@ -352,10 +452,16 @@ const ALLERGEN_FLAGS: [keyof NonNullable<Passport['data']['allergens']>, Allerge
   ['containsMilk', 'milk'],
 ];
 
+/**
+ * "Contains: …" from the allergen flags. A wine never shows fish: its only fish-derived substances
+ * are fining agents, which Reg. (EU) No 1169/2011 Annex II point 4(b) exempts (publishing refuses
+ * the flag on a wine; a stored one is not printed).
+ */
 function allergensSection(view: Passport, t: Translate): SafeHtml | undefined {
   const allergens = view.data.allergens;
   if (!allergens) return undefined;
-  const contained = ALLERGEN_FLAGS.filter(([flag]) => allergens[flag] === true).map(([, key]) => t(`allergen_${key}`));
+  const wine = isWinePage(view);
+  const contained = ALLERGEN_FLAGS.filter(([flag, key]) => allergens[flag] === true && !(wine && key === 'fish')).map(([, key]) => t(`allergen_${key}`));
   if (contained.length === 0) return undefined;
   return section('allergens', t('allergens'), html`<p><strong>${t('contains', { list: contained.join(', ') })}</strong></p>`, 'card allergens');
 }
@@ -426,9 +532,9 @@ function languageSwitcher(lang: Lang, t: Translate): SafeHtml {
 // ---------------------------------------------------------------------------------------------
 // Pages
 
-/** The e-label page of a published passport, in the given language. */
-export function renderElabel(view: Passport, lang: Lang): string {
-  const t = translator(lang);
+/** The e-label page of a published passport, in the given language, with the organization's corrected terms stored with the version. */
+export function renderElabel(view: Passport, lang: Lang, terms?: LabelTermTexts): string {
+  const t = translator(lang, terms);
   const sections = [
     ingredientsSection(view, lang, t),
     allergensSection(view, t),
@@ -441,6 +547,7 @@ export function renderElabel(view: Passport, lang: Lang): string {
 <p class="kicker">${t('pageKicker')}</p>
 <h1>${view.name}</h1>
 ${wineMeta(view, t)}
+${alcoholLine(view, lang, t)}
 </header>
 ${sections}${languageSwitcher(lang, t)}</main>
 ${footer(view, lang, t)}`;

@@ -33,5 +33,9 @@ export const INGREDIENT_CODES = [
   'argon',
   'nitrogen',
   'carbon-dioxide',
+  'egg-albumin',
+  'casein',
+  'milk-protein',
+  'isinglass',
 ] as const;
 export type IngredientCode = (typeof INGREDIENT_CODES)[number];

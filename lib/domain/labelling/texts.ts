@@ -88,7 +88,10 @@ export const TEXT_KEYS = [
   'otherLanguages',
   'languageName',
   'energyEstimated',
-  'bottledUnderProtectiveAtmosphere',
+  'protectiveAtmosphere_bottled',
+  'protectiveAtmosphere_mayBe',
+  'negligibleAmounts',
+  'actualAlcoholicStrength',
 ] as const;
 export type TextKey = (typeof TEXT_KEYS)[number];
 

@@ -22,6 +22,15 @@ export interface VocabularyIngredient {
   category: string | null;
   eNumber: string | null;
   allergen: Allergen | null;
+  /**
+   * The name itself is a term of Annex I Part A of Reg. (EU) 2019/33 (sulphur dioxide, egg lysozyme,
+   * egg albumin, milk casein, milk protein): the page prints it in bold as it is. An entry with an
+   * allergen but without this flag (potassium metabisulphite) is followed by the Annex term in
+   * parentheses: "potassium metabisulphite (**sulphites**)".
+   */
+  annexTerm?: boolean;
+  /** Why an entry is as it is (isinglass: not an allergen in wine, Reg. (EU) No 1169/2011 Annex II point 4(b)). */
+  note?: string;
   names: Record<Lang, string>;
   source: string;
   unconfirmed: Lang[];

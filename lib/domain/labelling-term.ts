@@ -1,0 +1,143 @@
+import * as z from 'zod';
+import { ACTOR_TYPES } from './event-types.ts';
+import type { Actor } from './events.ts';
+import { isLang, LANGUAGES, type Lang } from './labelling/languages.ts';
+import { TEXT_FILES, TEXT_KEYS, type TextKey } from './labelling/texts.ts';
+
+/**
+ * An organization's correction of a legal term of the e-label (docs/labelling.md#correcting-a-term):
+ * the wording it shows instead of the platform's in one language. Only legal terms can be
+ * corrected: the keys whose text has a `source` in that language's file (interface texts cannot).
+ * Corrections belong to a tenant (organization + environment) and reach the pages of versions
+ * published after them: publishing copies them into the version's page item (lib/data/passports.ts).
+ */
+
+export const MAX_TERM_TEXT = 200;
+export const MAX_TERM_NOTE = 500;
+
+/** The corrected texts of one language, by key: what a version's page carries and its translator prefers. */
+export type LabelTermTexts = Partial<Record<TextKey, string>>;
+/** The corrected texts of every language that has any, as stored on a version's page item. */
+export type LabelTerms = Partial<Record<Lang, LabelTermTexts>>;
+
+/** One stored correction. */
+export interface LabelTermRecord {
+  lang: Lang;
+  termKey: TextKey;
+  text: string;
+  note?: string;
+  updatedAt: string;
+  updatedBy: Actor;
+}
+
+export const isTextKey = (value: string): value is TextKey => (TEXT_KEYS as readonly string[]).includes(value);
+
+/** The platform's entry of `key` in `lang` (its text, source and whether it is unconfirmed). */
+export const platformEntry = (lang: Lang, key: TextKey) => TEXT_FILES[lang]?.texts[key];
+
+/** Whether `key` is a legal term in `lang`: its text names a source. */
+export const isLegalTerm = (lang: Lang, key: TextKey): boolean => typeof platformEntry(lang, key)?.source === 'string';
+
+/** The legal terms of one language, in the order of TEXT_KEYS. */
+export const legalTermKeys = (lang: Lang): TextKey[] => TEXT_KEYS.filter((key) => isLegalTerm(lang, key));
+
+/** Every key that is a legal term in at least one language (the OpenAPI document's enum). */
+export const LEGAL_TERM_KEYS: readonly TextKey[] = TEXT_KEYS.filter((key) => LANGUAGES.some((lang) => isLegalTerm(lang, key)));
+
+const PLACEHOLDER = /\{(year|per|list|version|date)\}/g;
+
+/** The placeholders a text holds, such as `{list}`, sorted and each once. */
+export const placeholdersOf = (text: string): string[] => [...new Set([...text.matchAll(PLACEHOLDER)].map((m) => m[0]))].sort();
+
+/** Control characters (C0, DEL, C1) and the bidirectional overrides and isolates, which could reorder what a label shows. */
+const FORBIDDEN = /[\p{Cc}\u202A-\u202E\u2066-\u2069]/u;
+/** A note may hold line breaks and tabs, no other control character. */
+const FORBIDDEN_IN_NOTE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/u;
+
+export const putLabelTermSchema = z.strictObject({
+  text: z
+    .string({ error: (i) => (i.input === undefined ? 'text is required.' : 'text must be a string.') })
+    .trim()
+    .min(1, { error: 'text must not be empty.' })
+    .max(MAX_TERM_TEXT, { error: `text must be at most ${MAX_TERM_TEXT} characters.` })
+    .refine((v) => !FORBIDDEN.test(v), {
+      error: 'text must not contain control characters (line breaks, tabs) or bidirectional overrides.',
+      params: { suggestion: 'Send the term as one line of plain text.' },
+    })
+    .describe(`The organization's wording: 1 to ${MAX_TERM_TEXT} characters, trimmed, one line; the platform text's placeholders (such as {list}) kept, no others`),
+  note: z
+    .string({ error: 'note must be a string.' })
+    .trim()
+    .max(MAX_TERM_NOTE, { error: `note must be at most ${MAX_TERM_NOTE} characters.` })
+    .refine((v) => !FORBIDDEN_IN_NOTE.test(v), { error: 'note must not contain control characters other than line breaks and tabs.' })
+    .optional()
+    .describe(`Why the wording differs, such as the source it follows; at most ${MAX_TERM_NOTE} characters`),
+});
+export type PutLabelTermInput = z.infer<typeof putLabelTermSchema>;
+
+/**
+ * The query of `GET /v1/labelling/terms`: `lang`, one or more language codes separated by commas
+ * (API Gateway joins a repeated `lang` so too); all 24 when absent.
+ */
+const LANG_LIST_PATTERN = `^(?:${LANGUAGES.join('|')})(?:,(?:${LANGUAGES.join('|')}))*$`;
+export const listLabelTermsQuerySchema = z.strictObject({
+  lang: z
+    .string({ error: 'lang must be a string.' })
+    .meta({
+      description: `One or more of the 24 language codes, separated by commas (${LANGUAGES.join(', ')}); all 24 when absent`,
+      pattern: LANG_LIST_PATTERN,
+    })
+    .optional()
+    .transform((value, ctx): Lang[] => {
+      if (value === undefined) return [...LANGUAGES];
+      const parts = value.split(',').map((part) => part.trim());
+      const bad = parts.find((part) => !isLang(part));
+      if (bad !== undefined) {
+        ctx.addIssue({ code: 'custom', message: `lang must be language codes separated by commas, each one of: ${LANGUAGES.join(', ')}; '${bad}' is not.` });
+        return z.NEVER;
+      }
+      return [...new Set(parts)] as Lang[];
+    }),
+  status: z
+    .enum(['confirmed', 'unconfirmed'], { error: 'status must be confirmed or unconfirmed.' })
+    .optional()
+    .describe('Only the terms whose platform wording is confirmed by its source, or only those still unconfirmed'),
+});
+
+export const TERM_STATUSES = ['confirmed', 'unconfirmed'] as const;
+
+export const labelTermSchema = z
+  .object({
+    lang: z.enum(LANGUAGES),
+    termKey: z.string().describe('A key of the e-label texts that is a legal term in this language'),
+    text: z.string().describe("What the organization's pages show: the override's text if there is one, else the platform's"),
+    platformText: z.string(),
+    source: z.string().describe('The id of the platform wording’s source (docs/labelling.md#sources)'),
+    status: z.enum(TERM_STATUSES).describe('Whether a source confirmed the platform wording in this language'),
+    override: z
+      .object({
+        text: z.string(),
+        note: z.string().nullable(),
+        updatedAt: z.iso.datetime(),
+        updatedBy: z.object({ type: z.enum(ACTOR_TYPES), id: z.string() }),
+      })
+      .nullable()
+      .describe("The organization's correction in this environment, or null"),
+  })
+  .meta({ id: 'LabellingTerm' });
+export type LabelTerm = z.infer<typeof labelTermSchema>;
+
+/** The API form of a term: the platform's wording and the tenant's correction, if any. */
+export function toLabelTermView(lang: Lang, termKey: TextKey, override: LabelTermRecord | undefined): LabelTerm {
+  const entry = platformEntry(lang, termKey);
+  const platformText = entry?.text ?? termKey;
+  return {
+    lang,
+    termKey,
+    text: override?.text ?? platformText,
+    platformText,
+    source: entry?.source ?? '',
+    status: entry?.unconfirmed === true ? 'unconfirmed' : 'confirmed',
+    override: override ? { text: override.text, note: override.note ?? null, updatedAt: override.updatedAt, updatedBy: override.updatedBy } : null,
+  };
+}
