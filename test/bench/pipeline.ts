@@ -34,7 +34,7 @@ export async function benchPipeline(stack: StackInfo, count: number, concurrency
     headers,
     body: JSON.stringify({ name: 'Pipeline wine', category: 'wine', gtin: '96385074' }),
   }).then((r) => r.json())) as { productId: string; qrCodeUrl: string };
-  await fetch(`${stack.url}/v1/passports`, { method: 'POST', headers, body: JSON.stringify({ productId: product.productId, data: { productType: 'wine' } }) });
+  await fetch(`${stack.url}/v1/passports`, { method: 'POST', headers, body: JSON.stringify({ productId: product.productId, data: { productType: 'wine', nutrition: { energyKj: 320, energyKcal: 77, fatG: 0, saturatedFatG: 0, carbohydratesG: 2.5, sugarsG: 0.6, proteinG: 0.1, saltG: 0, alcoholG: 10.1 } } }) });
 
   const total = async () =>
     ((await fetch(`${stack.url}/v1/analytics/product/${product.productId}`, { headers }).then((r) => r.json())) as { totalScans: number }).totalScans;

@@ -23,7 +23,7 @@ export async function benchResolver(stack: StackInfo, count: number, concurrency
   await fetch(`${stack.url}/v1/passports`, {
     method: 'POST',
     headers,
-    body: JSON.stringify({ productId: product.productId, data: { productType: 'wine', ingredients: ['Grapes', 'Sulphites'] } }),
+    body: JSON.stringify({ productId: product.productId, data: { productType: 'wine', ingredients: ['Grapes', 'Sulphites'], nutrition: { energyKj: 320, energyKcal: 77, fatG: 0, saturatedFatG: 0, carbohydratesG: 2.5, sugarsG: 0.6, proteinG: 0.1, saltG: 0, alcoholG: 10.1 } } }),
   });
   const scan = async () => {
     // The scan is the resolver's 307 (docs/resolver.md); following it to the immutable page is not part of the scan.
