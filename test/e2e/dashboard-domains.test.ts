@@ -1,23 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin } from '../support/admin.ts';
 import { baseUrl, newOrg, newSession, type TestSession } from '../support/api.ts';
-import { browserTestMode, CHROMIUM_MISSING, checkAccessibility, launchBrowser } from '../support/browser.ts';
+import { browserTestMode, CHROMIUM_MISSING, launchBrowser } from '../support/browser.ts';
+import { checkpoint, RESULTS_DIR, signedInPage } from '../support/dashboard-browser.ts';
 
-const RESULTS_DIR = fileURLToPath(new URL('../../test-results/', import.meta.url));
 const mode = browserTestMode();
 if (mode === 'skip') console.warn(`\n⚠ Skipping the domains page browser test. ${CHROMIUM_MISSING}\n`);
 /** UI updates wait on the API: under the full suite's load they can take seconds. */
 const POLL = { timeout: 15_000, interval: 100 } as const;
-
-async function checkpoint(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: `${RESULTS_DIR}dashboard-${name}.png`, fullPage: true });
-  const report = await checkAccessibility(page);
-  expect(report.blocking, `${name}:\n${report.summary}`).toEqual([]);
-}
 
 describe('the dashboard’s Domains page', () => {
   let browser: Browser | undefined;
@@ -35,10 +28,7 @@ describe('the dashboard’s Domains page', () => {
   it.skipIf(mode === 'skip')('adds a domain, shows its TXT record, says what DNS answered, verifies it and makes it the default', { timeout: 120_000 }, async () => {
     // Prepare: a signed-in member (the session cookie the sign-in would set); CSP bypassed only so axe can be injected
     if (!browser) throw new Error(CHROMIUM_MISSING);
-    const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: 'en-GB', timezoneId: 'UTC', bypassCSP: true });
-    const [name = '', value = ''] = session.cookie.split(/=(.*)/s);
-    await context.addCookies([{ name, value, url: baseUrl() }]);
-    const page = await context.newPage();
+    const page = await signedInPage(browser, session);
     const hostname = `id.b${randomBytes(5).toString('hex')}.brand.example`;
 
     // Act: a refused hostname, then a good one
@@ -79,6 +69,6 @@ describe('the dashboard’s Domains page', () => {
     await expect.poll(() => card.innerText(), POLL).toContain('default');
     await page.getByText(`New live products will get QR codes on ${hostname}`).waitFor();
     await checkpoint(page, 'domains-verified');
-    await context.close();
+    await page.context().close();
   });
 });

@@ -1,22 +1,15 @@
 import { mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, newOrg, newSession, type TestSession } from '../support/api.ts';
-import { browserTestMode, CHROMIUM_MISSING, checkAccessibility, launchBrowser } from '../support/browser.ts';
+import { browserTestMode, CHROMIUM_MISSING, launchBrowser } from '../support/browser.ts';
+import { checkpoint, RESULTS_DIR, signedInPage } from '../support/dashboard-browser.ts';
 import { startReceiver, type Receiver } from '../support/receiver.ts';
 
-const RESULTS_DIR = fileURLToPath(new URL('../../test-results/', import.meta.url));
 const mode = browserTestMode();
 if (mode === 'skip') console.warn(`\n⚠ Skipping the event subscriptions page browser test. ${CHROMIUM_MISSING}\n`);
 /** UI updates wait on the API and the delivery pipeline: under the full suite's load they can take seconds. */
 const POLL = { timeout: 20_000, interval: 100 } as const;
-
-async function checkpoint(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: `${RESULTS_DIR}dashboard-${name}.png`, fullPage: true });
-  const report = await checkAccessibility(page);
-  expect(report.blocking, `${name}:\n${report.summary}`).toEqual([]);
-}
 
 describe('the dashboard’s Event subscriptions page', () => {
   let browser: Browser | undefined;
@@ -37,10 +30,7 @@ describe('the dashboard’s Event subscriptions page', () => {
   it.skipIf(mode === 'skip')('adds a subscription, shows its secret once, sends a test event that appears in the log, and rotates the secret', { timeout: 120_000 }, async () => {
     // Prepare: a signed-in member; CSP bypassed only so axe can be injected
     if (!browser) throw new Error(CHROMIUM_MISSING);
-    const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: 'en-GB', timezoneId: 'UTC', bypassCSP: true });
-    const [name = '', value = ''] = session.cookie.split(/=(.*)/s);
-    await context.addCookies([{ name, value, url: baseUrl() }]);
-    const page = await context.newPage();
+    const page = await signedInPage(browser, session);
 
     // Act: a refused URL, then the receiver's
     await page.goto(`${baseUrl()}/dashboard/#/event-subscriptions`);

@@ -1,22 +1,15 @@
 import { mkdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, call, newOrg, newSession, type TestOrg, type TestSession } from '../support/api.ts';
-import { browserTestMode, CHROMIUM_MISSING, checkAccessibility, launchBrowser } from '../support/browser.ts';
+import { browserTestMode, CHROMIUM_MISSING, launchBrowser } from '../support/browser.ts';
+import { checkpoint, RESULTS_DIR, signedInPage } from '../support/dashboard-browser.ts';
 import { uniqueGtin13 } from '../support/gtin.ts';
 
-const RESULTS_DIR = fileURLToPath(new URL('../../test-results/', import.meta.url));
 const mode = browserTestMode();
 if (mode === 'skip') console.warn(`\n⚠ Skipping the import page browser test. ${CHROMIUM_MISSING}\n`);
 /** UI updates wait on the API and the import worker: under the full suite's load they can take seconds. */
 const POLL = { timeout: 30_000, interval: 100 } as const;
-
-async function checkpoint(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: `${RESULTS_DIR}dashboard-${name}.png`, fullPage: true });
-  const report = await checkAccessibility(page);
-  expect(report.blocking, `${name}:\n${report.summary}`).toEqual([]);
-}
 
 describe('the dashboard’s Import & export page', () => {
   let browser: Browser | undefined;
@@ -36,10 +29,7 @@ describe('the dashboard’s Import & export page', () => {
   it.skipIf(mode === 'skip')('uploads a CSV with one bad row: the progress reaches 100 %, the bad row is in the error table, the others are imported; validates it only; downloads the export', { timeout: 120_000 }, async () => {
     // Prepare: a signed-in member (the session cookie the sign-in would set); CSP bypassed only so axe can be injected
     if (!browser) throw new Error(CHROMIUM_MISSING);
-    const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: 'en-GB', timezoneId: 'UTC', bypassCSP: true });
-    const [name = '', value = ''] = session.cookie.split(/=(.*)/s);
-    await context.addCookies([{ name, value, url: baseUrl() }]);
-    const page = await context.newPage();
+    const page = await signedInPage(browser, session);
     const good = [uniqueGtin13(), uniqueGtin13()];
     const csv = [
       'gtin,name,category,passport.vintage,passport.ingredients',
@@ -93,6 +83,6 @@ describe('the dashboard’s Import & export page', () => {
     expect(lines).toHaveLength(3);
     expect(text).toContain('"Château Exemple, rouge"');
     await expect.poll(() => page.getByTestId('export-status').innerText(), POLL).toBe('The export was downloaded.');
-    await context.close();
+    await page.context().close();
   });
 });

@@ -1,21 +1,14 @@
 import { mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, call, newOrg, newSession, type TestOrg, type TestSession } from '../support/api.ts';
-import { browserTestMode, CHROMIUM_MISSING, checkAccessibility, launchBrowser } from '../support/browser.ts';
+import { browserTestMode, CHROMIUM_MISSING, launchBrowser } from '../support/browser.ts';
+import { checkpoint, RESULTS_DIR, signedInPage } from '../support/dashboard-browser.ts';
 
-const RESULTS_DIR = fileURLToPath(new URL('../../test-results/', import.meta.url));
 const mode = browserTestMode();
 if (mode === 'skip') console.warn(`\n⚠ Skipping the legal terms page browser test. ${CHROMIUM_MISSING}\n`);
 /** UI updates wait on the API: under the full suite's load they can take seconds. */
 const POLL = { timeout: 15_000, interval: 100 } as const;
-
-async function checkpoint(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: `${RESULTS_DIR}dashboard-${name}.png`, fullPage: true });
-  const report = await checkAccessibility(page);
-  expect(report.blocking, `${name}:\n${report.summary}`).toEqual([]);
-}
 
 describe('the dashboard’s Legal terms page', () => {
   let browser: Browser | undefined;
@@ -35,10 +28,7 @@ describe('the dashboard’s Legal terms page', () => {
   it.skipIf(mode === 'skip')("lists a language's unconfirmed terms, refuses a wording without its placeholder, saves one and clears it", { timeout: 120_000 }, async () => {
     // Prepare: a signed-in member; CSP bypassed only so axe can be injected
     if (!browser) throw new Error(CHROMIUM_MISSING);
-    const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: 'en-GB', timezoneId: 'UTC', bypassCSP: true });
-    const [name = '', value = ''] = session.cookie.split(/=(.*)/s);
-    await context.addCookies([{ name, value, url: baseUrl() }]);
-    const page = await context.newPage();
+    const page = await signedInPage(browser, session);
 
     // Act: French, unconfirmed only (the default)
     await page.goto(`${baseUrl()}/dashboard/#/legal-terms`);
@@ -70,6 +60,6 @@ describe('the dashboard’s Legal terms page', () => {
     await page.getByTestId('term-fr-contains').getByRole('button', { name: 'Clear' }).click();
     // Assess
     await expect.poll(async () => (await call('GET', '/v1/labelling/terms/fr/contains', { key: org.live })).body.override, POLL).toBeNull();
-    await context.close();
+    await page.context().close();
   });
 });

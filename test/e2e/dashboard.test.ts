@@ -1,15 +1,14 @@
 import { mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { addUserToOrganization } from '../../lib/services/users.ts';
 import { getOrganization } from '../../lib/data/organizations.ts';
 import { DASHBOARD_ACCOUNT } from '../support/accounts.ts';
 import { baseUrl, newOrg, type TestOrg } from '../support/api.ts';
-import { browserTestMode, CHROMIUM_MISSING, checkAccessibility, launchBrowser } from '../support/browser.ts';
+import { checkpoint, RESULTS_DIR } from '../support/dashboard-browser.ts';
+import { browserTestMode, CHROMIUM_MISSING, launchBrowser } from '../support/browser.ts';
 import { uniqueGtin13 } from '../support/gtin.ts';
 
-const RESULTS_DIR = fileURLToPath(new URL('../../test-results/', import.meta.url));
 const mode = browserTestMode();
 if (mode === 'skip') console.warn(`\n⚠ Skipping the dashboard browser test. ${CHROMIUM_MISSING}\n`);
 
@@ -20,12 +19,6 @@ const PHONE_UA = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWe
 const DESKTOP_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
 
 /** Saves `test-results/dashboard-<name>.png` and asserts axe finds nothing serious or critical. */
-async function checkpoint(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: `${RESULTS_DIR}dashboard-${name}.png`, fullPage: true });
-  const report = await checkAccessibility(page);
-  expect(report.blocking, `${name}:\n${report.summary}`).toEqual([]);
-}
-
 /** Clicks `refresh` until `done` holds, for at most `timeoutMs` (no fixed sleeps: each round waits for the page). */
 async function pollUntil(page: Page, refresh: () => Promise<void>, done: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
