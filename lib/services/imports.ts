@@ -24,7 +24,7 @@ import { nextPassportVersion } from '../domain/passport-version.ts';
 import { canonicalHeader, columnOf, rowToInput } from '../domain/import-columns.ts';
 import { IMPORT_ID_PATTERN, type ImportCounts, type ImportRecord, type ImportRowError } from '../domain/imports.ts';
 import { canonicalJson } from '../domain/json.ts';
-import { passportDataSchema, type PassportData, type PassportVersion } from '../domain/passport.ts';
+import { passportDataSchema, WINE_FISH_MESSAGE, wineDeclaresFish, type PassportData, type PassportVersion } from '../domain/passport.ts';
 import { energyMismatch, energyMismatchMessage, missingDeclaration, withComputedEnergy } from '../domain/nutrition.ts';
 import { toPassportView } from '../domain/passport-view.ts';
 import { createProductSchema, toProductView, type ProductRecord } from '../domain/product.ts';
@@ -92,6 +92,10 @@ function checkRow(stored: StoredRow): Checked {
       const column = writtenHeader(cells, columnOf(['passport', ...path.split('.')]));
       errors.push({ row, column, message: `${column} is required for a wine: the nutrition declaration (energy, fat, saturates, carbohydrate, sugars, protein, salt) is mandatory.` });
     }
+  }
+  // A wine declares no fish (Annex II point 4(b); lib/services/passports.ts): refused here too, so the dry run says so.
+  if (passport?.success && wineDeclaresFish(passport.data, product.success ? product.data.category : undefined, passport.data.productType)) {
+    errors.push({ row, column: writtenHeader(cells, columnOf(['passport', 'allergens', 'containsFish'])), message: WINE_FISH_MESSAGE });
   }
   if (errors.length || !product.success || !product.data.gtin) return { ok: false, errors: firstPerColumn(errors) };
   // Only the fields the cells set: a default (such as granularity's) must not count as a change.

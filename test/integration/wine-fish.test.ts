@@ -40,3 +40,22 @@ describe('fish in wine (Regulation (EU) No 1169/2011 Annex II point 4(b))', () =
     expect(response.status).toBe(201);
   });
 });
+
+describe('fish in wine, in an import', () => {
+  it('refuses a wine row that declares fish in the dry run, naming the column, and imports the food row beside it', async () => {
+    // Prepare
+    const key = await org.keyWith(['imports:read', 'imports:write']);
+    const nutrition = Object.entries(DECLARED);
+    const header = ['gtin', 'name', 'category', 'passport.productType', 'passport.allergens.containsFish', ...nutrition.map(([f]) => `passport.nutrition.${f}`)];
+    const values = nutrition.map(([, v]) => String(v));
+    const csv = [header, ['4006381333931', 'Fined red', 'wine', 'wine', 'true', ...values], ['96385074', 'Fish soup', 'food', 'food', 'true', ...values]].map((r) => r.join(',')).join('\n');
+
+    // Act
+    const response = await call('POST', '/v1/imports?dryRun=true', { key, rawBody: `${csv}\n`, headers: { 'content-type': 'text/csv' } });
+
+    // Assess
+    expect(response.status, response.text).toBe(200);
+    expect(response.body.counts).toMatchObject({ rows: 2, failed: 1, created: 1 });
+    expect(response.body.errors).toEqual([expect.objectContaining({ row: 2, column: 'passport.allergens.containsFish', message: expect.stringContaining('Annex II point 4(b)') })]);
+  });
+});
