@@ -271,7 +271,10 @@ describe('brand domains: the whole flow over HTTP', () => {
  * fresh verified domains (test/support/domains.ts), so one round's outcome cannot leak into the next.
  */
 describe('brand domains: concurrent changes never leave a default pointer to a missing domain', () => {
+  /** The race the review found, as the issue asks: 50 rounds. */
   const ROUNDS = 50;
+  /** The other orders, which had no report of their own: fewer rounds keep the suite lean (docs/testing.md). */
+  const OTHER_ROUNDS = 15;
 
   /** A fresh organization with a session and `count` verified domains (hostnames read back over the API). */
   async function freshOrg(count: number) {
@@ -323,9 +326,9 @@ describe('brand domains: concurrent changes never leave a default pointer to a m
     expect(failures).toEqual([]);
   });
 
-  it(`attack: PATCH {"default": true} of a domain at once with DELETE of the current default, ${ROUNDS} times, keeps one consistent default`, { timeout: 240_000 }, async () => {
+  it(`attack: PATCH {"default": true} of a domain at once with DELETE of the current default, ${OTHER_ROUNDS} times, keeps one consistent default`, { timeout: 240_000 }, async () => {
     const failures: string[] = [];
-    for (let round = 0; round < ROUNDS; round++) {
+    for (let round = 0; round < OTHER_ROUNDS; round++) {
       // Prepare: the first domain is the default; the second is about to take over while the first is deleted
       const { org, session, domains } = await freshOrg(3);
       const [current, next, spare] = domains as [{ id: string; hostname: string }, { id: string; hostname: string }, { id: string; hostname: string }];
@@ -345,9 +348,9 @@ describe('brand domains: concurrent changes never leave a default pointer to a m
     expect(failures).toEqual([]);
   });
 
-  it(`attack: two PATCHes {"default": true} of different domains at once, ${ROUNDS} times, leave exactly one default, the one new products use`, { timeout: 240_000 }, async () => {
+  it(`attack: two PATCHes {"default": true} of different domains at once, ${OTHER_ROUNDS} times, leave exactly one default, the one new products use`, { timeout: 240_000 }, async () => {
     const failures: string[] = [];
-    for (let round = 0; round < ROUNDS; round++) {
+    for (let round = 0; round < OTHER_ROUNDS; round++) {
       // Prepare
       const { org, session, domains } = await freshOrg(3);
       const [one, two, spare] = domains as [{ id: string; hostname: string }, { id: string; hostname: string }, { id: string; hostname: string }];
