@@ -8,7 +8,7 @@ import { db, tableName } from './client.ts';
 import { itemBytes, valueBytes } from './item-size.ts';
 import { cancellationReasons, isConditionFailure, retryOnConflict } from './errors.ts';
 import { gtinSk, IMPORT_PREFIX, importChunkSk, importSk, productSk, tenantPk } from './keys.ts';
-import { labelTermsForPages } from './labelling-terms.ts';
+import type { LabelTerms } from '../domain/labelling-term.ts';
 import { versionItems } from './passports.ts';
 import { fromItem as productFromItem, toItem as productToItem } from './products.ts';
 import { beginsWith, queryItems } from './query.ts';
@@ -269,10 +269,10 @@ export async function createImportedProduct(
   passport: PassportVersion | undefined,
   mark: RowMark,
   events: readonly TransactItem[] = [],
+  /** The organization's corrected legal terms, read once per chunk, for the version's pages (docs/labelling.md#correcting-a-term). */
+  labelTerms?: LabelTerms,
 ): Promise<'created' | 'exists' | 'chunk-done'> {
   const stored: ProductRecord = { ...product, passportVersion: passport ? passport.version : 0, ...(passport ? { passportDigest: passport.digest } : {}) };
-  // The organization's corrected legal terms go onto the version's pages, as every publication does (docs/labelling.md#correcting-a-term).
-  const labelTerms = passport ? await labelTermsForPages(tenant) : undefined;
   try {
     await retryOnConflict(() =>
       db().send(
@@ -314,9 +314,9 @@ export async function updateImportedProduct(
   now: string,
   mark: RowMark,
   events: readonly TransactItem[] = [],
+  labelTerms?: LabelTerms,
 ): Promise<'updated' | 'conflict' | 'chunk-done'> {
   const pk = tenantPk(tenant);
-  const labelTerms = passport ? await labelTermsForPages(tenant) : undefined;
   const fields = Object.entries(changes).filter(([, value]) => value !== undefined);
   const names: Record<string, string> = { '#updatedAt': 'updatedAt' };
   const values: Record<string, unknown> = { ':updatedAt': now, ':expected': product.passportVersion };

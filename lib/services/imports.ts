@@ -2,6 +2,7 @@ import type * as z from 'zod';
 import { config } from '../config.ts';
 import { getDefaultDomain } from '../data/domains.ts';
 import { eventPut } from '../data/events.ts';
+import { labelTermsForPages } from '../data/labelling-terms.ts';
 import {
   createImportedProduct,
   finishChunk,
@@ -261,6 +262,8 @@ async function importChunkOnce(tenant: Tenant, importId: string, chunkNumber: nu
     } else pending.push(row);
   }
   const qrCodeUrl = pending.length ? await qrCodeUrlMaker(tenant) : () => '';
+  // The organization's corrected legal terms, copied onto every version this chunk publishes (docs/labelling.md#correcting-a-term).
+  const labelTerms = pending.length ? await labelTermsForPages(tenant) : undefined;
   // The import's worker is the system's own work, in the name of the upload's request.
   const origin: Origin = { actor: { type: 'system', id: importId }, requestId: chunk.requestId };
   let todo = pending;
@@ -284,12 +287,12 @@ async function importChunkOnce(tenant: Tenant, importId: string, chunkNumber: nu
         const product: ProductRecord = { ...plan.product, qrCodeUrl: qrCodeUrl(plan.product.gtin) };
         const passport = plan.row.passport ? nextPassportVersion(product, plan.row.passport, now) : undefined;
         const after: ProductRecord = { ...product, passportVersion: passport ? passport.version : 0 };
-        written = await createImportedProduct(tenant, product, passport, mark, rowEvents(tenant, origin, 'create', true, after, passport, now));
+        written = await createImportedProduct(tenant, product, passport, mark, rowEvents(tenant, origin, 'create', true, after, passport, now), labelTerms);
       } else {
         const passport = plan.passport ? nextPassportVersion(plan.current, plan.passport, now) : undefined;
         const after = { ...plan.current, ...plan.changes, updatedAt: now, ...(passport ? { passportVersion: passport.version } : {}) } as ProductRecord;
         const events = rowEvents(tenant, origin, 'update', Object.keys(plan.changes).length > 0, after, passport, now);
-        written = await updateImportedProduct(tenant, plan.current, plan.changes, passport, now, mark, events);
+        written = await updateImportedProduct(tenant, plan.current, plan.changes, passport, now, mark, events, labelTerms);
       }
       // Another delivery of this message finished the chunk: its counts stand.
       if (written === 'chunk-done') return 'already';
