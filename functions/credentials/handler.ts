@@ -1,4 +1,5 @@
 import { defineApiHandler, pathParam, publicOperation, type ApiRequest, type PublicRequest } from '../../lib/api/handler.ts';
+import { DID_JSON_MEDIA_TYPE } from '../../lib/api/schemas.ts';
 import { VC_JWT_MEDIA_TYPE } from '../../lib/domain/credential.ts';
 import { viewerHostname } from '../../lib/domain/viewer-host.ts';
 import { isEnvironment, type Tenant } from '../../lib/domain/tenant.ts';
@@ -31,11 +32,18 @@ const jwtResult = (jwt: string, cacheControl: string, extra: Record<string, stri
   body: jwt,
 });
 
-const jsonResult = (status: number, body: unknown, cacheControl: string): HttpResult => ({
+const jsonResult = (status: number, body: unknown, cacheControl: string, contentType = 'application/json; charset=utf-8'): HttpResult => ({
   statusCode: status,
-  headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': cacheControl, ...PUBLIC },
+  headers: { 'Content-Type': contentType, 'Cache-Control': cacheControl, ...PUBLIC },
   body: JSON.stringify(body),
 });
+
+/**
+ * A DID document as DID Core's JSON representation, `application/did+json` (no charset parameter:
+ * the type is UTF-8 by definition). did:web resolvers take the body as JSON whatever the type
+ * (docs/credentials.md#did-documents-media-type).
+ */
+const didResult = (document: unknown): HttpResult => jsonResult(200, document, DID_CACHE, DID_JSON_MEDIA_TYPE);
 
 const notFound = (message: string): HttpResult => jsonResult(404, new NotFoundError(message).toBody(), NOT_FOUND_CACHE);
 
@@ -64,7 +72,7 @@ async function publicCredential({ event }: PublicRequest): Promise<HttpResult> {
 async function organizationDid({ event }: PublicRequest): Promise<HttpResult> {
   const orgId = event.pathParameters?.orgId ?? '';
   const document = ORG_ID.test(orgId) ? await organizationDidDocument(orgId) : undefined;
-  return document ? jsonResult(200, document, DID_CACHE) : notFound('No organization has a DID document here.');
+  return document ? didResult(document) : notFound('No organization has a DID document here.');
 }
 
 async function hostDid({ event }: PublicRequest): Promise<HttpResult> {
@@ -72,7 +80,7 @@ async function hostDid({ event }: PublicRequest): Promise<HttpResult> {
   // read (a 2,000-character one was a key DynamoDB refuses, a 500: docs/security.md, finding 6).
   const hostname = viewerHostname(event.headers);
   const document = hostname === undefined ? undefined : await hostDidDocument(hostname);
-  return document ? jsonResult(200, document, DID_CACHE) : notFound('This host is no verified brand domain: it has no DID document.');
+  return document ? didResult(document) : notFound('This host is no verified brand domain: it has no DID document.');
 }
 
 async function statusList({ event }: PublicRequest): Promise<HttpResult> {

@@ -7,7 +7,8 @@ import { config, RESOLVER_ORIGIN_HEADER } from '../../lib/config.ts';
 import type { PublicView } from '../../lib/data/public-reads.ts';
 import { findDomainByHostname, getPublicView } from '../../lib/data/scan-reads.ts';
 import { sendScanEvent } from '../../lib/data/scan-queue.ts';
-import { parseGtinPath } from '../../lib/domain/digital-link.ts';
+import { decompressDigitalLink } from '../../lib/domain/digital-link-compression.ts';
+import { canonicalGtinPath, parseGtinPath, uncompressedGtinLink } from '../../lib/domain/digital-link.ts';
 import { deviceClass, referrerDomain, viewerCountry, type ScanEvent } from '../../lib/domain/scan.ts';
 import type { Tenant } from '../../lib/domain/tenant.ts';
 import { viewerHostname } from '../../lib/domain/viewer-host.ts';
@@ -134,12 +135,41 @@ function viaCloudFront(event: HttpEvent): boolean {
   return timingSafeEqual(digest(sent), digest(secret));
 }
 
-/** The request's query string without `linkType`, to pass on to the link's target ('' when empty). */
-function forwardedQuery(event: HttpEvent): string {
-  const params = new URLSearchParams(event.rawQueryString ?? '');
-  params.delete('linkType');
-  const query = params.toString();
+/** The name of a `name=value` pair of a query string, decoded as a form decodes it (itself when malformed). */
+function pairName(pair: string): string {
+  const name = pair.split('=', 1)[0] ?? '';
+  try {
+    return decodeURIComponent(name.replace(/\+/g, ' '));
+  } catch {
+    return name;
+  }
+}
+
+/** A character a URI's query may not hold as it is (RFC 3986 §3.4), or a `%` that starts no percent-encoding. */
+const NOT_QUERY_CHARACTER = /%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~!$&'()*+,;=:@/?%]/gu;
+const utf8 = new TextEncoder();
+const percentEncoded = (character: string): string => [...utf8.encode(character)].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+
+/**
+ * The request's query string without its `linkType` pairs, to pass on to the link's target ('' when
+ * nothing is left): the other pairs exactly as they were received (docs/resolver.md, passing the
+ * query string on), never decoded and encoded again, so `x=1%202` stays `x=1%202`. Only a character
+ * a URI cannot hold (which a client should have encoded) is percent-encoded, so that Location stays a URI.
+ */
+function passedOnQuery(rawQuery: string): string {
+  const query = rawQuery
+    .split('&')
+    .filter((pair) => pairName(pair) !== 'linkType')
+    .join('&')
+    .replace(NOT_QUERY_CHARACTER, percentEncoded);
   return query ? `?${query}` : '';
+}
+
+/** Query parameters as API Gateway gives them (a repeated name's values comma-joined), undefined when none. */
+function queryParameters(rawQuery: string): Record<string, string> | undefined {
+  const out: Record<string, string> = {};
+  for (const [name, value] of new URLSearchParams(rawQuery)) out[name] = out[name] === undefined ? value : `${out[name]},${value}`;
+  return Object.keys(out).length ? out : undefined;
 }
 
 /** How long a warm function trusts what it read of a hostname's claim, verified or not (docs/resolver.md). */
@@ -208,10 +238,15 @@ async function brandOrganization(event: HttpEvent, hostname: string): Promise<st
 /** Whether the route is a brand host's `/01/{gtin}…` (the organization comes from the Host). */
 const isBrandRoute = (event: HttpEvent): boolean => / \/01\/\{gtin\}/.test(event.routeKey);
 
+/** The routes whose last segment is a compressed Digital Link (docs/resolver.md#compressed-uris). */
+const COMPRESSED_ROUTE = '/{compressed}';
+
 interface Resolution {
   tenant: Tenant;
   /** The origin the Digital Link was requested on (the platform's, or `https://{brand host}`). */
   origin: string;
+  /** Everything before `/01/` of the canonical URI: the brand host's origin, or the platform's and the tenant. */
+  base: string;
   /** Path segments before `/01/`. */
   prefixSegments: number;
 }
@@ -241,7 +276,7 @@ async function resolve(request: HttpEvent): Promise<HttpResult> {
       },
     };
   }
-  const result = await answer(event, method);
+  const result = event.routeKey.endsWith(COMPRESSED_ROUTE) ? await answerCompressed(event, method) : await answer(event, method, { path: event.rawPath });
   result.headers = { ...result.headers, ...NO_STORE };
   if (method === 'HEAD') delete result.body;
   return result;
@@ -252,13 +287,44 @@ async function resolution(event: HttpEvent): Promise<Resolution | undefined> {
   if (isBrandRoute(event)) {
     const hostname = requestHostname(event);
     const orgId = await brandOrganization(event, hostname);
-    return orgId === undefined ? undefined : { tenant: { orgId, environment: 'live' }, origin: `https://${hostname}`, prefixSegments: 0 };
+    return orgId === undefined ? undefined : { tenant: { orgId, environment: 'live' }, origin: `https://${hostname}`, base: `https://${hostname}`, prefixSegments: 0 };
   }
   const tenant = tenantOfPath(event);
-  return tenant && { tenant, origin: platformOrigin(event), prefixSegments: 2 };
+  const origin = platformOrigin(event);
+  return tenant && { tenant, origin, base: `${origin}/${tenant.orgId}/${tenant.environment}`, prefixSegments: 2 };
 }
 
-async function answer(event: HttpEvent, method: string): Promise<HttpResult> {
+/**
+ * A compressed Digital Link (`…/{compressed}`, docs/resolver.md#compressed-uris), answered as its
+ * uncompressed form is, at once (no redirect to it): the path and query string it decompresses to
+ * take the place of the request's, whose own query string follows. A segment that is no valid
+ * compressed GTIN link (not base64url, not decompressible, another primary key, a bad check digit)
+ * is 404: a malformed compressed link cannot be told from a path that never was one.
+ */
+async function answerCompressed(event: HttpEvent, method: string): Promise<HttpResult> {
+  const segments = event.rawPath.split('/').filter((s) => s !== '');
+  const decompressed = decompressDigitalLink(segments.at(-1) ?? '');
+  const link = decompressed.ok ? uncompressedGtinLink(decompressed.elements, decompressed.extensions) : decompressed;
+  if (!link.ok) return failure(event, new NotFoundError(`No product is registered under this link; it is no compressed GS1 Digital Link of a GTIN: ${link.reason}`), renderNotFound);
+  const rawQueryString = [link.query, event.rawQueryString ?? ''].filter((q) => q !== '').join('&');
+  const uncompressed: HttpEvent = {
+    ...event,
+    routeKey: `${event.routeKey.slice(0, -COMPRESSED_ROUTE.length)}/01/{gtin}${link.path.split('/').length > 3 ? '/{qualifiers+}' : ''}`,
+    rawPath: `${segments.slice(0, -1).map((s) => `/${s}`).join('')}${link.path}`,
+    rawQueryString,
+    queryStringParameters: queryParameters(rawQueryString),
+  };
+  return answer(uncompressed, method, { path: event.rawPath, uncompressedQuery: link.query });
+}
+
+/** The Digital Link as the client sent it: its path, and for a compressed link the query string its own data decompressed to. */
+interface Requested {
+  path: string;
+  uncompressedQuery?: string;
+}
+
+/** Answers a Digital Link (for a compressed link, its uncompressed form, `requested` being the compressed one). */
+async function answer(event: HttpEvent, method: string, requested: Requested): Promise<HttpResult> {
   const at = await resolution(event);
   if (!at) return failure(event, new NotFoundError('No product is registered under this link.'), renderNotFound);
 
@@ -274,8 +340,14 @@ async function answer(event: HttpEvent, method: string): Promise<HttpResult> {
   const passport = view?.passport;
   if (!view || !passport) return failure(event, new NotFoundError('No product information is published under this link.'), renderNotFound);
 
-  const anchor = `${at.origin}${event.rawPath.replace(/\/+$/, '')}`;
-  const linksetLink = `<${anchor}?linkType=linkset>; rel="linkset"; type="application/linkset+json"`;
+  // The canonical URI (a GTIN-14, qualifiers in GS1's order and encoding) anchors the linkset; a
+  // request in another form (a 13-digit GTIN, a compressed link) is told it with rel="canonical"
+  // and answered at once, without a redirect to it (docs/resolver.md#canonical-uris). A compressed
+  // link's uncompressed URI comes first, as rel="owl:sameAs" (GS1's conformance rule).
+  const anchor = `${at.base}${canonicalGtinPath(parsed.gtin14, parsed.qualifiers)}`;
+  const sameAs = requested.uncompressedQuery === undefined ? '' : `<${anchor}${requested.uncompressedQuery ? `?${requested.uncompressedQuery}` : ''}>; rel="owl:sameAs", `;
+  const canonicalLink = `${at.origin}${requested.path.replace(/\/+$/, '')}` === anchor ? '' : `, <${anchor}>; rel="canonical"`;
+  const linksetLink = `${sameAs}<${anchor}?linkType=linkset>; rel="linkset"; type="application/linkset+json"${canonicalLink}`;
   const links = productLinks({ ...view, gtin: parsed.gtin14, passport }, at.tenant, platformOrigin(event));
   const linkType = parseLinkType(event.queryStringParameters?.linkType);
 
@@ -296,7 +368,7 @@ async function answer(event: HttpEvent, method: string): Promise<HttpResult> {
     }
     result = {
       statusCode: 307,
-      headers: { Location: `${link.href}${forwardedQuery(event)}`, Link: linksetLink, ...CORS, ...VARY },
+      headers: { Location: `${link.href}${passedOnQuery(event.rawQueryString ?? '')}`, Link: linksetLink, ...CORS, ...VARY },
     };
   }
 

@@ -23,6 +23,7 @@ import { draftInputSchema, draftSchema, passportAtQuerySchema } from '../domain/
 import { eventSchema } from '../domain/events.ts';
 import { listEventsQuerySchema } from '../domain/event-query.ts';
 import { PASSPORT_JSON_SEGMENT } from '../domain/page-urls.ts';
+import { MAX_COMPRESSED_LENGTH } from '../domain/digital-link-compression.ts';
 import { LANGUAGES } from '../domain/labelling/languages.ts';
 import { calculatedNutritionSchema, calculateNutritionSchema, vocabularyListSchema } from '../domain/labelling/schemas.ts';
 import { LEGAL_TERM_KEYS, labelTermSchema, listLabelTermsQuerySchema, MAX_TERM_TEXT, putLabelTermSchema } from '../domain/labelling-term.ts';
@@ -46,6 +47,7 @@ import {
   createdApiKeySchema,
   cursorPage,
   dataList,
+  DID_JSON_MEDIA_TYPE,
   ingestResultSchema,
   revokedApiKeySchema,
   sessionSchema,
@@ -188,6 +190,10 @@ export const PATH_PARAMETERS: Readonly<Record<string, { description: string; sch
   deliveryId: { description: 'The id (del_…) of a delivery of the subscription', schema: z.string() },
   orgId: { description: 'The organization, as printed in the qrCodeUrl', schema: z.string() },
   environment: { description: 'The environment, as printed in the qrCodeUrl', schema: z.enum(ENVIRONMENTS) },
+  compressed: {
+    description: `A compressed GS1 Digital Link: base64url, at most ${MAX_COMPRESSED_LENGTH} characters, answered as the URI it decompresses to (docs/resolver.md#compressed-uris)`,
+    schema: z.string().meta({ pattern: `^[A-Za-z0-9_-]{1,${MAX_COMPRESSED_LENGTH}}$` }),
+  },
   gtin: {
     description: 'The GTIN (8, 12, 13 or 14 digits, GS1 mod-10 check digit last); qrCodeUrl prints it as GTIN-14',
     schema: z.string().meta({ pattern: GTIN_DIGITS_PATTERN.source, 'x-check-digit': 'GS1 mod-10' }),
@@ -268,17 +274,23 @@ export const linksetSchema = z
 const header = (description: string, schema: z.ZodType = z.string(), required = true): HeaderDoc => ({ description, schema, required });
 const CACHE_NONE = header('no-store: a resolution always reads the current version', z.literal('no-store'));
 const RESOLUTION_HEADERS = {
-  Link: header('The linkset of this Digital Link: <{this URI}?linkType=linkset>; rel="linkset"; type="application/linkset+json"'),
+  Link: header(
+    'The linkset of this Digital Link: <{canonical URI}?linkType=linkset>; rel="linkset"; type="application/linkset+json", then <{canonical URI}>; rel="canonical" when the URI requested is not the canonical one (a 13-digit GTIN, a compressed link); a compressed link\'s uncompressed URI comes first, rel="owl:sameAs"',
+  ),
   Vary: header('Accept, Accept-Language: the link chosen depends on both'),
   'Cache-Control': CACHE_NONE,
 };
 const errorPage = { 'text/html': z.string().describe('A page saying what is wrong, in the language Accept-Language prefers') };
 
-function resolution(method: 'GET' | 'HEAD' | 'OPTIONS', brand: boolean, qualified: boolean): OperationDoc {
+function resolution(method: 'GET' | 'HEAD' | 'OPTIONS', brand: boolean, qualified: boolean, compressed = false): OperationDoc {
   const where = brand
     ? "On a brand's verified domain (the Host header names it; an unknown or unverified host is 404), the organization's live product."
     : 'The organization and environment are in the path, as printed.';
-  const what = qualified ? ' Key qualifiers are checked (400 when malformed, misordered or unknown) and the answer is the GTIN\'s (walk-up).' : '';
+  const what = compressed
+    ? ' A compressed Digital Link (GS1 Digital Link compression) is answered as the URI it decompresses to, at once, its uncompressed URI first in Link as rel="owl:sameAs": its data attributes and other keys come before the request\'s own query string. A segment that is no compressed GTIN link (not base64url, longer than the limit, not decompressible, another primary key, a bad check digit) is 404.'
+    : qualified
+      ? ' Key qualifiers are checked (400 when malformed, misordered or unknown) and the answer is the GTIN\'s (walk-up).'
+      : '';
   if (method === 'OPTIONS') {
     return { summary: 'CORS preflight', description: `The resolver is open to every origin (CORS). ${where}`, tag: 'Resolver', responses: { 204: { description: 'CORS open to every origin' } }, errors: [403] };
   }
@@ -286,7 +298,7 @@ function resolution(method: 'GET' | 'HEAD' | 'OPTIONS', brand: boolean, qualifie
   return {
     summary: head
       ? 'Headers of a resolution'
-      : `Resolve a GS1 Digital Link${qualified ? ' with key qualifiers' : ''}${brand ? " on a brand's own domain" : ' (the printed QR code)'}`,
+      : `Resolve a ${compressed ? 'compressed ' : ''}GS1 Digital Link${qualified ? ' with key qualifiers' : ''}${brand ? " on a brand's own domain" : compressed ? '' : ' (the printed QR code)'}`,
     description: [
       head
         ? 'The headers GET would answer with, without a body; no scan is counted.'
@@ -389,6 +401,7 @@ function credentialOperations(): Record<string, OperationDoc> {
       responses: {
         200: {
           description: 'The DID document',
+          contentType: DID_JSON_MEDIA_TYPE,
           schema: z.object({ id: z.string(), verificationMethod: z.array(z.object({ id: z.string(), type: z.literal('JsonWebKey'), controller: z.string(), publicKeyJwk: z.object({}).loose() })), assertionMethod: z.array(z.string()) }).loose(),
           headers: { 'Cache-Control': header('public, max-age=300: a rotation adds a key') },
         },
@@ -400,7 +413,7 @@ function credentialOperations(): Record<string, OperationDoc> {
       summary: "A verified brand domain's DID document (did:web)",
       description: 'On a verified brand domain: the DID document of did:web:{hostname}, with the organization’s keys, alsoKnownAs its platform DID. Elsewhere 404 (docs/credentials.md).',
       tag: 'Credentials',
-      responses: { 200: { description: 'The DID document', schema: z.object({ id: z.string(), verificationMethod: z.array(z.object({}).loose()) }).loose(), headers: { 'Cache-Control': header('public, max-age=300') } } },
+      responses: { 200: { description: 'The DID document', contentType: DID_JSON_MEDIA_TYPE, schema: z.object({ id: z.string(), verificationMethod: z.array(z.object({}).loose()) }).loose(), headers: { 'Cache-Control': header('public, max-age=300') } } },
       errors: [404],
       errorHeaders: PUBLIC_NOT_FOUND,
     },
@@ -422,8 +435,8 @@ function resolverOperations(): Record<string, OperationDoc> {
   for (const route of ROUTES.filter((r) => r.function === 'resolver')) {
     const key = `${route.method} ${route.path}`;
     if (route.path.includes('/p/{gtin}/{version}/{page}') && (route.method === 'GET' || route.method === 'HEAD')) out[key] = versionPage(route.method);
-    else if (/\/01\/\{gtin\}(?:\/\{qualifiers\+\})?$/.test(route.path) && (route.method === 'GET' || route.method === 'HEAD' || route.method === 'OPTIONS')) {
-      out[key] = resolution(route.method, !route.path.startsWith('/{orgId}'), route.path.endsWith('{qualifiers+}'));
+    else if (/(?:\/01\/\{gtin\}(?:\/\{qualifiers\+\})?|\/\{compressed\})$/.test(route.path) && (route.method === 'GET' || route.method === 'HEAD' || route.method === 'OPTIONS')) {
+      out[key] = resolution(route.method, !route.path.startsWith('/{orgId}'), route.path.endsWith('{qualifiers+}'), route.path.endsWith('{compressed}'));
     }
   }
   return out;

@@ -101,11 +101,14 @@ export const ROUTES: readonly Route[] = [
   ...(['GET', 'HEAD', 'OPTIONS'] as const).flatMap((method) => [
     { method, path: '/{orgId}/{environment}/01/{gtin}', function: 'resolver', auth: 'none', scopes: [], body: false } as const,
     { method, path: '/{orgId}/{environment}/01/{gtin}/{qualifiers+}', function: 'resolver', auth: 'none', scopes: [], body: false } as const,
+    // A compressed Digital Link (docs/resolver.md#compressed-uris): answered as its uncompressed form.
+    { method, path: '/{orgId}/{environment}/{compressed}', function: 'resolver', auth: 'none', scopes: [], body: false } as const,
   ]),
   // The same on a brand's verified domain: the Host names the organization (live), docs/resolver.md.
   ...(['GET', 'HEAD', 'OPTIONS'] as const).flatMap((method) => [
     { method, path: '/01/{gtin}', function: 'resolver', auth: 'none', scopes: [], body: false } as const,
     { method, path: '/01/{gtin}/{qualifiers+}', function: 'resolver', auth: 'none', scopes: [], body: false } as const,
+    { method, path: '/{compressed}', function: 'resolver', auth: 'none', scopes: [], body: false } as const,
   ]),
   { method: 'GET', path: '/.well-known/gs1resolver', function: 'resolver', auth: 'none', scopes: [], body: false },
   // The immutable pages of a published version (lib/domain/page-urls.ts): page is a language or passport.json.

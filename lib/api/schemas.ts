@@ -14,6 +14,12 @@ import { ERROR_TYPE_NAMES } from '../http/error-types.ts';
 /** The error types of the table (lib/http/error-types.ts). */
 export const ERROR_TYPES = ERROR_TYPE_NAMES;
 
+/**
+ * The media type of the DID documents (DID Core's JSON representation), which did:web resolvers
+ * read whatever the type (docs/credentials.md#did-documents-media-type).
+ */
+export const DID_JSON_MEDIA_TYPE = 'application/did+json';
+
 export const errorSchema = z
   .object({
     error: z.object({

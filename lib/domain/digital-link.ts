@@ -54,3 +54,57 @@ export function parseGtinPath(gtin: string, segments: readonly string[] = []): P
   }
   return { ok: true, gtin14: key.gtin14, qualifiers };
 }
+
+/**
+ * A value as a path segment or query value of a canonical Digital Link: every character but the
+ * URI's unreserved ones (`A–Z a–z 0–9 - . _ ~`) percent-encoded.
+ */
+export const encodeLinkValue = (value: string): string =>
+  encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+
+/**
+ * The canonical path of a GTIN's Digital Link from `/01/` on: the GTIN-14, then the key
+ * qualifiers it has in GS1's order (22, 10, 21; or 235), each value percent-encoded
+ * (docs/resolver.md#canonical-uris).
+ */
+export function canonicalGtinPath(gtin14: string, qualifiers: Readonly<Record<string, string>>): string {
+  let path = `/01/${gtin14}`;
+  for (const ai of [...GTIN_QUALIFIERS.map(([q]) => q), TPX[0]]) {
+    const value = qualifiers[ai];
+    if (value !== undefined) path += `/${ai}/${encodeLinkValue(value)}`;
+  }
+  return path;
+}
+
+/** GS1 Digital Link primary keys: a link names exactly one. */
+const PRIMARY_KEYS = new Set(['00', '01', '253', '255', '401', '402', '414', '417', '8003', '8004', '8006', '8010', '8013', '8017', '8018']);
+
+export type UncompressedLink =
+  /** `path`: from `/01/` on, its qualifiers in GS1's order; `query`: the other AIs then the other keys, '' when none. */
+  | { ok: true; path: string; query: string }
+  /** `other-key`: a link of another primary key than a GTIN; `invalid`: no valid link (a bad check digit, qualifiers GS1 does not allow together). */
+  | { ok: false; kind: 'invalid' | 'other-key'; reason: string };
+
+/**
+ * The uncompressed form of a decompressed GTIN Digital Link (lib/domain/digital-link-compression.ts):
+ * the GTIN and its key qualifiers in the path (checked as parseGtinPath checks an uncompressed
+ * one), every other AI (data attributes) and key in the query string, in the order they were encoded.
+ */
+export function uncompressedGtinLink(
+  elements: ReadonlyArray<readonly [string, string]>,
+  extensions: ReadonlyArray<readonly [string, string]> = [],
+): UncompressedLink {
+  const keys = elements.filter(([ai]) => PRIMARY_KEYS.has(ai)).map(([ai]) => ai);
+  if (keys.length !== 1) {
+    return { ok: false, kind: 'invalid', reason: keys.length ? `It names ${keys.length} primary keys (${keys.join(', ')}); a link names one.` : 'It names no primary key.' };
+  }
+  if (keys[0] !== '01') return { ok: false, kind: 'other-key', reason: `This resolver resolves GTINs (AI 01); the link names AI ${keys[0]}.` };
+  const qualifierAis = [...GTIN_QUALIFIERS.map(([q]) => q), TPX[0]];
+  const qualifiers = elements.filter(([ai]) => qualifierAis.includes(ai)).sort(([a], [b]) => qualifierAis.indexOf(a) - qualifierAis.indexOf(b));
+  const parsed = parseGtinPath(elements.find(([ai]) => ai === '01')?.[1] ?? '', qualifiers.flat());
+  if (!parsed.ok) return { ok: false, kind: 'invalid', reason: parsed.reason };
+  const query = [...elements.filter(([ai]) => ai !== '01' && !qualifierAis.includes(ai)), ...extensions]
+    .map(([key, value]) => `${encodeLinkValue(key)}=${encodeLinkValue(value)}`)
+    .join('&');
+  return { ok: true, path: canonicalGtinPath(parsed.gtin14, parsed.qualifiers), query };
+}

@@ -174,6 +174,20 @@ describe('a published version as a signed credential', () => {
 });
 
 describe('the DID documents', () => {
+  it('are served as DID Core’s JSON representation (application/did+json), which a did:web resolver reads as web-did-resolver does', async () => {
+    // Prepare
+    const did = `did:web:${encodeURIComponent(new URL(baseUrl()).host)}:orgs:${org.orgId}`;
+    // Act: a plain GET with no Accept header, the body taken as JSON whatever its type (web-did-resolver's read).
+    const response = await fetch(didWebUrl(did));
+    const document = (await response.json()) as { id: string };
+    const described = await call('GET', `/orgs/${org.orgId}/did.json`);
+    // Assess
+    expect(response.status).toBeLessThan(400);
+    expect(response.headers.get('content-type')).toBe('application/did+json');
+    expect(document.id).toBe(did);
+    expect(described.headers.get('content-type')).toBe('application/did+json');
+  });
+
   it('are 404 for an unknown organization, and on a host that is no verified brand domain', async () => {
     // Act
     const unknown = await call('GET', '/orgs/org_0000000000000000/did.json');
@@ -195,6 +209,7 @@ describe('the DID documents', () => {
     const platform = (await call('GET', `/orgs/${org.orgId}/did.json`)).body as { verificationMethod: Array<{ id: string; publicKeyJwk: unknown }> };
     // Assess
     expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/did+json');
     expect(document.id).toBe(`did:web:${hostname}`);
     expect(document.alsoKnownAs).toEqual([kid.split('#')[0]]);
     expect(document.verificationMethod.map((m) => m.publicKeyJwk)).toEqual(platform.verificationMethod.map((m) => m.publicKeyJwk));
