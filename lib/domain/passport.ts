@@ -4,7 +4,7 @@ import { ALLERGEN_FIELDS, NUTRITION_FIELDS, PROTECTIVE_ATMOSPHERES, SUPPLIER_ROL
 import { DIGEST_PATTERN } from './digest-pattern.ts';
 import { UUID_PATTERN } from './ids.ts';
 import { LANGUAGES, type Lang } from './labelling/languages.ts';
-import { INGREDIENT_CODES } from './labelling/codes.ts';
+import { INGREDIENT_CODES, MAX_SUBSTITUTABLE_RUN, SUBSTITUTABLE_CODES } from './labelling/codes.ts';
 import { CATEGORIES, NOT_BLANK, type Category } from './product.ts';
 import { NEGLIGIBLE_NUTRIENTS, NEGLIGIBLE_THRESHOLDS } from './nutrition.ts';
 
@@ -131,9 +131,25 @@ export const ingredientTextSchema = z
 export const ingredientSchema = z.union([
   shortText('ingredient'),
   z
-    .strictObject({ code: ingredientCodeSchema.optional(), text: ingredientTextSchema.optional() }, { error: 'An ingredient is a string or an object.' })
+    .strictObject(
+      {
+        code: ingredientCodeSchema.optional(),
+        text: ingredientTextSchema.optional(),
+        substitutable: z
+          .literal(true, { error: 'substitutable must be true or left out.' })
+          .optional()
+          .describe(
+            'Wine only, with a code of the categories acidity regulator or stabilising agent: one of two or three similar or substitutable additives listed together, consecutive and of one category, shown as "contains … and/or …" (Reg. (EU) 2019/33 Art. 48a(5); docs/labelling.md#substitutable-additives). At least one of them must be in the wine',
+          ),
+      },
+      { error: 'An ingredient is a string or an object.' },
+    )
     .refine((item) => (item.code === undefined) !== (item.text === undefined), {
       error: 'An ingredient object takes either code or text, not both and not neither.',
+    })
+    .refine((item) => item.substitutable === undefined || item.code !== undefined, {
+      error: 'substitutable applies to an ingredient given by its code, not to free text.',
+      path: ['substitutable'],
     })
     .meta({
       oneOf: [
@@ -143,6 +159,34 @@ export const ingredientSchema = z.union([
     }),
 ]);
 export type Ingredient = z.infer<typeof ingredientSchema>;
+
+/**
+ * What is wrong with the ingredients' `substitutable` marks (Reg. (EU) 2019/33 Art. 48a(5),
+ * docs/labelling.md#substitutable-additives), or undefined: each mark on an acidity regulator or a
+ * stabilising agent, in a run of two or three consecutive marked entries of one category.
+ */
+export function substitutableProblem(list: readonly Ingredient[]): { index: number; message: string } | undefined {
+  const categoryAt = (index: number): string | undefined => {
+    const item = list[index];
+    if (typeof item !== 'object' || item.substitutable !== true || item.code === undefined) return undefined;
+    return SUBSTITUTABLE_CODES[item.code] ?? 'other';
+  };
+  for (let index = 0; index < list.length; index++) {
+    const category = categoryAt(index);
+    if (category === undefined) continue;
+    if (category === 'other')
+      return { index, message: 'substitutable applies only to acidity regulators and stabilising agents (Regulation (EU) 2019/33 Art. 48a(5)).' };
+    let end = index;
+    while (end + 1 < list.length && categoryAt(end + 1) === category) end++;
+    const length = end - index + 1;
+    if (length < 2)
+      return { index, message: 'substitutable marks two or three consecutive additives of one category, listed as "contains … and/or …"; this one stands alone.' };
+    if (length > MAX_SUBSTITUTABLE_RUN)
+      return { index: index + MAX_SUBSTITUTABLE_RUN, message: `"contains … and/or …" may list at most ${MAX_SUBSTITUTABLE_RUN} additives (Regulation (EU) 2019/33 Art. 48a(5)).` };
+    index = end;
+  }
+  return undefined;
+}
 
 /** The phrases of Reg. (EU) 2019/33 Art. 48a(6) that may replace a wine's packaging gases in its list of ingredients. */
 export { PROTECTIVE_ATMOSPHERES, type ProtectiveAtmosphere } from './enums.ts';
@@ -171,6 +215,10 @@ export const passportDataSchema = z.strictObject(
     ingredients: z
       .array(ingredientSchema, { error: 'ingredients must be an array.' })
       .max(100, { error: 'ingredients may list at most 100 entries.' })
+      .superRefine((list, ctx) => {
+        const problem = substitutableProblem(list);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem.message, path: [problem.index, 'substitutable'], input: list });
+      })
       .optional(),
     nutrition: nutritionSchema.optional(),
     alcoholByVolume: z

@@ -205,6 +205,62 @@ describe('e-label page in headless Chromium', () => {
       }
     });
 
+    /**
+     * The words of <main> that the browser split across two line boxes: each word's range has its
+     * rects on one line unless the word was broken inside (checked on the layout, not the CSS).
+     */
+    const BROKEN_WORDS = `(() => {
+      const broken = [];
+      const walker = document.createTreeWalker(document.querySelector('main'), NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        for (const match of node.textContent.matchAll(/\\S+/g)) {
+          const range = document.createRange();
+          range.setStart(node, match.index);
+          range.setEnd(node, match.index + match[0].length);
+          const lines = new Set([...range.getClientRects()].filter((rect) => rect.width > 0).map((rect) => Math.round(rect.bottom)));
+          if (lines.size > 1) broken.push(match[0]);
+        }
+      }
+      return broken;
+    })()`;
+
+    it.each([390, 360, 320])('the German full wine label on a %i px phone: no word broken inside, language links at least 44 px', async (width) => {
+      // Prepare
+      const { context, page } = await open('/full/de', { viewport: { width, height: 844 } });
+      try {
+        // Act
+        const broken = (await page.evaluate(BROKEN_WORDS)) as string[];
+        const nutrientRows = (await page.locator('tbody th').allTextContents()).length;
+        const links = await page.locator('nav a[hreflang]').evaluateAll((anchors) => anchors.map((anchor) => anchor.getBoundingClientRect()).map(({ width: w, height: h }) => ({ w, h })));
+        await page.screenshot({ path: `${RESULTS_DIR}elabel-de-${width}.png`, fullPage: true });
+
+        // Assess
+        expect(nutrientRows).toBeGreaterThanOrEqual(5); // the table is there to be checked
+        expect(broken).toEqual([]);
+        expect(links).toHaveLength(23);
+        for (const link of links) {
+          expect(link.w).toBeGreaterThanOrEqual(44);
+          expect(link.h).toBeGreaterThanOrEqual(44);
+        }
+      } finally {
+        await context.close();
+      }
+    });
+
+    it('the check finds a word broken inside: the old stylesheet (overflow-wrap: anywhere) splits "Kohlenhydrate" in a 112 px column', async () => {
+      // Prepare
+      const { context, page } = await open('/full/de', { viewport: { width: 390, height: 844 } });
+      try {
+        await page.addStyleTag({ content: 'body{overflow-wrap:anywhere} tbody th{width:112px;max-width:112px} td{white-space:nowrap}' });
+        // Act
+        const broken = (await page.evaluate(BROKEN_WORDS)) as string[];
+        // Assess
+        expect(broken.length).toBeGreaterThan(0);
+      } finally {
+        await context.close();
+      }
+    });
+
     it('the accessibility check catches serious and critical violations', async () => {
       // Prepare
       const { context, page } = await open('/inaccessible');

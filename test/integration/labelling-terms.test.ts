@@ -2,6 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { legalTermKeys } from '../../lib/domain/labelling-term.ts';
 import { call, expectError, newOrg, newSession, type TestOrg, type TestSession } from '../support/api.ts';
 import { createProduct, publish } from '../support/fixtures.ts';
+import { uniqueGtin13 } from '../support/gtin.ts';
+import { eventually } from '../support/queues.ts';
 
 /**
  * An organization corrects a legal term of its e-label (docs/labelling.md#correcting-a-term):
@@ -182,6 +184,34 @@ describe("the organization's pages", () => {
     expect(v3.text).not.toContain('Schwefeldioxid');
     // Another language of the same version shows the platform's wording.
     expect((await elabel(product.gtin, 2, 'en')).text).toContain('Contains: sulphites');
+  });
+
+  it('show the correction on a version an import publishes (the worker reads the corrections once per chunk)', async () => {
+    // Prepare
+    const other = await newOrg('Import Terms Org');
+    await call('PUT', termPath('de', 'allergen_sulphites'), { key: other.live, body: { text: 'Sulfite (Schwefeldioxid)' } });
+    const gtin = uniqueGtin13();
+    const csv = [
+      'gtin,name,category,passport.productType,passport.nutrition.energyKj,passport.nutrition.fatG,passport.nutrition.saturatedFatG,passport.nutrition.carbohydratesG,passport.nutrition.sugarsG,passport.nutrition.proteinG,passport.nutrition.saltG,passport.allergens.containsSulphites',
+      `${gtin},Importierter Riesling,wine,wine,318,0,0,2.6,0.6,0.1,0.01,true`,
+    ].join('\n');
+
+    // Act
+    const upload = await call('POST', '/v1/imports', { key: other.live, rawBody: Buffer.from(csv), headers: { 'content-type': 'text/csv' } });
+    expect(upload.status, upload.text).toBe(202);
+    await eventually(
+      async () => {
+        const job = await call('GET', `/v1/imports/${upload.body.id}`, { key: other.live });
+        return ['queued', 'running'].includes(job.body.status) ? undefined : job.body.status;
+      },
+      90_000,
+      'the import to finish',
+    );
+    const page = await call('GET', `/${other.orgId}/live/p/0${gtin}/1/de`);
+
+    // Assess
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('Enthält: Sulfite (Schwefeldioxid)');
   });
 
   it("fills a corrected term's placeholders as the platform's", async () => {

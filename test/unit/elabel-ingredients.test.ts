@@ -161,9 +161,9 @@ describe('fish in wine (Reg. (EU) No 1169/2011 Annex II point 4(b))', () => {
 
 describe('sulphiting agents with the allergen term (Reg. (EU) 2019/33 Annex I Part A)', () => {
   it.each([
-    ['en', 'Preservative: potassium metabisulphite (<strong>sulphites</strong>), potassium bisulphite (<strong>sulphites</strong>), <strong>sulphur dioxide</strong>'],
-    ['de', 'Konservierungsstoff: Kaliummetabisulfit (<strong>Sulfite</strong>), Kaliumbisulfit (<strong>Sulfite</strong>), <strong>Schwefeldioxid</strong>'],
-    ['fr', 'Conservateur: métabisulfite de potassium (<strong>sulfites</strong>), bisulfite de potassium (<strong>sulfites</strong>), <strong>anhydride sulfureux</strong>'],
+    ['en', 'Preservatives and antioxidants: potassium metabisulphite (<strong>sulphites</strong>), potassium bisulphite (<strong>sulphites</strong>), <strong>sulphur dioxide</strong>'],
+    ['de', 'Konservierungsstoffe und Antioxidationsmittel: Kaliummetabisulfit (<strong>Sulfite</strong>), Kaliumbisulfit (<strong>Sulfite</strong>), <strong>Schwefeldioxid</strong>'],
+    ['fr', 'Conservateurs et antioxydants: métabisulfite de potassium (<strong>sulfites</strong>), bisulfite de potassium (<strong>sulfites</strong>), <strong>anhydride sulfureux</strong>'],
   ] as const)('%s: %j', (lang, markup) => {
     // Prepare
     const data: PassportData = { productType: 'wine', ingredients: [{ code: 'potassium-metabisulphite' }, { code: 'potassium-bisulphite' }, { code: 'sulphur-dioxide' }] };
@@ -217,7 +217,68 @@ describe('ingredient order: the producer\'s, consecutive additives of one catego
     const shown = ingredientsOf(data);
     // Assess
     expect(shown).toBe(
-      'Acidity regulator: tartaric acid, grapes, Preservative: <strong>sulphur dioxide</strong>, Acidity regulator: citric acid, malic acid, oak chips, Acidity regulator: lactic acid',
+      'Acidity regulator: tartaric acid, grapes, Preservatives and antioxidants: <strong>sulphur dioxide</strong>, Stabilising agent: citric acid, Acidity regulator: malic acid, oak chips, Acidity regulator: lactic acid',
     );
+  });
+});
+
+describe('substitutable additives: "contains … and/or …" (Reg. (EU) 2019/33 Art. 48a(5))', () => {
+  const refusal = (ingredients: PassportData['ingredients']): unknown => {
+    try {
+      parseOrThrow(createPassportSchema, { productId: '01890a5d-ac96-774b-bcce-b302099a8057', data: { productType: 'wine', ingredients } });
+    } catch (caught) {
+      return caught;
+    }
+    return undefined;
+  };
+
+  it.each([
+    ['en', 'grapes, Acidity regulator: contains tartaric acid and/or malic acid and/or lactic acid, Stabilising agent: gum arabic'],
+    ['de', 'Trauben, Säureregulator: enthält Weinsäure und/oder Äpfelsäure und/oder Milchsäure, Stabilisator: Gummi arabicum'],
+  ] as const)('%s: a run of marked acidity regulators reads %j', (lang, sentence) => {
+    // Prepare
+    const data: PassportData = {
+      productType: 'wine',
+      ingredients: [{ code: 'grapes' }, { code: 'tartaric-acid', substitutable: true }, { code: 'malic-acid', substitutable: true }, { code: 'lactic-acid', substitutable: true }, { code: 'gum-arabic' }],
+    };
+    // Act
+    const shown = ingredientsOf(data, lang);
+    // Assess
+    expect(shown).toBe(sentence);
+  });
+
+  it('lists an unmarked additive of the same category apart from the run', () => {
+    // Prepare
+    const data: PassportData = {
+      productType: 'wine',
+      ingredients: [{ code: 'citric-acid' }, { code: 'metatartaric-acid', substitutable: true }, { code: 'carboxymethylcellulose', substitutable: true }],
+    };
+    // Act
+    const shown = ingredientsOf(data);
+    // Assess
+    expect(shown).toBe('Stabilising agent: citric acid, contains metatartaric acid and/or carboxymethylcellulose');
+  });
+
+  it.each([
+    ['a single marked additive', [{ code: 'tartaric-acid', substitutable: true }, { code: 'malic-acid' }], 'data.ingredients[0].substitutable', 'stands alone'],
+    ['four in a run', [{ code: 'tartaric-acid', substitutable: true }, { code: 'malic-acid', substitutable: true }, { code: 'lactic-acid', substitutable: true }, { code: 'calcium-sulphate', substitutable: true }], 'data.ingredients[3].substitutable', 'at most 3'],
+    ['a preservative', [{ code: 'sulphur-dioxide', substitutable: true }, { code: 'potassium-sorbate', substitutable: true }], 'data.ingredients[0].substitutable', 'only to acidity regulators and stabilising agents'],
+    ['an acidity regulator next to a stabilising agent', [{ code: 'tartaric-acid', substitutable: true }, { code: 'gum-arabic', substitutable: true }], 'data.ingredients[0].substitutable', 'stands alone'],
+    ['free text', [{ text: { en: 'oak' }, substitutable: true }], 'data.ingredients[0].substitutable', 'given by its code'],
+  ] as const)('refuses %s with a 422 naming the mark', (_, ingredients, param, words) => {
+    // Act
+    const error = refusal(ingredients as unknown as PassportData['ingredients']);
+    // Assess
+    expect(error).toMatchObject({ status: 422, param });
+    expect((error as Error).message).toContain(words);
+  });
+
+  it('accepts two and three in a run', () => {
+    // Act
+    const two = refusal([{ code: 'gum-arabic', substitutable: true }, { code: 'yeast-mannoproteins', substitutable: true }]);
+    const three = refusal([{ code: 'tartaric-acid', substitutable: true }, { code: 'malic-acid', substitutable: true }, { code: 'lactic-acid', substitutable: true }]);
+    // Assess
+    expect(two).toBeUndefined();
+    expect(three).toBeUndefined();
   });
 });

@@ -69,7 +69,7 @@ describe('the e-label of a full wine label in each of the 24 languages', () => {
       name('grapes'),
       name('rectified-concentrated-grape-must'),
       `${category('acidityRegulator')}: ${name('tartaric-acid')}, ${name('malic-acid')}`,
-      `${category('preservative')}: ${name('potassium-metabisulphite')} (<strong>${onPage(lang, 'allergen_sulphites')}</strong>), <strong>${name('lysozyme')}</strong>`,
+      `${category('preservativeAntioxidant')}: ${name('potassium-metabisulphite')} (<strong>${onPage(lang, 'allergen_sulphites')}</strong>), <strong>${name('lysozyme')}</strong>`,
       `${category('stabilisingAgent')}: ${name('gum-arabic')}`,
       oak,
       `${category('packagingGas')}: ${name('nitrogen')}`,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { INGREDIENT_CODES } from '../../lib/domain/labelling/codes.ts';
+import { INGREDIENT_CODES, SUBSTITUTABLE_CATEGORIES, SUBSTITUTABLE_CODES } from '../../lib/domain/labelling/codes.ts';
 import { LANGUAGES } from '../../lib/domain/labelling/languages.ts';
 import { categoryById, VOCABULARY_CATEGORIES, VOCABULARY_INGREDIENTS, vocabularyList } from '../../lib/domain/labelling/vocabulary.ts';
 
@@ -9,6 +9,20 @@ describe('the ingredient vocabulary (lib/domain/labelling/vocabulary.json)', () 
     expect(codes, 'a vocabulary entry added or removed: list its code in lib/domain/labelling/codes.ts too').toEqual([...INGREDIENT_CODES]);
     expect(new Set(codes).size).toBe(codes.length);
     for (const code of codes) expect(code).toMatch(/^[a-z0-9]+(?:-[a-z0-9]+)*$/);
+  });
+
+  it('lists in codes.ts exactly the acidity regulators and stabilising agents, with their category (what "substitutable" is checked against)', () => {
+    const expected = Object.fromEntries(
+      VOCABULARY_INGREDIENTS.filter((entry) => (SUBSTITUTABLE_CATEGORIES as readonly (string | null)[]).includes(entry.category)).map((entry) => [entry.code, entry.category]),
+    );
+    expect({ ...SUBSTITUTABLE_CODES }).toEqual(expected);
+  });
+
+  it('groups the additives as Reg. (EU) 2019/934 Annex I Part A Table 2 does: one category for preservatives and antioxidants, citric acid a stabilising agent', () => {
+    const categoryOf = (code: string) => VOCABULARY_INGREDIENTS.find((entry) => entry.code === code)?.category;
+    expect(VOCABULARY_CATEGORIES.map((category) => category.id)).toEqual(['acidityRegulator', 'preservativeAntioxidant', 'stabilisingAgent', 'packagingGas']);
+    expect([categoryOf('sulphur-dioxide'), categoryOf('ascorbic-acid'), categoryOf('lysozyme')]).toEqual(['preservativeAntioxidant', 'preservativeAntioxidant', 'preservativeAntioxidant']);
+    expect(categoryOf('citric-acid')).toBe('stabilisingAgent');
   });
 
   it('names every entry and category in each of the 24 languages, with a source; marks unconfirmed ones by language code', () => {

@@ -114,8 +114,8 @@ describe('"Contains negligible amounts of …" (Regulation (EU) No 1169/2011 Art
     ['es', 'Contiene cantidades insignificantes de grasas, ácidos grasos saturados, proteínas y sal'],
     // Unconfirmed wording; a colon keeps the names in the nominative the keys give.
     ['pl', 'Zawiera nieznaczne ilości: tłuszcz, kwasy tłuszczowe nasycone, białko i sól'],
-    // Unconfirmed wording; "li minnu" of the saturates row dropped; the comma before "u" is CLDR's Maltese list format.
-    ['mt', "Fih ammonti negliġibbli ta' xaħam, saturat, proteina, u melħ"],
+    // Unconfirmed wording; the saturates named whole ("xaħam saturat", not the row's bare adjective "saturat"); the comma before "u" is CLDR's Maltese list format.
+    ['mt', "Fih ammonti negliġibbli ta' xaħam, xaħam saturat, proteina, u melħ"],
     // Unconfirmed wording (the Art. 34(5) example as the brief quotes it); en-GB lists have no serial comma.
     ['en', 'Contains negligible amounts of fat, saturates, protein and salt'],
   ] as const)('%s: %s, directly under the table, and no rows for those nutrients', (lang, expected) => {

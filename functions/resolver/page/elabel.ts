@@ -78,6 +78,12 @@ function html(strings: TemplateStringsArray, ...values: Fragment[]): SafeHtml {
   return new SafeHtml(markup);
 }
 
+/** A translated text with `{list}` replaced by markup (the text escaped, the markup kept). */
+function substituted(template: string, list: Fragment): SafeHtml {
+  const [before = '', ...rest] = template.split('{list}');
+  return html`${before}${list}${rest.join('{list}')}`;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Style: one constant stylesheet, so one hash in the CSP covers every page.
 
@@ -90,7 +96,7 @@ const STYLE = [
   'html{-webkit-text-size-adjust:100%;text-size-adjust:100%}',
   'body{margin:0;background:var(--bg);color:var(--text);',
   'font:1rem/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","Helvetica Neue",Arial,sans-serif;',
-  'overflow-wrap:anywhere;border-top:.25rem solid var(--accent)}',
+  'overflow-wrap:break-word;border-top:.25rem solid var(--accent)}',
   'main,footer{max-width:40rem;margin:0 auto;padding:0 1rem}',
   '.intro{padding:1.75rem 0 1.25rem}',
   '.kicker{margin:0 0 .375rem;font-size:.8125rem;font-weight:600;letter-spacing:.08em;text-transform:uppercase;color:var(--accent)}',
@@ -105,7 +111,7 @@ const STYLE = [
   '.allergens p{font-size:1.125rem}',
   'table{width:100%;border-collapse:collapse;font-variant-numeric:tabular-nums}',
   'caption{text-align:left;font-size:.875rem;color:var(--muted);padding-bottom:.25rem}',
-  'th,td{padding:.5rem 0;border-bottom:1px solid var(--line);vertical-align:top}',
+  'th,td{padding:.5rem 0;border-bottom:1px solid var(--line);vertical-align:top;-webkit-hyphens:auto;hyphens:auto}',
   'thead th{font-size:.8125rem;font-weight:600;color:var(--muted);text-align:left}',
   'thead th+th,td{text-align:right;padding-left:1rem}',
   'tbody th{text-align:left;font-weight:400}',
@@ -128,8 +134,8 @@ const STYLE = [
   '.gtin{font-variant-numeric:tabular-nums;letter-spacing:.02em}',
   '.langs{margin:1.5rem 0 1rem}',
   '.langs h2{font-size:.875rem;color:var(--muted)}',
-  '.langs ul{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:.25rem 1rem}',
-  '.langs a{color:var(--accent);display:inline-block;padding:.375rem 0}',
+  '.langs ul{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:0 .75rem}',
+  '.langs a{color:var(--accent);display:inline-flex;align-items:center;justify-content:center;min-height:2.75rem;min-width:2.75rem;padding:0 .25rem}',
 ].join('');
 
 const STYLE_HASH = `sha256-${createHash('sha256').update(STYLE, 'utf8').digest('base64')}`;
@@ -263,6 +269,8 @@ interface ListedIngredient {
   free?: boolean;
   /** The language of free text shown in another language than the page's (for `lang` on its element). */
   lang?: Lang;
+  /** One of a run of substitutable additives, listed as "contains … and/or …" (Reg. (EU) 2019/33 Art. 48a(5)). */
+  substitutable?: boolean;
 }
 
 /** One ingredient in the page's language; undefined for one with nothing to show (a stored null, an unknown code). */
@@ -277,6 +285,7 @@ function listedIngredient(ingredient: Ingredient | null | undefined, lang: Lang)
       name: entry.names[lang] ?? entry.names.en,
       ...(entry.allergen ? { allergen: entry.allergen } : {}),
       ...(entry.annexTerm ? { annexTerm: true } : {}),
+      ...(ingredient.substitutable === true ? { substitutable: true } : {}),
     };
   }
   const chosen = ingredient.text && typeof ingredient.text === 'object' ? freeText(ingredient.text, lang) : undefined;
@@ -324,9 +333,25 @@ function ingredientsSection(view: Passport, lang: Lang, t: Translate): SafeHtml 
     if (item.annexTerm) return html`<strong>${item.name}</strong>`;
     return html`${item.name} (<strong>${t(`allergen_${item.allergen}`)}</strong>)`;
   };
+  // A run of substitutable additives inside a category's group becomes one "contains A and/or B" (wine only).
+  const runs = (items: ListedIngredient[]): (ListedIngredient | ListedIngredient[])[] => {
+    const out: (ListedIngredient | ListedIngredient[])[] = [];
+    for (const item of items) {
+      const last = out.at(-1);
+      if (wine && item.substitutable && Array.isArray(last)) last.push(item);
+      else out.push(wine && item.substitutable ? [item] : item);
+    }
+    return out;
+  };
+  const andOr = ` ${t('andOr')} `;
   const parts = groups.map((group, index) => {
     const categoryName = group.category === undefined ? undefined : categoryById(group.category)?.names[lang];
-    const items = group.items.map((item, itemIndex) => html`${itemIndex > 0 && ', '}${name(item)}`);
+    const items = runs(group.items).map((run, runIndex) => {
+      const shown = Array.isArray(run)
+        ? substituted(t('substitutableContains'), run.map((item, itemIndex) => html`${itemIndex > 0 && andOr}${name(item)}`))
+        : name(run);
+      return html`${runIndex > 0 && ', '}${shown}`;
+    });
     return html`${index > 0 && ', '}${categoryName !== undefined && `${categoryName}: `}${items}`;
   });
   return section('ingredients', t('ingredients'), html`<p>${parts}${phrase !== undefined && html`${listed.length > 0 && ', '}${phrase}`}</p>`);
@@ -351,6 +376,8 @@ export function energyValues(nutrition: Nutrition): { kj: number; kcal: number }
  * except in German, whose nouns keep their capital. German takes the dative after "von".
  */
 function midSentenceName(key: TextKey, lang: Lang, t: Translate): string {
+  const whole = MID_SENTENCE[lang]?.[key];
+  if (whole !== undefined) return whole;
   const name = t(key);
   let bare = name;
   const colon = name.indexOf(': ');
@@ -365,6 +392,15 @@ function midSentenceName(key: TextKey, lang: Lang, t: Translate): string {
   if (lang !== 'de') return bare.toLocaleLowerCase(lang);
   return GERMAN_DATIVE[bare] ?? bare;
 }
+
+/**
+ * Where the row name with its "of which" taken off is only an adjective ("saturat", "κορεσμένα"),
+ * the statement names the nutrient whole. Unconfirmed wording (docs/labelling.md#unconfirmed).
+ */
+const MID_SENTENCE: Readonly<Partial<Record<Lang, Partial<Record<TextKey, string>>>>> = {
+  mt: { saturates: 'xaħam saturat' },
+  el: { saturates: 'κορεσμένα λιπαρά' },
+};
 
 /** The German plural forms that change after "von" (dative): "von gesättigten Fettsäuren", "von Kohlenhydraten". */
 const GERMAN_DATIVE: Readonly<Record<string, string>> = { 'gesättigte Fettsäuren': 'gesättigten Fettsäuren', Kohlenhydrate: 'Kohlenhydraten' };

@@ -39,3 +39,31 @@ export const INGREDIENT_CODES = [
   'isinglass',
 ] as const;
 export type IngredientCode = (typeof INGREDIENT_CODES)[number];
+
+/**
+ * The two categories whose similar or substitutable additives a wine may list as "contains … and/or
+ * …", at most three together (Reg. (EU) 2019/33 Art. 48a(5); docs/labelling.md#substitutable-additives).
+ */
+export const SUBSTITUTABLE_CATEGORIES = ['acidityRegulator', 'stabilisingAgent'] as const;
+export type SubstitutableCategory = (typeof SUBSTITUTABLE_CATEGORIES)[number];
+
+/** Longest run of substitutable additives Art. 48a(5) allows ("followed by no more than three additives"). */
+export const MAX_SUBSTITUTABLE_RUN = 3;
+
+/**
+ * The vocabulary codes in those categories, with their category: enough to validate
+ * `substitutable` without the vocabulary's names. test/unit/labelling-vocabulary.test.ts holds it
+ * to vocabulary.json.
+ */
+export const SUBSTITUTABLE_CODES: Readonly<Partial<Record<IngredientCode, SubstitutableCategory>>> = {
+  'tartaric-acid': 'acidityRegulator',
+  'malic-acid': 'acidityRegulator',
+  'lactic-acid': 'acidityRegulator',
+  'calcium-sulphate': 'acidityRegulator',
+  'citric-acid': 'stabilisingAgent',
+  'metatartaric-acid': 'stabilisingAgent',
+  'gum-arabic': 'stabilisingAgent',
+  carboxymethylcellulose: 'stabilisingAgent',
+  'potassium-polyaspartate': 'stabilisingAgent',
+  'yeast-mannoproteins': 'stabilisingAgent',
+};

@@ -92,6 +92,8 @@ export const TEXT_KEYS = [
   'protectiveAtmosphere_mayBe',
   'negligibleAmounts',
   'actualAlcoholicStrength',
+  'substitutableContains',
+  'andOr',
 ] as const;
 export type TextKey = (typeof TEXT_KEYS)[number];
 
