@@ -1,0 +1,651 @@
+import type { AccessTier } from './access-tiers.ts';
+import { PASSPORT_MANDATORY_FROM, type BatteryCategory } from './categories.ts';
+import type { SourceId } from './sources.ts';
+
+/**
+ * The battery passport's elements as data (docs/battery.md#the-element-map): one entry per element
+ * path of the passport data, with the Annex XIII point it comes from (Regulation (EU) 2023/1542),
+ * its audience under Art. 77(2), whether one battery's data holds it (and changes over its life),
+ * from when each battery category must have it, and what it was read from. Every leaf of a
+ * passport lies under exactly one element (test/unit/battery-elements.test.ts). No imports but
+ * types and constants: the dashboard may read it.
+ */
+
+/** A calendar day, `YYYY-MM-DD`. */
+export type IsoDate = string;
+
+/**
+ * What the regulation asks of one category for an element:
+ * - `mandatory` from a day on;
+ * - `conditional`: only where a condition holds that the data cannot show (a commercial warranty
+ *   given, an event that happened), so never reported as missing;
+ * - `pending`: the regulation ties the day to an act not adopted when this was written; the day
+ *   given is the earliest it can be. Not reported as missing until this map gives it a day.
+ */
+export type Obligation =
+  | { readonly kind: 'mandatory'; readonly from: IsoDate }
+  | { readonly kind: 'conditional'; readonly from: IsoDate; readonly condition: string }
+  | { readonly kind: 'pending'; readonly notBefore: IsoDate; readonly reason: string };
+
+/** A point of Annex XIII and its letter, if it has letters. */
+export interface AnnexXiiiPoint {
+  readonly point: 1 | 2 | 3 | 4;
+  readonly letter?: string;
+}
+
+export interface BatteryElement {
+  /** The element's path in the passport data, through objects only. */
+  readonly path: string;
+  /** A short English name. */
+  readonly name: string;
+  /** The Annex XIII point, or null for an element the regulation does not list there. */
+  readonly annexXIII: AnnexXiiiPoint | null;
+  /** Who may read it (Art. 77(2)): point 1 public, points 2 and 4 legitimate interest, point 3 authorities. */
+  readonly tier: AccessTier;
+  /** `item`: each battery has its own value, held on the item; `model`: the passport version holds it. */
+  readonly level: 'model' | 'item';
+  /** The data model marks it as changing over the battery's life (a `lastUpdate`), or Annex XIII point 4(c) does (the status). */
+  readonly dynamic: boolean;
+  /** Per battery category; a category not listed never has to have it. */
+  readonly obligations: Readonly<Partial<Record<BatteryCategory, Obligation>>>;
+  /** Where the regulation asks for it, in words. */
+  readonly reference: string;
+  readonly sources: readonly SourceId[];
+  /** False when the point, the audience or the obligation could not be confirmed in the regulation's text (see note). */
+  readonly confirmed: boolean;
+  readonly note?: string;
+}
+
+const ALL: readonly BatteryCategory[] = ['ev', 'lmt', 'industrial', 'stationary'];
+const INDUSTRIAL: readonly BatteryCategory[] = ['industrial', 'stationary'];
+
+const mandatory = (categories: readonly BatteryCategory[] = ALL, from: IsoDate = PASSPORT_MANDATORY_FROM) =>
+  Object.fromEntries(categories.map((category) => [category, { kind: 'mandatory', from } as const]));
+const conditional = (categories: readonly BatteryCategory[], condition: string, from: IsoDate = PASSPORT_MANDATORY_FROM) =>
+  Object.fromEntries(categories.map((category) => [category, { kind: 'conditional', from, condition } as const]));
+const pending = (notBefore: Partial<Record<BatteryCategory, IsoDate>>, reason: string) =>
+  Object.fromEntries(Object.entries(notBefore).map(([category, day]) => [category, { kind: 'pending', notBefore: day, reason } as const]));
+
+const TIER_OF_POINT: Readonly<Record<AnnexXiiiPoint['point'], AccessTier>> = { 1: 'public', 2: 'legitimate_interest', 3: 'authority', 4: 'legitimate_interest' };
+
+type Spec = Omit<BatteryElement, 'path' | 'tier' | 'level' | 'dynamic' | 'confirmed' | 'sources'> & {
+  /** Required when there is no Annex XIII point; otherwise the point's audience. */
+  readonly tier?: AccessTier;
+  readonly level?: 'model' | 'item';
+  readonly dynamic?: boolean;
+  readonly confirmed?: boolean;
+  readonly sources?: readonly SourceId[];
+};
+
+function element<const P extends string>(path: P, spec: Spec): BatteryElement & { readonly path: P } {
+  const tier = spec.annexXIII ? TIER_OF_POINT[spec.annexXIII.point] : spec.tier;
+  if (tier === undefined || (spec.tier !== undefined && spec.tier !== tier)) throw new Error(`element-map: ${path} has no tier or one its Annex XIII point contradicts`);
+  return {
+    ...spec,
+    path,
+    tier,
+    level: spec.level ?? (spec.dynamic ? 'item' : 'model'),
+    dynamic: spec.dynamic ?? false,
+    confirmed: spec.confirmed ?? true,
+    sources: spec.sources ?? ['reg-annex-xiii', 'reg-art-77', 'bp-data-model', 'bp-longlist', 'ec-guidance'],
+  };
+}
+
+const xiii = (point: AnnexXiiiPoint['point'], letter?: string): AnnexXiiiPoint => (letter === undefined ? { point } : { point, letter });
+
+/** Annex XIII points 2 to 4 were read through the guidance and the longlist, which agree, not in the regulation's own text. */
+const POINTS_2_TO_4 = 'Annex XIII points 2 to 4 were read through the Commission guidance and the consortium\'s longlist (they agree), not in the regulation\'s text.';
+const IF_APPLICABLE = 'only if applicable (Commission guidance)';
+const CF_PENDING =
+  'Art. 7(1): the later of the day given and 12 (EV) or 18 months after the delegated and implementing acts on the declaration; the Commission guidance says it is not to be filled as of February 2027. Industrial batteries with exclusively external storage: 18 Aug 2030 at the earliest.';
+const CF_CLASS_PENDING =
+  'Art. 7(2): the later of the day given and 18 months after the delegated act on the performance classes; the Commission guidance says it is not to be filled as of February 2027. Days read in secondary sources.';
+
+export const ELEMENTS = [
+  // General product information
+  element('generalProductInformation.productIdentifier', {
+    name: 'Battery identifier',
+    annexXIII: xiii(1, 'a'),
+    level: 'item',
+    obligations: mandatory(),
+    reference: 'Annex XIII 1(a) → Annex VI Part A(2); Art. 77(3); Art. 38(6)',
+  }),
+  element('generalProductInformation.batteryPassportIdentifier', {
+    name: 'Battery passport identifier',
+    annexXIII: null,
+    tier: 'public',
+    level: 'item',
+    obligations: mandatory(),
+    reference: 'Art. 77(3) (unique identifier)',
+    confirmed: false,
+    note: 'Not an Annex XIII item; public and mandatory as the Commission guidance (data point 1) and the longlist have it.',
+  }),
+  element('generalProductInformation.batteryCategory', {
+    name: 'Battery category',
+    annexXIII: xiii(1, 'a'),
+    obligations: mandatory(),
+    reference: 'Annex XIII 1(a) → Annex VI Part A(2)',
+  }),
+  element('generalProductInformation.manufacturerInformation', {
+    name: 'Manufacturer',
+    annexXIII: xiii(1, 'a'),
+    obligations: mandatory(),
+    reference: 'Annex XIII 1(a) → Annex VI Part A(1)',
+  }),
+  element('generalProductInformation.manufacturingDate', {
+    name: 'Manufacturing date',
+    annexXIII: xiii(1, 'a'),
+    level: 'item',
+    obligations: mandatory(),
+    reference: 'Annex XIII 1(a) → Annex VI Part A(4)',
+  }),
+  element('generalProductInformation.batteryStatus', {
+    name: 'Battery status',
+    annexXIII: xiii(4, 'c'),
+    dynamic: true,
+    obligations: mandatory(),
+    reference: 'Annex XIII 4(c)',
+    confirmed: false,
+    note: POINTS_2_TO_4,
+  }),
+  element('generalProductInformation.batteryMass', {
+    name: 'Battery mass',
+    annexXIII: xiii(1, 'a'),
+    obligations: mandatory(),
+    reference: 'Annex XIII 1(a) → Annex VI Part A(5)',
+  }),
+  element('generalProductInformation.manufacturingPlace', {
+    name: 'Manufacturing place',
+    annexXIII: xiii(1, 'a'),
+    obligations: mandatory(),
+    reference: 'Annex XIII 1(a) → Annex VI Part A(3)',
+  }),
+  element('generalProductInformation.operatorInformation', {
+    name: 'Economic operator',
+    annexXIII: null,
+    tier: 'public',
+    obligations: mandatory(),
+    reference: 'Art. 77(3) (who is responsible for the passport)',
+    confirmed: false,
+    note: 'Mandatory as the Commission guidance (data point 2) has it; the longlist calls it voluntary.',
+  }),
+  element('generalProductInformation.puttingIntoService', {
+    name: 'Date of putting into service',
+    annexXIII: xiii(4, 'b'),
+    level: 'item',
+    obligations: mandatory(['lmt', 'stationary']),
+    reference: 'Annex VII Part B(1) (a parameter of the state of health and expected lifetime, Art. 14)',
+    confirmed: false,
+    note: `${POINTS_2_TO_4} The longlist gives Annex VII Part B(1) and a legitimate-interest audience; the point 4(b) is our reading.`,
+  }),
+  element('generalProductInformation.warrentyPeriod', {
+    name: 'Commercial warranty period',
+    annexXIII: xiii(1, 'm'),
+    obligations: conditional(ALL, 'only if a commercial warranty is given'),
+    reference: 'Annex XIII 1(m)',
+  }),
+
+  // Carbon footprint
+  element('carbonFootprint.batteryCarbonFootprint', {
+    name: 'Carbon footprint per functional unit',
+    annexXIII: xiii(1, 'c'),
+    obligations: pending({ ev: '2025-02-18', industrial: '2026-02-18', stationary: '2026-02-18', lmt: '2028-08-18' }, CF_PENDING),
+    reference: 'Annex XIII 1(c) → Art. 7(1)(d)',
+    sources: ['reg-annex-xiii', 'reg-art-7', 'bp-data-model', 'bp-longlist', 'ec-guidance'],
+    confirmed: false,
+    note: 'The day the declaration applies depends on acts whose adoption could not be confirmed.',
+  }),
+  element('carbonFootprint.carbonFootprintPerLifecycleStage', {
+    name: 'Carbon footprint per life cycle stage',
+    annexXIII: xiii(1, 'c'),
+    obligations: pending({ ev: '2025-02-18', industrial: '2026-02-18', stationary: '2026-02-18', lmt: '2028-08-18' }, CF_PENDING),
+    reference: 'Annex XIII 1(c) → Art. 7(1)(e)',
+    sources: ['reg-annex-xiii', 'reg-art-7', 'bp-data-model', 'bp-longlist', 'ec-guidance'],
+    confirmed: false,
+    note: 'The day the declaration applies depends on acts whose adoption could not be confirmed.',
+  }),
+  element('carbonFootprint.carbonFootprintPerformanceClass', {
+    name: 'Carbon footprint performance class',
+    annexXIII: xiii(1, 'c'),
+    obligations: pending({ ev: '2026-08-18', industrial: '2027-08-18', stationary: '2027-08-18', lmt: '2030-02-18' }, CF_CLASS_PENDING),
+    reference: 'Annex XIII 1(c) → Art. 7(2)',
+    sources: ['reg-annex-xiii', 'bp-data-model', 'bp-longlist', 'ec-guidance'],
+    confirmed: false,
+    note: 'Art. 7(2) was not read in the regulation\'s text; its days are from secondary sources.',
+  }),
+  element('carbonFootprint.carbonFootprintStudy', {
+    name: 'Carbon footprint study',
+    annexXIII: xiii(1, 'c'),
+    obligations: pending({ ev: '2025-02-18', industrial: '2026-02-18', stationary: '2026-02-18', lmt: '2028-08-18' }, CF_PENDING),
+    reference: 'Annex XIII 1(c) → Art. 7(1)(g)',
+    sources: ['reg-annex-xiii', 'reg-art-7', 'bp-data-model', 'bp-longlist', 'ec-guidance'],
+    confirmed: false,
+    note: 'The day the declaration applies depends on acts whose adoption could not be confirmed.',
+  }),
+  element('carbonFootprint.absoluteCarbonFootprint', {
+    name: 'Absolute carbon footprint',
+    annexXIII: null,
+    tier: 'public',
+    obligations: {},
+    reference: 'Voluntary (DIN DKE SPEC 99100 6.3.10)',
+    sources: ['bp-data-model', 'bp-longlist'],
+  }),
+
+  // Supply chain due diligence
+  element('supplyChainDueDiligence.supplyChainDueDiligenceReport', {
+    name: 'Due diligence report',
+    annexXIII: xiii(1, 'd'),
+    obligations: pending(
+      { ev: '2027-08-18', lmt: '2027-08-18', industrial: '2027-08-18', stationary: '2027-08-18' },
+      'Art. 52(3) due diligence obligations; the Commission guidance says it is not to be filled as of February 2027, and secondary sources date the obligations 18 Aug 2027 (postponed by Regulation (EU) 2025/1561).',
+    ),
+    reference: 'Annex XIII 1(d) → Art. 52(3)',
+    confirmed: false,
+    note: 'The day the due diligence obligations apply was read in secondary sources only.',
+  }),
+  element('supplyChainDueDiligence.thirdPartyAussurances', {
+    name: 'Third-party supply chain assurances',
+    annexXIII: null,
+    tier: 'public',
+    obligations: {},
+    reference: 'Voluntary (DIN DKE SPEC 99100 6.4.3)',
+    sources: ['bp-data-model', 'bp-longlist'],
+  }),
+  element('supplyChainDueDiligence.supplyChainIndicies', {
+    name: 'Supply chain indices',
+    annexXIII: null,
+    tier: 'public',
+    obligations: {},
+    reference: 'Voluntary (DIN DKE SPEC 99100 6.4.4)',
+    sources: ['bp-data-model', 'bp-longlist'],
+  }),
+
+  // Material composition
+  element('materialComposition.batteryChemistry', {
+    name: 'Battery chemistry',
+    annexXIII: xiii(1, 'b'),
+    obligations: mandatory(),
+    reference: 'Annex XIII 1(b); Annex VI Part A(7)',
+  }),
+  element('materialComposition.batteryMaterials', {
+    name: 'Detailed composition (cathode, anode, electrolyte)',
+    annexXIII: xiii(2, 'a'),
+    obligations: mandatory(),
+    reference: 'Annex XIII 2(a)',
+    confirmed: false,
+    note: `${POINTS_2_TO_4} The data model keeps the critical raw materials (Annex XIII 1(b), public) only as a flag on these entries, so they are not public here.`,
+  }),
+  element('materialComposition.hazardousSubstances', {
+    name: 'Hazardous substances',
+    annexXIII: xiii(1, 'b'),
+    obligations: mandatory(),
+    reference: 'Annex XIII 1(b); Annex VI Part A(8); Annex XIII 1(s) → Art. 74(1)(f) (their impact)',
+  }),
+
+  // Circularity
+  element('circularity.dismantlingAndRemovalInformation', {
+    name: 'Dismantling and removal information',
+    annexXIII: xiii(2, 'c'),
+    obligations: mandatory(),
+    reference: 'Annex XIII 2(c)',
+    confirmed: false,
+    note: POINTS_2_TO_4,
+  }),
+  element('circularity.sparePartSources', {
+    name: 'Part numbers and sources of spare parts',
+    annexXIII: xiii(2, 'b'),
+    obligations: mandatory(),
+    reference: 'Annex XIII 2(b)',
+    confirmed: false,
+    note: POINTS_2_TO_4,
+  }),
+  element('circularity.recycledContent', {
+    name: 'Recycled content',
+    annexXIII: xiii(1, 'e'),
+    obligations: mandatory(),
+    reference: 'Annex XIII 1(e) → Art. 8(1)',
+    confirmed: false,
+    note: 'Mandatory from 18 Feb 2027 as the Commission guidance and the longlist have it; the documentation of Art. 8(1) it refers to may apply later (not read), and Art. 8(1) may not name LMT batteries.',
+  }),
+  element('circularity.safetyMeasures.safetyInstructions', {
+    name: 'Safety measures',
+    annexXIII: xiii(2, 'd'),
+    obligations: mandatory(),
+    reference: 'Annex XIII 2(d); Art. 74(2)',
+    confirmed: false,
+    note: POINTS_2_TO_4,
+  }),
+  element('circularity.safetyMeasures.extinguishingAgent', {
+    name: 'Usable extinguishing agent',
+    annexXIII: xiii(1, 'a'),
+    obligations: mandatory(),
+    reference: 'Annex XIII 1(a) → Annex VI Part A(9)',
+  }),
+  element('circularity.endOfLifeInformation', {
+    name: 'Waste prevention and end-of-life information',
+    annexXIII: xiii(1, 's'),
+    obligations: mandatory(),
+    reference: 'Annex XIII 1(s) → Art. 74(1)(a) to (c)',
+  }),
+  element('circularity.renewableContent', {
+    name: 'Renewable content share',
+    annexXIII: xiii(1, 'f'),
+    obligations: mandatory(),
+    reference: 'Annex XIII 1(f)',
+  }),
+
+  // Labeling
+  element('labeling.declarationOfConformity', {
+    name: 'EU declaration of conformity',
+    annexXIII: xiii(1, 'r'),
+    obligations: mandatory(),
+    reference: 'Annex XIII 1(r) → Art. 18',
+  }),
+  element('labeling.resultOfTestReport', {
+    name: 'Results of test reports',
+    annexXIII: xiii(3),
+    obligations: mandatory(),
+    reference: 'Annex XIII 3',
+    confirmed: false,
+    note: POINTS_2_TO_4,
+  }),
+  element('labeling.labels', {
+    name: 'Labels and symbols and their meaning',
+    annexXIII: xiii(1, 'q'),
+    obligations: mandatory(),
+    reference: 'Annex XIII 1(q) → Art. 13; meaning of the symbols Art. 74(1)(e) via Annex XIII 1(s)',
+  }),
+
+  // Performance and durability: model-level values
+  element('performanceAndDurability.batteryTechicalProperties.originalPowerCapability', {
+    name: 'Original power capability',
+    annexXIII: xiii(1, 'i'),
+    obligations: mandatory(),
+    reference: 'Annex XIII 1(i); Annex IV Part B(4)',
+  }),
+  element('performanceAndDurability.batteryTechicalProperties.ratedMaximumPower', {
+    name: 'Maximum permitted power (power limits)',
+    annexXIII: xiii(1, 'i'),
+    obligations: mandatory(),
+    reference: 'Annex XIII 1(i)',
+  }),
+  element('performanceAndDurability.batteryTechicalProperties.powerCapabilityRatio', {
+    name: 'Ratio of nominal power to energy',
+    annexXIII: null,
+    tier: 'public',
+    obligations: {},
+    reference: 'Voluntary (Annex IV Part B(2); DIN DKE SPEC 99100 6.7.3.6)',
+    sources: ['bp-data-model', 'bp-longlist'],
+  }),
+  element('performanceAndDurability.batteryTechicalProperties.ratedEnergy', {
+    name: 'Certified usable battery energy',
+    annexXIII: null,
+    tier: 'public',
+    obligations: {},
+    reference: 'Voluntary (DIN DKE SPEC 99100 6.7.2.5)',
+    sources: ['bp-data-model', 'bp-longlist'],
+  }),
+  element('performanceAndDurability.batteryTechicalProperties.expectedNumberOfCycles', {
+    name: 'Expected lifetime in cycles',
+    annexXIII: xiii(1, 'j'),
+    obligations: { ...mandatory(['ev', 'lmt']), ...conditional(INDUSTRIAL, 'only where the lifetime can be stated in cycles (Commission guidance)') },
+    reference: 'Annex XIII 1(j)',
+    confirmed: false,
+    note: 'Conditional for industrial batteries as the Commission guidance has it.',
+  }),
+  element('performanceAndDurability.batteryTechicalProperties.initialSelfDischarge', {
+    name: 'Initial self-discharge rate',
+    annexXIII: null,
+    tier: 'legitimate_interest',
+    obligations: {},
+    reference: 'Voluntary (DIN DKE SPEC 99100 6.7.4.6)',
+    sources: ['bp-data-model', 'bp-longlist'],
+    note: 'Audience as the longlist has it.',
+  }),
+  element('performanceAndDurability.batteryTechicalProperties.roundtripEfficiency', {
+    name: 'Initial round trip energy efficiency',
+    annexXIII: xiii(1, 'n'),
+    obligations: { ...mandatory(['ev', 'lmt']), ...conditional(INDUSTRIAL, IF_APPLICABLE) },
+    reference: 'Annex XIII 1(n)',
+    confirmed: false,
+    note: 'Conditional for industrial batteries as the Commission guidance has it.',
+  }),
+  element('performanceAndDurability.batteryTechicalProperties.ratedCapacity', {
+    name: 'Rated capacity',
+    annexXIII: xiii(1, 'g'),
+    obligations: mandatory(),
+    reference: 'Annex XIII 1(g); Annex VI Part A(6)',
+  }),
+  element('performanceAndDurability.batteryTechicalProperties.initialInternalResistance', {
+    name: 'Internal resistance of cell and pack',
+    annexXIII: xiii(1, 'o'),
+    obligations: mandatory(),
+    reference: 'Annex XIII 1(o)',
+  }),
+  element('performanceAndDurability.batteryTechicalProperties.expectedLifetime', {
+    name: 'Expected lifetime in calendar years',
+    annexXIII: xiii(4, 'a'),
+    obligations: { ...mandatory(['ev', 'lmt']), ...conditional(INDUSTRIAL, IF_APPLICABLE) },
+    reference: 'Annex XIII 4(a) → Annex IV Part A(5)',
+    confirmed: false,
+    note: `${POINTS_2_TO_4} Kept on the passport version as the data model has it (no lastUpdate); it changes only when the battery's status does.`,
+  }),
+  element('performanceAndDurability.batteryTechicalProperties.cRate', {
+    name: 'C-rate (nominal power to energy)',
+    annexXIII: null,
+    tier: 'public',
+    obligations: {},
+    reference: 'Voluntary (Annex IV Part B(2); DIN DKE SPEC 99100 6.7.3.6)',
+    sources: ['bp-data-model', 'bp-longlist'],
+  }),
+  element('performanceAndDurability.batteryTechicalProperties.nominalVoltage', {
+    name: 'Nominal voltage',
+    annexXIII: xiii(1, 'h'),
+    obligations: mandatory(),
+    reference: 'Annex XIII 1(h)',
+  }),
+  element('performanceAndDurability.batteryTechicalProperties.minimumVoltage', {
+    name: 'Minimum voltage',
+    annexXIII: xiii(1, 'h'),
+    obligations: mandatory(),
+    reference: 'Annex XIII 1(h)',
+  }),
+  element('performanceAndDurability.batteryTechicalProperties.maximumVoltage', {
+    name: 'Maximum voltage',
+    annexXIII: xiii(1, 'h'),
+    obligations: mandatory(),
+    reference: 'Annex XIII 1(h)',
+  }),
+  element('performanceAndDurability.batteryTechicalProperties.capacityThresholdForExhaustion', {
+    name: 'Capacity threshold for exhaustion',
+    annexXIII: xiii(1, 'k'),
+    obligations: mandatory(['ev']),
+    reference: 'Annex XIII 1(k) (electric vehicle batteries only)',
+  }),
+  element('performanceAndDurability.batteryTechicalProperties.lifetimeReferenceTest', {
+    name: 'Cycle-life reference test',
+    annexXIII: xiii(1, 'j'),
+    obligations: { ...mandatory(['ev', 'lmt']), ...conditional(INDUSTRIAL, 'only where the lifetime can be stated in cycles (Commission guidance)') },
+    reference: 'Annex XIII 1(j)',
+    confirmed: false,
+    note: 'Conditional for industrial batteries as the Commission guidance has it.',
+  }),
+  element('performanceAndDurability.batteryTechicalProperties.cRateLifeCycleTest', {
+    name: 'C-rate of the cycle-life test',
+    annexXIII: xiii(1, 'p'),
+    obligations: { ...mandatory(['ev', 'lmt']), ...conditional(INDUSTRIAL, IF_APPLICABLE) },
+    reference: 'Annex XIII 1(p)',
+    confirmed: false,
+    note: 'Conditional for industrial batteries as the Commission guidance has it.',
+  }),
+  element('performanceAndDurability.batteryTechicalProperties.temperatureRangeIdleState', {
+    name: 'Temperature range when not in use',
+    annexXIII: xiii(1, 'l'),
+    obligations: mandatory(),
+    reference: 'Annex XIII 1(l)',
+  }),
+  element('performanceAndDurability.batteryTechicalProperties.roundTripEfficiencyat50PerCentCycleLife', {
+    name: 'Round trip energy efficiency at 50 % of cycle life',
+    annexXIII: xiii(1, 'n'),
+    obligations: { ...mandatory(['ev', 'lmt']), ...conditional(INDUSTRIAL, IF_APPLICABLE) },
+    reference: 'Annex XIII 1(n)',
+    confirmed: false,
+    note: 'Conditional for industrial batteries as the Commission guidance has it.',
+  }),
+  element('performanceAndDurability.batteryTechicalProperties.roundTripEfficiencyFade', {
+    name: 'Energy round trip efficiency fade',
+    annexXIII: xiii(4, 'a'),
+    obligations: conditional(ALL, 'where applicable (Annex IV Part A(4))'),
+    reference: 'Annex XIII 4(a) → Annex IV Part A(4)',
+    confirmed: false,
+    note: `${POINTS_2_TO_4} Kept on the passport version as the data model has it (no lastUpdate).`,
+  }),
+  element('performanceAndDurability.batteryTechicalProperties.powerFade', {
+    name: 'Power fade',
+    annexXIII: xiii(4, 'a'),
+    obligations: { ...mandatory(['ev', 'lmt']), ...conditional(INDUSTRIAL, IF_APPLICABLE) },
+    reference: 'Annex XIII 4(a) → Annex IV Part A(4)',
+    confirmed: false,
+    note: `${POINTS_2_TO_4} Kept on the passport version as the data model has it (no lastUpdate).`,
+  }),
+
+  // Performance and durability: one battery's dynamic values
+  element('performanceAndDurability.batteryCondition.energyThroughput', {
+    name: 'Energy throughput',
+    annexXIII: xiii(4, 'b'),
+    dynamic: true,
+    obligations: mandatory(['lmt', 'stationary']),
+    reference: 'Annex XIII 4(b) → Art. 14, Annex VII Part B(2)',
+    confirmed: false,
+    note: `${POINTS_2_TO_4} Categories as the longlist has them.`,
+  }),
+  element('performanceAndDurability.batteryCondition.capacityThroughput', {
+    name: 'Capacity throughput',
+    annexXIII: xiii(4, 'b'),
+    dynamic: true,
+    obligations: mandatory(['lmt', 'stationary']),
+    reference: 'Annex XIII 4(b) → Art. 14, Annex VII Part B(3)',
+    confirmed: false,
+    note: `${POINTS_2_TO_4} Categories as the longlist has them.`,
+  }),
+  element('performanceAndDurability.batteryCondition.numberOfFullCycles', {
+    name: 'Number of full charge-discharge cycles',
+    annexXIII: xiii(4, 'd'),
+    dynamic: true,
+    obligations: conditional(ALL, IF_APPLICABLE),
+    reference: 'Annex XIII 4(d)',
+    confirmed: false,
+    note: POINTS_2_TO_4,
+  }),
+  element('performanceAndDurability.batteryCondition.stateOfCertifiedEnergy', {
+    name: 'State of certified energy (state of health)',
+    annexXIII: xiii(4, 'b'),
+    dynamic: true,
+    obligations: mandatory(['ev']),
+    reference: 'Annex XIII 4(b) → Art. 14, Annex VII Part A (electric vehicle batteries)',
+    confirmed: false,
+    note: POINTS_2_TO_4,
+  }),
+  element('performanceAndDurability.batteryCondition.capacityFade', {
+    name: 'Capacity fade',
+    annexXIII: xiii(4, 'a'),
+    dynamic: true,
+    obligations: { ...mandatory(['ev', 'lmt']), ...conditional(INDUSTRIAL, IF_APPLICABLE) },
+    reference: 'Annex XIII 4(a) → Annex IV Part A(2)',
+    confirmed: false,
+    note: POINTS_2_TO_4,
+  }),
+  element('performanceAndDurability.batteryCondition.remainingEnergy', {
+    name: 'Remaining usable battery energy',
+    annexXIII: null,
+    tier: 'legitimate_interest',
+    dynamic: true,
+    obligations: {},
+    reference: 'Voluntary (DIN DKE SPEC 99100 6.7.2.6)',
+    sources: ['bp-data-model', 'bp-longlist'],
+    note: 'Audience as the longlist has it.',
+  }),
+  element('performanceAndDurability.batteryCondition.remainingCapacity', {
+    name: 'Remaining capacity',
+    annexXIII: xiii(4, 'b'),
+    dynamic: true,
+    obligations: { ...mandatory(['lmt', 'stationary']), ...conditional(['industrial'], IF_APPLICABLE) },
+    reference: 'Annex XIII 4(b) → Art. 14, Annex VII Part A(1)',
+    confirmed: false,
+    note: POINTS_2_TO_4,
+  }),
+  element('performanceAndDurability.batteryCondition.negativeEvents', {
+    name: 'Negative events, such as accidents',
+    annexXIII: xiii(4, 'd'),
+    dynamic: true,
+    obligations: conditional(ALL, 'only if such events happened'),
+    reference: 'Annex XIII 4(d)',
+    confirmed: false,
+    note: POINTS_2_TO_4,
+  }),
+  element('performanceAndDurability.batteryCondition.temperatureInformation', {
+    name: 'Operating environmental conditions (temperature)',
+    annexXIII: xiii(4, 'd'),
+    dynamic: true,
+    obligations: conditional(ALL, IF_APPLICABLE),
+    reference: 'Annex XIII 4(d); Annex VII Part B(4)',
+    confirmed: false,
+    note: POINTS_2_TO_4,
+  }),
+  element('performanceAndDurability.batteryCondition.remainingPowerCapability', {
+    name: 'Remaining power capability',
+    annexXIII: xiii(4, 'b'),
+    dynamic: true,
+    obligations: { ...mandatory(['lmt', 'stationary']), ...conditional(['industrial'], IF_APPLICABLE) },
+    reference: 'Annex XIII 4(b) → Art. 14, Annex VII Part A(2) (where possible)',
+    confirmed: false,
+    note: POINTS_2_TO_4,
+  }),
+  element('performanceAndDurability.batteryCondition.evolutionOfSelfDischarge', {
+    name: 'Evolution of self-discharge rates',
+    annexXIII: xiii(4, 'b'),
+    dynamic: true,
+    obligations: { ...mandatory(['lmt', 'stationary']), ...conditional(['industrial'], IF_APPLICABLE) },
+    reference: 'Annex XIII 4(b) → Art. 14, Annex VII Part A(4)',
+    confirmed: false,
+    note: `${POINTS_2_TO_4} LMT as the Commission guidance has it, stationary as the longlist has it.`,
+  }),
+  element('performanceAndDurability.batteryCondition.currentSelfDischargingRate', {
+    name: 'Current self-discharge rate',
+    annexXIII: xiii(4, 'b'),
+    dynamic: true,
+    obligations: {},
+    reference: 'Voluntary (DIN DKE SPEC 99100 6.7.4.7); the Commission guidance groups it with the evolution of self-discharge (Annex XIII 4(b))',
+    confirmed: false,
+    note: POINTS_2_TO_4,
+  }),
+  element('performanceAndDurability.batteryCondition.internalResistanceIncrease', {
+    name: 'Internal resistance increase',
+    annexXIII: xiii(4, 'a'),
+    dynamic: true,
+    obligations: { ...mandatory(['ev', 'lmt']), ...conditional(INDUSTRIAL, IF_APPLICABLE) },
+    reference: 'Annex XIII 4(a) → Annex IV Part A(3)',
+    confirmed: false,
+    note: POINTS_2_TO_4,
+  }),
+  element('performanceAndDurability.batteryCondition.remainingRoundTripEnergyEfficiency', {
+    name: 'Remaining round trip energy efficiency',
+    annexXIII: xiii(4, 'b'),
+    dynamic: true,
+    obligations: { ...mandatory(['lmt', 'stationary']), ...conditional(['industrial'], IF_APPLICABLE) },
+    reference: 'Annex XIII 4(b) → Art. 14, Annex VII Part A(3) (where possible)',
+    confirmed: false,
+    note: POINTS_2_TO_4,
+  }),
+  element('performanceAndDurability.batteryCondition.stateOfCharge', {
+    name: 'State of charge',
+    annexXIII: xiii(4, 'd'),
+    dynamic: true,
+    obligations: conditional(ALL, IF_APPLICABLE),
+    reference: 'Annex XIII 4(d)',
+    confirmed: false,
+    note: POINTS_2_TO_4,
+  }),
+] as const;
+
+export type ElementPath = (typeof ELEMENTS)[number]['path'];

@@ -1,0 +1,79 @@
+import * as z from 'zod';
+import { BATTERY_CATEGORIES, BATTERY_STATUSES } from './categories.ts';
+import { choice, dateTime, email, measure, text, url } from './fields.ts';
+
+/**
+ * The GeneralProductInformation aspect of the Battery Pass data model 1.2 (docs/battery.md#general-product-information):
+ * property names, types and required members as the model has them, `warrentyPeriod` misspelt as
+ * it is, with the tightenings of docs/battery.md#tightenings.
+ */
+
+/** The data model's ProductPassportIdentifierTrait, kept as it is: lower-case letters and digits only, no hyphens. */
+export const BATTERY_PASSPORT_IDENTIFIER_PATTERN = '^urn:[a-z0-9]+:[a-z0-9]+$';
+
+/**
+ * The data model's WarrentyPeriod: XML Schema's gMonth (`--MM`, an optional offset), unit month. The
+ * model's pattern is unanchored; anchored here. A gMonth names a month of the year, so it cannot
+ * state a warranty longer than 12 months: a defect of the model, kept for exchange (docs/battery.md#defects-of-the-data-model).
+ */
+export const WARRANTY_PERIOD_PATTERN = '^--(?:0[1-9]|1[0-2])(?:Z|[+-](?:(?:0[0-9]|1[0-3]):[0-5][0-9]|14:00))?$';
+
+export const postalAddressSchema = z
+  .strictObject(
+    {
+      addressCountry: text('addressCountry', 100),
+      postalCode: text('postalCode', 20),
+      streetAddress: text('streetAddress', 200),
+    },
+    { error: 'A postal address is an object with addressCountry, postalCode and streetAddress.' },
+  )
+  .meta({ id: 'BatteryPostalAddress', description: 'A postal address. addressCountry is free text as the data model has it (e.g. "Germany"), not a code' });
+
+export const contactInformationSchema = z
+  .strictObject(
+    {
+      contactName: text('contactName', 200),
+      postalAddress: postalAddressSchema,
+      identifier: text('identifier', 200).describe('An identifier of the organization (e.g. an operator or facility identifier); the data model notes that the regulation does not demand it'),
+      emailAddress: email('emailAddress').optional(),
+      webAddress: url('webAddress').optional(),
+    },
+    { error: 'Contact information is an object with contactName, postalAddress and identifier.' },
+  )
+  .meta({ id: 'BatteryContactInformation', description: 'Name, postal address, identifier and optionally e-mail and web address of an organization' });
+
+export const generalProductInformationCompleteSchema = z.strictObject(
+  {
+    productIdentifier: text('productIdentifier', 200).describe(
+      "The battery's unique identifier (Art. 77(3), ISO/IEC 15459 or equivalent), to which the QR code links (DIN DKE SPEC 99100 6.1.2.2)",
+    ),
+    batteryPassportIdentifier: z
+      .string({ error: (issue) => (issue.input === undefined ? 'batteryPassportIdentifier is required.' : 'batteryPassportIdentifier must be a string.') })
+      .max(200, { error: 'batteryPassportIdentifier must be at most 200 characters.' })
+      .regex(new RegExp(BATTERY_PASSPORT_IDENTIFIER_PATTERN, 'u'), {
+        error: 'batteryPassportIdentifier must be a URN of the form urn:<letters and digits>:<letters and digits>, such as urn:cellmaker:evp2027000123.',
+      })
+      .describe('The passport\'s identifier, a URN of lower-case letters and digits (the data model\'s pattern)'),
+    batteryCategory: choice('batteryCategory', BATTERY_CATEGORIES).describe('lmt, ev, industrial (above 2 kWh, not stationary) or stationary (energy storage above 2 kWh)'),
+    manufacturerInformation: contactInformationSchema.describe('The manufacturer (Annex VI Part A(1))'),
+    manufacturingDate: dateTime('manufacturingDate').describe('When the battery was made (Annex VI Part A(4))'),
+    batteryStatus: choice('batteryStatus', BATTERY_STATUSES).describe('Lifecycle status (Annex XIII point 4(c)); changes over the battery\'s life'),
+    batteryMass: measure('batteryMass', { min: 0, max: 100_000, unit: 'kg', description: 'Mass of the whole battery in kg (Annex VI Part A(5))' }),
+    manufacturingPlace: postalAddressSchema.describe('The manufacturing plant (Annex VI Part A(3))'),
+    operatorInformation: contactInformationSchema.describe('The economic operator responsible for the passport (Art. 77(3))'),
+    puttingIntoService: dateTime('puttingIntoService').describe('When the battery was put into service (Annex VII Part B(1))'),
+    warrentyPeriod: z
+      .string({ error: (issue) => (issue.input === undefined ? 'warrentyPeriod is required.' : 'warrentyPeriod must be a string.') })
+      .max(20, { error: 'warrentyPeriod must be at most 20 characters.' })
+      .regex(new RegExp(WARRANTY_PERIOD_PATTERN, 'u'), { error: 'warrentyPeriod must be a month as the data model types it, --01 to --12.' })
+      .describe('Commercial warranty period (Annex XIII point 1(m)), spelt as the data model spells it; typed by the model as an XML Schema gMonth (--MM)'),
+  },
+  { error: 'generalProductInformation must be an object.' },
+);
+
+/** As a passport version or draft holds it: every element optional (completeness says which are missing). */
+export const generalProductInformationSchema = generalProductInformationCompleteSchema
+  .partial()
+  .meta({ id: 'BatteryGeneralProductInformation', description: 'General product information (Battery Pass data model 1.2, GeneralProductInformation)' });
+
+export type GeneralProductInformation = z.infer<typeof generalProductInformationSchema>;

@@ -1,0 +1,167 @@
+import * as z from 'zod';
+import { choice, dateTime, list, measure, percent, text, url, type MeasureOptions } from './fields.ts';
+
+/**
+ * The PerformanceAndDurability aspect of the Battery Pass data model 1.2.1
+ * (docs/battery.md#performance-and-durability): `batteryTechicalProperties` (misspelt as the model
+ * spells it) holds the model-level values, `batteryCondition` the values of one battery that the
+ * model marks dynamic with a `lastUpdate` each. Units are those of the consortium's attribute
+ * longlist; the data model itself names none.
+ */
+
+/** The data model's BatteryComponent. */
+export const BATTERY_COMPONENTS = ['pack', 'module', 'cell'] as const;
+
+const POWER: MeasureOptions = { min: 0, max: 1e9, unit: 'W' };
+const VOLTAGE: MeasureOptions = { min: 0, max: 10_000, unit: 'V' };
+const TEMPERATURE: MeasureOptions = { min: -100, max: 200, unit: '°C' };
+
+export const powerCapabilityAtSchema = z
+  .strictObject({ atSoC: percent('atSoC', 'State of charge, %'), powerCapabilityAt: measure('powerCapabilityAt', POWER) }, {
+    error: 'A power capability is an object with atSoC and powerCapabilityAt.',
+  })
+  .meta({ id: 'BatteryPowerCapabilityAt', description: 'Power capability at a state of charge' });
+
+export const internalResistanceSchema = z
+  .strictObject(
+    {
+      ohmicResistance: measure('ohmicResistance', { min: 0, max: 1_000_000, unit: 'Ω' }),
+      batteryComponent: choice('batteryComponent', BATTERY_COMPONENTS),
+    },
+    { error: 'An internal resistance is an object with ohmicResistance and batteryComponent.' },
+  )
+  .meta({ id: 'BatteryInternalResistance', description: 'Initial internal resistance of the pack, a module or a cell' });
+
+export const temperatureRangeSchema = z
+  .strictObject({ minimum: measure('minimum', TEMPERATURE), maximum: measure('maximum', TEMPERATURE) }, { error: 'A temperature range is an object with minimum and maximum.' })
+  .meta({ id: 'BatteryTemperatureRange', description: 'A temperature range in °C, -100 to 200 as the data model bounds it' });
+
+export const batteryTechnicalPropertiesCompleteSchema = z.strictObject(
+  {
+    originalPowerCapability: list('originalPowerCapability', powerCapabilityAtSchema, 20).describe('Original power capability at given states of charge, e.g. 80 % and 20 % (Annex IV Part B(4))'),
+    ratedMaximumPower: measure('ratedMaximumPower', { ...POWER, description: 'Maximum permitted power (power limits)' }),
+    powerCapabilityRatio: measure('powerCapabilityRatio', { min: 0, max: 10_000, unit: 'W/Wh', description: 'Ratio of nominal power to energy' }),
+    ratedEnergy: measure('ratedEnergy', { min: 0, max: 1_000_000, unit: 'kWh', description: 'Certified usable battery energy' }),
+    expectedNumberOfCycles: measure('expectedNumberOfCycles', { min: 0, max: 10_000_000, integer: true, unit: 'cycles', description: 'Expected lifetime in charge-discharge cycles' }),
+    initialSelfDischarge: percent('initialSelfDischarge', 'Initial self-discharge rate, % of capacity per period of the reference test'),
+    roundtripEfficiency: percent('roundtripEfficiency', 'Initial round trip energy efficiency, %'),
+    ratedCapacity: measure('ratedCapacity', { min: 0, max: 1_000_000, unit: 'Ah', description: 'Rated capacity' }),
+    initialInternalResistance: list('initialInternalResistance', internalResistanceSchema, 20),
+    expectedLifetime: measure('expectedLifetime', { min: 0, max: 100, integer: true, unit: 'years', description: 'Expected lifetime in calendar years' }),
+    cRate: measure('cRate', { min: 0, max: 1000, unit: 'C', description: 'Voluntary: nominal charge and discharge rate' }).optional(),
+    nominalVoltage: measure('nominalVoltage', VOLTAGE),
+    minimumVoltage: measure('minimumVoltage', VOLTAGE),
+    maximumVoltage: measure('maximumVoltage', VOLTAGE),
+    capacityThresholdForExhaustion: percent('capacityThresholdForExhaustion', 'Electric vehicle batteries: state of certified energy, %, below which the battery is exhausted'),
+    lifetimeReferenceTest: url('lifetimeReferenceTest').describe('Link to the reference test for the expected lifetime in cycles'),
+    cRateLifeCycleTest: measure('cRateLifeCycleTest', { min: 0, max: 1000, unit: 'C', description: 'C-rate of the cycle-life test' }),
+    temperatureRangeIdleState: temperatureRangeSchema.describe('Temperature range the battery can withstand when not in use'),
+    roundTripEfficiencyat50PerCentCycleLife: percent('roundTripEfficiencyat50PerCentCycleLife', 'Round trip energy efficiency at 50 % of cycle life, %'),
+    roundTripEfficiencyFade: percent('roundTripEfficiencyFade', 'Energy round trip efficiency fade, %'),
+    powerFade: percent('powerFade', 'Power fade, %'),
+  },
+  { error: 'batteryTechicalProperties must be an object.' },
+);
+
+/** One dynamic value as the data model writes it: `{ <name>: number, lastUpdate }`. */
+const dynamicValue = <const K extends string>(id: string, field: K, options: MeasureOptions, description: string) =>
+  z
+    .strictObject({ [field]: measure(field, options), lastUpdate: dateTime('lastUpdate') } as { [P in K]: ReturnType<typeof measure> } & { lastUpdate: ReturnType<typeof dateTime> }, {
+      error: `An object with ${field} and lastUpdate is expected.`,
+    })
+    .meta({ id, description: `${description}, with the time of its last update` });
+
+export const negativeEventSchema = z
+  .strictObject({ negativeEvent: text('negativeEvent', 1000, { multiLine: true }).describe('What happened, e.g. an accident'), lastUpdate: dateTime('lastUpdate') }, {
+    error: 'A negative event is an object with negativeEvent and lastUpdate.',
+  })
+  .meta({ id: 'BatteryNegativeEvent', description: 'A negative event in the battery\'s life, such as an accident' });
+
+const HOURS: MeasureOptions = { min: 0, max: 10_000_000, unit: 'h' };
+
+export const temperatureInformationSchema = z
+  .strictObject(
+    {
+      timeExtremeHighTemp: measure('timeExtremeHighTemp', { ...HOURS, description: 'Time spent above the upper temperature boundary' }),
+      timeExtremeLowTemp: measure('timeExtremeLowTemp', { ...HOURS, description: 'Time spent below the lower temperature boundary' }),
+      timeExtremeHighTempCharging: measure('timeExtremeHighTempCharging', { ...HOURS, description: 'Time spent charging above the upper boundary' }),
+      timeExtremeLowTempCharging: measure('timeExtremeLowTempCharging', { ...HOURS, description: 'Time spent charging below the lower boundary' }),
+      lastUpdate: dateTime('lastUpdate'),
+    },
+    { error: 'temperatureInformation must be an object.' },
+  )
+  .meta({ id: 'BatteryTemperatureInformation', description: 'Time spent at extreme temperatures (the data model names no unit; hours here)' });
+
+export const remainingPowerCapabilitySchema = z
+  .strictObject(
+    {
+      remainingPowerCapabilityValue: z
+        .strictObject({ atSoC: percent('atSoC'), powerCapabilityAt: measure('powerCapabilityAt', POWER), rPCLastUpdated: dateTime('rPCLastUpdated') }, {
+          error: 'remainingPowerCapabilityValue is an object with atSoC, powerCapabilityAt and rPCLastUpdated.',
+        })
+        .meta({ id: 'BatteryRemainingPowerCapabilityAt', description: 'Remaining power capability at a state of charge, with when it was measured' }),
+      lastUpdate: dateTime('lastUpdate'),
+    },
+    { error: 'remainingPowerCapability must be an object.' },
+  )
+  .meta({ id: 'BatteryRemainingPowerCapability', description: 'Remaining power capability, with the time of its last update' });
+
+export const internalResistanceIncreaseSchema = z
+  .strictObject(
+    {
+      internalResistanceIncreaseValue: measure('internalResistanceIncreaseValue', { min: -100, max: 10_000, unit: '%' }),
+      lastUpdate: dateTime('lastUpdate'),
+      batteryComponent: choice('batteryComponent', BATTERY_COMPONENTS),
+    },
+    { error: 'An internal resistance increase is an object with internalResistanceIncreaseValue, lastUpdate and batteryComponent.' },
+  )
+  .meta({ id: 'BatteryInternalResistanceIncrease', description: 'Internal resistance increase of the pack, a module or a cell, %' });
+
+export const batteryConditionCompleteSchema = z.strictObject(
+  {
+    energyThroughput: dynamicValue('BatteryEnergyThroughput', 'energyThroughputValue', { min: 0, max: 1e12, unit: 'kWh' }, 'Energy throughput, kWh'),
+    capacityThroughput: dynamicValue('BatteryCapacityThroughput', 'capacityThroughputValue', { min: 0, max: 1e12, unit: 'Ah' }, 'Capacity throughput, Ah'),
+    numberOfFullCycles: dynamicValue('BatteryNumberOfFullCycles', 'numberOfFullCyclesValue', { min: 0, max: 10_000_000, unit: 'cycles' }, 'Number of full charge-discharge cycles'),
+    stateOfCertifiedEnergy: dynamicValue('BatteryStateOfCertifiedEnergy', 'stateOfCertifiedEnergyValue', { min: 0, max: 200, unit: '%' }, 'State of certified energy (SOCE), % of the certified usable energy'),
+    capacityFade: dynamicValue('BatteryCapacityFade', 'capacityFadeValue', { min: 0, max: 100, unit: '%' }, 'Capacity fade, %'),
+    remainingEnergy: dynamicValue('BatteryRemainingEnergy', 'remainingEnergyValue', { min: 0, max: 1_000_000, unit: 'kWh' }, 'Remaining usable battery energy, kWh'),
+    remainingCapacity: dynamicValue('BatteryRemainingCapacity', 'remainingCapacityValue', { min: 0, max: 1_000_000, unit: 'Ah' }, 'Remaining capacity, Ah'),
+    negativeEvents: list('negativeEvents', negativeEventSchema, 100),
+    temperatureInformation: temperatureInformationSchema,
+    remainingPowerCapability: remainingPowerCapabilitySchema,
+    evolutionOfSelfDischarge: dynamicValue('BatteryEvolutionOfSelfDischarge', 'evolutionOfSelfDischargeValue', { min: -10_000, max: 10_000, unit: '%' }, 'Evolution of the self-discharge rate, %'),
+    currentSelfDischargingRate: dynamicValue('BatteryCurrentSelfDischargingRate', 'currentSelfDischargingRateValue', { min: 0, max: 100, unit: '%' }, 'Current self-discharge rate, %'),
+    internalResistanceIncrease: list('internalResistanceIncrease', internalResistanceIncreaseSchema, 20),
+    remainingRoundTripEnergyEfficiency: dynamicValue(
+      'BatteryRemainingRoundTripEnergyEfficiency',
+      'remainingRoundTripEnergyEfficiencyValue',
+      { min: 0, max: 100, unit: '%' },
+      'Remaining round trip energy efficiency, %',
+    ),
+    stateOfCharge: dynamicValue('BatteryStateOfCharge', 'stateOfChargeValue', { min: 0, max: 100, unit: '%' }, 'State of charge, %'),
+  },
+  { error: 'batteryCondition must be an object.' },
+);
+
+export const performanceAndDurabilityCompleteSchema = z.strictObject(
+  { batteryTechicalProperties: batteryTechnicalPropertiesCompleteSchema, batteryCondition: batteryConditionCompleteSchema },
+  { error: 'performanceAndDurability must be an object.' },
+);
+
+export const batteryTechnicalPropertiesSchema = batteryTechnicalPropertiesCompleteSchema
+  .partial()
+  .meta({ id: 'BatteryTechnicalProperties', description: 'Model-level performance and durability values (the data model\'s batteryTechicalProperties)' });
+
+export const batteryConditionSchema = batteryConditionCompleteSchema
+  .partial()
+  .meta({ id: 'BatteryCondition', description: 'Dynamic values of one battery, each with the time of its last update' });
+
+/** As a passport holds it: every element of both groups optional. */
+export const performanceAndDurabilitySchema = z
+  .strictObject(
+    { batteryTechicalProperties: batteryTechnicalPropertiesSchema.optional(), batteryCondition: batteryConditionSchema.optional() },
+    { error: 'performanceAndDurability must be an object.' },
+  )
+  .meta({ id: 'BatteryPerformanceAndDurability', description: 'Performance and durability (Battery Pass data model 1.2.1, PerformanceAndDurability)' });
+
+export type PerformanceAndDurability = z.infer<typeof performanceAndDurabilitySchema>;
