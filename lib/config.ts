@@ -66,6 +66,12 @@ export interface Config {
    * gets a distribution tenant of (AWS); unset, none is created (locally).
    */
   cloudfrontMultiTenantDistributionId?: string;
+  /**
+   * BRAND_CNAME_TARGET: the host a verified brand domain's CNAME record points at (the brand
+   * distribution's endpoint, docs/brand-domains.md); the domain's read form shows it. Unset, the
+   * read form says null and the operator gives it.
+   */
+  brandCnameTarget?: string;
   /** The OpenID Connect identity provider (Amazon Cognito in AWS, oidc-provider locally). */
   oidc: {
     issuer?: string;
@@ -108,6 +114,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     signingKeyDir: env.SIGNING_KEY_DIR || undefined,
     dnsServer: env.DNS_SERVER || undefined,
     cloudfrontMultiTenantDistributionId: env.CLOUDFRONT_MULTI_TENANT_DISTRIBUTION_ID || undefined,
+    brandCnameTarget: env.BRAND_CNAME_TARGET || undefined,
     oidc: {
       issuer: env.OIDC_ISSUER || undefined,
       clientId: env.OIDC_CLIENT_ID || undefined,

@@ -1,6 +1,6 @@
 import type { ComponentChildren, JSX, TargetedEvent } from 'preact';
 import { useCallback, useEffect, useId, useRef, useState } from 'preact/hooks';
-import { ApiError } from './api.ts';
+import { ApiError, type Product } from './api.ts';
 
 /**
  * A listing page's create flow: idle, the form open, or what was created shown once (its secret).
@@ -170,11 +170,24 @@ export function Field(props: FieldProps) {
       ) : null}
       {invalid ? (
         <p class="field-error" id={`${id}-error`} data-param={props.name}>
-          {messageOf(props.error)}
+          {inFieldWords(messageOf(props.error), props.name, props.label)}
         </p>
       ) : null}
     </div>
   );
+}
+
+/**
+ * An API message in the words of the form it is shown in: a message that starts with the field's
+ * API name (`economicOperatorId must be…`, or its last part, `country must be…`) starts with the
+ * field's label instead (`Economic operator id must be…`), without the label's "(optional)".
+ */
+export function inFieldWords(message: string, name: string, label: string): string {
+  const shown = label.replace(/\s*\([^)]*\)\s*$/, '');
+  for (const api of [name, name.split('.').at(-1) ?? name]) {
+    if (api && message.startsWith(`${api} `)) return `${shown}${message.slice(api.length)}`;
+  }
+  return message;
 }
 
 /** Moves focus to the field the API named, so keyboard and screen reader users land on it. */
@@ -294,5 +307,101 @@ export function PageHeader(props: { title: string; children?: ComponentChildren;
       </div>
       {props.children ? <div class="page-actions">{props.children}</div> : null}
     </div>
+  );
+}
+
+/** One column of a ListTable: its header, the cell of each item, and whether the cell names the row (a row header). */
+export interface ListColumn<T> {
+  header: ComponentChildren;
+  cell: (item: T) => ComponentChildren;
+  /** The cell that names the row: a `th scope="row"` (one column a table). */
+  rowHeader?: boolean;
+  class?: string;
+}
+
+/**
+ * The one list of the dashboard's list pages: the load's error, "Loading…" the first time, an
+ * empty state, or a table with a caption (for screen readers unless `showCaption`), one row an item.
+ */
+export function ListTable<T>(props: {
+  items: readonly T[] | undefined;
+  columns: readonly ListColumn<T>[];
+  rowKey: (item: T) => string;
+  caption: string;
+  empty: ComponentChildren;
+  loading?: boolean;
+  error?: unknown;
+  showCaption?: boolean;
+  testId?: string;
+  compact?: boolean;
+  /** Attributes of an item's row (data-… for tests and styles). */
+  rowAttributes?: (item: T) => Record<string, string>;
+}) {
+  const { items } = props;
+  return (
+    <>
+      {props.error ? <ErrorNotice error={props.error} /> : null}
+      {props.loading && !items ? <Loading /> : null}
+      {items ? (
+        items.length === 0 ? (
+          <div class="empty card">{typeof props.empty === 'string' ? <p>{props.empty}</p> : props.empty}</div>
+        ) : (
+          <div class="table-wrap card">
+            <table class={`table${props.compact ? ' table-compact' : ''}`} data-testid={props.testId} aria-busy={props.loading ? 'true' : 'false'}>
+              <caption class={props.showCaption ? undefined : 'visually-hidden'}>{props.caption}</caption>
+              <thead>
+                <tr>
+                  {props.columns.map((column, i) => (
+                    <th key={i} scope="col" class={column.class}>
+                      {column.header}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {items.map((item) => (
+                  <tr key={props.rowKey(item)} {...(props.rowAttributes?.(item) ?? {})}>
+                    {props.columns.map((column, i) =>
+                      column.rowHeader ? (
+                        <th key={i} scope="row" class={column.class}>
+                          {column.cell(item)}
+                        </th>
+                      ) : (
+                        <td key={i} class={column.class}>
+                          {column.cell(item)}
+                        </td>
+                      ),
+                    )}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )
+      ) : null}
+    </>
+  );
+}
+
+/** Where a product's passport stands (docs/dashboard.md#passport-status), in words and colour. */
+export function passportStatusText(passport: Product['passport']): string {
+  switch (passport.status) {
+    case 'published':
+      return `Published v${passport.version ?? ''}${passport.draft ? ' · draft waiting' : ''}`;
+    case 'draft':
+      return 'Draft';
+    case 'withdrawn':
+      return 'Withdrawn';
+    default:
+      return 'No passport';
+  }
+}
+
+export function PassportStatusBadge(props: { passport: Product['passport'] }) {
+  const kind = { published: 'badge-success', draft: 'badge-test', withdrawn: 'badge-danger', none: '' }[props.passport.status];
+  return (
+    <span class={`badge ${kind}`} data-passport-status={props.passport.status}>
+      {passportStatusText(props.passport)}
+    </span>
   );
 }

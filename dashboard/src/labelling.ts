@@ -1,3 +1,4 @@
+import { COUNTRY_CODES } from '../../lib/domain/countries.ts';
 import { DEFAULT_LANGUAGE, isLang, type Lang } from '../../lib/domain/labelling/languages.ts';
 import type { VocabularyListEntry } from '../../lib/domain/labelling/vocabulary.ts';
 import { elabelPageUrl } from '../../lib/domain/page-urls.ts';
@@ -9,6 +10,20 @@ const LANGUAGE_NAMES = new Intl.DisplayNames(['en'], { type: 'language' });
 
 /** A language's name in English for the dashboard's language lists ("German"), or its code. */
 export const languageName = (code: string): string => LANGUAGE_NAMES.of(code) ?? code;
+
+const REGION_NAMES = new Intl.DisplayNames(['en'], { type: 'region' });
+
+/** A country's name in English ("Italy") from its ISO 3166-1 alpha-2 code, or the code. */
+export const countryName = (code: string): string => {
+  try {
+    return REGION_NAMES.of(code) ?? code;
+  } catch {
+    return code;
+  }
+};
+
+/** The codes the API accepts (lib/domain/countries.ts), in the order of their English names: what a country list offers. */
+export const COUNTRIES_BY_NAME: readonly string[] = [...COUNTRY_CODES].sort((a, b) => countryName(a).localeCompare(countryName(b), 'en'));
 
 /** The user's language among the 24: the browser's first one the e-label offers, else English. */
 export function browserLanguage(preferred: readonly string[] = typeof navigator === 'undefined' ? [] : navigator.languages): Lang {
@@ -43,7 +58,8 @@ export function ingredientLabel(ingredient: Ingredient, lang: Lang, vocabulary: 
   if (typeof ingredient === 'string') return ingredient;
   if (ingredient.code !== undefined) {
     const entry = vocabulary?.find((candidate) => candidate.code === ingredient.code);
-    if (!entry) return ingredient.code;
+    // The vocabulary not loaded (yet): the code in words rather than the code itself ("sulphur dioxide").
+    if (!entry) return ingredient.code.replace(/-/g, ' ');
     return [entry.category ? `${entry.category.names[lang]}: ` : '', entry.names[lang], entry.eNumber ? ` (${entry.eNumber})` : ''].join('');
   }
   const texts = ingredient.text ?? {};

@@ -1,7 +1,7 @@
 import { render } from 'preact';
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { api, ApiError, setCsrfToken, whenSignedOut, type Environment, type Session } from './api.ts';
-import { ErrorNotice, Loading } from './components.tsx';
+import { ErrorNotice } from './components.tsx';
 import { Layout } from './layout.tsx';
 import { ActivityPage } from './pages/activity.tsx';
 import { DomainsPage } from './pages/domains.tsx';
@@ -19,6 +19,28 @@ type State = { kind: 'loading' } | { kind: 'signed-out'; reason?: string } | { k
 /** Where the identity provider sends the browser back to: this page, wherever it is served. */
 const loginUrl = (): string => `/v1/auth/login?returnTo=${encodeURIComponent(window.location.pathname)}`;
 
+const BRAND_MARK = 'M3 3h8v8H3zm2 2v4h4V5zm8-2h8v8h-8zm2 2v4h4V5zM3 13h8v8H3zm2 2v4h4v-4zm11-2h2v2h-2zm-3 0h2v4h-2zm5 3h3v2h-3zm-5 3h4v2h-4zm6 0h2v2h-2z';
+
+/** The first screen while the session is read: the brand, a quiet progress line, the words for screen readers. */
+function LoadingScreen() {
+  return (
+    <main id="main" class="signin loading-screen" aria-busy="true">
+      <div class="signin-card loading-card">
+        <div class="brand brand-large">
+          <svg aria-hidden="true" viewBox="0 0 24 24" width="32" height="32">
+            <path fill="currentColor" d={BRAND_MARK} />
+          </svg>
+          <span>Product Passport</span>
+        </div>
+        <div class="loading-bar" aria-hidden="true">
+          <span />
+        </div>
+        <p role="status">Loading the dashboard…</p>
+      </div>
+    </main>
+  );
+}
+
 function SignIn(props: { reason?: string }) {
   useEffect(() => {
     document.title = 'Sign in · Product Passport';
@@ -28,7 +50,7 @@ function SignIn(props: { reason?: string }) {
       <div class="signin-card">
         <div class="brand brand-large">
           <svg aria-hidden="true" viewBox="0 0 24 24" width="32" height="32">
-            <path fill="currentColor" d="M3 3h8v8H3zm2 2v4h4V5zm8-2h8v8h-8zm2 2v4h4V5zM3 13h8v8H3zm2 2v4h4v-4zm11-2h2v2h-2zm-3 0h2v4h-2zm5 3h3v2h-3zm-5 3h4v2h-4zm6 0h2v2h-2z" />
+            <path fill="currentColor" d={BRAND_MARK} />
           </svg>
           <span>Product Passport</span>
         </div>
@@ -44,13 +66,13 @@ function SignIn(props: { reason?: string }) {
   );
 }
 
-function Page(props: { route: Route; session: Session }) {
+function Page(props: { route: Route; session: Session; onSwitch: (change: { environment: Environment }) => Promise<void> }) {
   const { route, session } = props;
   // A page's data belongs to one organization and environment: remount when the session moves.
   const key = `${session.organization.id}/${session.environment}`;
   switch (route.page) {
     case 'products':
-      return <ProductsPage key={key} environment={session.environment} />;
+      return <ProductsPage key={key} environment={session.environment} onSwitchEnvironment={(environment) => props.onSwitch({ environment })} />;
     case 'product':
       return <ProductPage key={`${key}/${route.productId}`} productId={route.productId} tab={route.tab} />;
     case 'keys':
@@ -68,7 +90,7 @@ function Page(props: { route: Route; session: Session }) {
     case 'imports':
       return <ImportsPage key={key} environment={session.environment} importId={route.importId} />;
     case 'activity':
-      return <ActivityPage key={key} environment={session.environment} />;
+      return <ActivityPage key={key} environment={session.environment} user={{ id: session.user.id, email: session.user.email }} />;
     case 'legal-terms':
       return <LegalTermsPage key={key} environment={session.environment} />;
     default:
@@ -103,7 +125,7 @@ function App() {
     void load();
   }, [load]);
 
-  if (state.kind === 'loading') return <Loading label="Loading the dashboard…" />;
+  if (state.kind === 'loading') return <LoadingScreen />;
   if (state.kind === 'signed-out') return <SignIn {...(state.reason ? { reason: state.reason } : {})} />;
   if (state.kind === 'failed') {
     return (
@@ -139,7 +161,7 @@ function App() {
 
   return (
     <Layout session={state.session} route={route} onSwitch={switchSession} onSignOut={signOut}>
-      <Page route={route} session={state.session} />
+      <Page route={route} session={state.session} onSwitch={switchSession} />
     </Layout>
   );
 }

@@ -1,9 +1,9 @@
-import { createDomainSchema, toDomainView, updateDomainSchema } from '../../lib/domain/domain.ts';
+import { createDomainSchema, updateDomainSchema } from '../../lib/domain/domain.ts';
 import { defineApiHandler, pathParam, type ApiRequest } from '../../lib/api/handler.ts';
 import { originOf } from '../../lib/api/origin.ts';
 import { json } from '../../lib/http/response.ts';
 import { parseBody } from '../../lib/http/validation.ts';
-import { createDomain, domainsOf, removeDomain, requireDomain, setDefaultDomain, verifyDomain } from '../../lib/services/domains.ts';
+import { createDomain, domainsOf, domainView, removeDomain, requireDomain, setDefaultDomain, verifyDomain } from '../../lib/services/domains.ts';
 
 /** Brand-owned resolver domains of the session's organization (dashboard session only; docs/brand-domains.md). */
 const domainInPath = (request: ApiRequest) => requireDomain(request.principal.tenant.orgId, pathParam(request, 'domainId'));
@@ -11,20 +11,20 @@ const domainInPath = (request: ApiRequest) => requireDomain(request.principal.te
 async function create(request: ApiRequest) {
   const input = parseBody(createDomainSchema, request.body);
   const domain = await createDomain(request.principal.tenant, input, originOf(request));
-  return json(201, toDomainView(domain), { Location: `/v1/domains/${domain.domainId}` });
+  return json(201, domainView(domain), { Location: `/v1/domains/${domain.domainId}` });
 }
 
 async function list(request: ApiRequest) {
-  return json(200, { data: (await domainsOf(request.principal.tenant.orgId)).map(toDomainView) });
+  return json(200, { data: (await domainsOf(request.principal.tenant.orgId)).map((domain) => domainView(domain)) });
 }
 
 async function read(request: ApiRequest) {
-  return json(200, toDomainView(await domainInPath(request)));
+  return json(200, domainView(await domainInPath(request)));
 }
 
 async function update(request: ApiRequest) {
   const changes = parseBody(updateDomainSchema, request.body);
-  return json(200, toDomainView(await setDefaultDomain(request.principal.tenant, await domainInPath(request), changes.default, originOf(request))));
+  return json(200, domainView(await setDefaultDomain(request.principal.tenant, await domainInPath(request), changes.default, originOf(request))));
 }
 
 async function remove(request: ApiRequest) {
@@ -34,7 +34,7 @@ async function remove(request: ApiRequest) {
 }
 
 async function verify(request: ApiRequest) {
-  return json(200, toDomainView(await verifyDomain(request.principal.tenant, await domainInPath(request), originOf(request))));
+  return json(200, domainView(await verifyDomain(request.principal.tenant, await domainInPath(request), originOf(request))));
 }
 
 export const handler = defineApiHandler('domains', {

@@ -30,6 +30,11 @@ export interface DeploySettings {
    * a verified domain gets a distribution tenant of it. Unset, verified domains get none.
    */
   brandDistributionId?: string;
+  /**
+   * The host a verified brand domain's CNAME points at (the brand distribution's endpoint,
+   * d….cloudfront.net): the domains function shows it as the domain's CNAME target.
+   */
+  brandCnameTarget?: string;
   logRetention: RetentionDays;
   /** Default stage throttling of the HTTP API (steady requests per second, and burst). */
   apiRateLimit: number;
@@ -55,6 +60,7 @@ export const CONTEXT_KEYS = [
   'dashboardOrigins',
   'alarmEmail',
   'brandDistributionId',
+  'brandCnameTarget',
   'logRetentionDays',
   'apiRateLimit',
   'apiBurstLimit',
@@ -90,6 +96,7 @@ export function settingsFromContext(node: Node): DeploySettings {
     dashboardOrigins: text('dashboardOrigins'),
     alarmEmail: text('alarmEmail'),
     brandDistributionId: text('brandDistributionId'),
+    brandCnameTarget: text('brandCnameTarget'),
     logRetention: retention as RetentionDays,
     apiRateLimit: positive('apiRateLimit', DEFAULT_SETTINGS.apiRateLimit),
     apiBurstLimit: positive('apiBurstLimit', DEFAULT_SETTINGS.apiBurstLimit),
@@ -138,6 +145,10 @@ export function validateSettings(settings: DeploySettings): void {
   }
   const brand = settings.brandDistributionId;
   if (brand !== undefined && !/^E[A-Z0-9]{5,20}$/.test(brand)) throw new Error(`Context value brandDistributionId must be a CloudFront distribution id (E…), not "${brand}".`);
+  const target = settings.brandCnameTarget;
+  if (target !== undefined && !/^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/.test(target)) {
+    throw new Error(`Context value brandCnameTarget must be a lower-case host name such as d111111abcdef8.cloudfront.net, not "${target}".`);
+  }
   if (settings.apiBurstLimit < 1 || settings.apiRateLimit < 1) throw new Error('API throttling limits must be positive.');
 }
 

@@ -121,7 +121,14 @@ export class PassportStack extends Stack {
           settings.brandDistributionId
             ? Object.entries(functions)
                 .filter(([, spec]) => spec.grants.cloudfrontTenants?.length)
-                .map(([name]) => [name, { CLOUDFRONT_MULTI_TENANT_DISTRIBUTION_ID: settings.brandDistributionId as string }])
+                .map(([name]) => [
+                  name,
+                  {
+                    CLOUDFRONT_MULTI_TENANT_DISTRIBUTION_ID: settings.brandDistributionId as string,
+                    // The domain's read form names the CNAME target a verified brand host points at (docs/brand-domains.md).
+                    ...(settings.brandCnameTarget ? { BRAND_CNAME_TARGET: settings.brandCnameTarget } : {}),
+                  },
+                ])
             : [],
         ),
       },

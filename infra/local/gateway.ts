@@ -189,7 +189,11 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       if (!res.headersSent) send(res, errorResult(apiError, requestId), req.method);
     }
   });
-  server.keepAliveTimeout = 5_000;
+  // Longer than any pause of a busy client between two requests on one connection: a server that
+  // closes an idle socket while the client (its timers delayed by a blocked event loop) reuses it
+  // makes the request fail with "other side closed". API Gateway keeps idle connections far longer.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host ?? '127.0.0.1', () => resolve());

@@ -5,7 +5,11 @@ import type { ApiRequest } from './handler.ts';
 export function originOf(request: Pick<ApiRequest, 'principal' | 'requestId'>): Origin {
   const { principal } = request;
   return {
-    actor: principal.kind === 'apiKey' ? { type: 'api_key', id: principal.keyId } : { type: 'user', id: principal.userId },
+    // The actor's name for people: the key's name, the user's e-mail (docs/lifecycle.md#event-log).
+    actor:
+      principal.kind === 'apiKey'
+        ? { type: 'api_key', id: principal.keyId, ...(principal.name ? { name: principal.name } : {}) }
+        : { type: 'user', id: principal.userId, name: principal.email },
     requestId: request.requestId,
   };
 }

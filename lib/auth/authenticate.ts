@@ -32,6 +32,7 @@ export async function authenticateApiKey(header: string | undefined): Promise<Ap
   const principal: ApiKeyPrincipal = {
     kind: 'apiKey',
     keyId: record.keyId,
+    name: record.name,
     tenant: { orgId: record.orgId, environment: record.environment },
     scopes: record.scopes,
     rateLimitPerMinute: record.rateLimitPerMinute ?? config().rateLimitPerMinute,

@@ -5,6 +5,8 @@ import type { Tenant } from '../domain/tenant.ts';
 export interface ApiKeyPrincipal {
   kind: 'apiKey';
   keyId: string;
+  /** The key's name, as its creator gave it: events name their actor by it (docs/lifecycle.md#event-log). */
+  name?: string;
   tenant: Tenant;
   scopes: readonly Scope[];
   /** Requests a minute this key may make. */

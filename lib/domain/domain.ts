@@ -1,5 +1,8 @@
 import * as z from 'zod';
+import { normalizeHostname } from './hostname.ts';
 import { randomString } from './ids.ts';
+
+export { normalizeHostname };
 
 /**
  * Brand-owned resolver domains (docs/brand-domains.md): a hostname such as `id.brand.example`
@@ -42,8 +45,12 @@ const IPV4 = /^\d{1,3}(?:\.\d{1,3}){3}$/;
  * no wildcard, and not the platform's own resolver host or a name under it (`platformHosts`).
  */
 export function hostnameProblem(hostname: string, platformHosts: readonly string[] = []): string | undefined {
+  if (hostname === '') return 'hostname must name a host, such as id.brand.example.';
   if (hostname.includes('*')) return 'hostname must not be a wildcard: name one host, such as id.brand.example.';
-  if (hostname.includes(':') || hostname.startsWith('[') || IPV4.test(hostname)) return 'hostname must be a domain name, not an IP address.';
+  if (hostname.includes('@')) return 'hostname must be the host alone, without a user name (the part before @).';
+  if (hostname.startsWith('[') || IPV4.test(hostname) || /^[0-9a-f]*:[0-9a-f:]*$/.test(hostname)) return 'hostname must be a domain name, not an IP address.';
+  if (/:\d*$/.test(hostname)) return 'hostname must be the host alone, without a port (the part from :).';
+  if (hostname.includes(':')) return 'hostname must be a DNS hostname: letters, digits, hyphens and dots, without a scheme, port or path.';
   if (hostname.endsWith('.')) return 'hostname must not end with a dot.';
   if (hostname.length > 253) return 'hostname must be at most 253 characters.';
   const labels = hostname.split('.');
@@ -111,15 +118,15 @@ export const createDomainSchema = z.strictObject({
     .string({ error: (i) => (i.input === undefined ? 'hostname is required.' : 'hostname must be a string.') })
     .trim()
     .min(1, { error: 'hostname must not be empty.' })
-    .max(253, { error: 'hostname must be at most 253 characters.' })
+    .max(2048, { error: 'hostname is too long: a hostname has at most 253 characters.' })
     .meta({
       description:
-        "The host to print on packaging, such as id.brand.example (letters are read in lower case): a DNS hostname, not localhost, not a special-use name (invalid, local, onion, alt, arpa, internal, example, test, …: docs/brand-domains.md), not the platform's own resolver host or a name under it",
+        "The host to print on packaging, such as id.brand.example (letters are read in lower case; a pasted address such as https://id.brand.example/ is read as its host: the scheme, the path and a trailing dot are removed): a DNS hostname, not localhost, not a special-use name (invalid, local, onion, alt, arpa, internal, example, test, …: docs/brand-domains.md), not the platform's own resolver host or a name under it",
       example: 'id.brand.example',
       pattern: HOSTNAME_PATTERN.source,
       not: { pattern: '(?:^|\\.)[Ll][Oo][Cc][Aa][Ll][Hh][Oo][Ss][Tt]$' },
     })
-    .transform((v) => v.toLowerCase())
+    .transform(normalizeHostname)
     .superRefine((v, ctx) => {
       const problem = hostnameProblem(v);
       if (problem) ctx.addIssue({ code: 'custom', message: problem, input: v });
@@ -145,6 +152,14 @@ export const domainSchema = z
       name: z.string().describe('The DNS name of the TXT record to create'),
       value: z.string().describe('The value the TXT record must hold'),
     }),
+    cname: z
+      .object({
+        type: z.literal('CNAME'),
+        name: z.string().describe('The DNS name of the CNAME record: the hostname'),
+        target: z.string().nullable().describe("The host it points at: the brand distribution's endpoint (null when the deployment does not name it: the operator gives it)"),
+      })
+      .nullable()
+      .describe('Once verified: the CNAME record that points the hostname at the resolver (null while pending)'),
     createdAt: z.iso.datetime(),
     verifiedAt: z.iso.datetime().nullable(),
   })
@@ -154,12 +169,14 @@ export type Domain = z.infer<typeof domainSchema>;
 export const domainListSchema = z.object({ data: z.array(domainSchema) }).meta({ id: 'DomainList' });
 export type DomainList = z.infer<typeof domainListSchema>;
 
-export const toDomainView = (d: DomainRecord): Domain => ({
+/** The read form; `cnameTarget` is the deployment's brand endpoint (lib/services/domains.ts domainView), null when it names none. */
+export const toDomainView = (d: DomainRecord, cnameTarget: string | null = null): Domain => ({
   id: d.domainId,
   hostname: d.hostname,
   status: d.status,
   default: d.default,
   verification: { type: 'TXT', name: d.verification.name, value: d.verification.value },
+  cname: d.status === 'verified' ? { type: 'CNAME', name: d.hostname, target: cnameTarget } : null,
   createdAt: d.createdAt,
   verifiedAt: d.verifiedAt ?? null,
 });

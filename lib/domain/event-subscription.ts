@@ -75,13 +75,27 @@ export interface SubscriptionRecord {
   updatedAt: string;
 }
 
+/**
+ * How a subscription URL starts in every deployment (the OpenAPI document's `pattern`). The schema
+ * lets `http://` through too, for the local stack's loopback receivers; the service refuses it
+ * elsewhere (lib/domain/outbound-address.ts urlProblem), so that in AWS the two say the same.
+ */
+export const SUBSCRIPTION_URL_PATTERN = '^https://';
+
 const urlSchema = z
   .string({ error: (i) => (i.input === undefined ? 'url is required.' : 'url must be a string.') })
+  .refine((value) => /^https?:\/\//.test(value), { error: 'url must start with https://.' })
   .trim()
   .max(2048, { error: 'url must be at most 2048 characters.' })
   .refine((value) => URL.canParse(value), { error: 'url must be an absolute URL such as https://example.com/webhooks.' })
-  .meta({ format: 'uri' })
-  .describe('Where events are POSTed: https:// (plain http:// only to loopback, and only on a local stack); hosts resolving to private, loopback, link-local or metadata addresses are refused');
+  .meta({ format: 'uri', pattern: SUBSCRIPTION_URL_PATTERN })
+  .describe(
+    'Where events are POSTed: an absolute URL of at most 2048 characters that starts with https:// (lower case, nothing before it), with no user name, password or fragment. ' +
+      'Its host must resolve in DNS when the subscription is saved, and the host and every address it resolves to must be globally reachable unicast: ' +
+      'private (10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16, fc00::/7), loopback (127.0.0.0/8, ::1, localhost), link-local (169.254.0.0/16, where cloud metadata services answer, and fe80::/10), shared (100.64.0.0/10), ' +
+      'documentation, benchmarking, multicast and reserved addresses, the other blocks of the IANA special-purpose registries that are not globally reachable, IPv6 outside 2000::/3, and IPv6 forms that embed an IPv4 address other than IPv4-mapped and NAT64 (checked as the IPv4 address they reach) are refused: 422 with param url (docs/webhooks-outbound.md#ssrf). ' +
+      'Every delivery checks again and connects to the address it checked, following no redirect. Only a local stack (EVENT_SUBSCRIPTIONS_ALLOW_LOOPBACK=true) also accepts http:// and loopback addresses.',
+  );
 
 const eventsSchema = z
   .array(z.enum([...EVENT_TYPES, ALL_EVENTS], { error: `events must hold event types (${EVENT_TYPES.join(', ')}) or "*".` }), {

@@ -123,10 +123,14 @@ export function energyMismatch(nutrition: NutritionInput, productType?: string):
 
 /** The sentence and suggestion of a 422 for a declared energy that disagrees with the nutrients. */
 export function energyMismatchMessage(mismatch: EnergyCheck): { message: string; suggestion: string } {
-  const kj = (value: number) => `${Math.round(value)} kJ`;
+  // In the unit the figure was typed in: a kcal figure is answered in kcal (issue 32: people's words).
+  const inKcal = mismatch.field === 'energyKcal';
+  const shown = (kj: number) => (inKcal ? `${Math.round(kj / KJ_PER_KCAL)} kcal` : `${Math.round(kj)} kJ`);
   return {
-    message: `${mismatch.field} disagrees with the nutrients: they give ${kj(mismatch.computedKj)}, the declared value is ${kj(mismatch.declaredKj)} (more than 20 % and 10 kJ apart).`,
-    suggestion: 'Check the figure for a kcal value typed as kJ or a misplaced decimal, or leave energy out to have it computed.',
+    message: `${mismatch.field} disagrees with the nutrients: they give ${shown(mismatch.computedKj)}, the declared value is ${shown(mismatch.declaredKj)} (more than 20 % and 10 kJ apart).`,
+    suggestion: inKcal
+      ? 'Check the figure for a kJ value typed as kcal or a misplaced decimal, or leave energy out to have it computed.'
+      : 'Check the figure for a kcal value typed as kJ or a misplaced decimal, or leave energy out to have it computed.',
   };
 }
 

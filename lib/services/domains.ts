@@ -30,8 +30,11 @@ import { DuplicateError, NotFoundError, ValidationError } from '../http/errors.t
  * nothing).
  */
 
+/** A domain's read form, with the CNAME target of this deployment (BRAND_CNAME_TARGET) once it is verified. */
+export const domainView = (domain: DomainRecord) => toDomainView(domain, config().brandCnameTarget ?? null);
+
 const domainEvent = (tenant: Tenant, type: EventType, domain: DomainRecord, origin: Origin, now: string) =>
-  eventPut(tenant, newEvent(type, toDomainView(domain), origin, now));
+  eventPut(tenant, newEvent(type, domainView(domain), origin, now));
 
 /** The platform's own hosts, which no brand may claim (nor names under them). */
 function platformHosts(): string[] {

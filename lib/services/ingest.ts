@@ -19,6 +19,7 @@ import { normalizeGtin } from '../domain/gtin.ts';
 import { canonicalJson } from '../domain/json.ts';
 import { applyMapping, sourceOf, type MapStats, type MappedProduct } from '../domain/mapping.ts';
 import { passportDataSchema, type PassportData } from '../domain/passport.ts';
+import { allergenContradiction, allergenContradictionMessage } from '../domain/labelling/allergen-consistency.ts';
 import { createProductSchema, updateProductSchema, type CreateProductInput, type ProductRecord } from '../domain/product.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import { isUpsertEvent, type WebhookEndpointRecord } from '../domain/webhook.ts';
@@ -86,6 +87,12 @@ async function plan(tenant: Tenant, endpoint: WebhookEndpointRecord, mapped: Map
   if (!parsedData.success) throw fromSource(mapped, toValidationError(parsedData.error), 'data');
 
   const view = await getPublicView(tenant, gtin.gtin14);
+  // Checked here as publishing checks it (lib/services/passports.ts checkAllergens), so that no product of the delivery is written.
+  const contradiction = allergenContradiction(parsedData.data, view?.category ?? endpoint.defaultCategory);
+  if (contradiction) {
+    const { param, message, suggestion } = allergenContradictionMessage(contradiction, (path) => sourceOf(mapped, `data.${path}`));
+    throw new ValidationError(message, param, `${suggestion} Fix it in the product-information system, or map allergens.${contradiction.flag}.`);
+  }
   if (view) {
     // An existing product is renamed (write() below): the name follows the rules of PATCH /v1/products.
     const name = mapped.product.name?.trim();

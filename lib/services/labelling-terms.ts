@@ -65,7 +65,8 @@ export async function setTerm(tenant: Tenant, lang: string, termKey: string, inp
     text: input.text,
     ...(input.note ? { note: input.note } : {}),
     updatedAt: now,
-    updatedBy: origin.actor,
+    // Who, as the term's read form documents it: the actor's type and id (its name stays in the event).
+    updatedBy: { type: origin.actor.type, id: origin.actor.id },
   };
   const view = toLabelTermView(term.lang, term.termKey, record);
   await putLabelTerm(tenant, record, [eventPut(tenant, newEvent('labelling_term.updated', view, origin, now))]);

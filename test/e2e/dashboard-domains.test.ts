@@ -38,8 +38,8 @@ describe('the dashboard’s Domains page', () => {
     const form = page.getByRole('form', { name: 'Add a domain' });
     await form.getByLabel('Hostname').fill('localhost');
     await form.getByRole('button', { name: 'Add domain' }).click();
-    // Assess: the API's 422 beside the field
-    await expect.poll(() => form.locator('[data-param="hostname"]').innerText(), POLL).toContain('hostname must');
+    // Assess: the API's 422 beside the field, naming the field by its label
+    await expect.poll(() => form.locator('[data-param="hostname"]').innerText(), POLL).toContain('Hostname must');
 
     // Act
     await form.getByLabel('Hostname').fill(hostname);
@@ -69,6 +69,45 @@ describe('the dashboard’s Domains page', () => {
     await expect.poll(() => card.innerText(), POLL).toContain('default');
     await page.getByText(`New live products will get QR codes on ${hostname}`).waitFor();
     await checkpoint(page, 'domains-verified');
+    await page.context().close();
+  });
+
+  it.skipIf(mode === 'skip')('takes a pasted https://www.…/ address as its host, shows the TXT name as DNS providers ask for it, and after verification the CNAME to create', { timeout: 120_000 }, async () => {
+    // Prepare
+    if (!browser) throw new Error(CHROMIUM_MISSING);
+    const page = await signedInPage(browser, session);
+    const label = `b${randomBytes(5).toString('hex')}`;
+    const hostname = `www.${label}.brand.example`;
+
+    // Act: paste the address as the browser shows it
+    await page.goto(`${baseUrl()}/dashboard/#/domains`);
+    await page.getByRole('button', { name: 'Add domain' }).click();
+    const form = page.getByRole('form', { name: 'Add a domain' });
+    await form.getByLabel('Hostname').fill(`https://WWW.${label}.brand.example/`);
+    await form.getByRole('button', { name: 'Add domain' }).click();
+
+    // Assess: the host alone, and the TXT record's name as a DNS provider's form asks for it, the full name beside it
+    const card = page.locator(`[data-domain="${hostname}"]`);
+    await card.waitFor();
+    const record = card.getByTestId('txt-record');
+    expect(await record.getByTestId('record-host').innerText()).toBe(`_passport-challenge.www.${label}`);
+    const text = await record.innerText();
+    expect(text).toContain('brand.example');
+    expect(text).toContain(`_passport-challenge.${hostname}`);
+    await checkpoint(page, 'domains-pasted');
+
+    // Act: publish the record and verify
+    const txtValue = /passport-verification=\w{32}/.exec(text)?.[0] ?? '';
+    expect((await admin(['dns', 'set-txt', '--name', `_passport-challenge.${hostname}`, '--value', txtValue])).code).toBe(0);
+    await card.getByRole('button', { name: `Verify ${hostname}` }).click();
+
+    // Assess: the CNAME record to create next, its name in the same form
+    const cname = card.getByTestId('cname-record');
+    await cname.waitFor(POLL);
+    expect(await cname.getByTestId('record-host').innerText()).toBe(`www.${label}`);
+    expect(await cname.innerText()).toContain('CNAME');
+    expect(await cname.getByTestId('cname-target').innerText()).not.toBe('');
+    await checkpoint(page, 'domains-cname');
     await page.context().close();
   });
 });

@@ -147,22 +147,20 @@ describe('the dashboard', () => {
       expect(details).toContain('4006381000017');
       expect(details).toContain('22042111');
       expect(details).toContain('batch');
-      await page.getByTestId('qr-image').waitFor();
-      const qrCodeUrl = await page.getByTestId('elabel-link').getAttribute('href');
-      expect(qrCodeUrl).toMatch(new RegExp(`/${org.orgId}/test/01/0${gtin}$`));
-      expect(await page.getByRole('link', { name: 'Download SVG' }).getAttribute('href')).toMatch(/^data:image\/svg\+xml/);
-      expect(await page.getByRole('link', { name: 'Download SVG' }).getAttribute('download')).toBe(`${gtin}.svg`);
-      await checkpoint(page, 'product');
+      // No passport yet: no QR code to print (its scans would find nothing), the first passport instead.
+      expect(await page.getByTestId('first-passport').innerText()).toContain('Publish the first passport');
+      expect(await page.getByTestId('qr-image').count()).toBe(0);
+      expect(details).toContain('No passport');
 
       // --- Activity: the product just created is the newest event, by this user, linked to its page.
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Activity' }).click();
       const activity = page.getByTestId('activity-table');
-      await expect.poll(() => activity.locator('tbody tr').first().innerText(), POLL).toContain('product.created');
-      expect(await activity.locator('tbody tr').first().innerText()).toContain('Dashboard user');
-      // The test environment's sample data was published by the system.
+      await expect.poll(() => activity.locator('tbody tr').first().innerText(), POLL).toContain('Product created');
+      expect(await activity.locator('tbody tr').first().innerText()).toContain(DASHBOARD_ACCOUNT.email);
+      // The test environment's sample data was published by the service.
       await page.getByLabel('Type').selectOption('passport.published');
-      await expect.poll(() => activity.locator('tbody tr').first().innerText(), POLL).toContain('passport.published');
-      expect(await activity.innerText()).toContain('System');
+      await expect.poll(() => activity.locator('tbody tr').first().innerText(), POLL).toContain('Passport published');
+      expect(await activity.innerText()).toContain('Sample data');
       await page.getByLabel('Type').selectOption('product.created');
       await expect.poll(() => activity.locator('tbody tr').first().innerText(), POLL).toContain('Riesling Kabinett 2023');
       await checkpoint(page, 'activity');
@@ -174,17 +172,19 @@ describe('the dashboard', () => {
       await page.getByRole('button', { name: 'Publish the first passport' }).click();
       const form = page.getByTestId('publish-form');
       await form.getByLabel('Colour (wine)').selectOption('white');
-      await form.getByLabel('Vintage').fill('2023');
+      await form.getByLabel('Vintage').fill('1700'); // before 1800: the API names the field
       // Ingredients: a vocabulary entry found by typing (named in all 24 languages on the e-label), and free text.
-      const ingredients = form.getByLabel('Ingredients', { exact: true });
+      const ingredients = form.getByRole('combobox', { name: 'Ingredients' });
       await ingredients.fill('Grapes');
-      // Enter takes the vocabulary entry once the suggestions have loaded (before that it is free text).
-      await form.getByRole('button', { name: 'grapes', exact: true }).waitFor();
+      // A name typed in full is the highlighted suggestion once the suggestions have loaded: Enter takes it.
+      await form.getByRole('option', { name: 'grapes', exact: true, selected: true }).waitFor();
       await ingredients.press('Enter');
       await ingredients.fill('tartaric');
-      await form.getByRole('button', { name: 'Acidity regulator: tartaric acid (E 334)' }).click();
+      await form.getByRole('option', { name: 'Acidity regulator: tartaric acid (E 334)' }).click();
       await ingredients.fill('Preservative: sulphites');
-      await form.getByRole('button', { name: 'Add “Preservative: sulphites” as free text' }).click();
+      // Free text is added only after the warning that it will not be translated.
+      await form.getByRole('button', { name: 'Add “Preservative: sulphites” as free text…' }).click();
+      await form.getByTestId('free-text-confirm').getByRole('button', { name: 'Add untranslated' }).click();
       expect(await form.getByRole('list', { name: 'Ingredients, in descending order of weight' }).innerText()).toMatch(/grapes[\s\S]*Acidity regulator: tartaric acid \(E 334\)[\s\S]*Preservative: sulphites/);
       for (const [label, value] of [['Fat (g)', '0'], ['Saturated fat (g)', '0'], ['Carbohydrates (g)', '2.6'], ['Sugars (g)', '2.1'], ['Protein (g)', '0.1'], ['Salt (g)', '0'], ['Alcohol (g)', '8.7']]) {
         await form.getByLabel(label!, { exact: true }).fill(value!);
@@ -195,30 +195,40 @@ describe('the dashboard', () => {
         await form.getByLabel(label!, { exact: true }).fill(value!);
       }
       await form.getByLabel('Contains sulphites').check();
-      await form.locator('[data-field="data.origin.country"] input').fill('XX');
+      // The country by its name: the API receives its ISO code.
+      await form.locator('[data-field="data.origin.country"] select').selectOption({ label: 'Germany' });
       await form.getByLabel('Region').fill('Mosel');
       await form.getByLabel('Designation').fill('Mosel Qualitätswein');
       await form.getByLabel('Producer 1 name').fill('Weingut Beispiel');
-      await form.locator('[data-field="data.producers[0].country"] input').fill('DE');
+      await form.locator('[data-field="data.producers[0].country"] select').selectOption({ label: 'Germany' });
       await form.getByRole('button', { name: 'Publish version' }).click();
-      const countryError = page.locator('[data-param="data.origin.country"]');
-      await countryError.waitFor();
-      expect(await countryError.innerText()).toMatch(/country/i);
-      expect(await form.locator('[data-field="data.origin.country"] input').getAttribute('aria-invalid')).toBe('true');
+      const vintageError = page.locator('[data-param="data.vintage"]');
+      await vintageError.waitFor();
+      expect(await vintageError.innerText()).toMatch(/vintage/i);
+      expect(await form.getByLabel('Vintage').getAttribute('aria-invalid')).toBe('true');
       await checkpoint(page, 'passport-error');
-      await form.locator('[data-field="data.origin.country"] input').fill('DE');
+      await form.getByLabel('Vintage').fill('2023');
       await form.getByRole('button', { name: 'Publish version' }).click();
       await page.getByText('Version 1 is published').waitFor();
       await expect.poll(() => page.getByTestId('passport-history').innerText(), POLL).toContain('v1');
       expect(await page.getByTestId('current-passport').innerText()).toContain('Mosel');
+      expect(await page.getByTestId('current-passport').innerText()).toContain('Germany');
       // The e-label preview in any of the 24 languages: the version's immutable page in that language.
       await page.getByLabel('E-label language').selectOption('el');
       expect(await page.getByTestId('elabel-preview').getAttribute('href')).toMatch(new RegExp(`/${org.orgId}/test/p/0${gtin}/1/el$`));
       await checkpoint(page, 'passport');
 
-      // --- Open the e-label page the QR code leads to.
+      // --- With its passport published, the product's page shows the QR code, its download and the e-label link.
       await page.getByRole('navigation', { name: 'Product sections' }).getByRole('link', { name: 'Overview' }).click();
       await page.getByTestId('qr-image').waitFor();
+      const qrCodeUrl = await page.getByTestId('elabel-link').getAttribute('href');
+      expect(qrCodeUrl).toMatch(new RegExp(`/${org.orgId}/test/01/0${gtin}$`));
+      expect(await page.getByRole('link', { name: 'Download SVG' }).getAttribute('href')).toMatch(/^data:image\/svg\+xml/);
+      expect(await page.getByRole('link', { name: 'Download SVG' }).getAttribute('download')).toBe(`${gtin}.svg`);
+      expect(await page.locator('dl.details').innerText()).toContain('Published v1');
+      await checkpoint(page, 'product');
+
+      // --- Open the e-label page the QR code leads to.
       const [elabel] = await Promise.all([context.waitForEvent('page'), page.getByTestId('elabel-link').click()]);
       await elabel.waitForLoadState();
       // The resolver's 307 leads to the current version's English page (docs/resolver.md).

@@ -56,15 +56,15 @@ const SETTINGS: DeploySettings = {
   authDomainPrefix: 'acme-passport',
   alarmEmail: 'ops@example.com',
   brandDistributionId: 'E2MULTITENANT01',
+  brandCnameTarget: 'd111111abcdef8.cloudfront.net',
   logRetention: RetentionDays.THREE_MONTHS,
   apiRateLimit: 50,
   apiBurstLimit: 100,
 };
 
-/** The local table definition plus a global secondary index, as a future lib/data/table.ts may have. */
+/** The local table definition with its global secondary index projecting keys only, as another lib/data/table.ts may have. */
 const TABLE_INPUT: CreateTableCommandInput = {
   ...createTableInput('t'),
-  AttributeDefinitions: [...(createTableInput('t').AttributeDefinitions ?? []), { AttributeName: 'GSI1PK', AttributeType: 'S' }],
   GlobalSecondaryIndexes: [
     { IndexName: 'GSI1', KeySchema: [{ AttributeName: 'GSI1PK', KeyType: 'HASH' }, { AttributeName: 'SK', KeyType: 'RANGE' }], Projection: { ProjectionType: 'KEYS_ONLY' } },
   ],
@@ -144,6 +144,7 @@ describe('scan consumers from a test-only function table', () => {
     expect(resources).toContain(':distribution/E2MULTITENANT01');
     expect(resources).toContain(':distribution-tenant/*');
     expect(variablesOf('account').CLOUDFRONT_MULTI_TENANT_DISTRIBUTION_ID).toBe('E2MULTITENANT01');
+    expect(variablesOf('account').BRAND_CNAME_TARGET).toBe('d111111abcdef8.cloudfront.net');
     for (const name of ['api', 'rollup', 'counter']) {
       expect(tenantStatements(name), name).toEqual([]);
       expect(variablesOf(name).CLOUDFRONT_MULTI_TENANT_DISTRIBUTION_ID, name).toBeUndefined();
@@ -294,6 +295,7 @@ describe('context values', () => {
     [{ authDomainPrefix: 'my-cognito-login' }, /authDomainPrefix/],
     [{ apiRateLimit: '-3' }, /positive integer/],
     [{ brandDistributionId: 'arn:aws:cloudfront::123456789012:distribution/E2X' }, /distribution id/],
+    [{ brandCnameTarget: 'https://d111.cloudfront.net/' }, /brandCnameTarget/],
     [{ apiDomain: 'API.Example.com', certificateArn: 'arn:aws:acm:eu-central-1:123456789012:certificate/abc-1' }, /lower-case domain/],
   ])('refuses %j', (context, message) => {
     // Prepare

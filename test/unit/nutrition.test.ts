@@ -4,6 +4,7 @@ import {
   completeEnergy,
   computableEnergy,
   energyMismatch,
+  energyMismatchMessage,
   energyOf,
   roundEnergy,
   roundMacronutrient,
@@ -90,6 +91,16 @@ describe('declared energy against the computed value (more than 20 % and more th
 
   it('kcal typed as kJ: 84 declared vs 347.5 computed (76 % and 263.5 kJ off) → refused on energyKj', () => {
     expect(energyMismatch({ ...wine, energyKj: 84 })).toEqual({ declaredKj: 84, computedKj: 347.5, field: 'energyKj' });
+  });
+
+  it('answers in the unit the figure was typed in: kcal typed → the message in kcal', () => {
+    // Prepare: 348 typed as kcal (a kJ figure in the kcal field) against 83 kcal computed.
+    const mismatch = energyMismatch({ ...wine, energyKcal: 348 });
+    // Act
+    const { message } = energyMismatchMessage(mismatch!);
+    // Assess
+    expect(message).toBe('energyKcal disagrees with the nutrients: they give 83 kcal, the declared value is 348 kcal (more than 20 % and 10 kJ apart).');
+    expect(energyMismatchMessage(energyMismatch({ ...wine, energyKj: 84 })!).message).toContain('they give 348 kJ, the declared value is 84 kJ');
   });
 
   it('a laboratory value 318 vs 347.5 computed (8.5 % off) → kept', () => {

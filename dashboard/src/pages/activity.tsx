@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { EVENT_TYPES } from '../../../lib/domain/event-types.ts';
-import { api, type DomainEvent, type Environment } from '../api.ts';
-import { ErrorNotice, Loading, PageHeader } from '../components.tsx';
-import { formatDateTime } from '../format.ts';
+import { api, type ApiKey, type DomainEvent, type Environment } from '../api.ts';
+import { ListTable, PageHeader, type ListColumn } from '../components.tsx';
+import { eventTypeLabel, formatDateTime } from '../format.ts';
 import { href } from '../router.ts';
 
 /**
@@ -23,6 +23,23 @@ const ACTOR_LABELS: Record<DomainEvent['actor']['type'], string> = {
   system: 'System',
 };
 
+/** Names of actors the event itself does not name (events written before they were kept): keys by id, the signed-in user. */
+type KnownNames = ReadonlyMap<string, string>;
+
+/**
+ * Who made a change, for people: the user's e-mail or the key's name as the event recorded it, else
+ * as the dashboard knows it (the keys, the signed-in user, an api_key event's own object); the sample
+ * data and an import's worker by what they are. The id stays as a tooltip.
+ */
+function actorText(event: DomainEvent, known: KnownNames): string {
+  const { actor } = event;
+  const name = actor.name ?? known.get(actor.id);
+  if (actor.type === 'system') return actor.id === 'sandbox' ? 'Sample data' : actor.id.startsWith('imp_') ? 'Import (the worker)' : 'The service';
+  if (actor.type === 'webhook') return 'Webhook delivery';
+  if (actor.type === 'api_key') return name ? `API key “${name}”` : 'An API key (revoked or unknown)';
+  return name ?? 'Another member of the organization';
+}
+
 /** Where the dashboard shows the event's object, when it has a page for it. */
 function objectLink(event: DomainEvent): { href: string; label: string } | undefined {
   const object = event.data.object;
@@ -36,12 +53,38 @@ function objectLink(event: DomainEvent): { href: string; label: string } | undef
   return undefined;
 }
 
-export function ActivityPage(props: { environment: Environment }) {
+export function ActivityPage(props: { environment: Environment; user?: { id: string; email: string } }) {
   const [type, setType] = useState('');
   const [events, setEvents] = useState<DomainEvent[]>([]);
   const [hasMore, setHasMore] = useState(false);
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<unknown>();
+  const [keyNames, setKeyNames] = useState<KnownNames>(new Map());
+
+  useEffect(() => {
+    // Names of the organization's keys, for events that recorded only a key's id (older events).
+    api<{ data: ApiKey[] }>('GET', '/v1/auth/api-keys').then(
+      (keys) => setKeyNames(new Map(keys.data.map((key) => [key.id, key.name]))),
+      () => undefined,
+    );
+  }, []);
+  const known: KnownNames = new Map([
+    ...keyNames,
+    ...events.filter((e) => e.type.startsWith('api_key.') && typeof e.data.object.id === 'string' && typeof e.data.object.name === 'string').map((e) => [e.data.object.id as string, e.data.object.name as string] as const),
+    ...(props.user ? [[props.user.id, props.user.email] as const] : []),
+  ]);
+  const columns: ListColumn<DomainEvent>[] = [
+    { header: 'Event', rowHeader: true, cell: (event) => <span title={event.type}>{eventTypeLabel(event.type)}</span> },
+    { header: 'When', class: 'nowrap', cell: (event) => formatDateTime(event.createdAt) },
+    { header: 'By', cell: (event) => <span title={`${ACTOR_LABELS[event.actor.type]} ${event.actor.id}`}>{actorText(event, known)}</span> },
+    {
+      header: 'Object',
+      cell: (event) => {
+        const link = objectLink(event);
+        return link ? <a href={link.href}>{link.label}</a> : '—';
+      },
+    },
+  ];
 
   const load = async (startingAfter: string | undefined, append: boolean) => {
     setLoading(true);
@@ -71,50 +114,21 @@ export function ActivityPage(props: { environment: Environment }) {
           <option value="">All types</option>
           {EVENT_TYPES.map((t) => (
             <option key={t} value={t}>
-              {t}
+              {eventTypeLabel(t)}
             </option>
           ))}
         </select>
       </div>
-      {error ? <ErrorNotice error={error} /> : null}
-      {loading && events.length === 0 ? <Loading /> : null}
-      {!loading && !error && events.length === 0 ? (
-        <div class="empty card">
-          <p>{type ? `No ${type} events yet.` : 'No activity yet.'}</p>
-        </div>
-      ) : null}
-      {events.length ? (
-        <div class="table-wrap card">
-          <table class="table" data-testid="activity-table" aria-busy={loading ? 'true' : 'false'}>
-            <caption class="visually-hidden">Activity{type ? ` of type ${type}` : ''}, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Event</th>
-                <th scope="col">When</th>
-                <th scope="col">Actor</th>
-                <th scope="col">Object</th>
-              </tr>
-            </thead>
-            <tbody>
-              {events.map((event) => {
-                const link = objectLink(event);
-                return (
-                  <tr key={event.id}>
-                    <th scope="row">
-                      <span class="badge mono">{event.type}</span>
-                    </th>
-                    <td class="nowrap">{formatDateTime(event.createdAt)}</td>
-                    <td>
-                      {ACTOR_LABELS[event.actor.type]} <span class="mono hint">{event.actor.id}</span>
-                    </td>
-                    <td>{link ? <a href={link.href}>{link.label}</a> : '—'}</td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
+      <ListTable
+        items={(loading || error) && events.length === 0 ? undefined : events}
+        loading={loading}
+        error={error}
+        columns={columns}
+        rowKey={(event) => event.id}
+        caption={`Activity${type ? `: ${eventTypeLabel(type)}` : ''}, newest first`}
+        empty={type ? `No “${eventTypeLabel(type)}” events yet.` : 'No activity yet.'}
+        testId="activity-table"
+      />
       {hasMore ? (
         <nav class="pagination" aria-label="More activity">
           <div class="actions">

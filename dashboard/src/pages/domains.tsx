@@ -1,4 +1,5 @@
 import { useRef, useState } from 'preact/hooks';
+import { dnsZoneOf, normalizeHostname, recordHostIn } from '../../../lib/domain/hostname.ts';
 import { api, type Domain, type Environment } from '../api.ts';
 import { ConfirmButton, CopyButton, ErrorNotice, Field, focusField, FormActions, Loading, Notice, PageHeader, placeError, useLoad } from '../components.tsx';
 import { formatDateTime } from '../format.ts';
@@ -19,8 +20,11 @@ function AddDomainForm(props: { onAdded: (domain: Domain) => void; onCancel: () 
     event.preventDefault();
     setBusy(true);
     setError(undefined);
+    // A pasted address (https://www.brand.example/) is read as its host, as the API reads it.
+    const host = normalizeHostname(hostname);
+    if (host && host !== hostname) setHostname(host);
     try {
-      props.onAdded(await api<Domain>('POST', '/v1/domains', { body: { hostname } }));
+      props.onAdded(await api<Domain>('POST', '/v1/domains', { body: { hostname: host || hostname } }));
     } catch (failure) {
       setError(failure);
       focusField(form.current, placeError(failure, ['hostname']).field);
@@ -33,11 +37,32 @@ function AddDomainForm(props: { onAdded: (domain: Domain) => void; onCancel: () 
     <form ref={form} class="card form" onSubmit={submit} aria-labelledby="add-domain-title" noValidate>
       <h2 id="add-domain-title">Add a domain</h2>
       {placed.top ? <ErrorNotice error={placed.top} /> : null}
-      <Field label="Hostname" name="hostname" error={error} errorField={placed.field} hint="The host to print on your packaging, such as id.brand.example. A subdomain is best.">
+      <Field label="Hostname" name="hostname" error={error} errorField={placed.field} hint="The host to print on your packaging, such as id.brand.example (a pasted address such as https://id.brand.example/ is fine). A subdomain is best.">
         {(a) => <input {...a} type="text" required maxLength={253} autoComplete="off" spellcheck={false} value={hostname} onInput={(e) => setHostname(e.currentTarget.value)} />}
       </Field>
       <FormActions submitLabel="Add domain" busy={busy} onCancel={props.onCancel} />
     </form>
+  );
+}
+
+/**
+ * A DNS record's name as providers' forms ask for it: the part before the domain they manage
+ * (`_passport-challenge.www` in `example.it`), with the full name beside it for those that want it.
+ */
+function RecordName(props: { fullName: string; hostname: string; what: string }) {
+  const zone = dnsZoneOf(props.hostname);
+  const host = recordHostIn(props.fullName, zone);
+  return (
+    <dd>
+      <span class="mono" data-testid="record-host">
+        {host}
+      </span>{' '}
+      <CopyButton value={host} label="Copy name" />
+      <p class="hint">
+        In the records of <span class="mono">{zone}</span>. Providers that ask for the full name: <span class="mono">{props.fullName}</span>{' '}
+        <CopyButton value={props.fullName} label={`Copy full ${props.what} name`} />
+      </p>
+    </dd>
   );
 }
 
@@ -52,14 +77,44 @@ function TxtRecord(props: { domain: Domain }) {
       </div>
       <div>
         <dt>Name</dt>
-        <dd>
-          <span class="mono">{name}</span> <CopyButton value={name} label="Copy name" />
-        </dd>
+        <RecordName fullName={name} hostname={props.domain.hostname} what="TXT" />
       </div>
       <div>
         <dt>Value</dt>
         <dd>
           <span class="mono">{value}</span> <CopyButton value={value} label="Copy value" />
+        </dd>
+      </div>
+    </dl>
+  );
+}
+
+/** The CNAME record a verified domain needs to serve scans (docs/brand-domains.md#the-flow). */
+function CnameRecord(props: { domain: Domain }) {
+  const target = props.domain.cname?.target ?? null;
+  return (
+    <dl class="txt-record" data-testid="cname-record">
+      <div>
+        <dt>Type</dt>
+        <dd class="mono">CNAME</dd>
+      </div>
+      <div>
+        <dt>Name</dt>
+        <RecordName fullName={props.domain.hostname} hostname={props.domain.hostname} what="CNAME" />
+      </div>
+      <div>
+        <dt>Target</dt>
+        <dd>
+          {target ? (
+            <>
+              <span class="mono" data-testid="cname-target">
+                {target}
+              </span>{' '}
+              <CopyButton value={target} label="Copy target" />
+            </>
+          ) : (
+            <span data-testid="cname-target">The platform's operator gives you the target (the brand endpoint of its CloudFront distribution).</span>
+          )}
         </dd>
       </div>
     </dl>
@@ -143,9 +198,13 @@ export function DomainsPage(props: { environment: Environment }) {
                     <TxtRecord domain={domain} />
                   </>
                 ) : (
-                  <p>
-                    Verified {domain.verifiedAt ? formatDateTime(domain.verifiedAt) : ''}. Point it at the resolver with a CNAME record (your operator gives the target).
-                  </p>
+                  <>
+                    <p>
+                      Verified {domain.verifiedAt ? formatDateTime(domain.verifiedAt) : ''}. Now point it at the resolver: create this DNS record at your DNS provider, and keep
+                      the TXT record too.
+                    </p>
+                    <CnameRecord domain={domain} />
+                  </>
                 )}
                 <div class="actions actions-start">
                   {domain.status === 'pending' ? (

@@ -1,8 +1,8 @@
 import { useRef, useState } from 'preact/hooks';
 import { EVENT_TYPES } from '../../../lib/domain/event-types.ts';
 import { api, type EventDelivery, type EventSubscription, type Environment } from '../api.ts';
-import { ConfirmButton, ErrorNotice, Field, focusField, FormActions, Loading, Notice, PageHeader, placeError, SecretOnce, useLoad } from '../components.tsx';
-import { formatDateTime } from '../format.ts';
+import { ConfirmButton, ErrorNotice, Field, focusField, FormActions, ListTable, Loading, Notice, PageHeader, placeError, SecretOnce, useLoad, type ListColumn } from '../components.tsx';
+import { eventTypeLabel, formatDateTime } from '../format.ts';
 import { href } from '../router.ts';
 
 /**
@@ -52,7 +52,7 @@ function AddSubscriptionForm(props: { onAdded: (created: EventSubscription & { s
         {!all
           ? EVENT_TYPES.map((type) => (
               <label key={type} class="checkbox">
-                <input type="checkbox" checked={types.includes(type)} onChange={() => toggle(type)} /> <span class="mono">{type}</span>
+                <input type="checkbox" checked={types.includes(type)} onChange={() => toggle(type)} /> {eventTypeLabel(type)} <span class="mono hint">{type}</span>
               </label>
             ))
           : null}
@@ -69,6 +69,45 @@ function AddSubscriptionForm(props: { onAdded: (created: EventSubscription & { s
     </form>
   );
 }
+
+/** A subscription's event types in people's words (`*` is every event), the types themselves as tooltips. */
+function EventList(props: { events: readonly string[] }) {
+  return (
+    <ul class="chips">
+      {props.events.map((type) => (
+        <li key={type} class="chip" title={type}>
+          {eventTypeLabel(type)}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+const SUBSCRIPTION_COLUMNS: readonly ListColumn<EventSubscription>[] = [
+  {
+    header: 'URL',
+    rowHeader: true,
+    cell: (s) => (
+      <>
+        <a href={href('event-subscriptions', s.id)} class="mono">
+          {s.url}
+        </a>
+        {s.description ? <div class="hint">{s.description}</div> : null}
+      </>
+    ),
+  },
+  { header: 'Events', cell: (s) => <EventList events={s.events} /> },
+  {
+    header: 'Status',
+    cell: (s) => (
+      <>
+        <StatusBadge subscription={s} />
+        {s.disabledReason ? <div class="hint">{s.disabledReason}</div> : null}
+      </>
+    ),
+  },
+  { header: 'Created', class: 'nowrap', cell: (s) => formatDateTime(s.createdAt) },
+];
 
 function StatusBadge(props: { subscription: EventSubscription }) {
   return props.subscription.status === 'enabled' ? <span class="badge badge-success">enabled</span> : <span class="badge badge-test">disabled</span>;
@@ -125,44 +164,16 @@ export function EventSubscriptionsPage(props: { environment: Environment }) {
           </p>
         </SecretOnce>
       ) : null}
-      {subscriptions.error ? <ErrorNotice error={subscriptions.error} /> : null}
-      {subscriptions.loading && !subscriptions.data ? <Loading /> : null}
-      {subscriptions.data ? (
-        subscriptions.data.data.length === 0 ? (
-          <div class="empty card">
-            <p>No subscriptions yet. Add the URL of a receiver to get events without polling.</p>
-          </div>
-        ) : (
-          <table class="table" data-testid="event-subscriptions">
-            <thead>
-              <tr>
-                <th scope="col">URL</th>
-                <th scope="col">Events</th>
-                <th scope="col">Status</th>
-                <th scope="col">Created</th>
-              </tr>
-            </thead>
-            <tbody>
-              {subscriptions.data.data.map((s) => (
-                <tr key={s.id}>
-                  <td>
-                    <a href={href('event-subscriptions', s.id)} class="mono">
-                      {s.url}
-                    </a>
-                    {s.description ? <div class="hint">{s.description}</div> : null}
-                  </td>
-                  <td class="mono">{s.events.join(', ')}</td>
-                  <td>
-                    <StatusBadge subscription={s} />
-                    {s.disabledReason ? <div class="hint">{s.disabledReason}</div> : null}
-                  </td>
-                  <td>{formatDateTime(s.createdAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )
-      ) : null}
+      <ListTable
+        items={subscriptions.data?.data}
+        loading={subscriptions.loading}
+        error={subscriptions.error}
+        columns={SUBSCRIPTION_COLUMNS}
+        rowKey={(s) => s.id}
+        caption="Event subscriptions"
+        empty="No subscriptions yet. Add the URL of a receiver to get events without polling."
+        testId="event-subscriptions"
+      />
     </>
   );
 }
@@ -172,7 +183,7 @@ function DeliveryRow(props: { delivery: EventDelivery; onRetry: () => Promise<vo
   const last = delivery.attempts.at(-1);
   return (
     <tr data-delivery={delivery.id}>
-      <td class="mono">{delivery.eventType}</td>
+      <td title={delivery.eventType}>{eventTypeLabel(delivery.eventType)}</td>
       <td>
         <span class={`badge ${delivery.status === 'succeeded' ? 'badge-success' : delivery.status === 'failed' ? 'badge-danger' : 'badge-test'}`}>{delivery.status}</span>
       </td>
@@ -258,7 +269,9 @@ export function EventSubscriptionPage(props: { subscriptionId: string }) {
             </div>
             <div>
               <dt>Events</dt>
-              <dd class="mono">{s.events.join(', ')}</dd>
+              <dd>
+                <EventList events={s.events} />
+              </dd>
             </div>
             {s.description ? (
               <div>
@@ -362,7 +375,7 @@ export function EventSubscriptionPage(props: { subscriptionId: string }) {
                   onRetry={() =>
                     act(async () => {
                       await api('POST', `${path}/deliveries/${encodeURIComponent(delivery.id)}/retry`);
-                      return `Delivery of ${delivery.eventType} queued again.`;
+                      return `Delivery of “${eventTypeLabel(delivery.eventType)}” queued again.`;
                     })
                   }
                 />

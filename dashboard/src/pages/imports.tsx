@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError, type ApiErrorBody, type Environment, type ImportJob, type ImportStatus } from '../api.ts';
-import { ErrorNotice, Loading, Notice, PageHeader, useLoad } from '../components.tsx';
+import { ErrorNotice, ListTable, Loading, Notice, PageHeader, useLoad, type ListColumn } from '../components.tsx';
 import { formatDateTime, plural } from '../format.ts';
 import { ACCEPT, contentTypeOf, exportFiles, nextLink } from '../import-export.ts';
 import { href, navigate } from '../router.ts';
@@ -23,12 +23,48 @@ const COUNT_LABELS: ReadonlyArray<readonly [keyof ImportJob['counts'], string]> 
 const isActive = (status: ImportStatus): boolean => status === 'queued' || status === 'running';
 const rowsDone = (job: ImportJob): number => job.counts.created + job.counts.updated + job.counts.unchanged + job.counts.failed;
 
-const STATUS_LABEL: Readonly<Record<ImportStatus, string>> = { queued: 'queued', running: 'running', succeeded: 'succeeded', failed: 'failed' };
-const STATUS_BADGE: Readonly<Record<ImportStatus, string>> = { queued: 'badge', running: 'badge badge-accent', succeeded: 'badge badge-success', failed: 'badge badge-danger' };
+/** The counts of a validation, which wrote nothing: what importing the file would do. */
+const DRY_RUN_LABELS: Readonly<Record<keyof ImportJob['counts'], string>> = {
+  rows: 'Rows',
+  created: 'Would create',
+  updated: 'Would update',
+  unchanged: 'Unchanged',
+  failed: 'Failed',
+};
 
-function StatusBadge(props: { status: ImportStatus }) {
-  return <span class={STATUS_BADGE[props.status]}>{STATUS_LABEL[props.status]}</span>;
+/**
+ * A job's outcome in words: a finished import whose rows partly failed "completed with errors"
+ * (the API's `succeeded` with counts.failed above 0), not a green "succeeded".
+ */
+type Outcome = ImportStatus | 'completed-with-errors';
+const outcomeOf = (job: Pick<ImportJob, 'status' | 'counts'>): Outcome => (job.status === 'succeeded' && job.counts.failed > 0 ? 'completed-with-errors' : job.status);
+const OUTCOME_LABEL: Readonly<Record<Outcome, string>> = {
+  queued: 'queued',
+  running: 'running',
+  succeeded: 'succeeded',
+  'completed-with-errors': 'completed with errors',
+  failed: 'failed',
+};
+const OUTCOME_BADGE: Readonly<Record<Outcome, string>> = {
+  queued: 'badge',
+  running: 'badge badge-accent',
+  succeeded: 'badge badge-success',
+  'completed-with-errors': 'badge badge-test',
+  failed: 'badge badge-danger',
+};
+
+function StatusBadge(props: { job: Pick<ImportJob, 'status' | 'counts' | 'dryRun'> }) {
+  const outcome = outcomeOf(props.job);
+  const label = props.job.dryRun && !isActive(props.job.status) ? (props.job.counts.failed > 0 ? 'validated with errors' : 'valid') : OUTCOME_LABEL[outcome];
+  return (
+    <span class={OUTCOME_BADGE[outcome]} data-testid="import-status">
+      {label}
+    </span>
+  );
 }
+
+/** How a job is named for people: its file's name, else when it started. */
+const jobName = (job: Pick<ImportJob, 'fileName' | 'createdAt'>): string => job.fileName ?? `Upload of ${formatDateTime(job.createdAt)}`;
 
 /** POST /v1/imports answers a queued job (202), or a dry run's finished report (it stores nothing, so it cannot be polled). */
 type UploadAnswer = { id: string; status: 'queued' } | ImportJob;
@@ -57,7 +93,10 @@ function UploadForm(props: { onStarted: (id: string) => void; onReport: (job: Im
     setBusy(true);
     setError(undefined);
     try {
-      const answer = await api<UploadAnswer>('POST', '/v1/imports', { upload: { body: file, contentType }, query: { dryRun: dryRun ? 'true' : undefined } });
+      const answer = await api<UploadAnswer>('POST', '/v1/imports', {
+        upload: { body: file, contentType },
+        query: { dryRun: dryRun ? 'true' : undefined, fileName: file.name.slice(0, 200) || undefined },
+      });
       if (isReport(answer)) props.onReport(answer);
       else props.onStarted(answer.id);
     } catch (failure) {
@@ -154,23 +193,33 @@ function JobView(props: { job: ImportJob }) {
   const percent = Math.round((value / max) * 100);
   const { errors } = job;
   const valid = counts.rows - counts.failed;
+  const labels = job.dryRun ? DRY_RUN_LABELS : Object.fromEntries(COUNT_LABELS);
   const summary = isActive(job.status)
     ? job.status === 'queued'
       ? 'Waiting to start.'
       : 'Importing…'
     : job.dryRun
-      ? `Validation finished: ${plural(valid, 'row')} valid, ${plural(counts.failed, 'row')} with errors. Nothing was written.`
+      ? `Validation finished: ${plural(valid, 'row')} valid (would create ${counts.created.toLocaleString()}, would update ${counts.updated.toLocaleString()}, ${counts.unchanged.toLocaleString()} unchanged), ${plural(counts.failed, 'row')} with errors. Nothing was written.`
       : job.status === 'failed'
         ? `The import failed: no row was imported, ${plural(counts.failed, 'row')} with errors.`
-        : `Import finished: ${plural(valid, 'row')} imported, ${plural(counts.failed, 'row')} with errors.`;
+        : counts.failed > 0
+          ? `Import completed with errors: ${plural(valid, 'row')} imported, ${plural(counts.failed, 'row')} with errors (not imported: see below).`
+          : `Import finished: ${plural(valid, 'row')} imported.`;
 
   return (
-    <section class="card" aria-labelledby="job-title" data-testid="import-job" data-status={job.status}>
+    <section
+      class="card"
+      aria-labelledby="job-title"
+      data-testid="import-job"
+      data-status={job.status}
+      data-outcome={job.dryRun && finished ? (counts.failed > 0 ? 'validated-with-errors' : 'validated') : outcomeOf(job)}
+    >
       <div class="card-header">
         <h2 id="job-title">
-          {job.dryRun ? 'Validation' : 'Import'} <span class="mono">{job.id}</span>
+          {job.dryRun ? 'Validation of ' : 'Import of '}
+          <span class="file-name">{jobName(job)}</span>
         </h2>
-        <StatusBadge status={job.status} />
+        <StatusBadge job={job} />
       </div>
       <p role="status" data-testid="import-summary">
         {summary}
@@ -184,9 +233,9 @@ function JobView(props: { job: ImportJob }) {
         </progress>
       </div>
       <dl class="counts" data-testid="import-counts">
-        {COUNT_LABELS.map(([key, label]) => (
+        {COUNT_LABELS.map(([key]) => (
           <div key={key}>
-            <dt>{label}</dt>
+            <dt>{labels[key]}</dt>
             <dd>{counts[key].toLocaleString()}</dd>
           </div>
         ))}
@@ -202,6 +251,7 @@ function JobView(props: { job: ImportJob }) {
                 <th scope="col" class="num">
                   Row
                 </th>
+                <th scope="col">Product</th>
                 <th scope="col">Column</th>
                 <th scope="col">Message</th>
               </tr>
@@ -210,7 +260,14 @@ function JobView(props: { job: ImportJob }) {
               {errors.map((e, i) => (
                 <tr key={`${e.row}-${e.column}-${i}`}>
                   <td class="num">{e.row}</td>
-                  <td class="mono">{e.column}</td>
+                  <td>
+                    {e.name ?? (e.gtin ? '' : '—')}
+                    {e.gtin ? <div class="mono hint">GTIN {e.gtin}</div> : null}
+                  </td>
+                  <td>
+                    {e.label || (e.column ? e.column : 'the whole row')}
+                    {e.column && e.label !== e.column ? <div class="mono hint">{e.column}</div> : null}
+                  </td>
                   <td>{e.message}</td>
                 </tr>
               ))}
@@ -222,59 +279,40 @@ function JobView(props: { job: ImportJob }) {
   );
 }
 
+type ImportSummary = Omit<ImportJob, 'errors'>;
+
 function RecentImports(props: { current?: string | undefined; round: number }) {
-  const jobs = useLoad(() => api<{ data: ImportJob[] }>('GET', '/v1/imports'), [props.round]);
+  const jobs = useLoad(() => api<{ data: ImportSummary[] }>('GET', '/v1/imports'), [props.round]);
+  const columns: ListColumn<ImportSummary>[] = [
+    {
+      header: 'File',
+      rowHeader: true,
+      cell: (job) => (
+        <>
+          <a href={href('imports', job.id)} aria-current={job.id === props.current ? 'true' : undefined} title={job.id}>
+            {jobName(job)}
+          </a>
+          {job.dryRun ? <span class="muted"> (validation)</span> : null}
+        </>
+      ),
+    },
+    { header: 'Started', class: 'nowrap', cell: (job) => formatDateTime(job.createdAt) },
+    { header: 'Status', cell: (job) => <StatusBadge job={job} /> },
+    ...COUNT_LABELS.map(([key, label]): ListColumn<ImportSummary> => ({ header: label, class: 'num', cell: (job) => job.counts[key].toLocaleString() })),
+  ];
   return (
     <section aria-labelledby="recent-title">
       <h2 id="recent-title">Recent imports</h2>
-      {jobs.error ? <ErrorNotice error={jobs.error} /> : null}
-      {jobs.loading && !jobs.data ? <Loading /> : null}
-      {jobs.data ? (
-        jobs.data.data.length === 0 ? (
-          <div class="empty card">
-            <p>No imports yet.</p>
-          </div>
-        ) : (
-          <div class="table-wrap card">
-            <table class="table" data-testid="imports-table">
-              <caption class="visually-hidden">Recent imports, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Import</th>
-                  <th scope="col">Started</th>
-                  <th scope="col">Status</th>
-                  {COUNT_LABELS.map(([key, label]) => (
-                    <th key={key} scope="col" class="num">
-                      {label}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {jobs.data.data.map((job) => (
-                  <tr key={job.id}>
-                    <th scope="row">
-                      <a class="mono" href={href('imports', job.id)} aria-current={job.id === props.current ? 'true' : undefined}>
-                        {job.id}
-                      </a>
-                      {job.dryRun ? <span class="muted"> (validation)</span> : null}
-                    </th>
-                    <td class="nowrap">{formatDateTime(job.createdAt)}</td>
-                    <td>
-                      <StatusBadge status={job.status} />
-                    </td>
-                    {COUNT_LABELS.map(([key]) => (
-                      <td key={key} class="num">
-                        {job.counts[key].toLocaleString()}
-                      </td>
-                    ))}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )
-      ) : null}
+      <ListTable
+        items={jobs.data?.data}
+        loading={jobs.loading}
+        error={jobs.error}
+        columns={columns}
+        rowKey={(job) => job.id}
+        caption="Recent imports, newest first"
+        empty="No imports yet."
+        testId="imports-table"
+      />
     </section>
   );
 }

@@ -1,6 +1,6 @@
 import { useRef, useState } from 'preact/hooks';
 import { api, type ApiKey, type CreatedApiKey, type Environment } from '../api.ts';
-import { ConfirmButton, ErrorNotice, Field, focusField, FormActions, Loading, Notice, PageHeader, placeError, SecretOnce, SelectField, useCreateFlow, useLoad } from '../components.tsx';
+import { ConfirmButton, ErrorNotice, Field, focusField, FormActions, ListTable, Notice, PageHeader, placeError, SecretOnce, SelectField, useCreateFlow, useLoad, type ListColumn } from '../components.tsx';
 import { API_KEY_SCOPES, ENVIRONMENTS } from '../constants.ts';
 import { formatDateTime } from '../format.ts';
 
@@ -75,6 +75,47 @@ export function KeysPage(props: { environment: Environment }) {
   const flow = useCreateFlow<CreatedApiKey>(keys.reload);
   const { created } = flow;
   const [revoked, setRevoked] = useState<string>();
+  const columns: ListColumn<ApiKey>[] = [
+    { header: 'Name', rowHeader: true, cell: (key) => key.name },
+    { header: 'Key', class: 'mono nowrap', cell: masked },
+    { header: 'Environment', cell: (key) => <span class={`badge badge-${key.environment}`}>{key.environment}</span> },
+    {
+      header: 'Scopes',
+      cell: (key) => (
+        <ul class="chips">
+          {key.scopes.map((scope) => (
+            <li key={scope} class="chip mono">
+              {scope}
+            </li>
+          ))}
+        </ul>
+      ),
+    },
+    { header: 'Created', class: 'nowrap', cell: (key) => formatDateTime(key.createdAt) },
+    { header: 'Last used', class: 'nowrap', cell: (key) => (key.lastUsedAt ? formatDateTime(key.lastUsedAt) : 'Never') },
+    {
+      header: <span class="visually-hidden">Actions</span>,
+      class: 'nowrap',
+      cell: (key) => (
+        <ConfirmButton
+          label="Revoke"
+          accessibleLabel={`Revoke ${key.name}`}
+          title={`Revoke “${key.name}”?`}
+          confirmLabel="Revoke key"
+          danger
+          onConfirm={async () => {
+            await api('DELETE', `/v1/auth/api-keys/${encodeURIComponent(key.id)}`);
+            setRevoked(key.name);
+            keys.reload();
+          }}
+        >
+          <p>
+            Every system using <span class="mono">{masked(key)}</span> will be refused within 5 seconds. This cannot be undone.
+          </p>
+        </ConfirmButton>
+      ),
+    },
+  ];
 
   return (
     <>
@@ -98,74 +139,16 @@ export function KeysPage(props: { environment: Environment }) {
         <CreateKeyForm environment={props.environment} onCancel={flow.cancel} onCreated={flow.done} />
       ) : null}
       {revoked ? <Notice kind="success">Key {revoked} was revoked. It stops working everywhere within 5 seconds.</Notice> : null}
-      {keys.error ? <ErrorNotice error={keys.error} /> : null}
-      {keys.loading && !keys.data ? <Loading /> : null}
-      {keys.data ? (
-        keys.data.data.length === 0 ? (
-          <div class="empty card">
-            <p>No active API keys. Create one to connect your systems.</p>
-          </div>
-        ) : (
-          <div class="table-wrap card">
-            <table class="table" data-testid="keys-table">
-              <caption class="visually-hidden">Active API keys</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Key</th>
-                  <th scope="col">Environment</th>
-                  <th scope="col">Scopes</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col">
-                    <span class="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {keys.data.data.map((key) => (
-                  <tr key={key.id}>
-                    <th scope="row">{key.name}</th>
-                    <td class="mono nowrap">{masked(key)}</td>
-                    <td>
-                      <span class={`badge badge-${key.environment}`}>{key.environment}</span>
-                    </td>
-                    <td>
-                      <ul class="chips">
-                        {key.scopes.map((scope) => (
-                          <li key={scope} class="chip mono">
-                            {scope}
-                          </li>
-                        ))}
-                      </ul>
-                    </td>
-                    <td class="nowrap">{formatDateTime(key.createdAt)}</td>
-                    <td class="nowrap">{key.lastUsedAt ? formatDateTime(key.lastUsedAt) : 'Never'}</td>
-                    <td class="nowrap">
-                      <ConfirmButton
-                        label="Revoke"
-                        accessibleLabel={`Revoke ${key.name}`}
-                        title={`Revoke “${key.name}”?`}
-                        confirmLabel="Revoke key"
-                        danger
-                        onConfirm={async () => {
-                          await api('DELETE', `/v1/auth/api-keys/${encodeURIComponent(key.id)}`);
-                          setRevoked(key.name);
-                          keys.reload();
-                        }}
-                      >
-                        <p>
-                          Every system using <span class="mono">{masked(key)}</span> will be refused within 5 seconds. This cannot be undone.
-                        </p>
-                      </ConfirmButton>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )
-      ) : null}
+      <ListTable
+        items={keys.data?.data}
+        loading={keys.loading}
+        error={keys.error}
+        columns={columns}
+        rowKey={(key) => key.id}
+        caption="Active API keys"
+        empty="No active API keys. Create one to connect your systems."
+        testId="keys-table"
+      />
     </>
   );
 }

@@ -3,8 +3,9 @@ import { api, ApiError, type PassportData, type PassportVersion, type Passport, 
 import { ErrorNotice, Field, focusField, FormActions, Loading, Notice, Options, placeError, SelectField, useLoad } from '../components.tsx';
 import { ALLERGEN_FIELDS, CATEGORIES, NUTRITION_FIELDS, PROTECTIVE_ATMOSPHERES, SUPPLIER_ROLES, WINE_COLOURS } from '../constants.ts';
 import { formatDateTime, labelOf } from '../format.ts';
-import { IngredientsEditor } from '../ingredients.tsx';
-import { browserLanguage, ingredientLabel, languageName, previewUrl } from '../labelling.ts';
+import { IngredientsEditor, useVocabulary } from '../ingredients.tsx';
+import { browserLanguage, COUNTRIES_BY_NAME, countryName, ingredientLabel, languageName, previewUrl } from '../labelling.ts';
+import { requiredAllergens } from '../../../lib/domain/labelling/allergen-consistency.ts';
 import { LANGUAGES, type Lang } from '../../../lib/domain/labelling/languages.ts';
 import { computableEnergy, energyMismatch, energyMismatchMessage, NEGLIGIBLE_NUTRIENTS, roundEnergy, type NutritionInput } from '../../../lib/domain/nutrition.ts';
 import type { Ingredient } from '../../../lib/domain/passport.ts';
@@ -29,18 +30,41 @@ interface FormValues {
   allergens: Record<string, boolean>;
   origin: { country: string; region: string; designation: string };
   producers: ProducerRow[];
+  /**
+   * The version the form starts from had its energy calculated by the service (`energyCalculated`):
+   * its figures are not put in the energy fields, so that publishing calculates them again from the
+   * nutrients (docs/labelling.md#energy-and-rounding) unless a value is typed.
+   */
+  energyWasCalculated: boolean;
 }
 
 const emptyProducer = (): ProducerRow => ({ name: '', role: 'producer', country: '' });
 
+const ENERGY_FIELDS: readonly string[] = ['energyKj', 'energyKcal'];
+
+/**
+ * The form's values with every allergen box ticked that a vocabulary ingredient requires
+ * (docs/labelling.md#allergens-follow-the-ingredients): the API refuses the data otherwise, and
+ * such a tick cannot be removed while its ingredient is listed.
+ */
+function withRequiredTicks(values: FormValues): FormValues {
+  const required = requiredAllergens({ productType: values.productType || undefined, ingredients: values.ingredients });
+  if (required.every((r) => values.allergens[r.flag] === true)) return values;
+  return { ...values, allergens: { ...values.allergens, ...Object.fromEntries(required.map((r) => [r.flag, true])) } };
+}
+
 function valuesOf(data: PassportData | undefined, category: string): FormValues {
-  return {
+  const calculated = data?.nutrition?.energyCalculated === true;
+  return withRequiredTicks({
     productType: data?.productType ?? category,
     colour: data?.colour ?? '',
     vintage: data?.vintage !== undefined ? String(data.vintage) : '',
     labelLanguage: data?.labelLanguage ?? '',
     ingredients: [...(data?.ingredients ?? [])],
-    nutrition: Object.fromEntries(NUTRITION_FIELDS.map((f) => [f, data?.nutrition?.[f] !== undefined ? String(data.nutrition[f]) : ''])),
+    // A calculated energy is left out: it stays calculated (computed again on publishing) unless a value is typed.
+    nutrition: Object.fromEntries(
+      NUTRITION_FIELDS.map((f) => [f, data?.nutrition?.[f] !== undefined && !(calculated && ENERGY_FIELDS.includes(f)) ? String(data.nutrition[f]) : '']),
+    ),
     negligible: [...(data?.nutrition?.negligible ?? [])],
     alcoholByVolume: data?.alcoholByVolume !== undefined ? String(data.alcoholByVolume) : '',
     protectiveAtmosphere: data?.protectiveAtmosphere ?? '',
@@ -49,7 +73,8 @@ function valuesOf(data: PassportData | undefined, category: string): FormValues 
     producers: data?.producers?.length
       ? data.producers.map((p) => ({ name: p.name, role: p.role ?? 'producer', country: p.country ?? '' }))
       : [emptyProducer()],
-  };
+    energyWasCalculated: calculated,
+  });
 }
 
 /** A number as typed ("12,5" too); what is not a number goes as typed, for the API to name. */
@@ -115,7 +140,13 @@ function PublishForm(props: { product: Product; current?: PassportData; onPublis
   const [busy, setBusy] = useState(false);
   const placed = placeError(error, fieldNames(values));
   const fieldProps = { error, errorField: placed.field };
-  const update = (change: (draft: FormValues) => FormValues) => setValues((current) => change(current));
+  const update = (change: (draft: FormValues) => FormValues) => setValues((current) => withRequiredTicks(change(current)));
+  /** Why each allergen box is ticked and locked: the vocabulary ingredients that require it. */
+  const requiredBy = new Map<string, string[]>();
+  for (const r of requiredAllergens({ productType: values.productType || undefined, ingredients: values.ingredients })) {
+    const names = requiredBy.get(r.flag) ?? [];
+    if (!names.includes(r.name)) requiredBy.set(r.flag, [...names, r.name]);
+  }
   const text = (event: Event) => (event.currentTarget as HTMLInputElement).value;
 
   const submit = async (event: Event) => {
@@ -246,35 +277,56 @@ function PublishForm(props: { product: Product; current?: PassportData; onPublis
 
       <fieldset class="form-section">
         <legend>Allergens</legend>
+        <p class="hint">Choosing an ingredient from the vocabulary that carries an allergen ticks its box: the e-label shows that ingredient in bold.</p>
         <div class="checkbox-grid">
-          {ALLERGEN_FIELDS.map((f) => (
-            <label key={f} class="checkbox" data-field={`data.allergens.${f}`}>
-              <input
-                type="checkbox"
-                checked={values.allergens[f] ?? false}
-                onChange={(e) => update((v) => ({ ...v, allergens: { ...v.allergens, [f]: e.currentTarget.checked } }))}
-              />
-              <span>{labelOf(f)}</span>
-            </label>
-          ))}
+          {ALLERGEN_FIELDS.map((f) => {
+            const because = requiredBy.get(f);
+            const param = `data.allergens.${f}`;
+            const invalid = placed.field === param;
+            const reasonId = `allergen-${f}-reason`;
+            const errorId = `allergen-${f}-error`;
+            const describedBy = [because ? reasonId : '', invalid ? errorId : ''].filter(Boolean).join(' ');
+            return (
+              <div key={f} data-field={param} class={invalid ? 'field-invalid' : undefined}>
+                <label class="checkbox">
+                  <input
+                    type="checkbox"
+                    checked={values.allergens[f] ?? false}
+                    {...(because ? { 'aria-disabled': 'true' as const } : {})}
+                    {...(invalid ? { 'aria-invalid': 'true' as const } : {})}
+                    {...(describedBy ? { 'aria-describedby': describedBy } : {})}
+                    // A tick an ingredient requires stays while the ingredient is listed.
+                    onClick={(e) => {
+                      if (because) e.preventDefault();
+                    }}
+                    onChange={(e) => {
+                      const checked = e.currentTarget.checked;
+                      update((v) => ({ ...v, allergens: { ...v.allergens, [f]: checked } }));
+                    }}
+                  />
+                  <span>{labelOf(f)}</span>
+                </label>
+                {because ? (
+                  <span class="allergen-reason" id={reasonId} data-testid={`${f}-reason`}>
+                    Ticked because of {because.join(', ')}; remove {because.length > 1 ? 'them' : 'it'} from the ingredients to untick.
+                  </span>
+                ) : null}
+                {invalid ? (
+                  <p class="field-error" id={errorId} data-param={param}>
+                    {error instanceof ApiError ? error.message : ''}
+                  </p>
+                ) : null}
+              </div>
+            );
+          })}
         </div>
       </fieldset>
 
       <fieldset class="form-section">
         <legend>Origin</legend>
         <div class="form-grid">
-          <Field label="Country" name="data.origin.country" {...fieldProps} hint="ISO 3166-1 alpha-2 code, e.g. FR.">
-            {(a) => (
-              <input
-                {...a}
-                type="text"
-                autoComplete="off"
-                maxLength={2}
-                class="input-short"
-                value={values.origin.country}
-                onInput={(e) => update((v) => ({ ...v, origin: { ...v.origin, country: text(e) } }))}
-              />
-            )}
+          <Field label="Country" name="data.origin.country" {...fieldProps}>
+            {(a) => <CountrySelect attributes={a} value={values.origin.country} onChange={(country) => update((v) => ({ ...v, origin: { ...v.origin, country } }))} />}
           </Field>
           <Field label="Region" name="data.origin.region" {...fieldProps}>
             {(a) => <input {...a} type="text" value={values.origin.region} onInput={(e) => update((v) => ({ ...v, origin: { ...v.origin, region: text(e) } }))} />}
@@ -299,7 +351,13 @@ function PublishForm(props: { product: Product; current?: PassportData; onPublis
               </Field>
               <SelectField label="Role" name={`data.producers[${i}].role`} {...fieldProps} values={SUPPLIER_ROLES} value={producer.role} onChange={set('role')} />
               <Field label="Country" name={`data.producers[${i}].country`} {...fieldProps}>
-                {(a) => <input {...a} type="text" maxLength={2} class="input-short" value={producer.country} onInput={set('country')} />}
+                {(a) => (
+                  <CountrySelect
+                    attributes={a}
+                    value={producer.country}
+                    onChange={(country) => update((v) => ({ ...v, producers: v.producers.map((p, j) => (j === i ? { ...p, country } : p)) }))}
+                  />
+                )}
               </Field>
               {values.producers.length > 1 ? (
                 <button
@@ -321,6 +379,22 @@ function PublishForm(props: { product: Product; current?: PassportData; onPublis
 
       <FormActions submitLabel="Publish version" busy={busy} onCancel={props.onCancel} />
     </form>
+  );
+}
+
+/** A country chosen by its English name; the API receives its ISO 3166-1 alpha-2 code (lib/domain/countries.ts). */
+function CountrySelect(props: { attributes: Record<string, string>; value: string; onChange: (code: string) => void }) {
+  const known = props.value === '' || COUNTRIES_BY_NAME.includes(props.value);
+  return (
+    <select {...props.attributes} value={props.value} onChange={(e) => props.onChange((e.currentTarget as HTMLSelectElement).value)}>
+      <option value="">Not stated</option>
+      {known ? null : <option value={props.value}>{props.value}</option>}
+      {COUNTRIES_BY_NAME.map((code) => (
+        <option key={code} value={code}>
+          {countryName(code)}
+        </option>
+      ))}
+    </select>
   );
 }
 
@@ -352,11 +426,19 @@ export function EnergyPreview(props: { values: FormValues }) {
         </Notice>
       ) : computed ? (
         <p class="hint">
-          From the nutrients (Regulation (EU) No 1169/2011 Annex XIV): <strong>{roundEnergy(computed.kj).value} kJ / {roundEnergy(computed.kcal).value} kcal</strong>
-          {declared ? '. The declared value is kept.' : '. Published as the energy if you leave it empty.'}
+          {declared ? 'From the nutrients' : 'Calculated from the nutrients'} (Regulation (EU) No 1169/2011 Annex XIV):{' '}
+          <strong>
+            {roundEnergy(computed.kj).value} kJ / {roundEnergy(computed.kcal).value} kcal
+          </strong>
+          {declared
+            ? '. The declared value is kept.'
+            : '. Published as the energy, marked “calculated” on the e-label, and calculated again whenever the nutrients change. Type a value to declare one instead.'}
         </p>
       ) : (
-        <p class="hint">Energy is computed on publishing when fat, carbohydrate and protein are given (and alcohol, for wine).</p>
+        <p class="hint">
+          Energy is computed on publishing when fat, carbohydrate and protein are given (and alcohol, for wine).
+          {props.values.energyWasCalculated && !declared ? ' The current version’s energy was calculated: it is not copied, so that it cannot go stale.' : ''}
+        </p>
       )}
     </div>
   );
@@ -388,6 +470,8 @@ function ElabelPreview(props: { passport: Passport }) {
 
 function PassportSummary(props: { passport: Passport }) {
   const { data } = props.passport;
+  // Ingredients by their names, not their codes (the vocabulary's English names, as the dashboard's language).
+  const vocabulary = useVocabulary().data?.data;
   const nutrition = NUTRITION_FIELDS.filter((f) => data.nutrition?.[f] !== undefined).map((f) => [f, data.nutrition?.[f]] as const);
   const allergens = Object.entries(data.allergens ?? {}).filter(([, v]) => v);
   return (
@@ -406,13 +490,13 @@ function PassportSummary(props: { passport: Passport }) {
           {data.vintage ? `, ${data.vintage}` : ''}
         </dd>
         <dt>Ingredients</dt>
-        <dd>{data.ingredients?.length ? data.ingredients.map((ingredient) => ingredientLabel(ingredient, 'en', undefined)).join(', ') : '—'}</dd>
+        <dd data-testid="summary-ingredients">{data.ingredients?.length ? data.ingredients.map((ingredient) => ingredientLabel(ingredient, 'en', vocabulary)).join(', ') : '—'}</dd>
         <dt>Allergens</dt>
-        <dd>{allergens.length ? allergens.map(([f]) => labelOf(f).replace(/^Contains /, '')).join(', ') : 'None declared'}</dd>
+        <dd data-testid="summary-allergens">{allergens.length ? allergens.map(([f]) => labelOf(f).replace(/^Contains /, '')).join(', ') : 'None declared'}</dd>
         <dt>Origin</dt>
-        <dd>{[data.origin?.designation, data.origin?.region, data.origin?.country].filter(Boolean).join(', ') || '—'}</dd>
+        <dd>{[data.origin?.designation, data.origin?.region, data.origin?.country ? countryName(data.origin.country) : undefined].filter(Boolean).join(', ') || '—'}</dd>
         <dt>Producers</dt>
-        <dd>{data.producers?.length ? data.producers.map((p) => `${p.name} (${p.role ?? 'producer'}${p.country ? `, ${p.country}` : ''})`).join('; ') : '—'}</dd>
+        <dd>{data.producers?.length ? data.producers.map((p) => `${p.name} (${p.role ?? 'producer'}${p.country ? `, ${countryName(p.country)}` : ''})`).join('; ') : '—'}</dd>
       </dl>
       <ElabelPreview passport={props.passport} />
       {nutrition.length ? (
@@ -422,7 +506,10 @@ function PassportSummary(props: { passport: Passport }) {
             {nutrition.map(([field, value]) => (
               <tr key={field}>
                 <th scope="row">{labelOf(field)}</th>
-                <td class="num">{value}</td>
+                <td class="num">
+                  {value}
+                  {data.nutrition?.energyCalculated && ENERGY_FIELDS.includes(field) ? ' (calculated)' : ''}
+                </td>
               </tr>
             ))}
           </tbody>
@@ -432,7 +519,8 @@ function PassportSummary(props: { passport: Passport }) {
   );
 }
 
-export function PassportTab(props: { product: Product }) {
+/** `onPublished`: after a version is published (the product page may read the product again: its passport status changed). */
+export function PassportTab(props: { product: Product; onPublished?: (version: number) => void }) {
   const id = encodeURIComponent(props.product.productId);
   const current = useLoad(async () => {
     try {
@@ -461,6 +549,7 @@ export function PassportTab(props: { product: Product }) {
             setPublished(version);
             current.reload();
             history.reload();
+            props.onPublished?.(version);
           }}
         />
       ) : current.data !== undefined ? (

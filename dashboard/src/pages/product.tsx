@@ -1,6 +1,6 @@
-import { useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError, type Product } from '../api.ts';
-import { CopyButton, ErrorNotice, Field, focusField, FormActions, Loading, Notice, PageHeader, placeError, SelectField, useLoad } from '../components.tsx';
+import { CopyButton, ErrorNotice, Field, focusField, FormActions, Loading, Notice, PageHeader, PassportStatusBadge, placeError, SelectField, useLoad } from '../components.tsx';
 import { CATEGORIES, PRODUCT_GRANULARITIES } from '../constants.ts';
 import { formatDateTime, printedGtin } from '../format.ts';
 import { href } from '../router.ts';
@@ -142,10 +142,52 @@ function QrCard(props: { product: Product }) {
   );
 }
 
+/**
+ * What saving the details changed for the consumer: published versions keep the name they were
+ * published with (their pages never change), so a new name reaches the e-label with a new version.
+ */
+function SavedNotice(props: { product: Product; renamed: boolean }) {
+  const { product, renamed } = props;
+  if (!renamed || product.passport.version === null) return <Notice kind="success">Saved.</Notice>;
+  return (
+    <Notice kind="success" title="Saved">
+      <p>
+        The e-label does not change yet: passport version {product.passport.version} keeps the name it was published with (a published version never changes). Publish a new
+        version to show “{product.name}” on the e-label.
+      </p>
+      <p>
+        <a class="button button-small" href={href('products', product.productId, 'passport')} data-testid="publish-new-version">
+          Publish a new version
+        </a>
+      </p>
+    </Notice>
+  );
+}
+
+/** Where the QR code goes until the product has a published passport: its scans would find no passport. */
+function FirstPassportCard(props: { product: Product }) {
+  const { product } = props;
+  return (
+    <section class="card qr-card" aria-labelledby="first-passport-title" data-testid="first-passport">
+      <h2 id="first-passport-title">No published passport yet</h2>
+      <p>
+        {product.passport.status === 'draft' ? 'Its passport is a draft.' : 'This product has no passport yet.'} A scan of its QR code would say the information is not available,
+        so the QR code and the e-label come once the first passport is published.
+      </p>
+      <p>
+        <a class="button" href={href('products', product.productId, 'passport')}>
+          {product.passport.status === 'draft' ? 'Finish and publish the first passport' : 'Publish the first passport'}
+        </a>
+      </p>
+    </section>
+  );
+}
+
 function Overview(props: { product: Product; onChanged: (product: Product) => void }) {
   const { product } = props;
   const [editing, setEditing] = useState(false);
   const [saved, setSaved] = useState(false);
+  const [renamed, setRenamed] = useState(false);
   return (
     <div class="grid-2">
       <section class="card" aria-labelledby="details-title">
@@ -164,7 +206,7 @@ function Overview(props: { product: Product; onChanged: (product: Product) => vo
             </button>
           ) : null}
         </div>
-        {saved ? <Notice kind="success">Saved. The e-label shows the new name at once.</Notice> : null}
+        {saved ? <SavedNotice product={product} renamed={renamed} /> : null}
         {editing ? (
           <EditProductForm
             product={product}
@@ -172,6 +214,7 @@ function Overview(props: { product: Product; onChanged: (product: Product) => vo
             onSaved={(updated) => {
               setEditing(false);
               setSaved(true);
+              setRenamed(updated.name !== product.name);
               props.onChanged(updated);
             }}
           />
@@ -193,6 +236,10 @@ function Overview(props: { product: Product; onChanged: (product: Product) => vo
             <dd class="mono">{product.facilityId ?? '—'}</dd>
             <dt>Commodity code</dt>
             <dd class="mono">{product.commodityCode ?? '—'}</dd>
+            <dt>Passport</dt>
+            <dd>
+              <PassportStatusBadge passport={product.passport} />
+            </dd>
             <dt>Passport granularity</dt>
             <dd>{product.granularity}</dd>
             <dt>Product id</dt>
@@ -204,14 +251,16 @@ function Overview(props: { product: Product; onChanged: (product: Product) => vo
           </dl>
         )}
       </section>
-      <QrCard product={product} />
+      {product.passport.version === null ? <FirstPassportCard product={product} /> : <QrCard product={product} />}
     </div>
   );
 }
 
 export function ProductPage(props: { productId: string; tab: Tab }) {
-  const loaded = useLoad(() => api<Product>('GET', `/v1/products/${encodeURIComponent(props.productId)}`), [props.productId]);
+  // Read again on each tab: publishing on the Passport tab changes what the overview offers (its passport status).
+  const loaded = useLoad(() => api<Product>('GET', `/v1/products/${encodeURIComponent(props.productId)}`), [props.productId, props.tab]);
   const [changed, setChanged] = useState<Product>();
+  useEffect(() => setChanged(undefined), [props.tab]);
   const product = changed ?? loaded.data;
 
   if (loaded.error) {

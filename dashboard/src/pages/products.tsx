@@ -1,6 +1,6 @@
 import { useRef, useState } from 'preact/hooks';
-import { api, type Environment, type ProductList as Page } from '../api.ts';
-import { ErrorNotice, Field, focusField, FormActions, Loading, PageHeader, placeError, SelectField, useLoad } from '../components.tsx';
+import { api, type Environment, type Product, type ProductList as Page } from '../api.ts';
+import { ErrorNotice, Field, focusField, FormActions, ListTable, PageHeader, PassportStatusBadge, placeError, SelectField, useLoad, type ListColumn } from '../components.tsx';
 import { CATEGORIES } from '../constants.ts';
 import { IdentifierFields } from './product.tsx';
 import { formatDateTime, printedGtin } from '../format.ts';
@@ -63,7 +63,68 @@ function CreateProductForm(props: { onCancel: () => void }) {
   );
 }
 
-export function ProductsPage(props: { environment: Environment }) {
+const COLUMNS: readonly ListColumn<Product>[] = [
+  { header: 'Name', rowHeader: true, cell: (product) => <a href={href('products', product.productId)}>{product.name}</a> },
+  { header: 'GTIN', class: 'mono', cell: (product) => printedGtin(product.gtin) },
+  { header: 'Passport', cell: (product) => <PassportStatusBadge passport={product.passport} /> },
+  { header: 'Category', class: 'hide-sm', cell: (product) => <span class="badge">{product.category}</span> },
+  { header: 'Brand', class: 'hide-sm', cell: (product) => product.brand ?? '—' },
+  { header: 'Updated', class: 'nowrap hide-sm', cell: (product) => formatDateTime(product.updatedAt) },
+];
+
+/**
+ * The first visit: the live environment starts empty while the organization's sample products are
+ * in the test environment (lib/services/sandbox.ts). Points to them, or to a first product.
+ */
+function FirstVisit(props: { environment: Environment; onSwitchEnvironment: ((environment: Environment) => Promise<void>) | undefined; onCreate: () => void }) {
+  const [error, setError] = useState<unknown>();
+  const [busy, setBusy] = useState(false);
+  const toTest = async () => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await props.onSwitchEnvironment?.('test');
+    } catch (failure) {
+      setError(failure);
+      setBusy(false);
+    }
+  };
+  return (
+    <section class="empty card first-visit" aria-labelledby="first-visit-title" data-testid="first-visit">
+      <h2 id="first-visit-title">{props.environment === 'live' ? 'No live products yet' : 'No products yet'}</h2>
+      {props.environment === 'live' && props.onSwitchEnvironment ? (
+        <>
+          <p>
+            Your sample products (a red wine with two passport versions, a food and a textile product) are in the <strong>Test</strong> environment. Try everything
+            there first: nothing in Test reaches your customers.
+          </p>
+          {error ? <ErrorNotice error={error} title="Could not switch" /> : null}
+          <p class="actions actions-center">
+            <button type="button" class="button" disabled={busy} onClick={() => void toTest()}>
+              See the samples in Test
+            </button>
+            <button type="button" class="button button-secondary" onClick={props.onCreate}>
+              Create your first live product
+            </button>
+          </p>
+        </>
+      ) : (
+        <p class="actions actions-center">
+          <button type="button" class="button" onClick={props.onCreate}>
+            Create your first product
+          </button>
+        </p>
+      )}
+      <ol class="first-steps">
+        <li>Create the product: its name and the GTIN under its barcode.</li>
+        <li>Fill in its passport and publish it.</li>
+        <li>Download its QR code and print it on the label.</li>
+      </ol>
+    </section>
+  );
+}
+
+export function ProductsPage(props: { environment: Environment; onSwitchEnvironment?: (environment: Environment) => Promise<void> }) {
   const [search, setSearch] = useState('');
   const [query, setQuery] = useState('');
   const [offset, setOffset] = useState(0);
@@ -124,45 +185,20 @@ export function ProductsPage(props: { environment: Environment }) {
           </button>
         ) : null}
       </form>
-      {page.error ? <ErrorNotice error={page.error} /> : null}
-      {page.loading && !data ? <Loading /> : null}
-      {data ? (
-        data.data.length === 0 ? (
-          <div class="empty card">
-            <p>{query ? `No product matches “${query}”.` : 'No products yet. Create your first product to get its QR code.'}</p>
-          </div>
-        ) : (
-          <div class="table-wrap card">
-            <table class="table" data-testid="products-table" aria-busy={page.loading ? 'true' : 'false'}>
-              <caption class="visually-hidden">Products{query ? ` matching “${query}”` : ''}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">GTIN</th>
-                  <th scope="col">Category</th>
-                  <th scope="col" class="hide-sm">Brand</th>
-                  <th scope="col" class="hide-sm">Updated</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.data.map((product) => (
-                  <tr key={product.productId}>
-                    <th scope="row">
-                      <a href={href('products', product.productId)}>{product.name}</a>
-                    </th>
-                    <td class="mono">{printedGtin(product.gtin)}</td>
-                    <td>
-                      <span class="badge">{product.category}</span>
-                    </td>
-                    <td class="hide-sm">{product.brand ?? '—'}</td>
-                    <td class="nowrap hide-sm">{formatDateTime(product.updatedAt)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )
-      ) : null}
+      {data && data.data.length === 0 && !query && offset === 0 && !creating ? (
+        <FirstVisit environment={props.environment} onSwitchEnvironment={props.onSwitchEnvironment} onCreate={() => setCreating(true)} />
+      ) : (
+        <ListTable
+          items={data?.data}
+          loading={page.loading}
+          error={page.error}
+          columns={COLUMNS}
+          rowKey={(product) => product.productId}
+          caption={`Products${query ? ` matching “${query}”` : ''}`}
+          empty={query ? `No product matches “${query}”.` : 'No products yet. Create your first product to get its QR code.'}
+          testId="products-table"
+        />
+      )}
       {data && total > 0 ? (
         <nav class="pagination" aria-label="Pages of products">
           <p role="status">

@@ -1,6 +1,6 @@
 import { useRef, useState } from 'preact/hooks';
 import { api, ApiError, type Environment, type WebhookEndpoint } from '../api.ts';
-import { ConfirmButton, ErrorNotice, Field, focusField, FormActions, Loading, Notice, PageHeader, placeError, SecretOnce, SelectField, useCreateFlow, useLoad } from '../components.tsx';
+import { ConfirmButton, ErrorNotice, Field, focusField, FormActions, ListTable, Loading, Notice, PageHeader, placeError, SecretOnce, SelectField, useCreateFlow, useLoad, type ListColumn } from '../components.tsx';
 import { CATEGORIES, ENVIRONMENTS, WEBHOOK_SOURCES } from '../constants.ts';
 import { formatDateTime } from '../format.ts';
 import { href, navigate } from '../router.ts';
@@ -91,6 +91,23 @@ function CreateEndpointForm(props: { environment: Environment; onCreated: (endpo
   );
 }
 
+const ENDPOINT_COLUMNS: readonly ListColumn<WebhookEndpoint>[] = [
+  {
+    header: 'Endpoint',
+    rowHeader: true,
+    cell: (endpoint) => (
+      <a class="mono" href={href('webhooks', endpoint.id)}>
+        {endpoint.id}
+      </a>
+    ),
+  },
+  { header: 'Source', cell: (endpoint) => endpoint.source },
+  { header: 'Environment', cell: (endpoint) => <span class={`badge badge-${endpoint.environment}`}>{endpoint.environment}</span> },
+  { header: 'Default category', cell: (endpoint) => endpoint.defaultCategory },
+  { header: 'Description', cell: (endpoint) => endpoint.description ?? '—' },
+  { header: 'Updated', class: 'nowrap', cell: (endpoint) => formatDateTime(endpoint.updatedAt) },
+];
+
 export function WebhooksPage(props: { environment: Environment }) {
   const endpoints = useLoad(() => api<{ data: WebhookEndpoint[] }>('GET', '/v1/webhooks/endpoints'), []);
   const flow = useCreateFlow<Created>(endpoints.reload);
@@ -122,49 +139,16 @@ export function WebhooksPage(props: { environment: Environment }) {
       {flow.creating ? (
         <CreateEndpointForm environment={props.environment} onCancel={flow.cancel} onCreated={flow.done} />
       ) : null}
-      {endpoints.error ? <ErrorNotice error={endpoints.error} /> : null}
-      {endpoints.loading && !endpoints.data ? <Loading /> : null}
-      {endpoints.data ? (
-        endpoints.data.data.length === 0 ? (
-          <div class="empty card">
-            <p>No webhook endpoints yet.</p>
-          </div>
-        ) : (
-          <div class="table-wrap card">
-            <table class="table" data-testid="endpoints-table">
-              <caption class="visually-hidden">Webhook endpoints</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Endpoint</th>
-                  <th scope="col">Source</th>
-                  <th scope="col">Environment</th>
-                  <th scope="col">Default category</th>
-                  <th scope="col">Description</th>
-                  <th scope="col">Updated</th>
-                </tr>
-              </thead>
-              <tbody>
-                {endpoints.data.data.map((endpoint) => (
-                  <tr key={endpoint.id}>
-                    <th scope="row">
-                      <a class="mono" href={href('webhooks', endpoint.id)}>
-                        {endpoint.id}
-                      </a>
-                    </th>
-                    <td>{endpoint.source}</td>
-                    <td>
-                      <span class={`badge badge-${endpoint.environment}`}>{endpoint.environment}</span>
-                    </td>
-                    <td>{endpoint.defaultCategory}</td>
-                    <td>{endpoint.description ?? '—'}</td>
-                    <td class="nowrap">{formatDateTime(endpoint.updatedAt)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )
-      ) : null}
+      <ListTable
+        items={endpoints.data?.data}
+        loading={endpoints.loading}
+        error={endpoints.error}
+        columns={ENDPOINT_COLUMNS}
+        rowKey={(endpoint) => endpoint.id}
+        caption="Webhook endpoints"
+        empty="No webhook endpoints yet."
+        testId="endpoints-table"
+      />
     </>
   );
 }

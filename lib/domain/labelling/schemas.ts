@@ -38,7 +38,9 @@ export const calculateNutritionSchema = z.strictObject({
   productType: z
     .enum(CATEGORIES, { error: `productType must be one of: ${CATEGORIES.join(', ')}.` })
     .optional()
-    .describe('As in passport data; a wine needs its alcohol (alcoholG or alcoholPercentVol) for the energy to be computed'),
+    .describe(
+      'As in passport data. A wine needs its alcohol (nutrition.alcoholG or alcoholPercentVol) for the energy to be computed, and a request without productType counts as a wine, as publishing does: left out with no alcohol given, the answer has computed: null, no calculated energy and no disagreement. Send the product type (or alcoholG: 0) to compute the energy of a product other than wine from fat, carbohydrate and protein',
+    ),
 });
 export type CalculateNutrition = z.infer<typeof calculateNutritionSchema>;
 
@@ -53,7 +55,9 @@ export const calculatedNutritionSchema = z
     computed: z
       .object({ energyKj: z.number(), energyKcal: z.number() })
       .nullable()
-      .describe('The energy the nutrients give, unrounded (Annex XIV factors), or null when fat, carbohydrate and protein (and a wine\'s alcohol) are not all given'),
+      .describe(
+        "The energy the nutrients give, unrounded (Annex XIV factors); null when fat, carbohydrate or protein is missing, or when a wine's alcohol is, and productType left out counts as wine: null for a request without productType and without alcohol",
+      ),
     disagreement: z
       .object({ field: z.enum(['energyKj', 'energyKcal']), declaredKj: z.number(), computedKj: z.number(), message: z.string() })
       .nullable()
