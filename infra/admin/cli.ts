@@ -20,6 +20,7 @@ import { createEndpointSchema } from '../../lib/domain/webhook.ts';
 import { toValidationError } from '../../lib/http/validation.ts';
 import { createEndpoint } from '../../lib/services/webhooks.ts';
 import { verifyPassportChain } from '../../lib/services/passport-chain.ts';
+import { backfillEventTypeIndex } from '../../lib/data/events.ts';
 import { rotateSigningKey } from '../../lib/services/credentials.ts';
 import { dnsRecordsFile, setTxtRecords } from '../local/dns.ts';
 import { REPO_ROOT, runFile, type StackInfo } from '../local/stack.ts';
@@ -50,6 +51,10 @@ const USAGE = `Usage: npm run admin -- <command> [options] [--json] [--aws]
   keys rotate --org ORG_ID
       Make a new credential signing key current (docs/credentials.md#keys): new credentials are
       signed with it within a minute; old keys stay in the DID document, so old credentials verify.
+  events index-types
+      Give events written before the events-by-type index existed their index key, so that
+      GET /v1/events?type=… lists them (docs/decisions.md#events-by-type-a-sparse-index). Scans
+      the whole table once; safe to run again, and beside a running service.
   dns set-txt --name NAME --value VALUE [--value VALUE…]
       Local stack only: publish TXT records at NAME on the stack's DNS server, replacing any
       there (no --value removes them), such as the record that verifies a brand domain.
@@ -273,6 +278,16 @@ async function main(argv: string[]): Promise<number> {
       const target = connect(values.aws);
       const key = await rotateSigningKey(orgId);
       out(`Signing key ${key.keyId} of ${orgId} is current on the ${target}; earlier keys stay in the DID document.`, { orgId, keyId: key.keyId, kind: key.kind, createdAt: key.createdAt });
+      return 0;
+    }
+    case 'events index-types': {
+      const target = connect(values.aws);
+      const progress = (p: { scanned: number; updated: number }) => {
+        if (!values.json) process.stderr.write(`\r${p.scanned} items scanned, ${p.updated} events indexed`);
+      };
+      const done = await backfillEventTypeIndex({ onPage: progress });
+      if (!values.json) process.stderr.write('\n');
+      out(`${done.updated} event${done.updated === 1 ? '' : 's'} given their type's index key on the ${target} (${done.scanned} items scanned).`, done);
       return 0;
     }
     case 'dns set-txt': {

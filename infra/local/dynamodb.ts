@@ -103,14 +103,37 @@ export function localClient(endpoint: string, region = 'eu-central-1'): DynamoDB
   return new DynamoDBClient({ endpoint, region, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
 }
 
-/** Creates the table from the shared definition unless it exists (and turns its stream on if it is off). */
+/** Creates the table from the shared definition unless it exists (and turns its stream on if it is off, and adds missing indexes). */
 export async function ensureTable(endpoint: string, tableName: string, region?: string): Promise<void> {
   const client = localClient(endpoint, region);
   try {
     const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
     // A table made before the stream existed (a persistent .data/) gets it now.
-    const stream = createTableInput(tableName).StreamSpecification;
+    const wanted = createTableInput(tableName);
+    const stream = wanted.StreamSpecification;
     if (stream && !Table?.StreamSpecification?.StreamEnabled) await client.send(new UpdateTableCommand({ TableName: tableName, StreamSpecification: stream }));
+    // And the indexes it lacks (one per UpdateTable, as DynamoDB allows); old event items join the
+    // events-by-type index through `npm run admin -- events index-types` (docs/operator-cli.md).
+    const existing = new Set((Table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName));
+    for (const index of wanted.GlobalSecondaryIndexes ?? []) {
+      if (existing.has(index.IndexName)) continue;
+      const names = new Set(index.KeySchema?.map((key) => key.AttributeName));
+      await client.send(
+        new UpdateTableCommand({
+          TableName: tableName,
+          AttributeDefinitions: wanted.AttributeDefinitions?.filter((definition) => names.has(definition.AttributeName)),
+          GlobalSecondaryIndexUpdates: [{ Create: index }],
+        }),
+      );
+      // DynamoDB Local fills a new index in the background: wait until it answers queries.
+      const deadline = Date.now() + 60_000;
+      for (;;) {
+        const { Table: now } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+        if (now?.GlobalSecondaryIndexes?.find((i) => i.IndexName === index.IndexName)?.IndexStatus === 'ACTIVE') break;
+        if (Date.now() > deadline) throw new StartupError(`Index ${index.IndexName} of ${tableName} was not active within 60 seconds.`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
   } catch (error) {
     if (!(error instanceof Error && error.name === 'ResourceNotFoundException')) throw error;
     await client.send(new CreateTableCommand(createTableInput(tableName)));

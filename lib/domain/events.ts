@@ -7,6 +7,8 @@ export { EVENT_TYPES, ACTOR_TYPES, type EventType, type ActorType };
 export interface Actor {
   type: ActorType;
   id: string;
+  /** For people: an API key's name, a dashboard user's e-mail (absent for the system, a webhook and events written before it was kept). */
+  name?: string;
 }
 
 /** Who made a change and in which request: every event carries it (docs/lifecycle.md#event-log). */
@@ -22,7 +24,11 @@ export const eventSchema = z
     id: z.string().describe('`evt_…`; ids sort by creation time'),
     type: z.enum(EVENT_TYPES),
     createdAt: z.iso.datetime(),
-    actor: z.object({ type: z.enum(ACTOR_TYPES), id: z.string() }),
+    actor: z.object({
+      type: z.enum(ACTOR_TYPES),
+      id: z.string(),
+      name: z.string().optional().describe("For people: the API key's name or the dashboard user's e-mail, as they were when the change was made (absent for the system and webhooks)"),
+    }),
     requestId: z.string().nullable().describe('The Request-Id of the API request that made the change; null for work the service did on its own'),
     data: z.object({ object: z.record(z.string(), z.unknown()).describe('The object as it was right after the change, in its API form') }),
   })
