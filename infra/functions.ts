@@ -134,10 +134,19 @@ export const FUNCTIONS: Record<FunctionName, FunctionSpec> = {
     // keeps the cold start's import near 85 ms of CPU (256 MB: 170 ms, for 0.03 $ per million scans less).
     memoryMb: 512,
     timeoutSeconds: 5,
-    grants: { table: ['dynamodb:GetItem'], scanQueue: ['sqs:SendMessage'] },
+    // BatchGetItem: a scan of a lot or serial reads the GTIN item and the batch or item in one call (docs/resolver.md#batches-and-items).
+    grants: { table: ['dynamodb:GetItem', 'dynamodb:BatchGetItem'], scanQueue: ['sqs:SendMessage'] },
     // CloudFront → function URL with origin access control: no API Gateway request per scan.
     functionUrl: true,
     sourceMapsAtRunTime: false,
+  },
+  items: {
+    entry: 'functions/items/handler.ts',
+    description: "Batches and serialised items of a product: create or replace, patch, read (at an instant), list, QR codes, the items export",
+    memoryMb: 512,
+    timeoutSeconds: 10,
+    // A version, its archived predecessor and its event in one transaction (Put, ConditionCheck); the export's Query.
+    grants: { table: [...WRITE], sessionSecret: true },
   },
   events: {
     entry: 'functions/events/handler.ts',
@@ -187,8 +196,9 @@ export const FUNCTIONS: Record<FunctionName, FunctionSpec> = {
     description: 'Imports the rows of one chunk of a bulk import job: upserts products by GTIN and publishes changed passports',
     memoryMb: 1024,
     timeoutSeconds: 120,
-    // BatchGetItem reads a chunk's GTIN and product items; transactions of Put, Update and ConditionCheck.
-    grants: { table: [...WRITE, 'dynamodb:BatchGetItem'] },
+    // BatchGetItem reads a chunk's GTIN and product items (and an items chunk's stored items); transactions of Put, Update and
+    // ConditionCheck; BatchWriteItem registers an items chunk (docs/api.md#bulk-registration).
+    grants: { table: [...WRITE, 'dynamodb:BatchGetItem', 'dynamodb:BatchWriteItem'] },
     trigger: { kind: 'sqs', queue: 'import', batchSize: 1, maxBatchingWindowSeconds: 0 },
   },
   'event-subscriptions': {

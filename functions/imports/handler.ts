@@ -4,6 +4,8 @@ import { importQuerySchema, importListQuerySchema, queuedImportSchema, toImportS
 import { json } from '../../lib/http/response.ts';
 import { parseQuery } from '../../lib/http/validation.ts';
 import { startImport } from '../../lib/services/import-upload.ts';
+import { startItemImport } from '../../lib/services/imports-items-upload.ts';
+import { ValidationError } from '../../lib/http/errors.ts';
 import { listImports, requireImport } from '../../lib/services/imports.ts';
 import { CSV_TYPE, templateCsv, templateXlsx, XLSX_TYPE } from '../../lib/services/templates.ts';
 
@@ -12,9 +14,17 @@ import { CSV_TYPE, templateCsv, templateXlsx, XLSX_TYPE } from '../../lib/servic
  * Lines, by its Content-Type), read raw: the route table gives it `rawBody` and a 5 MB limit.
  */
 async function postImport(request: ApiRequest) {
-  const { dryRun } = parseQuery(importQuerySchema, request.event.queryStringParameters, ['dryRun']);
+  const { dryRun, fileName, type, productId } = parseQuery(importQuerySchema, request.event.queryStringParameters, ['dryRun', 'fileName', 'type', 'productId']);
+  // An items file names its product (docs/import-export.md#items); a products file names none.
+  if (type === 'items' && productId === undefined) throw new ValidationError('productId is required with type=items: it names the product whose items the file registers.', 'productId');
+  if (type !== 'items' && productId !== undefined) throw new ValidationError('productId goes with type=items only: a products file names its products by GTIN.', 'productId');
   const bytes = request.body as Buffer;
-  const job = await startImport(request.principal.tenant, bytes, request.event.headers?.['content-type'], { dryRun: dryRun === 'true', origin: originOf(request) });
+  const options = { dryRun: dryRun === 'true', origin: originOf(request), ...(fileName === undefined ? {} : { fileName }) };
+  const contentType = request.event.headers?.['content-type'];
+  const job =
+    type === 'items' && productId !== undefined
+      ? await startItemImport(request.principal.tenant, productId, bytes, contentType, options)
+      : await startImport(request.principal.tenant, bytes, contentType, options);
   if (dryRun === 'true') return json(200, toImportView(job, true));
   return json(202, queuedImportSchema.parse({ id: job.importId, status: 'queued' }), { Location: `/v1/imports/${job.importId}` });
 }

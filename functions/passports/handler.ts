@@ -1,23 +1,38 @@
 import { findPassportVersion, getPassportVersion, getPassportVersionAt, listPassportVersions } from '../../lib/data/passports.ts';
-import { draftInputSchema, MERGE_PATCH_TYPE, passportAtQuerySchema, toDraftView } from '../../lib/domain/draft.ts';
+import { draftEnvelopeSchema, MERGE_PATCH_TYPE, passportAtQuerySchema } from '../../lib/domain/draft.ts';
 import { cursorQuerySchema } from '../../lib/domain/pagination.ts';
-import { createPassportSchema, type PassportVersion } from '../../lib/domain/passport.ts';
+import { createPassportEnvelopeSchema, type PassportVersion } from '../../lib/domain/passport.ts';
+import { completenessQuerySchema, publishQuerySchema, type CompletenessReport } from '../../lib/domain/passport-completeness.ts';
 import { toPassportView } from '../../lib/domain/passport-view.ts';
 import { defineApiHandler, pathParam, type ApiRequest } from '../../lib/api/handler.ts';
 import { InvalidRequestError, NotFoundError, UnsupportedMediaTypeError, ValidationError } from '../../lib/http/errors.ts';
 import { json } from '../../lib/http/response.ts';
 import { parseBody, parseQuery } from '../../lib/http/validation.ts';
-import { publishPassport } from '../../lib/services/passports.ts';
-import { discardDraft, patchDraft, publishDraft, replaceDraft, requireDraft } from '../../lib/services/drafts.ts';
+import { publishVersion, validatePassportData } from '../../lib/services/passports.ts';
+import { discardDraft, patchDraft, publishDraftVersion, replaceDraft, requireDraft } from '../../lib/services/drafts.ts';
+import { draftViewOf, passportCompleteness } from '../../lib/services/passport-completeness.ts';
 import { requireProduct } from '../../lib/services/products.ts';
 import { originOf } from '../../lib/api/origin.ts';
 
+/**
+ * The body's product first, then its data as that product's kind (a battery passport for a
+ * battery: lib/domain/passport-kinds.ts); `?asOf=` judges a battery passport on a later day.
+ */
 async function postPassport(request: ApiRequest) {
-  const input = parseBody(createPassportSchema, request.body);
+  const { asOf } = parseQuery(publishQuerySchema, request.event.queryStringParameters, ['asOf']);
+  const input = parseBody(createPassportEnvelopeSchema, request.body);
   const tenant = request.principal.tenant;
   const product = await requireProduct(tenant, input.productId);
-  const passport = await publishPassport(tenant, product, input.data, originOf(request));
-  return json(201, createdBody(passport), { Location: `/v1/products/${passport.productId}/passport` });
+  const data = validatePassportData(product, input.data);
+  const result = await publishVersion(tenant, product, data, { unlessCurrent: false, origin: originOf(request), ...(asOf === undefined ? {} : { asOf }) });
+  return json(201, createdBody(result.passport, result.completeness), { Location: `/v1/products/${result.passport.productId}/passport` });
+}
+
+/** `GET …/passport/completeness`: the current version's report, or the draft's with `?draft=true`, on `?asOf=` (today by default). */
+async function getCompleteness(request: ApiRequest) {
+  const { draft, asOf } = parseQuery(completenessQuerySchema, request.event.queryStringParameters, ['draft', 'asOf']);
+  const product = await productOf(request);
+  return json(200, await passportCompleteness(request.principal.tenant, product, { draft: draft === 'true', ...(asOf === undefined ? {} : { asOf }) }));
 }
 
 /** The current version, or with `?at=` the version current at that instant (docs/lifecycle.md#point-in-time). */
@@ -59,25 +74,27 @@ async function listVersions(request: ApiRequest) {
   return json(200, { data: page.passports, hasMore: page.hasMore });
 }
 
-const createdBody = (passport: PassportVersion) => ({
+const createdBody = (passport: PassportVersion, completeness?: CompletenessReport) => ({
   passportId: passport.passportId,
   productId: passport.productId,
   version: passport.version,
   status: passport.status,
   createdAt: passport.createdAt,
+  ...(completeness ? { completeness } : {}),
 });
 
 const productOf = (request: ApiRequest) => requireProduct(request.principal.tenant, pathParam(request, 'productId'));
 
 async function readDraft(request: ApiRequest) {
   const product = await productOf(request);
-  return json(200, toDraftView(await requireDraft(request.principal.tenant, product.productId)));
+  return json(200, draftViewOf(product, await requireDraft(request.principal.tenant, product.productId)));
 }
 
 async function putDraft(request: ApiRequest) {
-  const { data } = parseBody(draftInputSchema, request.body);
+  const envelope = parseBody(draftEnvelopeSchema, request.body);
   const product = await productOf(request);
-  return json(200, toDraftView(await replaceDraft(request.principal.tenant, product, data, originOf(request))));
+  const data = validatePassportData(product, envelope.data);
+  return json(200, draftViewOf(product, await replaceDraft(request.principal.tenant, product, data, originOf(request))));
 }
 
 /** RFC 7396: the patch must say it is one (`Content-Type: application/merge-patch+json`). */
@@ -91,7 +108,7 @@ async function mergeIntoDraft(request: ApiRequest) {
   if (typeof request.body !== 'object' || request.body === null || Array.isArray(request.body)) {
     throw new InvalidRequestError('The merge patch must be a JSON object of the draft’s shape, such as {"data": {"vintage": 2022}}.');
   }
-  return json(200, toDraftView(await patchDraft(request.principal.tenant, product, request.body, originOf(request))));
+  return json(200, draftViewOf(product, await patchDraft(request.principal.tenant, product, request.body, originOf(request))));
 }
 
 async function removeDraft(request: ApiRequest) {
@@ -101,15 +118,17 @@ async function removeDraft(request: ApiRequest) {
 }
 
 async function publishTheDraft(request: ApiRequest) {
+  const { asOf } = parseQuery(publishQuerySchema, request.event.queryStringParameters, ['asOf']);
   const product = await productOf(request);
-  const passport = await publishDraft(request.principal.tenant, product, originOf(request));
-  return json(201, createdBody(passport), { Location: `/v1/products/${passport.productId}/passport` });
+  const result = await publishDraftVersion(request.principal.tenant, product, originOf(request), asOf);
+  return json(201, createdBody(result.passport, result.completeness), { Location: `/v1/products/${result.passport.productId}/passport` });
 }
 
 export const handler = defineApiHandler('passports', {
   'POST /v1/passports': postPassport,
   'GET /v1/products/{productId}/passport': getCurrentPassport,
   'GET /v1/products/{productId}/passports': listVersions,
+  'GET /v1/products/{productId}/passport/completeness': getCompleteness,
   'GET /v1/products/{productId}/draft': readDraft,
   'PUT /v1/products/{productId}/draft': putDraft,
   'PATCH /v1/products/{productId}/draft': mergeIntoDraft,

@@ -5,13 +5,14 @@ import { createRouteMatcher } from '../../lib/api/route-matcher.ts';
 import { ROUTES } from '../../lib/api/routes.ts';
 import { config, RESOLVER_ORIGIN_HEADER } from '../../lib/config.ts';
 import type { PublicView } from '../../lib/data/public-reads.ts';
-import { findDomainByHostname, getPublicView } from '../../lib/data/scan-reads.ts';
+import { findDomainByHostname, getPublicView, getScanView } from '../../lib/data/scan-reads.ts';
 import { sendScanEvent } from '../../lib/data/scan-queue.ts';
 import { decompressDigitalLink } from '../../lib/domain/digital-link-compression.ts';
 import { canonicalGtinPath, parseGtinPath, uncompressedGtinLink } from '../../lib/domain/digital-link.ts';
 import { deviceClass, referrerDomain, viewerCountry, type ScanEvent } from '../../lib/domain/scan.ts';
 import type { Tenant } from '../../lib/domain/tenant.ts';
 import { viewerHostname } from '../../lib/domain/viewer-host.ts';
+import { WITHDRAWN, type UnitRecord } from '../../lib/domain/unit.ts';
 import { errorResponses } from '../../lib/http/api-errors.ts';
 import { GoneError, InvalidRequestError, MethodNotAllowedError, NotFoundError, PermissionError, type ApiError } from '../../lib/http/errors.ts';
 import { logger } from '../../lib/http/logger.ts';
@@ -22,6 +23,7 @@ import { pageHeaders, tenantOfPath } from './page/http.ts';
 import { negotiateLanguage, type Lang } from './page/i18n.ts';
 import { bestLink, labelLanguage, LINKSET_CONTEXT_LINK, linkset, parseLinkType, productLinks, resolverDescription, wantsLinkset } from './linkset.ts';
 import { servePage } from './pages.ts';
+import { serveUnitPage } from './unit-pages.ts';
 
 /**
  * The public GS1 Digital Link resolver: every printed `qrCodeUrl` lands here, without
@@ -106,12 +108,14 @@ function linkSegments(rawPath: string, prefixSegments: number): string[] {
   }
 }
 
-function scanEvent(event: HttpEvent, tenant: Tenant, view: PublicView): ScanEvent {
+function scanEvent(event: HttpEvent, tenant: Tenant, view: PublicView, lot: string | undefined): ScanEvent {
   return {
     v: 1,
     ...tenant,
     productId: view.productId,
     gtin: view.gtin,
+    // A registered batch's scans are counted for it too; an item's for its lot, never for the item itself (docs/resolver.md#batches-and-items).
+    ...(lot === undefined ? {} : { lot }),
     at: new Date().toISOString(),
     country: viewerCountry(event.headers?.['cloudfront-viewer-country']),
     referrer: referrerDomain(event.headers?.referer),
@@ -258,6 +262,7 @@ async function resolve(request: HttpEvent): Promise<HttpResult> {
   if (event instanceof Error) return failure(request, event, renderNotFound);
   const method = event.requestContext.http.method;
   if (event.routeKey.includes('/p/{gtin}/{version}/{page}')) return servePage(event); // the immutable version pages (pages.ts)
+  if (event.routeKey.includes('/p/{gtin}/{version}/{ai}/{unit}/{unitVersion}/{page}')) return serveUnitPage(event); // a batch's or item's pages (unit-pages.ts)
   if (event.routeKey === 'GET /.well-known/gs1resolver') {
     const hostname = requestHostname(event);
     const brand = (await brandOrganization(event, hostname)) !== undefined;
@@ -323,6 +328,39 @@ interface Requested {
   uncompressedQuery?: string;
 }
 
+type Named =
+  /** The most specific record the link names that is registered: an item, else a batch. */
+  | { kind: 'record'; unit: UnitRecord }
+  /** None is, and the product's granularity lets the link walk up to the GTIN. */
+  | { kind: 'product' }
+  /** The record the link names, or the batch of the item it names, is withdrawn: 410. */
+  | { kind: 'gone'; message: string }
+  /** The product is passported by item (or batch), and the link names one never registered: 404, so that it cannot look genuine. */
+  | { kind: 'unregistered'; message: string };
+
+/**
+ * What a Digital Link with a lot or serial resolves to (docs/resolver.md#batches-and-items): a
+ * registered item (whose lot, when the link names one, must be the item's), else a registered batch,
+ * else the product, unless the product's granularity asks for the record: at `item` an unregistered
+ * serial or lot is a 404, at `batch` an unregistered lot.
+ */
+function namedRecord(view: PublicView, read: { batch?: UnitRecord; item?: UnitRecord }, lot: string | undefined, serial: string | undefined): Named {
+  const granularity = view.granularity ?? 'model';
+  const withdrawn = (unit: UnitRecord | undefined) => unit?.status === WITHDRAWN;
+  const item = read.item && (lot === undefined || read.item.lot === lot) ? read.item : undefined;
+  if (item) {
+    if (withdrawn(item)) return { kind: 'gone', message: 'The producer has withdrawn this item.' };
+    if (withdrawn(read.batch)) return { kind: 'gone', message: 'The producer has withdrawn the batch of this item.' };
+    return { kind: 'record', unit: item };
+  }
+  if (serial !== undefined && granularity === 'item') return { kind: 'unregistered', message: 'No item is registered under this serial number.' };
+  if (lot !== undefined && read.batch) {
+    return withdrawn(read.batch) ? { kind: 'gone', message: 'The producer has withdrawn this batch.' } : { kind: 'record', unit: read.batch };
+  }
+  if (lot !== undefined && granularity !== 'model') return { kind: 'unregistered', message: 'No batch is registered under this lot number.' };
+  return { kind: 'product' };
+}
+
 /** Answers a Digital Link (for a compressed link, its uncompressed form, `requested` being the compressed one). */
 async function answer(event: HttpEvent, method: string, requested: Requested): Promise<HttpResult> {
   const at = await resolution(event);
@@ -334,11 +372,19 @@ async function answer(event: HttpEvent, method: string, requested: Requested): P
     return failure(event, new InvalidRequestError(`This is not a valid GS1 Digital Link: ${parsed.reason}`), renderBadLink);
   }
 
-  const view = await getPublicView(at.tenant, parsed.gtin14);
+  // A link naming a lot or serial reads the GTIN item and the batch and item in one BatchGetItem; a GTIN alone one GetItem.
+  const lot = parsed.qualifiers['10'];
+  const serial = parsed.qualifiers['21'];
+  const read = lot === undefined && serial === undefined ? { view: await getPublicView(at.tenant, parsed.gtin14) } : await getScanView(at.tenant, parsed.gtin14, { lot, serial });
+  const view = read.view;
   // A withdrawn product is gone, whatever link or representation is asked for (docs/lifecycle.md#withdrawal); no scan is counted.
   if (view?.withdrawn) return failure(event, new GoneError('The producer has withdrawn this product.'), renderWithdrawn);
   const passport = view?.passport;
   if (!view || !passport) return failure(event, new NotFoundError('No product information is published under this link.'), renderNotFound);
+  const named = namedRecord(view, read, lot, serial);
+  if (named.kind === 'gone') return failure(event, new GoneError(named.message), renderWithdrawn);
+  if (named.kind === 'unregistered') return failure(event, new NotFoundError(named.message), renderNotFound);
+  const unit = named.kind === 'record' ? named.unit : undefined;
 
   // The canonical URI (a GTIN-14, qualifiers in GS1's order and encoding) anchors the linkset; a
   // request in another form (a 13-digit GTIN, a compressed link) is told it with rel="canonical"
@@ -348,12 +394,14 @@ async function answer(event: HttpEvent, method: string, requested: Requested): P
   const sameAs = requested.uncompressedQuery === undefined ? '' : `<${anchor}${requested.uncompressedQuery ? `?${requested.uncompressedQuery}` : ''}>; rel="owl:sameAs", `;
   const canonicalLink = `${at.origin}${requested.path.replace(/\/+$/, '')}` === anchor ? '' : `, <${anchor}>; rel="canonical"`;
   const linksetLink = `${sameAs}<${anchor}?linkType=linkset>; rel="linkset"; type="application/linkset+json"${canonicalLink}`;
-  const links = productLinks({ ...view, gtin: parsed.gtin14, passport }, at.tenant, platformOrigin(event));
+  const links = productLinks({ ...view, gtin: parsed.gtin14, passport }, at.tenant, platformOrigin(event), unit);
   const linkType = parseLinkType(event.queryStringParameters?.linkType);
 
   let result: HttpResult;
   if (linkType.kind === 'linkset' || (linkType.kind === 'default' && wantsLinkset(event.headers?.accept))) {
-    result = jsonResult(200, linkset(view, anchor, links), 'application/linkset+json', { Link: `${linksetLink}, ${LINKSET_CONTEXT_LINK}` });
+    // An item's linkset is the item's: its anchor names the serial, its description too.
+    const description = unit ? `${view.name}, ${unit.kind === 'batch' ? `lot ${unit.lot ?? ''}` : `serial ${unit.serial ?? ''}`}` : view.name;
+    result = jsonResult(200, linkset({ name: description }, anchor, links), 'application/linkset+json', { Link: `${linksetLink}, ${LINKSET_CONTEXT_LINK}` });
   } else {
     const candidates = linkType.kind === 'default' ? links.defaultLinkMulti : linkType.known ? links[linkType.name as keyof typeof links] : [];
     // The page language: Accept-Language, then the product's label language, then English (docs/resolver.md#the-page-language).
@@ -374,7 +422,7 @@ async function answer(event: HttpEvent, method: string, requested: Requested): P
 
   // A scan is counted once, here, for a GET that resolved (docs/resolver.md); a queue failure never fails the scan.
   if (method === 'GET') {
-    await sendScanEvent(scanEvent(event, at.tenant, view)).catch((error: unknown) =>
+    await sendScanEvent(scanEvent(event, at.tenant, view, unit?.lot)).catch((error: unknown) =>
       logger().warn('Scan event not sent', { error: error instanceof Error ? error.message : String(error) }),
     );
   }

@@ -1,7 +1,10 @@
 import Negotiator from 'negotiator';
 import type { PublicView } from '../../lib/data/public-reads.ts';
-import { credentialJwtUrl, elabelPageUrl, passportJsonUrl } from '../../lib/domain/page-urls.ts';
+import { credentialJwtUrl, elabelPageUrl, PASSPORT_JSON_SEGMENT, passportJsonUrl } from '../../lib/domain/page-urls.ts';
 import type { Tenant } from '../../lib/domain/tenant.ts';
+import { unitPageUrl, unitValue, type UnitRecord } from '../../lib/domain/unit.ts';
+import { ASPECT_NAMES, aspectJsonUrl } from '../../lib/domain/battery/page-urls.ts';
+import { isBatteryPassport, publicPassportData } from '../../lib/domain/passport-kinds.ts';
 import { isLang } from '../../lib/domain/labelling/languages.ts';
 import { DEFAULT_LANGUAGE, LANGUAGES, LANGUAGE_NAMES, negotiateLanguage, type Lang } from './page/i18n.ts';
 
@@ -18,8 +21,12 @@ export const LINKSET_CONTEXT_LINK =
 /** The GS1 Web Vocabulary namespace: link types are `gs1:{name}` as CURIEs, `{GS1}{name}` in full. */
 export const GS1 = 'https://gs1.org/voc/';
 
-/** The link types this resolver answers, in the order the linkset lists them. */
-export const LINK_TYPES = ['defaultLink', 'defaultLinkMulti', 'pip', 'certificationInfo'] as const;
+/**
+ * The link types this resolver answers, in the order the linkset lists them; a type a product has
+ * no link of is left out of its linkset (sustainabilityInfo, safetyInfo and masterData: battery
+ * passports only).
+ */
+export const LINK_TYPES = ['defaultLink', 'defaultLinkMulti', 'pip', 'certificationInfo', 'sustainabilityInfo', 'safetyInfo', 'masterData'] as const;
 export type LinkType = (typeof LINK_TYPES)[number];
 
 export interface Link {
@@ -43,20 +50,30 @@ export type Links = Record<LinkType, Link[]>;
  * - `gs1:pip` (product information page): the e-label in every language, and the JSON read form.
  * - `gs1:certificationInfo`: the version's signed credential (application/vc+jwt, docs/credentials.md).
  * Every e-label link carries its `hreflang`: one link per language of the 24.
+ *
+ * A battery passport (docs/battery.md#the-public-page-json-and-links) has the same links, its page
+ * in place of the e-label, and the version's public JSON of each aspect it has: labeling under
+ * certificationInfo (declaration of conformity, labels), carbonFootprint, circularity and
+ * supplyChainDueDiligence under sustainabilityInfo ("sustainability and recycling"),
+ * materialComposition (hazardous substances) and circularity (extinguishing agents) under
+ * safetyInfo, generalProductInformation and performanceAndDurability under masterData.
  */
-export function productLinks(view: PublicView & { passport: NonNullable<PublicView['passport']> }, tenant: Tenant, origin: string): Links {
+export function productLinks(view: PublicView & { passport: NonNullable<PublicView['passport']> }, tenant: Tenant, origin: string, unit?: UnitRecord): Links {
   const version = view.passport.version;
+  // A batch's or item's links lead to its own pages: the passport version with the record's version (lib/domain/unit.ts).
+  const unitPage = unit && { gtin14: view.gtin, version, kind: unit.kind, value: unitValue(unit), unitVersion: unit.version };
   const page = (lang: string): Link => ({
-    href: elabelPageUrl(origin, tenant, view.gtin, version, lang),
+    href: unitPage ? unitPageUrl(origin, tenant, unitPage, lang.toLowerCase()) : elabelPageUrl(origin, tenant, view.gtin, version, lang),
     title: `${view.name}: product information (${LANGUAGE_NAMES[lang as keyof typeof LANGUAGE_NAMES] ?? lang})`,
     type: 'text/html',
     hreflang: [lang],
   });
+  const unitTitle = unit ? `; ${unit.kind === 'batch' ? `lot ${unit.lot ?? ''}` : `serial ${unit.serial ?? ''}`}, version ${unit.version}, ${unit.digest}` : '';
   const json: Link = {
-    href: passportJsonUrl(origin, tenant, view.gtin, version),
+    href: unitPage ? unitPageUrl(origin, tenant, unitPage, PASSPORT_JSON_SEGMENT) : passportJsonUrl(origin, tenant, view.gtin, version),
     // GS1's linkset schema allows no extension attribute on a link, so the version's digest
-    // (docs/lifecycle.md#digest-chain) is named in the title.
-    title: `${view.name}: digital product passport (JSON), version ${version}${view.passport.digest ? `, ${view.passport.digest}` : ''}`,
+    // (docs/lifecycle.md#digest-chain), and the batch's or item's, are named in the title.
+    title: `${view.name}: digital product passport (JSON), version ${version}${view.passport.digest ? `, ${view.passport.digest}` : ''}${unitTitle}`,
     type: 'application/json',
   };
   const pages = LANGUAGES.map(page);
@@ -65,7 +82,42 @@ export function productLinks(view: PublicView & { passport: NonNullable<PublicVi
     title: `${view.name}: signed digital product passport (W3C Verifiable Credential)`,
     type: 'application/vc+jwt',
   };
-  return { defaultLink: [page(labelLanguage(view.passport))], defaultLinkMulti: [...pages, json], pip: [...pages, json], certificationInfo: [credential] };
+  const links: Links = {
+    defaultLink: [page(labelLanguage(view.passport))],
+    defaultLinkMulti: [...pages, json],
+    pip: [...pages, json],
+    certificationInfo: [credential],
+    sustainabilityInfo: [],
+    safetyInfo: [],
+    masterData: [],
+  };
+  if (isBatteryPassport(view.category, view.passport.data)) addAspectLinks(links, view, tenant, origin);
+  return links;
+}
+
+/** The aspects in link titles. */
+const ASPECT_TITLES: Readonly<Record<string, string>> = {
+  generalProductInformation: 'general product information',
+  carbonFootprint: 'carbon footprint',
+  supplyChainDueDiligence: 'supply chain due diligence',
+  materialComposition: 'material composition',
+  circularity: 'circularity',
+  labeling: 'labels and conformity',
+  performanceAndDurability: 'performance and durability',
+};
+
+/** A battery passport version's aspect JSONs (lib/domain/battery/page-urls.ts), under the link types that fit them. */
+function addAspectLinks(links: Links, view: PublicView & { passport: NonNullable<PublicView['passport']> }, tenant: Tenant, origin: string): void {
+  const version = view.passport.version;
+  const open = publicPassportData(view.category, view.passport.data) as Record<string, unknown>;
+  const aspect = (name: string): Link[] =>
+    Object.hasOwn(open, name) && ASPECT_NAMES.includes(name)
+      ? [{ href: aspectJsonUrl(origin, tenant, view.gtin, version, name), title: `${view.name}: battery passport, ${ASPECT_TITLES[name] ?? name} (JSON), version ${version}`, type: 'application/json' }]
+      : [];
+  links.certificationInfo.push(...aspect('labeling'));
+  links.sustainabilityInfo.push(...aspect('carbonFootprint'), ...aspect('circularity'), ...aspect('supplyChainDueDiligence'));
+  links.safetyInfo.push(...aspect('materialComposition'), ...aspect('circularity'));
+  links.masterData.push(...aspect('generalProductInformation'), ...aspect('performanceAndDurability'));
 }
 
 /** The product's own label language (passport data), or English. */
@@ -80,7 +132,7 @@ export function labelLanguage(passport: { data?: { labelLanguage?: unknown } } |
  */
 export function linkset(view: Pick<PublicView, 'name'>, anchor: string, links: Links) {
   const context: Record<string, unknown> = { anchor, itemDescription: view.name };
-  for (const type of LINK_TYPES) context[`${GS1}${type}`] = links[type];
+  for (const type of LINK_TYPES) if (links[type].length > 0) context[`${GS1}${type}`] = links[type];
   return { linkset: [context] };
 }
 

@@ -1,8 +1,11 @@
 import { getVersionPage } from '../../lib/data/scan-reads.ts';
-import { parsePageRef } from '../../lib/domain/page-urls.ts';
+import { aspectOfPage } from '../../lib/domain/battery/page-urls.ts';
+import { PASSPORT_JSON_SEGMENT, parsePageRef } from '../../lib/domain/page-urls.ts';
+import { isBatteryPassport, publicPassportData } from '../../lib/domain/passport-kinds.ts';
 import { toPassportView } from '../../lib/domain/passport-view.ts';
 import { NotFoundError } from '../../lib/http/errors.ts';
 import type { HttpEvent, HttpResult } from '../../lib/http/types.ts';
+import { renderBatteryPage } from './page/battery.ts';
 import { renderElabel, renderNotFound } from './page/elabel.ts';
 import { pageHeaders, tenantOfPath } from './page/http.ts';
 import { DEFAULT_LANGUAGE, LANGUAGES, type Lang } from './page/i18n.ts';
@@ -18,6 +21,10 @@ import { DEFAULT_LANGUAGE, LANGUAGES, type Lang } from './page/i18n.ts';
  * scan was counted by the resolver's answer that led here. The page has the e-label's privacy
  * properties: no cookie, no script, nothing from another origin, a CSP naming the stylesheet's hash.
  * Nothing varies with request headers (the URL names the language), so nothing is in Vary.
+ *
+ * A battery passport (lib/domain/passport-kinds.ts) shows only its public elements, in its own page
+ * (page/battery.ts), its JSON read form and one JSON per aspect (`…/{version}/{aspect}.json`,
+ * lib/domain/battery/page-urls.ts): docs/battery.md#the-public-page-json-and-links.
  */
 
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -48,6 +55,11 @@ function jsonResult(status: number, body: unknown, cacheControl: string): HttpRe
 }
 
 
+/** One aspect of (public) battery passport data: `{ [aspect]: … }`, or `{}` when the version has none of it. */
+function aspectOnly(data: Record<string, unknown>, aspect: string): Record<string, unknown> {
+  return Object.hasOwn(data, aspect) ? { [aspect]: data[aspect] } : {};
+}
+
 /** GET and HEAD of a version page (the routes `/{orgId}/{environment}/p/{gtin}/{version}/{page}`). */
 export async function servePage(event: HttpEvent): Promise<HttpResult> {
   const params = event.pathParameters ?? {};
@@ -61,16 +73,23 @@ export async function servePage(event: HttpEvent): Promise<HttpResult> {
       : htmlResult(404, renderNotFound(notFoundLang), notFoundLang, NOT_FOUND_CACHE);
 
   const tenant = tenantOfPath(event);
-  const ref = parsePageRef(params.gtin ?? '', params.version ?? '', page);
+  // A battery aspect's JSON (carbonFootprint.json) is read like the JSON form, then narrowed to the aspect.
+  const aspect = aspectOfPage(page);
+  const ref = parsePageRef(params.gtin ?? '', params.version ?? '', aspect === undefined ? page : PASSPORT_JSON_SEGMENT);
   let result: HttpResult;
   if (!tenant || !ref || (ref.kind === 'elabel' && !isLang(ref.lang))) {
     result = notFound();
   } else {
     const version = await getVersionPage(tenant, ref.gtin14, ref.version);
-    if (!version) result = notFound();
+    const view = version && toPassportView(version, version.passport);
+    const battery = view !== undefined && isBatteryPassport(view.category, view.data);
+    if (!version || !view || (aspect !== undefined && !battery)) result = notFound();
     else {
-      const view = toPassportView(version, version.passport);
-      result = ref.kind === 'json' ? jsonResult(200, view, IMMUTABLE) : htmlResult(200, renderElabel(view, ref.lang as Lang, version.labelTerms?.[ref.lang as Lang]), ref.lang as Lang, IMMUTABLE);
+      // What anyone may read: a battery passport's public elements only (Art. 77(2)), any other passport whole.
+      const open = { ...view, data: publicPassportData(view.category, view.data) };
+      if (ref.kind === 'json') result = jsonResult(200, aspect === undefined ? open : { ...open, data: aspectOnly(open.data, aspect) }, IMMUTABLE);
+      else if (battery) result = htmlResult(200, renderBatteryPage(open, ref.lang as Lang), ref.lang as Lang, IMMUTABLE);
+      else result = htmlResult(200, renderElabel(view, ref.lang as Lang, version.labelTerms?.[ref.lang as Lang]), ref.lang as Lang, IMMUTABLE);
     }
   }
   if (event.requestContext.http.method === 'HEAD') delete result.body;

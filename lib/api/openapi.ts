@@ -223,7 +223,14 @@ export function buildOpenApi(): OpenApiDocument {
           description: 'Authorization: Bearer sk_live_… or sk_test_…; an operation lists the scopes any one of which suffices (x-required-scopes).',
           'x-scopes': [...SCOPES],
         },
-        SessionCookie: { type: 'apiKey', in: 'cookie', name: 'session', description: 'The dashboard session cookie (see /v1/auth/login); state-changing calls also need Origin and X-CSRF-Token.' },
+        // The names lib/auth/session.ts (cookieName) gives the cookie; test/unit/openapi-truths.test.ts holds them equal.
+        SessionCookie: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: '__Host-passport_session',
+          description:
+            'The dashboard session cookie (HttpOnly, SameSite=Lax, Path=/), set when a user signs in (/v1/auth/login, then /v1/auth/callback) and when the session switches organization (POST /v1/auth/session). Its name is `__Host-passport_session` (Secure, no Domain) wherever the API is served over HTTPS, as every deployment is; only a local stack whose API origin is plain http:// on a loopback host (localhost, 127.0.0.1, [::1]) names it `passport_session`, without the prefix and the Secure flag. State-changing calls also need Origin and X-CSRF-Token.',
+        },
         WebhookSignature: { type: 'apiKey', in: 'header', name: 'X-Webhook-Signature', description: 'sha256=<lowercase hex HMAC-SHA256 of the exact body, keyed with the endpoint secret>' },
       },
     },

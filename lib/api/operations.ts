@@ -5,6 +5,8 @@ import { cursorQuerySchema } from '../domain/pagination.ts';
 import { importJobSchema, importJobSummarySchema, importListQuerySchema, importQuerySchema, queuedImportSchema } from '../domain/imports.ts';
 import { exportQuerySchema, MAX_EXPORT_ROWS } from '../domain/export.ts';
 import { createdPassportSchema, createPassportSchema, passportVersionSchema, passportSchema } from '../domain/passport.ts';
+import { completenessQuerySchema, completenessReportSchema, publishQuerySchema } from '../domain/passport-completeness.ts';
+import { ASPECT_JSON_SEGMENTS } from '../domain/battery/page-urls.ts';
 import {
   createdProductSchema,
   createProductSchema,
@@ -42,6 +44,20 @@ import {
   updateSubscriptionSchema,
 } from '../domain/event-subscription.ts';
 import { createDomainSchema, domainListSchema, domainSchema, updateDomainSchema } from '../domain/domain.ts';
+import {
+  batchListSchema,
+  batchSchema,
+  itemExportQuerySchema,
+  itemListSchema,
+  itemSchema,
+  MAX_ITEM_EXPORT_ROWS,
+  putBatchDocSchema,
+  putItemDocSchema,
+  unitAtQuerySchema,
+  unitListQuerySchema,
+  unitPatchDocSchema,
+} from '../domain/units.ts';
+import { UNIT_PARAM, type UnitKind } from '../domain/unit.ts';
 import {
   apiKeySchema,
   createdApiKeySchema,
@@ -218,11 +234,15 @@ export const PATH_PARAMETERS: Readonly<Record<string, { description: string; sch
   lot: { description: 'AI 10, batch or lot number: 1 to 20 characters of GS1 character set 82 (the pattern gives its URL-safe part)', schema: qualifierValue(20) },
   serial: { description: 'AI 21, serial number: 1 to 20 characters of GS1 character set 82 (the pattern gives its URL-safe part)', schema: qualifierValue(20) },
   tpx: { description: 'AI 235, third-party controlled serialised extension: 1 to 28 characters of GS1 character set 82 (the pattern gives its URL-safe part)', schema: qualifierValue(28) },
+  // A batch's or item's immutable pages (lib/domain/unit.ts).
+  ai: { description: 'The key qualifier of the record: 10 (a batch, by its lot) or 21 (an item, by its serial)', schema: z.enum(['10', '21']) },
+  unit: { description: 'The lot (ai 10) or serial (ai 21), percent-encoded as the canonical Digital Link writes it (the pattern gives its URL-safe part)', schema: qualifierValue(20) },
+  unitVersion: { description: "A version of the batch or item: 1, 2, … (no leading zero)", schema: z.string().regex(/^[1-9]\d{0,8}$/) },
   // The immutable pages of a version (lib/domain/page-urls.ts).
   version: { description: 'A published passport version: 1, 2, … (no leading zero)', schema: z.string().regex(/^[1-9]\d{0,8}$/) },
   page: {
-    description: `The e-label page in one language (${LANGUAGE_CODES.join(', ')}), or passport.json for the version's JSON read form`,
-    schema: z.enum([...LANGUAGE_CODES, PASSPORT_JSON_SEGMENT]),
+    description: `The e-label page in one language (${LANGUAGE_CODES.join(', ')}), or passport.json for the version's JSON read form; for a battery passport the page in that language shows its public elements, and {aspect}.json (${ASPECT_JSON_SEGMENTS.join(', ')}) holds one aspect's public elements (docs/battery.md#the-public-page-json-and-links)`,
+    schema: z.enum([...LANGUAGE_CODES, PASSPORT_JSON_SEGMENT, ...ASPECT_JSON_SEGMENTS]),
   },
 };
 
@@ -289,7 +309,7 @@ function resolution(method: 'GET' | 'HEAD' | 'OPTIONS', brand: boolean, qualifie
   const what = compressed
     ? ' A compressed Digital Link (GS1 Digital Link compression) is answered as the URI it decompresses to, at once, its uncompressed URI first in Link as rel="owl:sameAs": its data attributes and other keys come before the request\'s own query string. A segment that is no compressed GTIN link (not base64url, longer than the limit, not decompressible, another primary key, a bad check digit) is 404.'
     : qualified
-      ? ' Key qualifiers are checked (400 when malformed, misordered or unknown) and the answer is the GTIN\'s (walk-up).'
+      ? ' Key qualifiers are checked (400 when malformed, misordered or unknown). A registered serial (21) answers its item, a registered lot (10) its batch, with their own pages (docs/resolver.md#batches-and-items); a withdrawn one is 410. An unregistered serial or lot is 404 when the product is passported by item (or, for a lot, by batch), and walks up to the GTIN otherwise.'
       : '';
   if (method === 'OPTIONS') {
     return { summary: 'CORS preflight', description: `The resolver is open to every origin (CORS). ${where}`, tag: 'Resolver', responses: { 204: { description: 'CORS open to every origin' } }, errors: [403] };
@@ -351,7 +371,7 @@ function versionPage(method: 'GET' | 'HEAD'): OperationDoc {
   const head = method === 'HEAD';
   return {
     summary: head ? 'Headers of a version page' : "A passport version's immutable page: the e-label in one language, or the JSON read form",
-    description: `${head ? 'The headers GET would answer with, without a body. ' : ''}The pages the resolver redirects to: {page} is a language for the e-label page (text/html: no script, no cookie, nothing from another origin, a Content-Security-Policy naming its stylesheet's hash) or passport.json for the read form (application/json). A version never changes, so the answer is cacheable for a year; older versions stay readable. No scan is counted (the resolver counted it). An unknown version or language is 404, cacheable for a minute.`,
+    description: `${head ? 'The headers GET would answer with, without a body. ' : ''}The pages the resolver redirects to: {page} is a language for the e-label page (text/html: no script, no cookie, nothing from another origin, a Content-Security-Policy naming its stylesheet's hash) or passport.json for the read form (application/json). A battery passport's page and JSON hold only its public elements (Regulation (EU) 2023/1542 Art. 77(2)), and {aspect}.json one aspect of them (docs/battery.md#the-public-page-json-and-links). A version never changes, so the answer is cacheable for a year; older versions stay readable. No scan is counted (the resolver counted it). An unknown version or language is 404, cacheable for a minute.`,
     tag: 'Resolver',
     responses: {
       200: {
@@ -366,6 +386,124 @@ function versionPage(method: 'GET' | 'HEAD'): OperationDoc {
     errors: [403, 404],
     errorAlternatives: { 'text/html': z.string().describe('A page saying the version is not available, in the language of the URL (English for passport.json and unknown languages)') },
     errorHeaders: { 'Cache-Control': NOT_FOUND_CACHE },
+  };
+}
+
+/** A record's page as its JSON form holds it: the passport's read form with the batch or item beside it (functions/resolver/unit-pages.ts). */
+const unitRecordSchema = z.object({
+  serial: z.string().optional().describe('An item\'s serial'),
+  lot: z.string().nullable(),
+  status: z.string(),
+  data: z.record(z.string(), z.unknown()).describe("The record's data as the public may read it (a battery item's: none yet)"),
+  version: z.int().min(1),
+  digest: z.string(),
+  previousDigest: z.string().nullable(),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+});
+export const unitPassportSchema = passportSchema
+  .extend({
+    serial: z.string().optional().describe('The item\'s serial (an item\'s page)'),
+    lot: z.string().nullable().describe('The batch\'s lot, or the lot the item names'),
+    item: unitRecordSchema.optional().describe('The item (an item\'s page)'),
+    batch: unitRecordSchema.optional().describe('The batch (a batch\'s page)'),
+  })
+  .meta({ id: 'UnitPassport', description: "A batch's or item's passport: the passport version with the record beside it" });
+
+function unitPage(method: 'GET' | 'HEAD'): OperationDoc {
+  const head = method === 'HEAD';
+  return {
+    summary: head ? "Headers of a batch's or item's page" : "A batch's or item's immutable page: the e-label with its lot and serial, or the JSON form",
+    description: `${head ? 'The headers GET would answer with, without a body. ' : ''}The pages the resolver redirects a scan of a registered lot or serial to (docs/resolver.md#batches-and-items): the passport version {version} with the record's version {unitVersion}. {page} is a language for the e-label page, which shows the product's passport with the record's facts in place of the model's (a wine lot's alcoholic strength) and its lot and serial as GS1 prints them ((10) … (21) …), or passport.json for the read form with serial, lot and the record. Both versions never change, so the answer is cacheable for a year. No scan is counted. An unknown version, record or language is 404, cacheable for a minute.`,
+    tag: 'Resolver',
+    responses: {
+      200: {
+        description: 'The page ({page} a language) or the JSON form ({page} passport.json)',
+        ...(head ? {} : { contentType: 'text/html', schema: z.string().describe('The e-label page'), alternatives: { 'application/json': unitPassportSchema } }),
+        headers: { 'Cache-Control': IMMUTABLE, 'Content-Language': header('The language of the e-label page (text/html only)', z.string(), false) },
+      },
+    },
+    errors: [403, 404],
+    errorAlternatives: { 'text/html': z.string().describe('A page saying the page is not available, in the language of the URL (English for passport.json)') },
+    errorHeaders: { 'Cache-Control': NOT_FOUND_CACHE },
+  };
+}
+
+/** The operations of a product's batches or items (docs/api.md#batches-and-items). */
+function unitOperations(kind: UnitKind): Record<string, OperationDoc> {
+  const [collection, noun] = kind === 'batch' ? (['batches', 'batch'] as const) : (['items', 'item'] as const);
+  const param = UNIT_PARAM[kind];
+  const base = `/v1/products/{productId}/${collection}`;
+  const schema = kind === 'batch' ? batchSchema : itemSchema;
+  const events = `Writes ${noun}.created for a new ${noun}, ${noun}.withdrawn when its status becomes withdrawn, ${noun}.updated for any other change; nothing when nothing changes.`;
+  const badValue = `A ${param} that is not 1 to 20 characters of GS1 character set 82 is 422 naming ${param}.`;
+  return {
+    [`GET ${base}`]: {
+      summary: `List a product's ${collection}`,
+      description: `The product's ${collection} in ${param} order (byte order of the ${param}), in cursor pages.`,
+      tag: 'Products',
+      query: unitListQuerySchema(kind),
+      responses: { 200: { description: `A page of ${collection}`, schema: kind === 'batch' ? batchListSchema : itemListSchema } },
+      errors: [400, ...API_KEY_ERRORS, 404, 422],
+    },
+    [`PUT ${base}/{${param}}`]: {
+      summary: `Register or replace a ${noun}`,
+      description: `Creates the ${noun} (201) or replaces what it holds (200): ${kind === 'item' ? 'its lot, ' : ''}its status (active when absent) and its data, checked against the product's category (a wine: bottling date and analysis; others: an open object within bounds), a 422 naming the field. Every change is the next version with its digest; a PUT that changes nothing writes nothing. ${badValue} ${events}`,
+      tag: 'Products',
+      body: kind === 'batch' ? putBatchDocSchema : putItemDocSchema,
+      responses: {
+        201: { description: `Registered: the ${noun}`, schema, headers: { Location: header(`The ${noun}`) } },
+        200: { description: `Replaced (or unchanged): the ${noun}`, schema },
+      },
+      errors: [400, ...API_KEY_ERRORS, 404, 413, 422],
+    },
+    [`GET ${base}/{${param}}`]: {
+      summary: `Get a ${noun}`,
+      description: `The ${noun} as it is now; with at (an ISO 8601 instant), the version that was current then (404, param at, before its first version). ${badValue} An unregistered ${param} is 404.`,
+      tag: 'Products',
+      query: unitAtQuerySchema,
+      responses: { 200: { description: `The ${noun}`, schema } },
+      errors: [400, ...API_KEY_ERRORS, 404, 422],
+    },
+    [`PATCH ${base}/{${param}}`]: {
+      summary: `Merge a patch into a ${noun}`,
+      description: `An RFC 7396 JSON Merge Patch of the ${noun}'s own document (${kind === 'item' ? 'lot, ' : ''}status, data), sent as application/merge-patch+json (415 otherwise, after the ${noun} is found): members replace, null removes (status cannot be removed), objects merge, arrays replace whole. The result is checked as a whole (422 names the field). ${events}`,
+      tag: 'Products',
+      bodyContent: { 'application/merge-patch+json': unitPatchDocSchema(kind) },
+      responses: { 200: { description: `The ${noun} after the patch`, schema } },
+      errors: [400, ...API_KEY_ERRORS, 404, 413, 415, 422],
+    },
+    [`GET ${base}/{${param}}/qr`]: {
+      summary: `A ${noun}'s QR code`,
+      description: `The QR code of the ${noun}'s digitalLink as SVG, drawn as the product's (size pixels wide, margin modules of quiet zone). An unregistered ${param} is 404.`,
+      tag: 'Products',
+      query: qrQuerySchema,
+      responses: { 200: { description: `An SVG QR code of the ${noun}'s Digital Link`, contentType: 'image/svg+xml', schema: z.string() } },
+      errors: [400, ...API_KEY_ERRORS, 404, 422],
+    },
+    ...(kind === 'item'
+      ? {
+          'GET /v1/exports/items': {
+            summary: `Export a product's items with their Digital Links`,
+            description: `One page of the product's items in serial order, for a label printer: serial, lot, status, digitalLink and the data.* columns of an items file, so that a CSV page imports back unchanged (docs/import-export.md#items). At most ${MAX_ITEM_EXPORT_ROWS} rows a page; the Link header (rel="next") gives the next page. An unknown product is 404.`,
+            tag: 'Products',
+            query: itemExportQuerySchema,
+            responses: {
+              200: {
+                description: 'A page of the export',
+                contentType: 'text/csv',
+                schema: z.string().describe('CSV (RFC 4180, CRLF): the header row, then one row an item'),
+                alternatives: { 'application/x-ndjson': z.string().describe('One JSON object a line: the non-empty cells of a row by column header') },
+                headers: {
+                  'Content-Disposition': header('attachment; filename="items-{gtin14}.csv" (or .ndjson)'),
+                  Link: header('The next page: </v1/exports/items?productId=…&format=…&limit=…&starting_after={serial}>; rel="next". Absent on the last page.', z.string(), false),
+                },
+              },
+            },
+            errors: [400, ...API_KEY_ERRORS, 404, 422],
+          },
+        }
+      : {}),
   };
 }
 
@@ -435,6 +573,7 @@ function resolverOperations(): Record<string, OperationDoc> {
   for (const route of ROUTES.filter((r) => r.function === 'resolver')) {
     const key = `${route.method} ${route.path}`;
     if (route.path.includes('/p/{gtin}/{version}/{page}') && (route.method === 'GET' || route.method === 'HEAD')) out[key] = versionPage(route.method);
+    else if (route.path.includes('/p/{gtin}/{version}/{ai}/{unit}/{unitVersion}/{page}') && (route.method === 'GET' || route.method === 'HEAD')) out[key] = unitPage(route.method);
     else if (/(?:\/01\/\{gtin\}(?:\/\{qualifiers\+\})?|\/\{compressed\})$/.test(route.path) && (route.method === 'GET' || route.method === 'HEAD' || route.method === 'OPTIONS')) {
       out[key] = resolution(route.method, !route.path.startsWith('/{orgId}'), route.path.endsWith('{qualifiers+}'), route.path.endsWith('{compressed}'));
     }
@@ -516,8 +655,10 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   },
   'POST /v1/passports': {
     summary: 'Publish a passport version',
-    description: "Publishes data as the product's next version (1, 2, …).",
+    description:
+      "Publishes data as the product's next version (1, 2, …). data is of the kind the product's category takes: a battery passport (BatteryPassportData) for category battery, the wine and food data for every other (the other kind is a 422 naming data). A battery passport is refused (422) while it lacks an element mandatory for its battery category on the day of publishing (or asOf): param names the first missing element (data.labeling.declarationOfConformity), params every one; the answer carries the completeness report (docs/battery.md#completeness-and-publishing). An unknown product is 404 before its data is read.",
     tag: 'Passports',
+    query: publishQuerySchema,
     body: createPassportSchema,
     responses: { 201: { description: 'Published', schema: createdPassportSchema } },
     errors: [400, ...API_KEY_ERRORS, 404, 413, 422],
@@ -539,7 +680,8 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   },
   'PUT /v1/products/{productId}/draft': {
     summary: "Create or replace a product's draft",
-    description: 'The draft becomes {data}, validated as passport data. Writes a passport.draft.updated event.',
+    description:
+      "The draft becomes {data}, validated as passport data of the product's kind (a battery passport for category battery; the other kind is a 422 naming data). A draft may be incomplete: its missing list says what publishing would refuse. Writes a passport.draft.updated event.",
     tag: 'Passports',
     body: draftInputSchema,
     responses: { 200: { description: 'The draft', schema: draftSchema } },
@@ -563,10 +705,20 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   'POST /v1/products/{productId}/draft/publish': {
     summary: "Publish a product's draft",
     description:
-      'Publishes the draft as the next version and removes it, in one transaction (the same answer as POST /v1/passports). 404 when there is no draft; 409 when it changed while publishing; 422 naming the field when a wine draft lacks part of its nutrition declaration (the draft\'s missing list; the draft stays). Writes a passport.published event.',
+      'Publishes the draft as the next version and removes it, in one transaction (the same answer as POST /v1/passports). 404 when there is no draft; 409 when it changed while publishing; 422 naming the field when a wine draft lacks part of its nutrition declaration, or a battery draft an element mandatory on the day of publishing or asOf (params lists every one; the draft\'s missing list; the draft stays). Writes a passport.published event.',
     tag: 'Passports',
+    query: publishQuerySchema,
     responses: { 201: { description: 'Published', schema: createdPassportSchema } },
-    errors: [...API_KEY_ERRORS, 404, 409, 422],
+    errors: [400, ...API_KEY_ERRORS, 404, 409, 422],
+  },
+  'GET /v1/products/{productId}/passport/completeness': {
+    summary: "What a product's passport has and lacks",
+    description:
+      'The completeness report of the current version, or of the draft with draft=true (404 when there is none), judged on asOf (default today, UTC). A battery passport: each element of the element map present or missing, with its Annex XIII point, audience and whether the regulation requires it of the battery category on that day; missingMandatory is exactly what publishing the same data that day refuses (docs/battery.md#completeness-and-publishing). Other passports: what publishing would refuse as missing (a wine\'s nutrition declaration), no elements.',
+    tag: 'Passports',
+    query: completenessQuerySchema,
+    responses: { 200: { description: 'The report', schema: completenessReportSchema } },
+    errors: [400, ...API_KEY_ERRORS, 404, 422],
   },
   'GET /v1/products/{productId}/passports': {
     summary: "A product's passport versions, newest first", description: 'Every published version of the product, newest first, in cursor pages.',
@@ -601,6 +753,7 @@ export const OPERATIONS: Record<string, OperationDoc> = {
       'The body is the file: CSV (text/csv), an Excel workbook (.xlsx, at most 4 MB) or JSON Lines (application/x-ndjson), at most 5 MB and 10,000 rows, with the columns of the template (docs/imports.md).',
       'Every row is checked on upload; the rows that pass are imported by a worker: each upserts its product by GTIN and publishes a passport version only when the data differs from the current one. Answers 202 with the job id; GET /v1/imports/{importId} shows its progress.',
       'With dryRun=true every row is checked against the organization\'s data and the report comes back at once (200); nothing is written.',
+      'With type=items and productId, the file registers that product\'s serialised items instead: CSV or JSON Lines of up to 100,000 rows with the columns serial, lot, status and data.* (docs/import-export.md#items); one item.imported event per chunk.',
     ].join(' '),
     tag: 'Imports',
     query: importQuerySchema,
@@ -613,7 +766,7 @@ export const OPERATIONS: Record<string, OperationDoc> = {
       202: { description: 'Queued', schema: queuedImportSchema, headers: { Location: { description: 'The job', required: true, schema: z.string() } } },
       200: { description: 'The dry run\'s report (nothing written)', schema: importJobSchema },
     },
-    errors: [400, ...API_KEY_ERRORS, 413, 415, 422],
+    errors: [400, ...API_KEY_ERRORS, 404, 413, 415, 422],
   },
   'GET /v1/imports': {
     summary: 'List import jobs, newest first', description: "The organization's import jobs, newest first, in cursor pages, without their row errors (GET /v1/imports/{importId} has them).",
@@ -693,6 +846,8 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   },
   ...resolverOperations(),
   ...credentialOperations(),
+  ...unitOperations('batch'),
+  ...unitOperations('item'),
   'POST /v1/event-subscriptions': {
     summary: 'Create an event subscription',
     description:

@@ -27,7 +27,8 @@ export type FunctionName =
   | 'credentials'
   | 'event-subscriptions'
   | 'event-fanout'
-  | 'event-delivery';
+  | 'event-delivery'
+  | 'items';
 
 /**
  * How a route authenticates: an API key (Bearer; the dashboard's session cookie is accepted too, see
@@ -67,6 +68,12 @@ export interface Route {
    * and publishes versions), each in that change's transaction, beside its one `event`.
    */
   changeEvents?: readonly EventType[];
+  /**
+   * What the same route writes instead of `event` when its change is of another kind: a PUT that
+   * replaces an existing batch writes `batch.updated`, one that withdraws it `batch.withdrawn`
+   * (docs/api.md#batches-and-items). Still one event per call that changes something.
+   */
+  otherEvents?: readonly EventType[];
 }
 
 /** Event subscriptions are configuration of the outbound webhooks, not in the event log. */
@@ -86,12 +93,30 @@ export const ROUTES: readonly Route[] = [
   { method: 'POST', path: '/v1/passports', function: 'passports', auth: 'apiKey', scopes: ['passports:write'], body: true, idempotent: true, event: 'passport.published' },
   { method: 'GET', path: '/v1/products/{productId}/passport', function: 'passports', auth: 'apiKey', scopes: ['products:read', 'passports:read'], body: false },
   { method: 'GET', path: '/v1/products/{productId}/passports', function: 'passports', auth: 'apiKey', scopes: ['products:read', 'passports:read'], body: false },
+  // A battery passport's completeness report by element (docs/battery.md#completeness-and-publishing); other passports' missing fields.
+  { method: 'GET', path: '/v1/products/{productId}/passport/completeness', function: 'passports', auth: 'apiKey', scopes: ['products:read', 'passports:read'], body: false },
   // The product's one draft (docs/lifecycle.md#drafts): never public; publishing it makes the next version.
   { method: 'GET', path: '/v1/products/{productId}/draft', function: 'passports', auth: 'apiKey', scopes: ['products:read', 'passports:read'], body: false },
   { method: 'PUT', path: '/v1/products/{productId}/draft', function: 'passports', auth: 'apiKey', scopes: ['passports:write'], body: true, event: 'passport.draft.updated' },
   { method: 'PATCH', path: '/v1/products/{productId}/draft', function: 'passports', auth: 'apiKey', scopes: ['passports:write'], body: true, event: 'passport.draft.updated' },
   { method: 'DELETE', path: '/v1/products/{productId}/draft', function: 'passports', auth: 'apiKey', scopes: ['passports:write'], body: false, event: 'passport.draft.deleted' },
   { method: 'POST', path: '/v1/products/{productId}/draft/publish', function: 'passports', auth: 'apiKey', scopes: ['passports:write'], body: false, event: 'passport.published' },
+
+  // A product's batches and serialised items (docs/api.md#batches-and-items): reads as the product's, writes with products:write.
+  ...(['batch', 'item'] as const).flatMap((kind) => {
+    const [collection, name] = kind === 'batch' ? (['batches', 'lot'] as const) : (['items', 'serial'] as const);
+    const base = `/v1/products/{productId}/${collection}`;
+    const read = ['products:read', 'passports:read'] as const;
+    return [
+      { method: 'GET', path: base, function: 'items', auth: 'apiKey', scopes: read, body: false } as const,
+      { method: 'PUT', path: `${base}/{${name}}`, function: 'items', auth: 'apiKey', scopes: ['products:write'], body: true, event: `${kind}.created`, otherEvents: [`${kind}.updated`, `${kind}.withdrawn`] } as const,
+      { method: 'GET', path: `${base}/{${name}}`, function: 'items', auth: 'apiKey', scopes: read, body: false } as const,
+      { method: 'PATCH', path: `${base}/{${name}}`, function: 'items', auth: 'apiKey', scopes: ['products:write'], body: true, event: `${kind}.updated`, otherEvents: [`${kind}.withdrawn`] } as const,
+      { method: 'GET', path: `${base}/{${name}}/qr`, function: 'items', auth: 'apiKey', scopes: read, body: false } as const,
+    ];
+  }),
+  // The items of a product with their Digital Links, for a label printer (docs/import-export.md#items).
+  { method: 'GET', path: '/v1/exports/items', function: 'items', auth: 'apiKey', scopes: ['products:read'], body: false },
 
   { method: 'POST', path: '/v1/suppliers', function: 'suppliers', auth: 'apiKey', scopes: ['suppliers:write'], body: true, idempotent: true, event: 'supplier.created' },
   { method: 'GET', path: '/v1/suppliers', function: 'suppliers', auth: 'apiKey', scopes: ['suppliers:read'], body: false },
@@ -114,6 +139,10 @@ export const ROUTES: readonly Route[] = [
   // The immutable pages of a published version (lib/domain/page-urls.ts): page is a language or passport.json.
   ...(['GET', 'HEAD'] as const).map(
     (method) => ({ method, path: '/{orgId}/{environment}/p/{gtin}/{version}/{page}', function: 'resolver', auth: 'none', scopes: [], body: false }) as const,
+  ),
+  // A batch's or item's immutable page (lib/domain/unit.ts): the version's page with the record's version; ai is 10 or 21.
+  ...(['GET', 'HEAD'] as const).map(
+    (method) => ({ method, path: '/{orgId}/{environment}/p/{gtin}/{version}/{ai}/{unit}/{unitVersion}/{page}', function: 'resolver', auth: 'none', scopes: [], body: false }) as const,
   ),
 
   // Signed passports (docs/credentials.md): a version's credential (application/vc+jwt) through the API and

@@ -27,6 +27,10 @@ export const errorSchema = z
       code: z.enum(ERROR_TYPES).describe('Always equal to type'),
       message: z.string(),
       param: z.string().optional().describe('The offending request field, when there is one'),
+      params: z
+        .array(z.string())
+        .optional()
+        .describe('Every offending field, when a refusal names several (a battery passport lacking mandatory elements: each element\'s path); param is the first'),
       suggestion: z.string().optional(),
       documentationUrl: z.string().optional(),
     }),

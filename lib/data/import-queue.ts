@@ -11,7 +11,16 @@ export interface ImportChunkMessage {
   environment: Tenant['environment'];
   importId: string;
   chunk: number;
+  /**
+   * An items file's chunk (docs/import-export.md#items) carries its product and its rows itself, at
+   * most ITEM_CHUNK_MAX_BYTES of them (lib/domain/imports.ts): its chunk item is then a small marker,
+   * which keeps bulk registration within 1.1 write units an item.
+   */
+  items?: { productId: string; rows: ItemChunkRow[] };
 }
+
+/** One checked row of an items file: `[row, serial, lot, status, data]`, absent values null. */
+export type ItemChunkRow = [row: number, serial: string, lot: string | null, status: string | null, data: Record<string, unknown> | null];
 
 let sends = 0;
 

@@ -65,6 +65,9 @@ function jobFromItem(item: Item): ImportRecord {
     environment: item.environment as Environment,
     status: item.status as ImportStatus,
     format: item.format as ImportRecord['format'],
+    ...(typeof item.fileName === 'string' ? { fileName: item.fileName } : {}),
+    ...(item.importType === 'items' || item.importType === 'products' ? { type: item.importType } : {}),
+    ...(typeof item.productId === 'string' ? { productId: item.productId } : {}),
     chunks: Number(item.chunks ?? 0),
     chunksDone: Number(item.chunksDone ?? 0),
     counts,
@@ -77,11 +80,13 @@ function jobFromItem(item: Item): ImportRecord {
 }
 
 function jobToItem(job: ImportRecord): Item {
-  const { counts, ...rest } = job;
+  // The job's own type (products or items) is `importType`: `type` names the kind of table item.
+  const { counts, type: importType, ...rest } = job;
   return {
     PK: tenantPk(job),
     SK: importSk(job.importId),
     type: 'import',
+    ...(importType === undefined ? {} : { importType }),
     ...rest,
     ...Object.fromEntries(COUNT_FIELDS.map((field) => [`${field}Count`, counts[field]])),
   };
@@ -256,6 +261,7 @@ const publicFields = (product: ProductRecord) => ({
   category: product.category,
   gtin: product.gtin,
   qrCodeUrl: product.qrCodeUrl,
+  granularity: product.granularity ?? 'model',
 });
 
 /**
@@ -298,7 +304,7 @@ export async function createImportedProduct(
 }
 
 /** The product fields the GTIN item repeats (lib/data/products.ts, updateProduct). */
-const PUBLIC_FIELDS = new Set(['name', 'category']);
+const PUBLIC_FIELDS = new Set(['name', 'category', 'granularity']);
 
 /**
  * Applies a row to an existing product in one transaction: the changed product fields, the next
@@ -401,6 +407,8 @@ export async function finishChunk(
   errors: readonly ImportRowError[],
   outcomes: number,
   now: string,
+  /** More items of the same transaction: a bulk registration's summary event (docs/api.md#bulk-registration). */
+  also: readonly TransactItem[] = [],
 ): Promise<'done' | 'already' | 'stale'> {
   const pk = tenantPk(tenant);
   const attempt = async (withErrors: boolean) =>
@@ -439,6 +447,7 @@ export async function finishChunk(
               },
             },
           },
+          ...also,
         ],
       }),
     );

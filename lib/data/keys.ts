@@ -1,9 +1,9 @@
 import type { Tenant } from '../domain/tenant.ts';
 
 /**
- * Every partition and sort key of the single table (`PK` / `SK`, no secondary index; see
- * lib/data/table.ts). The entity modules build their keys only through these functions, so this
- * chart is the whole key design. Stored formats never change: items already written under them
+ * Every partition and sort key of the single table (`PK` / `SK`) and of its one sparse index
+ * (`GSI1PK` / `SK`, lib/data/table.ts). The entity modules build their keys only through these
+ * functions, so this chart is the whole key design. Stored formats never change: items already written under them
  * must stay readable (test/unit/keys.test.ts pins each one to the character).
  *
  * | Entity | PK | SK | Access pattern |
@@ -37,9 +37,11 @@ import type { Tenant } from '../domain/tenant.ts';
  * | session | `SESSION#{sessionId}` | `SESSION` | is the session live (TTL) |
  * | rate-limit window | `RATELIMIT#{keyId}#{windowStart}` | `RATELIMIT` | count a key's requests in one minute (TTL) |
  * | day rollup | `STATS#{orgId}#{env}#{productId}` | `DAY#{yyyy-mm-dd}` | a product's scans between two days (one query) |
+ * | batch day rollup | `STATS#{orgId}#{env}#{productId}#10#{lot}` | `DAY#{yyyy-mm-dd}` | a registered batch's scans between two days (one query); an item's scans count for its lot, never for itself |
  * | scan ledger | `SCANLOG#{10-second bucket of the scan time}` | a random token per written batch | the 8-byte hashes of the counted SQS message ids of one batch (TTL 14 days; docs/decisions.md#exact-scan-counts-without-a-ledger-item-per-scan) |
  * | passport draft | `T#{orgId}#{env}` | `DRAFT#{productId}` | the product's one draft (docs/lifecycle.md#drafts) |
  * | event | `EVENTS#{orgId}#{env}` | `EVT#{eventId}` | the append-only event log: newest first (ids sort by time), get one by id (docs/lifecycle.md#event-log) |
+ * | event, by type (index GSI1) | GSI1PK `EVTYPE#{orgId}#{env}#{type}` | `EVT#{eventId}` | the same item in the sparse index: one type's events newest first, a page reading only that page (docs/decisions.md#events-by-type-a-sparse-index) |
  * | signed credential | `T#{orgId}#{env}` | `VC#{gtin14}#{version, 6 digits}` | a version's credential JWT, signed once on first request (conditional put; docs/credentials.md) |
  * | status index | `T#{orgId}#{env}` | `STATUSIDX#{productId}` | the product's index in the tenant's status lists (conditional put, never changes) |
  * | status list counter | `T#{orgId}#{env}` | `STATUSLISTS` | the next free status index (atomic ADD) |
@@ -50,6 +52,10 @@ import type { Tenant } from '../domain/tenant.ts';
  * | event subscription count | `T#{orgId}#{env}` | `EVSUBS` | the cap on a tenant's event subscriptions, kept exact in the insert and delete transactions |
  * | event delivery | `EVDEL#{orgId}#{env}#{subscriptionId}` | `DEL#{deliveryId}` | one per subscription and event: its attempts; a subscription's log newest first (TTL 30 days) |
  * | label term correction | `T#{orgId}#{env}` | `LABELTERM#{lang}#{termKey}` | get one; the tenant's corrections in one query (publishing copies them into the version's page item; docs/labelling.md#correcting-a-term) |
+ * | batch | `T#{orgId}#{env}` | `BATCH#{gtin14}#{lot}` | a product's batch, its current version: get one (the resolver reads it with the GTIN item in one BatchGetItem); a product's batches in lot order (one query); docs/api.md#batches-and-items |
+ * | batch version | `T#{orgId}#{env}` | `BATCHV#{gtin14}#{lot}#{version, 6 digits}` | an earlier version of a batch, put when the next one replaces it: `?at=` and the immutable pages of that version |
+ * | item | `T#{orgId}#{env}` | `ITEM#{gtin14}#{serial}` | a product's serialised item, its current version: get one (with the GTIN item in one BatchGetItem per scan); a product's items in serial order (one query); bulk registration's BatchWriteItem |
+ * | item version | `T#{orgId}#{env}` | `ITEMV#{gtin14}#{serial}#{version, 6 digits}` | an earlier version of an item, put when the next one replaces it |
  */
 
 /** A key of one item. */
@@ -74,6 +80,23 @@ export const passportIdSk = (passportId: string): string => `PASSPORTID#${passpo
 export const versionPageSk = (gtin14: string, version: number): string => `PAGE#${gtin14}#${String(version).padStart(6, '0')}`;
 /** The product's one passport draft (docs/lifecycle.md#drafts). */
 export const draftSk = (productId: string): string => `DRAFT#${productId}`;
+
+// A product's batches and serialised items (docs/api.md#batches-and-items), keyed by the product's GTIN-14,
+// which never changes (docs/decisions.md#batches-and-items-keyed-by-gtin): the resolver reads the GTIN item
+// and a record in one BatchGetItem. Lots and serials are GS1 character set 82, which has no `#`.
+
+/** Sort-key prefix of a product's batches (`BATCHV#` does not start with it). */
+export const batchPrefix = (gtin14: string): string => `BATCH#${gtin14}#`;
+export const batchSk = (gtin14: string, lot: string): string => `${batchPrefix(gtin14)}${lot}`;
+/** Sort-key prefix of one batch's earlier versions. */
+export const batchVersionPrefix = (gtin14: string, lot: string): string => `BATCHV#${gtin14}#${lot}#`;
+export const batchVersionSk = (gtin14: string, lot: string, version: number): string => `${batchVersionPrefix(gtin14, lot)}${String(version).padStart(6, '0')}`;
+/** Sort-key prefix of a product's items (`ITEMV#` does not start with it). */
+export const itemPrefix = (gtin14: string): string => `ITEM#${gtin14}#`;
+export const itemSk = (gtin14: string, serial: string): string => `${itemPrefix(gtin14)}${serial}`;
+/** Sort-key prefix of one item's earlier versions. */
+export const itemVersionPrefix = (gtin14: string, serial: string): string => `ITEMV#${gtin14}#${serial}#`;
+export const itemVersionSk = (gtin14: string, serial: string, version: number): string => `${itemVersionPrefix(gtin14, serial)}${String(version).padStart(6, '0')}`;
 
 // An organization's correction of a legal term of the e-label, per tenant (docs/labelling.md#correcting-a-term).
 export const LABEL_TERM_PREFIX = 'LABELTERM#';
@@ -105,6 +128,8 @@ export const eventsPk = (tenant: Tenant): string => `EVENTS#${tenant.orgId}#${te
 /** Sort-key prefix of events. */
 export const EVENT_PREFIX = 'EVT#';
 export const eventKey = (tenant: Tenant, eventId: string): ItemKey => ({ PK: eventsPk(tenant), SK: `${EVENT_PREFIX}${eventId}` });
+/** An event's partition in the index GSI1 (lib/data/table.ts): the tenant's events of one type, sorted by the same `SK`. */
+export const eventTypePk = (tenant: Tenant, type: string): string => `EVTYPE#${tenant.orgId}#${tenant.environment}#${type}`;
 
 /** Sort-key prefix of a tenant's event subscriptions (docs/webhooks-outbound.md). */
 export const SUBSCRIPTION_PREFIX = 'EVSUB#';
@@ -175,6 +200,8 @@ export const rateLimitKey = (keyId: string, windowStart: number): ItemKey => ({ 
 // Scan analytics.
 
 export const statsPk = (tenant: Tenant, productId: string): string => `STATS#${tenant.orgId}#${tenant.environment}#${productId}`;
+/** A batch's scans (docs/resolver.md#scans-counted-once-at-the-resolver): a rollup partition of its own per product and lot. */
+export const batchStatsPk = (tenant: Tenant, productId: string, lot: string): string => `${statsPk(tenant, productId)}#10#${lot}`;
 const DAY_PREFIX = 'DAY#';
 export const daySk = (day: string): string => `${DAY_PREFIX}${day}`;
 /** The day (`yyyy-mm-dd`) a rollup's sort key names. */

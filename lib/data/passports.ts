@@ -77,6 +77,8 @@ export async function insertPassportVersion(
   also: NonNullable<TransactWriteCommandInput['TransactItems']> = [],
   /** The organization's corrections of legal terms, copied into the version's page item. */
   labelTerms?: LabelTerms,
+  /** The version publishes the product's draft: its hasDraft mark is removed in the product's update. */
+  clearsDraft = false,
 ): Promise<'created' | 'conflict'> {
   const pk = tenantPk(tenant);
   const previous = passport.version - 1;
@@ -88,7 +90,7 @@ export async function insertPassportVersion(
             Update: {
               TableName: tableName(),
               Key: { PK: pk, SK: productSk(product.productId) },
-              UpdateExpression: 'SET passportVersion = :version, passportDigest = :digest',
+              UpdateExpression: `SET passportVersion = :version, passportDigest = :digest${clearsDraft ? ' REMOVE hasDraft' : ''}`,
               ConditionExpression:
                 previous === 0
                   ? 'attribute_exists(PK) AND (attribute_not_exists(passportVersion) OR passportVersion = :previous)'

@@ -41,16 +41,37 @@ export function fromItem(item: Item): ProductRecord {
     ...(item.status === 'withdrawn' ? { status: 'withdrawn' as const } : {}),
     ...(typeof item.withdrawnAt === 'string' ? { withdrawnAt: item.withdrawnAt } : {}),
     ...(typeof item.withdrawalReason === 'string' ? { withdrawalReason: item.withdrawalReason } : {}),
+    ...(item.hasDraft === true ? { hasDraft: true } : {}),
   };
 }
 
-/** The public fields the GTIN item repeats from its product. */
-const publicFields = (product: Pick<ProductRecord, 'productId' | 'name' | 'category' | 'gtin' | 'qrCodeUrl'>) => ({
+/**
+ * The product's `hasDraft` mark, for the transaction that creates (true) or removes (false) its
+ * draft, so that a listing shows the passport status without reading drafts (docs/lifecycle.md#drafts).
+ */
+export function draftMark(tenant: Tenant, productId: string, hasDraft: boolean): TransactItem {
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: { PK: tenantPk(tenant), SK: productSk(productId) },
+      UpdateExpression: hasDraft ? 'SET hasDraft = :true' : 'REMOVE hasDraft',
+      ConditionExpression: 'attribute_exists(PK)',
+      ...(hasDraft ? { ExpressionAttributeValues: { ':true': true } } : {}),
+    },
+  };
+}
+
+/**
+ * The public fields the GTIN item repeats from its product; `granularity` too, so that the resolver
+ * knows in its one read whether an unregistered serial or lot is a 404 (docs/resolver.md#batches-and-items).
+ */
+const publicFields = (product: Pick<ProductRecord, 'productId' | 'name' | 'category' | 'gtin' | 'qrCodeUrl' | 'granularity'>) => ({
   productId: product.productId,
   name: product.name,
   category: product.category,
   gtin: product.gtin,
   qrCodeUrl: product.qrCodeUrl,
+  granularity: product.granularity ?? 'model',
 });
 
 /**
@@ -103,7 +124,7 @@ export async function updateProduct(
       sets.push(`#${field} = :${field}`);
     }
   }
-  const publicChanges = (['name', 'category'] as const).filter((field) => changes[field] !== undefined);
+  const publicChanges = (['name', 'category', 'granularity'] as const).filter((field) => changes[field] !== undefined);
   const key = { PK: tenantPk(tenant) };
   const written = await writeIfFirstHolds([
     {

@@ -1,8 +1,9 @@
 import type { LabelTerms } from '../domain/labelling-term.ts';
 import type { PassportData, PassportVersion } from '../domain/passport.ts';
-import type { Category } from '../domain/product.ts';
+import type { Category, ProductGranularity } from '../domain/product.ts';
 import type { Tenant } from '../domain/tenant.ts';
-import { gtinSk, hostnameClaimKey, passportVersionSk, tenantPk, versionPageSk, type ItemKey } from './keys.ts';
+import { unitFromItem, type UnitKind, type UnitPageRef, type UnitRecord } from '../domain/unit.ts';
+import { batchSk, batchVersionSk, gtinSk, hostnameClaimKey, itemSk, itemVersionSk, passportVersionSk, tenantPk, versionPageSk, type ItemKey } from './keys.ts';
 
 /**
  * The reads behind a public page: a GTIN's public view, a version's page, a hostname's claim. The
@@ -13,6 +14,13 @@ import { gtinSk, hostnameClaimKey, passportVersionSk, tenantPk, versionPageSk, t
 
 /** Reads one item by its key (an eventually consistent GetItem); undefined when there is none. */
 export type GetItem = (key: ItemKey) => Promise<Record<string, unknown> | undefined>;
+
+/**
+ * Reads up to 100 items by their keys in one call (an eventually consistent BatchGetItem), in any
+ * order, the missing ones left out: the scan of a serial or lot reads the GTIN item and the record
+ * together (docs/resolver.md#batches-and-items).
+ */
+export type BatchGetItems = (keys: readonly ItemKey[]) => Promise<Record<string, unknown>[]>;
 
 /** A passport version item (or the copy of one on a GTIN or page item) as the domain type. */
 export function passportFromItem(item: Record<string, unknown>): PassportVersion {
@@ -40,6 +48,8 @@ export interface PublicView {
   passport?: PassportVersion;
   /** The producer withdrew the product: its Digital Link answers 410 (docs/lifecycle.md#withdrawal). */
   withdrawn?: boolean;
+  /** What one passport covers (`model` when absent): at `item` or `batch`, an unregistered serial or lot is a 404. */
+  granularity?: ProductGranularity;
   /** A version page's corrections of legal terms, as the organization had them when the version was published (docs/labelling.md#correcting-a-term). */
   labelTerms?: LabelTerms;
 }
@@ -53,6 +63,7 @@ function toPublicView(item: Record<string, unknown>): PublicView {
     qrCodeUrl: String(item.qrCodeUrl),
     ...(item.passport ? { passport: passportFromItem(item.passport as Record<string, unknown>) } : {}),
     ...(item.withdrawn === true ? { withdrawn: true } : {}),
+    ...(item.granularity === 'batch' || item.granularity === 'item' || item.granularity === 'model' ? { granularity: item.granularity } : {}),
     ...(typeof item.labelTerms === 'object' && item.labelTerms !== null && !Array.isArray(item.labelTerms) ? { labelTerms: item.labelTerms as LabelTerms } : {}),
   };
 }
@@ -77,9 +88,34 @@ export interface PublicReads {
   getPassportVersion(tenant: Tenant, productId: string, version: number): Promise<PassportVersion | undefined>;
   /** The claim on a hostname (one GetItem): which organization's domain it is, and whether it is verified. */
   findDomainByHostname(hostname: string): Promise<HostnameClaim | undefined>;
+  /**
+   * A scan of a Digital Link that names a lot or a serial: the GTIN's public view and the batch and
+   * item it names, in one BatchGetItem (docs/resolver.md#batches-and-items).
+   */
+  getScanView(tenant: Tenant, gtin14: string, named: { lot?: string; serial?: string }): Promise<ScanView>;
+  /**
+   * A batch's or item's immutable page: the passport version's page and the record's version, in one
+   * BatchGetItem of the page, the record and its archived version (a version published before page
+   * items existed is read as getVersionPage reads it, with more calls).
+   */
+  getUnitPage(tenant: Tenant, gtin14: string, version: number, ref: UnitPageRef): Promise<{ page: PublicView & { passport: PassportVersion }; unit: UnitRecord } | undefined>;
 }
 
-export function publicReads(getItem: GetItem): PublicReads {
+/** What a scan of a lot or serial reads: the GTIN's view, and the batch and item as stored (absent when not registered). */
+export interface ScanView {
+  view?: PublicView;
+  batch?: UnitRecord;
+  item?: UnitRecord;
+}
+
+const unitSkOf = (kind: UnitKind, gtin14: string, value: string): string => (kind === 'batch' ? batchSk(gtin14, value) : itemSk(gtin14, value));
+
+export function publicReads(getItem: GetItem, batchGetItems?: BatchGetItems): PublicReads {
+  // Without a batch read (the API functions, which never serve scans), the same keys one GetItem each.
+  const batchGet: BatchGetItems =
+    batchGetItems ?? (async (keys) => (await Promise.all(keys.map(getItem))).flatMap((item, i) => (item ? [{ ...item, ...keys[i] }] : [])));
+  /** The item of `key` among a batch read's answer (which comes in any order). */
+  const find = (items: readonly Record<string, unknown>[], key: ItemKey) => items.find((item) => item.PK === key.PK && item.SK === key.SK);
   const getPublicView = async (tenant: Tenant, gtin14: string) => {
     const item = await getItem({ PK: tenantPk(tenant), SK: gtinSk(gtin14) });
     return item ? toPublicView(item) : undefined;
@@ -88,20 +124,46 @@ export function publicReads(getItem: GetItem): PublicReads {
     const item = await getItem({ PK: tenantPk(tenant), SK: passportVersionSk(productId, version) });
     return item ? passportFromItem(item) : undefined;
   };
+  const getVersionPage: PublicReads['getVersionPage'] = async (tenant, gtin14, version) => {
+    const item = await getItem({ PK: tenantPk(tenant), SK: versionPageSk(gtin14, version) });
+    if (item) {
+      const page = toPublicView(item);
+      return page.passport ? { ...page, passport: page.passport } : undefined;
+    }
+    const view = await getPublicView(tenant, gtin14);
+    const current = view?.passport;
+    if (!view || !current || version > current.version) return undefined;
+    const passport = version === current.version ? current : await getPassportVersion(tenant, view.productId, version);
+    return passport ? { ...view, passport } : undefined;
+  };
   return {
     getPublicView,
     getPassportVersion,
-    async getVersionPage(tenant, gtin14, version) {
-      const item = await getItem({ PK: tenantPk(tenant), SK: versionPageSk(gtin14, version) });
-      if (item) {
-        const page = toPublicView(item);
-        return page.passport ? { ...page, passport: page.passport } : undefined;
-      }
-      const view = await getPublicView(tenant, gtin14);
-      const current = view?.passport;
-      if (!view || !current || version > current.version) return undefined;
-      const passport = version === current.version ? current : await getPassportVersion(tenant, view.productId, version);
-      return passport ? { ...view, passport } : undefined;
+    getVersionPage,
+    async getScanView(tenant, gtin14, named) {
+      const pk = tenantPk(tenant);
+      const gtinKey = { PK: pk, SK: gtinSk(gtin14) };
+      const batchKey = named.lot === undefined ? undefined : { PK: pk, SK: batchSk(gtin14, named.lot) };
+      const itemKey = named.serial === undefined ? undefined : { PK: pk, SK: itemSk(gtin14, named.serial) };
+      const items = await batchGet([gtinKey, ...(batchKey ? [batchKey] : []), ...(itemKey ? [itemKey] : [])]);
+      const gtinItem = find(items, gtinKey);
+      const batch = batchKey ? unitFromItem(find(items, batchKey), 'batch') : undefined;
+      const item = itemKey ? unitFromItem(find(items, itemKey), 'item') : undefined;
+      return { ...(gtinItem ? { view: toPublicView(gtinItem) } : {}), ...(batch ? { batch } : {}), ...(item ? { item } : {}) };
+    },
+    async getUnitPage(tenant, gtin14, version, ref) {
+      const pk = tenantPk(tenant);
+      const pageKey = { PK: pk, SK: versionPageSk(gtin14, version) };
+      const currentKey = { PK: pk, SK: unitSkOf(ref.kind, gtin14, ref.value) };
+      const archivedKey = { PK: pk, SK: ref.kind === 'batch' ? batchVersionSk(gtin14, ref.value, ref.unitVersion) : itemVersionSk(gtin14, ref.value, ref.unitVersion) };
+      const items = await batchGet([pageKey, currentKey, archivedKey]);
+      const current = unitFromItem(find(items, currentKey), ref.kind);
+      const unit = current?.version === ref.unitVersion ? current : unitFromItem(find(items, archivedKey), ref.kind);
+      if (!unit || unit.version !== ref.unitVersion || unit.gtin !== gtin14) return undefined;
+      const pageItem = find(items, pageKey);
+      const pageView = pageItem ? toPublicView(pageItem) : undefined;
+      const page = pageView?.passport ? { ...pageView, passport: pageView.passport } : await getVersionPage(tenant, gtin14, version);
+      return page ? { page, unit } : undefined;
     },
     async findDomainByHostname(hostname) {
       const item = await getItem(hostnameClaimKey(hostname));

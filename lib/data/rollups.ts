@@ -5,7 +5,7 @@ import type { ScanEvent } from '../domain/scan.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import { db, tableName } from './client.ts';
 import { isConditionFailure } from './errors.ts';
-import { dayOfSk, daySk, statsPk } from './keys.ts';
+import { batchStatsPk, dayOfSk, daySk, statsPk } from './keys.ts';
 import { queryItems } from './query.ts';
 import { countedHashes, HASHES_PER_ITEM, ledgerBucket, messageHash, recordCounted, type Capacity } from './scan-ledger.ts';
 import { itemBytes } from './item-size.ts';
@@ -63,7 +63,17 @@ export const emptyWriteStats = (): WriteStats => ({ writeUnits: 0, readUnits: 0,
 /** Write units of one plain (non-transactional) write of an item of `bytes`. */
 const writeUnitsOf = (bytes: number): number => Math.max(1, Math.ceil(bytes / 1024));
 
-const rollupKey = (e: ScanEvent): string => `${statsPk(e, e.productId)}|${utcDay(e.at)}`;
+/**
+ * The day rollups a scan counts in: its product's, and its registered batch's when it names one
+ * (`STATS#…#{productId}#10#{lot}`, docs/resolver.md#batches-and-items). A key is `{PK}|{day}`: neither
+ * a partition key nor a lot (GS1 character set 82) holds a `|`.
+ */
+const rollupKeys = (e: ScanEvent): string[] => [
+  `${statsPk(e, e.productId)}|${utcDay(e.at)}`,
+  ...(e.lot === undefined ? [] : [`${batchStatsPk(e, e.productId, e.lot)}|${utcDay(e.at)}`]),
+];
+/** The partition key of a rollup key. */
+const pkOfKey = (key: string): string => key.slice(0, key.lastIndexOf('|'));
 
 /** The counter of host attributes on a day rollup (`r_{host}` besides `r_direct` and `r_other`). */
 const HOST_COUNTER = 'referrerHosts';
@@ -198,7 +208,7 @@ function rollupUpdate(key: string, events: readonly ScanEvent[], marks: readonly
     added: plan.added.map(([host]) => host),
     input: {
       TableName: tableName(),
-      Key: { PK: statsPk(first, first.productId), SK: daySk(utcDay(first.at)) },
+      Key: { PK: pkOfKey(key), SK: daySk(utcDay(first.at)) },
       UpdateExpression:
         `SET ${sets.join(', ')} ADD ${adds.map((_, i) => `#n${i} :v${i}`).join(', ')}` +
         (clean.length ? ` REMOVE ${clean.map((_, i) => `#x${i}`).join(', ')}` : ''),
@@ -326,33 +336,39 @@ export async function countBatch(messages: readonly CountedMessage[], stats: Wri
   const hashes = new Map(messages.map((m) => [m, messageHash(m.messageId)]));
   const hashOf = (m: CountedMessage): string => hashes.get(m) as string;
   const byRollup = new Map<string, CountedMessage[]>();
-  for (const m of messages) byRollup.set(rollupKey(m.event), [...(byRollup.get(rollupKey(m.event)) ?? []), m]);
+  for (const m of messages) for (const key of rollupKeys(m.event)) byRollup.set(key, [...(byRollup.get(key) ?? []), m]);
   // The generations this invocation knows, taken before it reads the ledger (see addToRollup).
   const generations = new Map([...byRollup.keys()].map((key) => [key, stateOf(key).generation]));
   const inLedger = await countedHashes(messages.map((m) => ledgerBucket(m.event.at)), capacity);
 
-  const failed: BatchOutcome['failed'] = [];
-  const toRecord: CountedMessage[] = [];
-  let duplicates = 0;
+  const failures: BatchOutcome['failed'] = [];
+  const applied: CountedMessage[] = [];
+  // A message counted before, found in the ledger or (its mark) on a rollup item: once, whichever of its rollups found it.
+  const duplicated = new Set<CountedMessage>(messages.filter((m) => inLedger.has(hashOf(m))));
   await Promise.all(
     [...byRollup].map(async ([key, group]) => {
       const counted = group.filter((m) => inLedger.has(hashOf(m)));
-      duplicates += counted.length;
       // A counted message's mark may still be on the item (its first counting stopped before cleaning): remove it too.
       stateOf(key).clean.push(...counted.map((m) => markOf(hashOf(m))));
       const fresh = group.filter((m) => !inLedger.has(hashOf(m)));
       if (fresh.length === 0) return;
       try {
         const outcome = await addToRollup(key, fresh, generations.get(key) ?? 0, stats, capacity, hashOf);
-        duplicates += outcome.adopted.length + outcome.counted.length;
+        for (const m of [...outcome.adopted, ...outcome.counted]) duplicated.add(m);
         stateOf(key).clean.push(...outcome.counted.map((m) => markOf(hashOf(m))));
-        toRecord.push(...outcome.applied, ...outcome.adopted);
+        applied.push(...outcome.applied, ...outcome.adopted);
       } catch (error) {
         // What was applied before the failure carries its marks: a redelivery adopts it.
-        failed.push(...fresh.map((message) => ({ message, error })));
+        failures.push(...fresh.map((message) => ({ message, error })));
       }
     }),
   );
+  // A message goes to the ledger only once every rollup it counts in (its product's, its batch's) has it:
+  // one that failed anywhere is delivered again, and the rollups that have it adopt it by its mark.
+  const failedMessages = new Set(failures.map((f) => f.message));
+  const failed: BatchOutcome['failed'] = failures.filter((f, i) => failures.findIndex((g) => g.message === f.message) === i);
+  const toRecord = [...new Set(applied)].filter((m) => !failedMessages.has(m));
+  const duplicates = duplicated.size;
 
   const byBucket = new Map<string, CountedMessage[]>();
   for (const m of toRecord) byBucket.set(ledgerBucket(m.event.at), [...(byBucket.get(ledgerBucket(m.event.at)) ?? []), m]);
@@ -360,7 +376,7 @@ export async function countBatch(messages: readonly CountedMessage[], stats: Wri
     try {
       await recordCounted(bucket, group.map(hashOf), capacity);
       stats.ledgerPuts += Math.ceil(group.length / HASHES_PER_ITEM);
-      for (const m of group) stateOf(rollupKey(m.event)).clean.push(markOf(hashOf(m)));
+      for (const m of group) for (const key of rollupKeys(m.event)) stateOf(key).clean.push(markOf(hashOf(m)));
     } catch (error) {
       // Counted and marked but not in the ledger: failed, so that a redelivery adopts them.
       failed.push(...group.map((message) => ({ message, error })));
@@ -389,11 +405,14 @@ function fromItem(item: Record<string, unknown>): DayRollup {
   };
 }
 
-/** Every day rollup of a product between two days (inclusive), in one query (paged past 1 MB). */
-export async function queryRollups(tenant: Tenant, productId: string, startDay: string, endDay: string): Promise<DayRollup[]> {
+/**
+ * Every day rollup of a product (or, with `lot`, of its batch: docs/resolver.md#batches-and-items)
+ * between two days (inclusive), in one query (paged past 1 MB).
+ */
+export async function queryRollups(tenant: Tenant, productId: string, startDay: string, endDay: string, lot?: string): Promise<DayRollup[]> {
   const { items } = await queryItems({
     KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
-    ExpressionAttributeValues: { ':pk': statsPk(tenant, productId), ':from': daySk(startDay), ':to': daySk(endDay) },
+    ExpressionAttributeValues: { ':pk': lot === undefined ? statsPk(tenant, productId) : batchStatsPk(tenant, productId, lot), ':from': daySk(startDay), ':to': daySk(endDay) },
   });
   return items.map(fromItem);
 }

@@ -3,7 +3,7 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { config } from '../config.ts';
 import { awsJsonClient, type AwsJsonClient } from './aws-json.ts';
 import { countDynamoCall } from './call-counts.ts';
-import { publicReads, type GetItem } from './public-reads.ts';
+import { publicReads, type BatchGetItems, type GetItem } from './public-reads.ts';
 
 /**
  * The resolver's reads (lib/data/public-reads.ts) over the small AWS JSON client instead of the
@@ -28,4 +28,26 @@ const getItem: GetItem = async (key) => {
   return Item ? unmarshall(Item) : undefined;
 };
 
-export const { getPublicView, getVersionPage, findDomainByHostname } = publicReads(getItem);
+/**
+ * BatchGetItem of the scan path (a GTIN item and a batch or item, docs/resolver.md#batches-and-items):
+ * one call; keys DynamoDB leaves unprocessed (throttling) are asked for again, twice at most.
+ */
+const batchGetItems: BatchGetItems = async (keys) => {
+  const table = config().tableName;
+  const items: Record<string, unknown>[] = [];
+  let pending: readonly Record<string, unknown>[] = keys.map((key) => marshall(key));
+  for (let attempt = 1; pending.length; attempt++) {
+    countDynamoCall('BatchGetItemCommand');
+    const { Responses, UnprocessedKeys } = await dynamodb().call<{
+      Responses?: Record<string, Record<string, AttributeValue>[]>;
+      UnprocessedKeys?: Record<string, { Keys?: Record<string, AttributeValue>[] }>;
+    }>('BatchGetItem', { RequestItems: { [table]: { Keys: pending } } });
+    items.push(...(Responses?.[table] ?? []).map((item) => unmarshall(item)));
+    pending = UnprocessedKeys?.[table]?.Keys ?? [];
+    if (pending.length && attempt >= 3) throw new Error(`BatchGetItem left ${pending.length} keys unprocessed`);
+    if (pending.length) await new Promise((resolve) => setTimeout(resolve, 25 * attempt));
+  }
+  return items;
+};
+
+export const { getPublicView, getVersionPage, findDomainByHostname, getScanView, getUnitPage } = publicReads(getItem, batchGetItems);

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { isUnitValue, UNIT_VALUE_PATTERN } from './unit.ts';
 import { GRANULARITIES, type Granularity } from './enums.ts';
 import { DIRECT, OTHER_REFERRER } from './referrer.ts';
 import { DEVICES, type Device } from './scan.ts';
@@ -97,6 +98,14 @@ export const analyticsQuerySchema = z.strictObject({
   start: dateParam('start'),
   end: dateParam('end'),
   granularity: z.enum(GRANULARITIES, { error: `granularity must be one of: ${GRANULARITIES.join(', ')}.` }).default('day'),
+  lot: z
+    .string({ error: 'lot must be a string.' })
+    .refine(isUnitValue, { error: 'lot must be 1 to 20 characters of GS1 character set 82.' })
+    .optional()
+    .meta({
+      description: "A batch's lot (1 to 20 characters of GS1 character set 82): the scans of that batch (and of the items that name it) instead of the whole product's (docs/resolver.md#batches-and-items)",
+      pattern: UNIT_VALUE_PATTERN,
+    }),
 });
 
 export interface Window {

@@ -1,5 +1,6 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { PassportVersion } from './passport.ts';
+import { publicPassportData } from './passport-kinds.ts';
 import type { Category } from './product.ts';
 import type { Tenant } from './tenant.ts';
 
@@ -108,6 +109,9 @@ const GTIN_SCHEME = { type: ['IdentifierScheme'], id: 'https://id.gs1.org/01/', 
  * The VC of one published version (docs/credentials.md#the-credential): VC 2.0 with the UNTP DPP
  * context and type, `validFrom` the version's `publishedAt`, the product identified by its GTIN
  * and Digital Link, and the version's data, number and digest (docs/lifecycle.md#digest-chain).
+ * The credential is public (it is served beside the version's pages), so a battery passport's data
+ * is its public elements only (docs/battery.md#credentials); the digest still covers the whole
+ * version, which the organization can show a reader entitled to more.
  */
 export function passportCredential(input: CredentialInput) {
   const { product, passport, status } = input;
@@ -137,7 +141,7 @@ export function passportCredential(input: CredentialInput) {
       publishedAt: passport.publishedAt,
       digest: passport.digest,
       previousDigest: passport.previousDigest,
-      data: passport.data,
+      data: publicPassportData(product.category, passport.data),
     },
     credentialStatus: {
       id: `${status.listUrl}#${position.bit}`,

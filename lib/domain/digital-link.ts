@@ -21,7 +21,7 @@ const GTIN_QUALIFIERS: ReadonlyArray<readonly [ai: string, maxLength: number]> =
 const TPX = ['235', 28] as const;
 
 /** GS1 AI encodable character set 82. */
-const CSET82 = /^[!"%&'()*+,\-./0-9:;<=>?A-Z_a-z]+$/;
+export const CSET82 = /^[!"%&'()*+,\-./0-9:;<=>?A-Z_a-z]+$/;
 
 export type ParsedLink =
   | { ok: true; gtin14: string; qualifiers: Record<string, string> }

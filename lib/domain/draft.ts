@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { completeEnergy, missingDeclaration } from './nutrition.ts';
-import { passportDataSchema, type PassportData } from './passport.ts';
+import { anyPassportDataSchema, passportDataObjectSchema, type PassportData } from './passport.ts';
 
 /** The product's one draft (docs/lifecycle.md#drafts): passport data being prepared, never public. */
 export interface DraftRecord {
@@ -10,19 +10,22 @@ export interface DraftRecord {
   updatedAt: string;
 }
 
-/** `PUT …/draft`, and the document a merge patch must leave behind. */
-export const draftInputSchema = z.strictObject({ data: passportDataSchema });
+/** `PUT …/draft`, and the document a merge patch must leave behind: data of the product's kind (passportDataSchemaFor). */
+export const draftInputSchema = z.strictObject({ data: anyPassportDataSchema });
+
+/** A draft's body read before its product's kind is applied: data that is an object. */
+export const draftEnvelopeSchema = z.strictObject({ data: passportDataObjectSchema });
 
 export const draftSchema = z
   .object({
     productId: z.uuid(),
-    data: passportDataSchema,
+    data: anyPassportDataSchema,
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),
     missing: z
       .array(z.string())
       .describe(
-        "What publishing the draft would refuse as missing, as the 422's param would name it (e.g. data.nutrition.saturatedFatG; data.nutrition when a wine has none): a wine's nutrition declaration must be complete (Regulation (EU) No 1169/2011 Art. 30(1)). Empty when the draft is complete",
+        "What publishing the draft would refuse as missing, as the 422's param would name it (e.g. data.nutrition.saturatedFatG; data.nutrition when a wine has none): a wine's nutrition declaration must be complete (Regulation (EU) No 1169/2011 Art. 30(1)); a battery passport's mandatory elements on the day read (e.g. data.labeling.declarationOfConformity; GET …/passport/completeness?draft=true has the full report). Empty when the draft is complete",
       ),
   })
   .meta({ id: 'Draft' });

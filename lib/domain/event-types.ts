@@ -28,6 +28,14 @@ export const EVENT_TYPES = [
   'event_subscription.deleted',
   'labelling_term.updated',
   'labelling_term.deleted',
+  // Batches and serialised items (docs/api.md#batches-and-items): each change of one, and a bulk registration's one summary per chunk.
+  'batch.created',
+  'batch.updated',
+  'batch.withdrawn',
+  'item.created',
+  'item.updated',
+  'item.withdrawn',
+  'item.imported',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

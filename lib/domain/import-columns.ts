@@ -21,7 +21,8 @@
  *   are `true`/`false` (also `yes`/`no`, `1`/`0`, any letter case);
  * - a row with no `passport.*` cell filled carries no passport.
  */
-import { ALLERGEN_FIELDS, CATEGORIES, NUTRITION_FIELDS, SUPPLIER_ROLES, WINE_COLOURS } from './enums.ts';
+import { ALLERGEN_FIELDS, CATEGORIES, NUTRITION_FIELDS, PROTECTIVE_ATMOSPHERES, SUPPLIER_ROLES, WINE_COLOURS } from './enums.ts';
+import { NEGLIGIBLE_NUTRIENTS } from './nutrition.ts';
 import type { PassportData } from './passport.ts';
 
 /**
@@ -69,7 +70,8 @@ const CODE_PREFIX = 'code:';
 export function ingredientCell(ingredient: unknown): string {
   if (ingredient !== null && typeof ingredient === 'object' && !Array.isArray(ingredient)) {
     const code = (ingredient as { code?: unknown }).code;
-    return typeof code === 'string' ? `${CODE_PREFIX}${code}` : JSON.stringify(ingredient);
+    // code:… only for a bare code; with other fields (substitutable) the JSON object keeps them.
+    return typeof code === 'string' && Object.keys(ingredient).length === 1 ? `${CODE_PREFIX}${code}` : JSON.stringify(ingredient);
   }
   return ingredient === undefined || ingredient === null ? '' : String(ingredient);
 }
@@ -91,6 +93,8 @@ function ingredientOf(part: string): unknown {
 export interface ImportColumn {
   /** The header as the template writes it, e.g. `gtin` or `passport.nutrition.energyKj`. */
   header: string;
+  /** The column in people's words, as row errors and the dashboard name it: `Country of origin`. */
+  label: string;
   /** The template's example value (its second row). */
   example: string;
   /** One sentence for the docs and the dashboard. */
@@ -120,6 +124,38 @@ export type ImportProductFields = Partial<Record<ProductColumn, string>>;
 export const TEMPLATE_PRODUCERS = 3;
 export const MAX_PRODUCERS = 20;
 const PRODUCER_FIELDS = ['name', 'role', 'country'] as const;
+const producerLabel = (n: number, field: (typeof PRODUCER_FIELDS)[number]): string => `Producer ${n}: ${PRODUCER_LABELS[field]}`;
+
+/**
+ * The template's example GTIN: GS1 keeps the GS1 prefix 952 for examples and demonstrations, so no
+ * real product carries it (docs/imports.md#the-example-row). An import refuses every GTIN-13 of that
+ * prefix (isExampleGtin), so a template row left in a file never becomes a product.
+ */
+export const EXAMPLE_GTIN = '9520123456788';
+
+/** Whether a GTIN-14 is one of GS1's example numbers: a GTIN-13 of the GS1 prefix 952 (any indicator digit). */
+export const isExampleGtin = (gtin14: string): boolean => /^\d{14}$/.test(gtin14) && gtin14.slice(1, 4) === '952';
+
+const NUTRITION_LABELS: Record<(typeof NUTRITION_FIELDS)[number], string> = {
+  energyKj: 'Energy (kJ)',
+  energyKcal: 'Energy (kcal)',
+  fatG: 'Fat (g)',
+  saturatedFatG: 'Saturated fat (g)',
+  carbohydratesG: 'Carbohydrate (g)',
+  sugarsG: 'Sugars (g)',
+  proteinG: 'Protein (g)',
+  saltG: 'Salt (g)',
+  alcoholG: 'Alcohol (g)',
+};
+
+const ALLERGEN_LABELS: Record<(typeof ALLERGEN_FIELDS)[number], string> = {
+  containsSulphites: 'Contains sulphites',
+  containsEgg: 'Contains egg',
+  containsFish: 'Contains fish',
+  containsMilk: 'Contains milk',
+};
+
+const PRODUCER_LABELS: Record<(typeof PRODUCER_FIELDS)[number], string> = { name: 'name', role: 'role', country: 'country' };
 
 const NUTRITION_EXAMPLES: Record<(typeof NUTRITION_FIELDS)[number], string> = {
   energyKj: '318',
@@ -134,41 +170,58 @@ const NUTRITION_EXAMPLES: Record<(typeof NUTRITION_FIELDS)[number], string> = {
 };
 
 const productColumns: ImportColumn[] = [
-  { header: 'gtin', example: '4006381333931', describe: 'GTIN-8, -12, -13 or -14 with its check digit; the key of the row: a known GTIN updates its product.' },
-  { header: 'name', example: 'Riesling Kabinett 2023', describe: 'Product name (required for a new product), at most 200 characters.' },
-  { header: 'category', example: 'wine', describe: `Product category (required for a new product): ${CATEGORIES.join(', ')}.` },
-  { header: 'brand', example: 'Weingut Beispiel', describe: 'Brand, at most 100 characters.' },
-  { header: 'sku', example: 'RK-2023-075', describe: 'Your stock-keeping unit, at most 64 characters.' },
-  { header: 'economicOperatorId', example: 'DE123456789012345', describe: 'Economic operator identifier, such as an EORI number: two-letter country code and up to 15 letters or digits.' },
-  { header: 'facilityId', example: '4006381000017', describe: 'Facility identifier: a GLN, 13 digits with its GS1 check digit.' },
-  { header: 'commodityCode', example: '22042111', describe: 'CN or HS commodity code: 6 to 10 digits.' },
-  { header: 'granularity', example: 'model', describe: `What one passport covers: ${PRODUCT_GRANULARITIES.join(', ')} (model when empty).` },
+  { header: 'gtin', label: 'GTIN', example: EXAMPLE_GTIN, describe: "GTIN-8, -12, -13 or -14 with its check digit; the key of the row: a known GTIN updates its product. The template's example (GS1 prefix 952, kept for examples) is refused: replace the example row." },
+  { header: 'name', label: 'Name', example: 'Riesling Kabinett 2023', describe: 'Product name (required for a new product), at most 200 characters.' },
+  { header: 'category', label: 'Category', example: 'wine', describe: `Product category (required for a new product): ${CATEGORIES.join(', ')}.` },
+  { header: 'brand', label: 'Brand', example: 'Weingut Beispiel', describe: 'Brand, at most 100 characters.' },
+  { header: 'sku', label: 'SKU', example: 'RK-2023-075', describe: 'Your stock-keeping unit, at most 64 characters.' },
+  { header: 'economicOperatorId', label: 'Economic operator id', example: 'DE123456789012345', describe: 'Economic operator identifier, such as an EORI number: two-letter country code and up to 15 letters or digits.' },
+  { header: 'facilityId', label: 'Facility GLN', example: '4006381000017', describe: 'Facility identifier: a GLN, 13 digits with its GS1 check digit.' },
+  { header: 'commodityCode', label: 'Commodity code', example: '22042111', describe: 'CN or HS commodity code: 6 to 10 digits.' },
+  { header: 'granularity', label: 'Passport granularity', example: 'model', describe: `What one passport covers: ${PRODUCT_GRANULARITIES.join(', ')} (model when empty).` },
 ];
 
 const passportColumns: ImportColumn[] = [
-  { header: 'passport.productType', example: 'wine', describe: `Passport product type: ${CATEGORIES.join(', ')}.` },
-  { header: 'passport.colour', example: 'white', describe: `Wine colour: ${WINE_COLOURS.join(', ')}.` },
-  { header: 'passport.vintage', example: '2023', describe: 'Harvest year: 1800 to next year.' },
-  { header: 'passport.ingredients', example: 'Grapes|code:tartaric-acid|sulphites', describe: 'Ingredients separated by |: text, code:{code} for an entry of GET /v1/vocabulary/ingredients, or {"text":{…}} for text with translations.' },
+  { header: 'passport.productType', label: 'Product type', example: 'wine', describe: `Passport product type: ${CATEGORIES.join(', ')}.` },
+  { header: 'passport.colour', label: 'Wine colour', example: 'white', describe: `Wine colour: ${WINE_COLOURS.join(', ')}.` },
+  { header: 'passport.vintage', label: 'Vintage', example: '2023', describe: 'Harvest year: 1800 to next year.' },
+  { header: 'passport.alcoholByVolume', label: 'Alcohol (% vol)', example: '12.5', describe: 'Actual alcoholic strength, % vol, at most one decimal place.' },
+  { header: 'passport.ingredients', label: 'Ingredients', example: 'Grapes|code:tartaric-acid|sulphites', describe: 'Ingredients separated by |: text, code:{code} for an entry of GET /v1/vocabulary/ingredients, or {"text":{…}} for text with translations (a vocabulary entry with "substitutable": true as its JSON object).' },
+  { header: 'passport.protectiveAtmosphere', label: 'Protective atmosphere', example: '', describe: `Wine bottled in a protective atmosphere: ${PROTECTIVE_ATMOSPHERES.join(' or ')} (replaces the packaging gases in the list of ingredients).` },
   ...NUTRITION_FIELDS.map((field) => ({
     header: `passport.nutrition.${field}`,
+    label: NUTRITION_LABELS[field],
     example: NUTRITION_EXAMPLES[field],
     describe: `Nutrition per 100 ml or 100 g: ${field}, a number 0 or more.`,
   })),
+  {
+    header: 'passport.nutrition.negligible',
+    label: 'Negligible nutrients',
+    example: '',
+    describe: `Nutrients present in negligible amounts, separated by |: ${NEGLIGIBLE_NUTRIENTS.join(', ')} ("Contains negligible amounts of …").`,
+  },
   ...ALLERGEN_FIELDS.map((field) => ({
     header: `passport.allergens.${field}`,
+    label: ALLERGEN_LABELS[field],
     example: field === 'containsSulphites' ? 'true' : 'false',
     describe: `Allergen flag ${field}: true or false.`,
   })),
-  { header: 'passport.origin.country', example: 'DE', describe: 'Country of origin: ISO 3166-1 alpha-2 code in upper case.' },
-  { header: 'passport.origin.region', example: 'Mosel', describe: 'Region of origin, at most 200 characters.' },
-  { header: 'passport.origin.designation', example: 'Mosel PDO', describe: 'Protected designation, at most 200 characters.' },
-  { header: 'passport.labelLanguage', example: 'de', describe: "The e-label's language when the reader's are none of the 24 EU languages: a code such as de." },
-  ...Array.from({ length: TEMPLATE_PRODUCERS }, (_, i) => i + 1).flatMap((n) => [
-    { header: `passport.producers.${n}.name`, example: n === 1 ? 'Weingut Beispiel' : '', describe: `Producer ${n}: name (required when the producer has any field).` },
-    { header: `passport.producers.${n}.role`, example: n === 1 ? 'producer' : '', describe: `Producer ${n}: role, ${SUPPLIER_ROLES.join(', ')} (producer when empty).` },
-    { header: `passport.producers.${n}.country`, example: n === 1 ? 'DE' : '', describe: `Producer ${n}: ISO 3166-1 alpha-2 country code.` },
-  ]),
+  { header: 'passport.origin.country', label: 'Country of origin', example: 'DE', describe: 'Country of origin: ISO 3166-1 alpha-2 code in upper case.' },
+  { header: 'passport.origin.region', label: 'Region of origin', example: 'Mosel', describe: 'Region of origin, at most 200 characters.' },
+  { header: 'passport.origin.designation', label: 'Protected designation', example: 'Mosel PDO', describe: 'Protected designation, at most 200 characters.' },
+  { header: 'passport.labelLanguage', label: 'Label language', example: 'de', describe: "The e-label's language when the reader's are none of the 24 EU languages: a code such as de." },
+  ...Array.from({ length: TEMPLATE_PRODUCERS }, (_, i) => i + 1).flatMap((n) =>
+    PRODUCER_FIELDS.map((field) => ({
+      header: `passport.producers.${n}.${field}`,
+      label: producerLabel(n, field),
+      example: n === 1 ? { name: 'Weingut Beispiel', role: 'producer', country: 'DE' }[field] : '',
+      describe: {
+        name: `Producer ${n}: name (required when the producer has any field).`,
+        role: `Producer ${n}: role, ${SUPPLIER_ROLES.join(', ')} (producer when empty).`,
+        country: `Producer ${n}: ISO 3166-1 alpha-2 country code.`,
+      }[field],
+    })),
+  ),
 ];
 
 /** Every column of the template, in template order. */
@@ -176,6 +229,36 @@ export const IMPORT_COLUMNS: readonly ImportColumn[] = [...productColumns, ...pa
 
 /** The template's headers, in order. */
 export const IMPORT_HEADERS: readonly string[] = IMPORT_COLUMNS.map((column) => column.header);
+
+const labels = new Map(IMPORT_COLUMNS.map((column) => [column.header, column.label]));
+
+/**
+ * A column in people's words (the template's label): `passport.origin.country` is `Country of
+ * origin`, `passport.producers.4.role` is `Producer 4: role`; a header that is no column stays as
+ * written, and the row as a whole (`""`) has no label.
+ */
+export function columnLabel(written: string): string {
+  const header = canonicalHeader(written);
+  if (header === undefined) return written;
+  const producer = PRODUCER_HEADER.exec(header);
+  if (producer) return producerLabel(Number(producer[1]), producer[2] as (typeof PRODUCER_FIELDS)[number]);
+  return labels.get(header) ?? written;
+}
+
+/**
+ * A row error's message in people's words: a message that starts with the column's API name
+ * (`passport.vintage must be…`, or its last part, `country must be…`) starts with the column's
+ * label instead (`Country of origin must be…`). Other messages are kept.
+ */
+export function inPeoplesWords(written: string, message: string): string {
+  const header = canonicalHeader(written);
+  if (header === undefined) return message;
+  const label = columnLabel(header);
+  for (const name of [written.trim(), header, header.split('.').at(-1) ?? header]) {
+    if (message.startsWith(`${name} `)) return `${label}${message.slice(name.length)}`;
+  }
+  return message;
+}
 
 export interface CellError {
   /** The header of the column, as written in the file. */
@@ -290,7 +373,9 @@ export function rowToInput(row: Readonly<Record<string, string>>): RowInput {
         .map((part) => part.trim())
         .filter((part) => part !== '')
         .map(ingredientOf);
-    } else if (path[0] === 'vintage' || path[0] === 'nutrition') {
+    } else if (header === 'passport.nutrition.negligible') {
+      setPath(passport, path, cell.split('|').map((part) => part.trim()).filter((part) => part !== ''));
+    } else if (path[0] === 'vintage' || path[0] === 'nutrition' || path[0] === 'alcoholByVolume') {
       const value = parseNumber(cell);
       if (value === undefined) errors.push({ column: written, message: `${header} must be a number, such as 12.5; found ${quoted(cell)}.` });
       else setPath(passport, path, value);

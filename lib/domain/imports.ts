@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { columnLabel } from './import-columns.ts';
 import { cursorQuerySchema } from './pagination.ts';
 import type { Environment } from './tenant.ts';
 
@@ -28,6 +29,23 @@ export const MAX_IMPORT_BYTES = 5 * 1024 * 1024;
  */
 export const MAX_XLSX_BYTES = 4 * 1024 * 1024;
 export const MAX_IMPORT_ROWS = 10_000;
+/**
+ * Rows an items file may hold (docs/import-export.md#items): a producer registers serials by the
+ * hundred thousand, each row a few cells, within the same 5 MB.
+ */
+export const MAX_ITEM_IMPORT_ROWS = 100_000;
+
+/** What a file imports: products with their passports (the default), or a product's serialised items. */
+export const IMPORT_TYPES = ['products', 'items'] as const;
+export type ImportType = (typeof IMPORT_TYPES)[number];
+
+/**
+ * Rows per chunk of an items file, and the most bytes its rows may take as JSON: an items chunk's
+ * rows travel in its SQS message itself (ten messages to a SendMessageBatch of at most 256 KiB),
+ * so that its chunk item stays a small marker (docs/decisions.md#bulk-registration-within-11-write-units-an-item).
+ */
+export const ITEM_CHUNK_ROWS = 500;
+export const ITEM_CHUNK_MAX_BYTES = 24 * 1024;
 /**
  * Columns a file may have (cells per row): the template's 39 with all 20 producers are 90, so 200
  * bounds the work per row without refusing any honest file (docs/security.md#parser-budgets).
@@ -69,11 +87,17 @@ export interface ImportCounts {
 
 export const zeroCounts = (rows = 0): ImportCounts => ({ rows, created: 0, updated: 0, unchanged: 0, failed: 0 });
 
-/** One problem of one row: the spreadsheet row number (the header is row 1) and the column's header. */
+/**
+ * One problem of one row: the spreadsheet row number (the header is row 1), the column's header,
+ * and the product the row names (its GTIN and name cells as written, or the product's name), so
+ * that a person finds it without counting rows.
+ */
 export interface ImportRowError {
   row: number;
   column: string;
   message: string;
+  gtin?: string;
+  name?: string;
 }
 
 export interface ImportRecord {
@@ -82,6 +106,12 @@ export interface ImportRecord {
   environment: Environment;
   status: ImportStatus;
   format: ImportFormat;
+  /** The uploaded file's name, as the upload gave it (`fileName`), if it did. */
+  fileName?: string;
+  /** `items`: a product's serialised items (docs/import-export.md#items); products when absent. */
+  type?: ImportType;
+  /** The product an items file registers items of. */
+  productId?: string;
   /** Chunks queued, and chunks the worker has finished. */
   chunks: number;
   chunksDone: number;
@@ -118,7 +148,10 @@ export const importRowErrorSchema = z
   .object({
     row: z.int().min(1).describe('Row number as the spreadsheet shows it: the header is row 1, the first data row row 2 (JSON Lines: the line number)'),
     column: z.string().describe('The column header as written in the file ("" for the row as a whole)'),
-    message: z.string(),
+    label: z.string().describe('The column in people\'s words, as the template names it (e.g. "Country of origin" for passport.origin.country); "" for the row as a whole'),
+    message: z.string().describe('What is wrong, naming the column by its label'),
+    gtin: z.string().nullable().describe("The row's GTIN as written (null when the row has none)"),
+    name: z.string().nullable().describe("The product's name: the row's name cell, or the product's when the row names none (null when unknown)"),
   })
   .meta({ id: 'ImportRowError' });
 
@@ -129,6 +162,9 @@ export const importJobSchema = z
     status: z.enum(IMPORT_STATUSES),
     dryRun: z.boolean().describe('A dry run validated the file and wrote nothing'),
     format: z.enum(IMPORT_FORMATS),
+    type: z.enum(IMPORT_TYPES).describe('products (with their passports) or items (one product\'s serialised items)'),
+    productId: z.uuid().nullable().describe('The product an items import registers items of (null for products)'),
+    fileName: z.string().nullable().describe('The uploaded file\'s name, as the upload gave it in fileName (null when it gave none)'),
     counts: countsSchema,
     errors: z.array(importRowErrorSchema).max(MAX_IMPORT_ERRORS).describe(`Row errors by row and column, at most ${MAX_IMPORT_ERRORS}`),
     errorsTruncated: z.boolean().describe('More rows failed than errors lists'),
@@ -149,11 +185,36 @@ export const queuedImportSchema = z
   .object({ id: z.string().regex(IMPORT_ID_PATTERN), status: z.literal('queued') })
   .meta({ id: 'QueuedImport' });
 
+/** The most characters of an upload's file name. */
+export const MAX_FILE_NAME_LENGTH = 200;
+/** A file name as a person gives it: no path separator, no control character, no space at either end (names of dots only are refused beside it). */
+export const FILE_NAME_PATTERN = /^[^/\\\u0000-\u001f\u007f\s](?:[^/\\\u0000-\u001f\u007f]*[^/\\\u0000-\u001f\u007f\s])?$/u;
+
 export const importQuerySchema = z.strictObject({
+  type: z
+    .enum(IMPORT_TYPES, { error: `type must be one of: ${IMPORT_TYPES.join(', ')}.` })
+    .optional()
+    .describe('products (the default): products and passports by GTIN; items: the serialised items of the product productId names (CSV or JSON Lines, docs/import-export.md#items)'),
+  productId: z
+    .uuid({ error: 'productId must be the productId (a UUID) of a product of the organization.' })
+    .optional()
+    .describe('With type=items: the product whose items the file registers (required then, refused otherwise)'),
   dryRun: z
     .enum(['true', 'false'], { error: 'dryRun must be true or false.' })
     .optional()
     .describe('true: validate every row and answer the report; nothing is written'),
+  fileName: z
+    .string()
+    .min(1, { error: 'fileName must not be empty: leave it out when the file has no name.' })
+    .max(MAX_FILE_NAME_LENGTH, { error: `fileName must be at most ${MAX_FILE_NAME_LENGTH} characters.` })
+    .regex(FILE_NAME_PATTERN, { error: 'fileName must be a file name without a folder: no / or \\, no control characters, no space at its start or end.' })
+    .refine((name) => !/^\.+$/.test(name), { error: 'fileName must not be only dots.' })
+    .optional()
+    .meta({
+      not: { pattern: '^\\.+$' },
+      description: `The uploaded file's name (such as products.csv), shown in the job and its listing: at most ${MAX_FILE_NAME_LENGTH} characters, no / or \\, no control characters, no space at either end, not only dots`,
+      example: 'products.csv',
+    }),
 });
 
 /** `GET /v1/imports`: newest first, in cursor pages. */
@@ -168,8 +229,13 @@ export function toImportView(job: ImportRecord, dryRun = false): ImportJob {
     status: job.status,
     dryRun,
     format: job.format,
+    type: job.type ?? 'products',
+    productId: job.productId ?? null,
+    fileName: job.fileName ?? null,
     counts: job.counts,
-    errors: sortRowErrors(job.errors).slice(0, MAX_IMPORT_ERRORS),
+    errors: sortRowErrors(job.errors)
+      .slice(0, MAX_IMPORT_ERRORS)
+      .map((e) => ({ row: e.row, column: e.column, label: e.column === '' ? '' : columnLabel(e.column), message: e.message, gtin: e.gtin ?? null, name: e.name ?? null })),
     errorsTruncated: job.errorsTruncated || job.errors.length > MAX_IMPORT_ERRORS,
     createdAt: job.createdAt,
     finishedAt: job.finishedAt ?? null,

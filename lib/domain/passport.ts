@@ -7,6 +7,9 @@ import { LANGUAGES, type Lang } from './labelling/languages.ts';
 import { INGREDIENT_CODES, MAX_SUBSTITUTABLE_RUN, SUBSTITUTABLE_CODES } from './labelling/codes.ts';
 import { CATEGORIES, NOT_BLANK, type Category } from './product.ts';
 import { NEGLIGIBLE_NUTRIENTS, NEGLIGIBLE_THRESHOLDS } from './nutrition.ts';
+import { batteryPassportDataSchema, type BatteryPassportData } from './battery/index.ts';
+import { completenessReportSchema } from './passport-completeness.ts';
+import { BATTERY_DATA_MEMBERS, passportKindOf, type PassportKind } from './passport-kinds.ts';
 
 /** Supplier roles (`producer` the default: docs/decisions.md#smaller-choices), colours, nutrition and allergen fields. */
 export { ALLERGEN_FIELDS, NUTRITION_FIELDS, SUPPLIER_ROLES, WINE_COLOURS, type SupplierRole };
@@ -76,7 +79,7 @@ export const allergensSchema = z
   .meta({
     // A rule across fields and the product's category, which JSON Schema cannot state (lib/services/passports.ts).
     description:
-      'The allergens the product contains. A wine (product category or productType "wine") that sets containsFish: true is refused with a 422 naming data.allergens.containsFish: fish gelatine or isinglass used as a fining agent in wine is exempt (Regulation (EU) No 1169/2011, Annex II point 4(b)).',
+      'The allergens the product contains. A wine (product category or productType "wine") that sets containsFish: true is refused with a 422 naming data.allergens.containsFish: fish gelatine or isinglass used as a fining agent in wine is exempt (Regulation (EU) No 1169/2011, Annex II point 4(b)). Allergens follow the ingredients: an ingredient of the vocabulary that carries an allergen (GET /v1/vocabulary/ingredients, its allergen field) needs that flag set to true, else publishing is refused with a 422 naming the flag (e.g. data.allergens.containsSulphites) and the ingredient (docs/labelling.md#allergens-follow-the-ingredients).',
   });
 export type Allergens = z.infer<typeof allergensSchema>;
 
@@ -249,14 +252,94 @@ export const passportDataSchema = z.strictObject(
   },
   { error: (i) => (i.input === undefined ? 'data is required.' : 'data must be an object.') },
 );
-export type PassportData = z.infer<typeof passportDataSchema>;
+/** The wine and food passport data, which every category but battery takes. */
+export type GeneralPassportData = z.infer<typeof passportDataSchema>;
 
-export const createPassportSchema = z.strictObject({
-  productId: z
-    .string({ error: (i) => (i.input === undefined ? 'productId is required.' : 'productId must be a string.') })
-    .regex(UUID_PATTERN, { error: 'productId must be a product id (a UUID).' }),
-  data: passportDataSchema,
-});
+/**
+ * Passport data as it is stored and read: of one kind, the product's category choosing which
+ * (lib/domain/passport-kinds.ts): the general data above, or a battery passport
+ * (lib/domain/battery/, docs/battery.md). The type holds the members of both, all optional; which
+ * kind a version has is the schema's business (passportDataSchemaFor).
+ */
+export type PassportData = GeneralPassportData & BatteryPassportData;
+
+/** Each kind's data schema (lib/domain/passport-kinds.ts): a new kind adds its line. */
+export const PASSPORT_DATA_SCHEMAS = { general: passportDataSchema, battery: batteryPassportDataSchema } as const satisfies Record<PassportKind, z.ZodType>;
+
+/** The data schema of a product's passport, by its category. */
+export const passportDataSchemaFor = (category: Category) => PASSPORT_DATA_SCHEMAS[passportKindOf(category)];
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const holdsBatteryMember = (value: Record<string, unknown>): boolean => Object.keys(value).some((member) => BATTERY_DATA_MEMBERS.has(member));
+
+/**
+ * One kind's schema in the union below, which first refuses data of the other kind as of the wrong
+ * type: the union's error then comes from the branch the data was meant for (lib/http/validation.ts
+ * reports from the branch that got past its type check), not from the other kind's unknown members.
+ */
+const branchOf = <S extends z.ZodType>(schema: S, isOtherKind: (value: Record<string, unknown>) => boolean) =>
+  z.preprocess((value, ctx) => {
+    if (isObject(value) && isOtherKind(value)) ctx.addIssue({ code: 'invalid_type', expected: 'object', input: value, message: 'data is passport data of the other kind.' });
+    return value;
+  }, schema);
+
+/**
+ * Passport data of either kind, as the OpenAPI document states it (`anyOf`). A request's data is
+ * validated against its product's kind (passportDataSchemaFor) once the product is known; this
+ * union accepts either kind (and `{}`, which is both).
+ */
+export const anyPassportDataSchema: z.ZodType<PassportData> = z
+  .union(
+    [
+      branchOf(passportDataSchema, holdsBatteryMember),
+      branchOf(batteryPassportDataSchema, (value) => Object.keys(value).length > 0 && !holdsBatteryMember(value)),
+    ],
+    { error: (i) => (i.input === undefined ? 'data is required.' : 'data must be an object.') },
+  )
+  // A preprocessed branch takes undefined as input, which would make data optional in the document.
+  .nonoptional({ error: 'data is required.' })
+  .meta({
+    description:
+      'Passport data of the kind the product\'s category takes: a product of category battery holds a battery passport (BatteryPassportData: one member per aspect of the Battery Pass data model 1.2, generalProductInformation, carbonFootprint, …; docs/battery.md); every other category the wine and food data (productType, ingredients, nutrition, …; docs/api.md#passport-data). Data of the other kind is refused with a 422 whose param is data.',
+  });
+
+const GENERAL_DATA_MEMBERS: ReadonlySet<string> = new Set(Object.keys(passportDataSchema.shape));
+
+/**
+ * Why `data` is of the other kind than a product of `category` takes (a 422 naming `data`), or
+ * undefined: battery aspects for a product that is no battery, or only wine and food members for a
+ * battery. Data that is neither is left to the schema, which names its first unknown member.
+ */
+export function passportKindMismatch(category: Category, data: unknown): { message: string; suggestion: string } | undefined {
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return undefined;
+  const members = Object.keys(data);
+  const battery = members.some((member) => BATTERY_DATA_MEMBERS.has(member));
+  if (passportKindOf(category) === 'general') {
+    if (!battery) return undefined;
+    return {
+      message: `data is a battery passport, but the product's category is ${category}: only a product of category battery takes battery passport data.`,
+      suggestion: "Send the passport data of the product's category (docs/api.md#passport-data), or make it a battery product (PATCH /v1/products/{productId} with category battery).",
+    };
+  }
+  if (battery || !members.some((member) => GENERAL_DATA_MEMBERS.has(member))) return undefined;
+  return {
+    message: "data is wine or food passport data, but the product's category is battery: a battery's passport data has one member per aspect (generalProductInformation, carbonFootprint, …).",
+    suggestion: 'Send the battery passport (docs/battery.md), or give the product the category its data is for.',
+  };
+}
+
+const productIdField = z
+  .string({ error: (i) => (i.input === undefined ? 'productId is required.' : 'productId must be a string.') })
+  .regex(UUID_PATTERN, { error: 'productId must be a product id (a UUID).' });
+
+/** `POST /v1/passports`: data of either kind; the product's category says which (passportDataSchemaFor). */
+export const createPassportSchema = z.strictObject({ productId: productIdField, data: anyPassportDataSchema });
+
+/** Any JSON object as passport data: what a request holds before its product's kind is known. */
+export const passportDataObjectSchema = z.record(z.string(), z.unknown(), { error: (i) => (i.input === undefined ? 'data is required.' : 'data must be an object.') });
+
+/** `POST /v1/passports` read before its product is known: the product id, and data that is an object (validated by kind after). */
+export const createPassportEnvelopeSchema = z.strictObject({ productId: productIdField, data: passportDataObjectSchema });
 
 export const PASSPORT_STATUSES = ['published'] as const;
 export type PassportStatus = (typeof PASSPORT_STATUSES)[number];
@@ -268,7 +351,7 @@ export const passportVersionSchema = z
     productId: z.uuid(),
     version: z.int().min(1),
     status: z.enum(PASSPORT_STATUSES),
-    data: passportDataSchema,
+    data: anyPassportDataSchema,
     createdAt: z.iso.datetime().describe('The same instant as publishedAt'),
     publishedAt: z.iso.datetime(),
     digest: z.string().regex(DIGEST_PATTERN).describe('sha256: and the hex SHA-256 of the RFC 8785 form of {data, gtin, previousDigest, productId, publishedAt, version} (docs/lifecycle.md#digest-chain)'),
@@ -286,7 +369,7 @@ export const passportSchema = z
     name: z.string().describe("The product's current name"),
     category: z.enum(CATEGORIES),
     gtin: z.string(),
-    data: passportDataSchema,
+    data: anyPassportDataSchema,
     qrCodeUrl: z.url(),
     status: z.enum(PASSPORT_STATUSES),
     version: z.int().min(1),
@@ -300,6 +383,11 @@ export type Passport = z.infer<typeof passportSchema>;
 
 export const createdPassportSchema = passportSchema
   .pick({ passportId: true, productId: true, version: true, status: true })
-  .extend({ createdAt: z.iso.datetime() })
+  .extend({
+    createdAt: z.iso.datetime(),
+    completeness: completenessReportSchema
+      .optional()
+      .describe('Battery passports: the completeness report of the version published, judged on the day of publishing (or asOf); docs/battery.md#completeness-and-publishing'),
+  })
   .meta({ id: 'CreatedPassport' });
 

@@ -33,6 +33,8 @@ export interface ProductRecord {
   status?: ProductStatus;
   withdrawnAt?: string;
   withdrawalReason?: string;
+  /** The product has a draft (docs/lifecycle.md#drafts); kept by the draft's own writes, so a listing needs no read of the drafts. */
+  hasDraft?: boolean;
 }
 
 export const PRODUCT_STATUSES = ['active', 'withdrawn'] as const;
@@ -245,6 +247,31 @@ export const qrQuerySchema = z.strictObject({
     .default(4),
 });
 
+/** Where a product's passport stands, as a listing shows it (docs/dashboard.md#passport-status). */
+export const PASSPORT_STATUSES = ['none', 'draft', 'published', 'withdrawn'] as const;
+export type PassportStatus = (typeof PASSPORT_STATUSES)[number];
+
+export const productPassportSchema = z
+  .object({
+    status: z
+      .enum(PASSPORT_STATUSES)
+      .describe(
+        '`none`: no version published and no draft (its Digital Link finds no passport); `draft`: a draft, no version published yet; `published`: `version` is current; `withdrawn`: the product is withdrawn (its Digital Link answers 410)',
+      ),
+    version: z.int().min(1).nullable().describe('The newest published version; null before the first'),
+    draft: z.boolean().describe('A draft waits to be published (also beside a published version)'),
+  })
+  .meta({ id: 'ProductPassportStatus' });
+export type ProductPassport = z.infer<typeof productPassportSchema>;
+
+/** A product's passport status from the product alone (no read of its versions or draft). */
+export function passportStatusOf(product: Pick<ProductRecord, 'passportVersion' | 'status' | 'hasDraft'>): ProductPassport {
+  const version = product.passportVersion > 0 ? product.passportVersion : null;
+  const draft = product.hasDraft === true;
+  const status: PassportStatus = product.status === 'withdrawn' ? 'withdrawn' : version !== null ? 'published' : draft ? 'draft' : 'none';
+  return { status, version, draft };
+}
+
 export const productLinkSchema = z.object({ href: z.string(), rel: z.string(), type: z.string() });
 export type ProductLink = z.infer<typeof productLinkSchema>;
 
@@ -269,6 +296,7 @@ export const productSchema = z
     status: z.enum(PRODUCT_STATUSES).describe('`withdrawn`: its Digital Link answers 410 until it is reinstated'),
     withdrawnAt: z.iso.datetime().nullable(),
     withdrawalReason: z.string().nullable(),
+    passport: productPassportSchema.describe("Where the product's passport stands: none, draft, published (with its version) or withdrawn"),
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),
   })
@@ -312,6 +340,7 @@ export function toProductView(product: ProductRecord): Product {
     status: product.status ?? 'active',
     withdrawnAt: product.withdrawnAt ?? null,
     withdrawalReason: product.withdrawalReason ?? null,
+    passport: passportStatusOf(product),
     createdAt: product.createdAt,
     updatedAt: product.updatedAt,
   };

@@ -16,6 +16,8 @@ export interface ScanEvent {
   environment: Environment;
   productId: string;
   gtin: string;
+  /** The registered batch the scan counts for too: the batch scanned, or the lot of the item scanned (docs/resolver.md#batches-and-items). */
+  lot?: string;
   /** ISO 8601 UTC. */
   at: string;
   /** ISO 3166-1 alpha-2 from the CDN, or `unknown`. */

@@ -1,6 +1,7 @@
 import { deleteDraft, draftDelete, getDraft, saveDraft } from '../data/drafts.ts';
 import { eventPut } from '../data/events.ts';
-import { draftInputSchema, toDraftView, type DraftRecord } from '../domain/draft.ts';
+import { draftMark } from '../data/products.ts';
+import { draftEnvelopeSchema, toDraftView, type DraftRecord } from '../domain/draft.ts';
 import { newEvent, type Origin } from '../domain/events.ts';
 import { mergePatch } from '../domain/merge-patch.ts';
 import type { PassportData, PassportVersion } from '../domain/passport.ts';
@@ -8,7 +9,7 @@ import type { ProductRecord } from '../domain/product.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import { DuplicateError, NotFoundError } from '../http/errors.ts';
 import { parseOrThrow } from '../http/validation.ts';
-import { checkNutrition, publishVersion } from './passports.ts';
+import { checkNutrition, publishVersion, validatePassportData, type PublishResult } from './passports.ts';
 
 /**
  * The product's one draft (docs/lifecycle.md#drafts): created or replaced whole (PUT), merged
@@ -32,7 +33,8 @@ async function save(tenant: Tenant, product: ProductRecord, data: PassportData, 
   const now = new Date().toISOString();
   const draft: DraftRecord = { productId: product.productId, data, createdAt: seen?.createdAt ?? now, updatedAt: now };
   const event = newEvent('passport.draft.updated', toDraftView(draft), origin, now);
-  return (await saveDraft(tenant, draft, seen, [eventPut(tenant, event)])) === 'saved' ? draft : undefined;
+  // The product's hasDraft mark moves with the draft, for the listing's passport status (docs/dashboard.md#passport-status).
+  return (await saveDraft(tenant, draft, seen, [eventPut(tenant, event), draftMark(tenant, product.productId, true)])) === 'saved' ? draft : undefined;
 }
 
 /** `PUT`: the draft becomes `data`, whatever it was. */
@@ -53,9 +55,10 @@ export async function replaceDraft(tenant: Tenant, product: ProductRecord, data:
 export async function patchDraft(tenant: Tenant, product: ProductRecord, patch: unknown, origin: Origin): Promise<DraftRecord> {
   for (let attempt = 0; attempt < 3; attempt++) {
     const current = await requireDraft(tenant, product.productId);
-    const merged = parseOrThrow(draftInputSchema, mergePatch({ data: current.data }, patch));
-    checkNutrition(merged.data);
-    const saved = await save(tenant, product, merged.data, current, origin);
+    // Validated as data of the product's kind (a battery passport for a battery: lib/domain/passport-kinds.ts).
+    const merged = validatePassportData(product, parseOrThrow(draftEnvelopeSchema, mergePatch({ data: current.data }, patch)).data);
+    checkNutrition(merged);
+    const saved = await save(tenant, product, merged, current, origin);
     if (saved) return saved;
   }
   throw changedMeanwhile();
@@ -64,7 +67,7 @@ export async function patchDraft(tenant: Tenant, product: ProductRecord, patch: 
 export async function discardDraft(tenant: Tenant, product: ProductRecord, origin: Origin): Promise<DraftRecord> {
   const draft = await requireDraft(tenant, product.productId);
   const event = newEvent('passport.draft.deleted', toDraftView(draft), origin);
-  if ((await deleteDraft(tenant, draft, [eventPut(tenant, event)])) === 'conflict') throw changedMeanwhile();
+  if ((await deleteDraft(tenant, draft, [eventPut(tenant, event), draftMark(tenant, product.productId, false)])) === 'conflict') throw changedMeanwhile();
   return draft;
 }
 
@@ -74,10 +77,17 @@ export async function discardDraft(tenant: Tenant, product: ProductRecord, origi
  * the transaction fail, and the publication is refused rather than publishing what was read.
  */
 export async function publishDraft(tenant: Tenant, product: ProductRecord, origin: Origin): Promise<PassportVersion> {
+  return (await publishDraftVersion(tenant, product, origin)).passport;
+}
+
+/** publishDraft, with the whole result: a battery passport's completeness report; `asOf` judges a battery passport on a later day. */
+export async function publishDraftVersion(tenant: Tenant, product: ProductRecord, origin: Origin, asOf?: string): Promise<PublishResult> {
   const draft = await requireDraft(tenant, product.productId);
-  const result = await publishVersion(tenant, product, draft.data, {
+  return publishVersion(tenant, product, draft.data, {
     unlessCurrent: false,
     origin,
+    ...(asOf === undefined ? {} : { asOf }),
+    clearsDraft: true,
     also: () => [draftDelete(tenant, draft)],
     settle: async () => {
       const now = await getDraft(tenant, product.productId);
@@ -86,5 +96,4 @@ export async function publishDraft(tenant: Tenant, product: ProductRecord, origi
       return undefined; // another version won the race: publish on top of it
     },
   });
-  return result.passport;
 }

@@ -2,7 +2,8 @@ import { CsvError, parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import type { StoredRow } from '../data/imports.ts';
 import { checkHeaders, ingredientCell } from '../domain/import-columns.ts';
-import { IMPORT_MEDIA_TYPES, MAX_IMPORT_BYTES, MAX_IMPORT_COLUMNS, MAX_IMPORT_JSON_DEPTH, MAX_IMPORT_ROWS, MAX_XLSX_BYTES, type ImportFormat } from '../domain/imports.ts';
+import { holdsBatteryData, PASSPORT_JSON_COLUMN } from '../domain/passport-kinds.ts';
+import { IMPORT_MEDIA_TYPES, MAX_IMPORT_BYTES, MAX_IMPORT_COLUMNS, MAX_IMPORT_JSON_DEPTH, MAX_IMPORT_ROWS, MAX_ITEM_IMPORT_ROWS, MAX_XLSX_BYTES, type ImportFormat } from '../domain/imports.ts';
 import { ApiError, InvalidRequestError, PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from '../http/errors.ts';
 import { depthExceededAt } from '../http/json-depth.ts';
 import { checkWorkbookZip, tooManyRows } from './xlsx-guard.ts';
@@ -40,7 +41,13 @@ const tooManyColumns = (where: string): ApiError =>
 
 const blank = (cells: Record<string, string>): boolean => Object.values(cells).every((cell) => cell.trim() === '');
 
-function parseCsv(bytes: Buffer): { headers: string[]; rows: StoredRow[] } {
+/** The rows a file may hold: MAX_IMPORT_ROWS for products, MAX_ITEM_IMPORT_ROWS for an items file (docs/security.md#parser-budgets). */
+const rowBudgetError = (maxRows: number): ApiError =>
+  maxRows === MAX_IMPORT_ROWS
+    ? tooManyRows()
+    : new ApiError(413, 'invalid_request_error', `An items file may hold at most ${maxRows} rows.`, { suggestion: `Split the file into files of at most ${maxRows} rows.` });
+
+function parseCsv(bytes: Buffer, maxRows = MAX_IMPORT_ROWS): { headers: string[]; rows: StoredRow[] } {
   let headers: string[] = [];
   let records: { record: Record<string, string>; info: { lines: number } }[];
   try {
@@ -55,7 +62,7 @@ function parseCsv(bytes: Buffer): { headers: string[]; rows: StoredRow[] } {
       skip_empty_lines: true,
       info: true,
       // One row past the limit is enough to refuse the file.
-      to: MAX_IMPORT_ROWS + 1,
+      to: maxRows + 1,
     }) as unknown as typeof records;
   } catch (error) {
     if (error instanceof ApiError) throw error;
@@ -66,7 +73,7 @@ function parseCsv(bytes: Buffer): { headers: string[]; rows: StoredRow[] } {
     }
     throw error;
   }
-  if (records.length > MAX_IMPORT_ROWS) throw tooManyRows();
+  if (records.length > maxRows) throw rowBudgetError(maxRows);
   return { headers, rows: records.filter((r) => !blank(r.record)).map((r) => ({ row: r.info.lines, cells: r.record })) };
 }
 
@@ -133,7 +140,13 @@ const cellText = (value: unknown): string =>
 function flatten(value: Record<string, unknown>, prefix: string, out: Record<string, string>): void {
   for (const [key, inner] of Object.entries(value)) {
     const header = prefix ? `${prefix}.${key}` : key;
-    if (header === 'passport.ingredients' && Array.isArray(inner)) {
+    if (header === PASSPORT_JSON_COLUMN && holdsBatteryData(inner)) {
+      // A battery passport stays whole, one cell of JSON (docs/battery.md#import-and-export): its aspects nest too deep and too wide for the template's columns.
+      out[header] = JSON.stringify(inner);
+    } else if (header.startsWith('data.') && Array.isArray(inner)) {
+      // An items file's data (docs/import-export.md#items): a list is one cell of JSON, as the items export writes it.
+      out[header] = JSON.stringify(inner);
+    } else if (header === 'passport.ingredients' && Array.isArray(inner)) {
       // One cell, as the template writes it: vocabulary entries as code:{code}, translated text as JSON.
       out[header] = inner.map(ingredientCell).join('|');
     } else if (Array.isArray(inner) && inner.some((v) => v !== null && typeof v === 'object')) {
@@ -151,13 +164,13 @@ function flatten(value: Record<string, unknown>, prefix: string, out: Record<str
   }
 }
 
-function parseNdjson(bytes: Buffer): { headers: string[]; rows: StoredRow[] } {
+function parseNdjson(bytes: Buffer, maxRows = MAX_IMPORT_ROWS): { headers: string[]; rows: StoredRow[] } {
   const lines = bytes.toString('utf8').replace(/^\uFEFF/, '').split(/\r?\n/);
   const rows: StoredRow[] = [];
   const headers = new Set<string>();
   for (const [index, line] of lines.entries()) {
     if (line.trim() === '') continue;
-    if (rows.length >= MAX_IMPORT_ROWS) throw tooManyRows();
+    if (rows.length >= maxRows) throw rowBudgetError(maxRows);
     // One pass over the line, no recursion (lib/http/json-depth.ts), before JSON.parse and flatten (which recurses once a level) see it.
     if (depthExceededAt(Buffer.from(line), MAX_IMPORT_JSON_DEPTH) !== undefined) {
       throw new InvalidRequestError(`Line ${index + 1} nests objects and arrays deeper than ${MAX_IMPORT_JSON_DEPTH} levels.`, {
@@ -185,6 +198,23 @@ function parseNdjson(bytes: Buffer): { headers: string[]; rows: StoredRow[] } {
 }
 
 /**
+ * The rows of an items file (docs/import-export.md#items): CSV or JSON Lines only, at most
+ * MAX_ITEM_IMPORT_ROWS of them within the same 5 MB; the headers are checked by the caller. 415 for
+ * another media type (a workbook too), 413 past a budget, 400 for a file that cannot be read.
+ */
+export function parseItemsFile(bytes: Buffer, contentType: string | undefined): ParsedFile {
+  const format = formatOf(contentType);
+  if (format === 'xlsx') {
+    throw new UnsupportedMediaTypeError('An items file is CSV or JSON Lines.', [IMPORT_MEDIA_TYPES.csv, IMPORT_MEDIA_TYPES.ndjson]);
+  }
+  if (bytes.length === 0) throw new InvalidRequestError('The file is empty.', { suggestion: 'Send the file as the request body.' });
+  if (bytes.length > MAX_IMPORT_BYTES) throw new PayloadTooLargeError(MAX_IMPORT_BYTES);
+  const { headers, rows } = format === 'csv' ? parseCsv(bytes, MAX_ITEM_IMPORT_ROWS) : parseNdjson(bytes, MAX_ITEM_IMPORT_ROWS);
+  if (rows.length === 0) throw new InvalidRequestError('The file has no data rows.', { suggestion: 'Put one item per row under the header row.' });
+  return { format, headers, rows };
+}
+
+/**
  * The rows of an upload, with its headers checked: 415 for another media type, 413 past a budget
  * (docs/security.md#parser-budgets: bytes, rows, columns, a workbook's inflated bytes), 400 for a
  * file that cannot be read (or JSON Lines nested too deep), 422 naming a header that is not a
@@ -196,7 +226,8 @@ export async function parseImportFile(bytes: Buffer, contentType: string | undef
   // The route's body limit (lib/api/routes.ts) already holds this; kept here so the parsers never depend on it.
   if (bytes.length > MAX_IMPORT_BYTES) throw new PayloadTooLargeError(MAX_IMPORT_BYTES);
   const { headers, rows } = format === 'csv' ? parseCsv(bytes) : format === 'xlsx' ? await parseXlsx(bytes) : parseNdjson(bytes);
-  const [headerError] = checkHeaders(headers);
+  // The passport column holds a battery passport as JSON (docs/battery.md#import-and-export); the template's columns are checked.
+  const [headerError] = checkHeaders(headers.filter((header) => header.trim() !== PASSPORT_JSON_COLUMN));
   if (headerError) throw new ValidationError(headerError.message, headerError.column, 'Use the headers of the template (GET /v1/imports/template.csv).');
   if (!headers.some((h) => h.trim() === 'gtin')) {
     throw new ValidationError('The file has no gtin column: every row names its product by GTIN.', 'gtin', 'Add a gtin column (see the template).');

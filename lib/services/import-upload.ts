@@ -22,6 +22,8 @@ export interface UploadOptions {
    * upload's request id (docs/lifecycle.md#event-log). A dry run writes nothing.
    */
   origin: Origin;
+  /** The uploaded file's name, as the upload gave it (`?fileName=`), kept on the job for people to recognise it. */
+  fileName?: string;
 }
 
 /**
@@ -52,6 +54,7 @@ export async function startImport(tenant: Tenant, bytes: Buffer, contentType: st
     ...tenant,
     status: 'queued',
     format: file.format,
+    ...(options.fileName === undefined ? {} : { fileName: options.fileName }),
     chunks: chunks.length,
     chunksDone: 0,
     counts,

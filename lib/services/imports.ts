@@ -22,11 +22,16 @@ import { brandDigitalLinkUri } from '../domain/domain.ts';
 import { newEvent, type Origin } from '../domain/events.ts';
 import { newProductId } from '../domain/ids.ts';
 import { nextPassportVersion } from '../domain/passport-version.ts';
-import { canonicalHeader, columnOf, rowToInput } from '../domain/import-columns.ts';
-import { IMPORT_ID_PATTERN, type ImportCounts, type ImportRecord, type ImportRowError } from '../domain/imports.ts';
+import { canonicalHeader, columnOf, EXAMPLE_GTIN, inPeoplesWords, isExampleGtin, rowToInput } from '../domain/import-columns.ts';
+import { IMPORT_ID_PATTERN, MAX_IMPORT_JSON_DEPTH, type ImportCounts, type ImportRecord, type ImportRowError } from '../domain/imports.ts';
 import { canonicalJson } from '../domain/json.ts';
-import { passportDataSchema, WINE_FISH_MESSAGE, wineDeclaresFish, type PassportData, type PassportVersion } from '../domain/passport.ts';
+import { passportDataSchema, passportKindMismatch, WINE_FISH_MESSAGE, wineDeclaresFish, type PassportData, type PassportVersion } from '../domain/passport.ts';
+import { batteryPassportDataSchema } from '../domain/battery/index.ts';
+import { batteryCompleteness, dayOf } from '../domain/passport-completeness.ts';
+import { holdsBatteryData, PASSPORT_JSON_COLUMN } from '../domain/passport-kinds.ts';
+import { depthExceededAt } from '../http/json-depth.ts';
 import { energyMismatch, energyMismatchMessage, missingDeclaration, withComputedEnergy } from '../domain/nutrition.ts';
+import { allergenContradiction, allergenContradictionMessage } from '../domain/labelling/allergen-consistency.ts';
 import { toPassportView } from '../domain/passport-view.ts';
 import { createProductSchema, toProductView, type ProductRecord } from '../domain/product.ts';
 import type { Tenant } from '../domain/tenant.ts';
@@ -68,6 +73,34 @@ function issuesToErrors(row: number, cells: Record<string, string>, issues: read
   });
 }
 
+/** The first characters of a cell that names the row's product in an error (a name may be 200 long). */
+const short = (cell: string | undefined, max: number): string | undefined => {
+  const text = cell?.trim();
+  return text ? (text.length > max ? `${text.slice(0, max - 1)}…` : text) : undefined;
+};
+
+/**
+ * Row errors as a person reads them: each message names its column by the template's label
+ * (`Country of origin must be…`, not `passport.origin.country`), and each error carries the row's
+ * product, its GTIN and name cells as written (or `knownName`, the stored product's), so that the
+ * row is found without counting (docs/imports.md#checks-on-upload-and-in-the-worker).
+ */
+export function describeRowErrors(cells: Readonly<Record<string, string>>, errors: readonly ImportRowError[], knownName?: string): ImportRowError[] {
+  const gtin = short(cells[writtenHeader({ ...cells }, 'gtin')], 20);
+  const name = short(cells[writtenHeader({ ...cells }, 'name')], 80) ?? short(knownName, 80);
+  return errors.map((e) => ({ ...e, message: inPeoplesWords(e.column, e.message), ...(gtin ? { gtin } : {}), ...(name ? { name } : {}) }));
+}
+
+/** The error of a row that names one of GS1's example GTINs (prefix 952): the template's example row, or another example number. */
+const exampleRowError = (row: number, column: string, gtin14: string): ImportRowError => ({
+  row,
+  column,
+  message:
+    gtin14.slice(1) === EXAMPLE_GTIN
+      ? `This is the template's example row (GTIN ${EXAMPLE_GTIN}): delete it, an example never becomes a product.`
+      : `GTIN ${gtin14.slice(1)} is one of GS1's example numbers (prefix 952, kept for documentation): no product carries it. Use the GTIN under your product's barcode.`,
+});
+
 /** One error per cell: a value can break several rules (-5 is below 0 and not a plausible amount), the first says it. */
 function firstPerColumn(errors: readonly ImportRowError[]): ImportRowError[] {
   const seen = new Set<string>();
@@ -75,9 +108,48 @@ function firstPerColumn(errors: readonly ImportRowError[]): ImportRowError[] {
 }
 
 /** One row's checks that need no data: cells, GTIN, values. */
+/**
+ * A battery passport given whole as JSON in the `passport` column (docs/battery.md#import-and-export):
+ * its data, or the row's errors (the JSON, the schema's rules naming the element, and the elements
+ * mandatory on `asOf` for the row's battery category that it lacks, as publishing refuses them).
+ */
+function checkBatteryCell(row: number, cells: Record<string, string>, text: string, granularity: ProductRecord['granularity'], asOf: string): { data?: PassportData; errors: ImportRowError[] } {
+  const column = writtenHeader(cells, PASSPORT_JSON_COLUMN);
+  const refused = (message: string) => ({ errors: [{ row, column, message }] });
+  // The cell's nesting is counted before JSON.parse sees it (docs/security.md#parser-budgets), as a JSON line's is.
+  if (depthExceededAt(Buffer.from(text), MAX_IMPORT_JSON_DEPTH) !== undefined) return refused(`passport nests objects and arrays deeper than ${MAX_IMPORT_JSON_DEPTH} levels.`);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return refused('passport must be a battery passport as a JSON object.');
+  }
+  if (!holdsBatteryData(value)) {
+    return refused("passport holds no battery passport: a battery passport's JSON has one member per aspect (generalProductInformation, …); a wine's or food's passport goes in the passport.* columns.");
+  }
+  const parsed = batteryPassportDataSchema.safeParse(value);
+  if (!parsed.success) return { errors: issuesToErrors(row, cells, parsed.error.issues, ['passport']) };
+  const missing = batteryCompleteness(parsed.data, { asOf, granularity }).missingMandatory;
+  return {
+    data: parsed.data,
+    errors: missing.map((path) => ({ row, column: `passport.${path.replace(/^data\./, '')}`, message: `This element is mandatory for the battery's category on ${asOf} (docs/battery.md#completeness-and-publishing): the passport lacks it.` })),
+  };
+}
+
+/** A row's passport of the other kind than its product's category takes (a 422 of POST /v1/passports), as a row error. */
+function kindError(row: number, cells: Record<string, string>, category: ProductRecord['category'], passport: PassportData | undefined): ImportRowError[] {
+  const mismatch = passport === undefined ? undefined : passportKindMismatch(category, passport);
+  if (!mismatch) return [];
+  const column = cells[PASSPORT_JSON_COLUMN] !== undefined ? PASSPORT_JSON_COLUMN : writtenHeader(cells, 'category');
+  return [{ row, column, message: `${mismatch.message} ${mismatch.suggestion}` }];
+}
+
 function checkRow(stored: StoredRow): Checked {
-  const { row, cells } = stored;
-  const input = rowToInput(cells);
+  const { row } = stored;
+  // A battery passport comes whole, as JSON, in its own column; the other cells are the template's.
+  const { [PASSPORT_JSON_COLUMN]: passportCell, ...templateCells } = stored.cells;
+  const cells = stored.cells;
+  const input = rowToInput(templateCells);
   const errors: ImportRowError[] = input.errors.map((e) => ({ row, column: e.column, message: e.message }));
   const productInput: Record<string, string> = { ...input.product };
   if (productInput.gtin === undefined) errors.push({ row, column: writtenHeader(cells, 'gtin'), message: 'gtin is required: every row names its product by GTIN.' });
@@ -98,10 +170,30 @@ function checkRow(stored: StoredRow): Checked {
   if (passport?.success && wineDeclaresFish(passport.data, product.success ? product.data.category : undefined, passport.data.productType)) {
     errors.push({ row, column: writtenHeader(cells, columnOf(['passport', 'allergens', 'containsFish'])), message: WINE_FISH_MESSAGE });
   }
-  if (errors.length || !product.success || !product.data.gtin) return { ok: false, errors: firstPerColumn(errors) };
+  // A vocabulary ingredient's allergen needs its flag (docs/labelling.md#allergens-follow-the-ingredients), in the dry run too.
+  const contradiction = passport?.success ? allergenContradiction(passport.data, product.success ? product.data.category : undefined) : undefined;
+  if (contradiction) {
+    // A cell lists the ingredients: the one meant is named by its place in the list (entry 1 first).
+    const { param, message } = allergenContradictionMessage(contradiction, (path) => `passport.${path.replace(/^ingredients\[(\d+)\]$/, (_, i: string) => `ingredients entry ${Number(i) + 1}`)}`);
+    errors.push({ row, column: writtenHeader(cells, columnOf(param.split('.'))), message });
+  }
+  // A battery passport in the passport column (docs/battery.md#import-and-export), never beside the passport.* columns.
+  const battery =
+    passportCell === undefined || passportCell.trim() === ''
+      ? undefined
+      : input.passport !== undefined
+        ? { errors: [{ row, column: writtenHeader(cells, PASSPORT_JSON_COLUMN), message: 'A row gives its passport either in the passport.* columns or as a battery passport in passport, not both.' }] }
+        : checkBatteryCell(row, cells, passportCell, product.success ? product.data.granularity : undefined, dayOf());
+  if (battery) errors.push(...battery.errors);
+  const data = battery ? battery.data : passport?.success ? withComputedEnergy(passport.data) : undefined;
+  // Data of the other kind than the row's category takes (a battery passport for a wine, a wine's for a battery).
+  if (product.success && product.data.category !== undefined && data !== undefined) errors.push(...kindError(row, cells, product.data.category, data));
+  // GS1's example numbers (the template's example row) never become products (docs/imports.md#the-example-row).
+  if (product.success && product.data.gtin && isExampleGtin(product.data.gtin)) errors.unshift(exampleRowError(row, writtenHeader(cells, 'gtin'), product.data.gtin));
+  if (errors.length || !product.success || !product.data.gtin) return { ok: false, errors: describeRowErrors(cells, firstPerColumn(errors)) };
   // Only the fields the cells set: a default (such as granularity's) must not count as a change.
   const set = Object.fromEntries(Object.entries(product.data).filter(([field]) => field in productInput)) as RowProduct;
-  return { ok: true, value: { row, gtin14: product.data.gtin, product: set, passport: passport?.success ? withComputedEnergy(passport.data) : undefined } };
+  return { ok: true, value: { row, gtin14: product.data.gtin, product: set, passport: data } };
 }
 
 /** The rows that pass, and the errors of those that do not (a GTIN named twice fails its later rows). */
@@ -120,7 +212,7 @@ export function checkRows(rows: readonly StoredRow[]): { valid: StoredRow[]; err
     const first = firstRowOf.get(checked.value.gtin14);
     if (first !== undefined) {
       failed++;
-      errors.push({ row: stored.row, column: writtenHeader(stored.cells, 'gtin'), message: `This GTIN is also on row ${first}: a file names each product once.` });
+      errors.push(...describeRowErrors(stored.cells, [{ row: stored.row, column: writtenHeader(stored.cells, 'gtin'), message: `This GTIN is also on row ${first}: a file names each product once.` }]));
       continue;
     }
     firstRowOf.set(checked.value.gtin14, stored.row);
@@ -164,7 +256,8 @@ export async function planRows(tenant: Tenant, stored: readonly StoredRow[], now
       const create = createProductSchema.safeParse({ ...row.product, gtin: row.gtin14 });
       if (!create.success) {
         const cells = stored.find((s) => s.row === row.row)?.cells ?? {};
-        return { kind: 'failed', errors: firstPerColumn(issuesToErrors(row.row, cells, create.error.issues, [])).map((e) => ({ ...e, message: `${e.message} (a new product)` })) };
+        const errors = firstPerColumn(issuesToErrors(row.row, cells, create.error.issues, [])).map((e) => ({ ...e, message: `${e.message} (a new product)` }));
+        return { kind: 'failed', errors: describeRowErrors(cells, errors) };
       }
       const { gtin, ...fields } = create.data;
       return {
@@ -175,6 +268,17 @@ export async function planRows(tenant: Tenant, stored: readonly StoredRow[], now
       };
     }
     const changes = productChanges(current, row.product);
+    // The stored product's category decides the passport's kind when the row names none (a battery's passport is a battery passport).
+    const cells = stored.find((s) => s.row === row.row)?.cells ?? {};
+    const wrongKind = row.product.category === undefined ? kindError(row.row, cells, current.category, row.passport) : [];
+    if (wrongKind.length) return { kind: 'failed', errors: describeRowErrors(cells, wrongKind) };
+    // A battery product passported by item holds all its elements on its version: judged again at its granularity.
+    if (row.passport !== undefined && holdsBatteryData(row.passport) && row.product.granularity === undefined && current.granularity === 'item') {
+      const missing = batteryCompleteness(row.passport, { asOf: now.slice(0, 10), granularity: 'item' }).missingMandatory;
+      if (missing.length) {
+        return { kind: 'failed', errors: describeRowErrors(cells, missing.map((path) => ({ row: row.row, column: `passport.${path.replace(/^data\./, '')}`, message: `This element is mandatory for a battery passported by item on ${now.slice(0, 10)}: the passport lacks it.` }))) };
+      }
+    }
     const passportChanged = row.passport !== undefined && canonicalJson(row.passport) !== canonicalJson(view.passport?.data ?? null);
     if (!Object.keys(changes).length && !passportChanged) return { kind: 'unchanged', row };
     return { kind: 'update', row, current, changes, passport: passportChanged ? row.passport : undefined };
@@ -305,7 +409,7 @@ async function importChunkOnce(tenant: Tenant, importId: string, chunkNumber: nu
   }
   for (const stored of todo) {
     counts.failed++;
-    errors.push(rowErrorOf(stored.row, 'The product changed while this row was imported; import the file again.'));
+    errors.push(...describeRowErrors(stored.cells, [rowErrorOf(stored.row, 'The product changed while this row was imported; import the file again.')]));
   }
   return finishChunk(tenant, importId, chunkNumber, counts, errors, outcomes, new Date().toISOString());
 }

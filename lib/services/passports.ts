@@ -7,11 +7,15 @@ import { canonicalJson } from '../domain/json.ts';
 import { energyMismatch, energyMismatchMessage, hasAtMostOneDecimal, missingDeclaration, NEGLIGIBLE_FIELD, negligibleConflicts, withComputedEnergy } from '../domain/nutrition.ts';
 import { toPassportView } from '../domain/passport-view.ts';
 import { nextPassportVersion } from '../domain/passport-version.ts';
-import { WINE_FISH_MESSAGE, wineDeclaresFish, type PassportVersion, type PassportData } from '../domain/passport.ts';
+import { passportDataSchemaFor, passportKindMismatch, WINE_FISH_MESSAGE, wineDeclaresFish, type PassportVersion, type PassportData } from '../domain/passport.ts';
+import { batteryCompleteness, completenessReport, publishDay, type CompletenessReport } from '../domain/passport-completeness.ts';
+import { passportKindOf } from '../domain/passport-kinds.ts';
+import { allergenContradiction, allergenContradictionMessage } from '../domain/labelling/allergen-consistency.ts';
 import type { ProductRecord } from '../domain/product.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import type { TransactItem } from '../data/webhook-deliveries.ts';
-import { NotFoundError, ValidationError } from '../http/errors.ts';
+import { NotFoundError, ValidationError, type ErrorBody } from '../http/errors.ts';
+import { parseOrThrow } from '../http/validation.ts';
 
 const MAX_ATTEMPTS = 50;
 
@@ -19,6 +23,8 @@ export interface PublishResult {
   passport: PassportVersion;
   duplicate: boolean;
   stale?: boolean;
+  /** A battery passport's completeness report, as judged when it was published (docs/battery.md#completeness-and-publishing). */
+  completeness?: CompletenessReport;
 }
 
 export interface PublishOptions {
@@ -28,8 +34,59 @@ export interface PublishOptions {
   unlessCurrent: boolean;
   /** Items written in the version's own transaction (a delivery's ledger entry, a watermark). */
   also?: (current: ProductRecord, passport: PassportVersion) => TransactItem[];
+  /** The version publishes the product's draft: the product's hasDraft mark goes in the same write (docs/dashboard.md#passport-status). */
+  clearsDraft?: boolean;
   /** After a lost race, before retrying: an answer that settles the publication instead (it may throw). */
   settle?: (current: ProductRecord) => Promise<PublishResult | undefined>;
+  /** A battery passport is judged on this day's obligations when it is later than today (`?asOf=`, docs/battery.md#completeness-and-publishing). */
+  asOf?: string;
+}
+
+/**
+ * A battery passport that lacks elements the regulation requires on the day judged: a 422 whose
+ * `param` names the first and `params` every one, as `data.…` paths in the element map's order.
+ */
+export class MissingElementsError extends ValidationError {
+  constructor(readonly missing: readonly string[], description: string) {
+    super(
+      `The battery passport lacks ${missing.length === 1 ? 'an element' : `${missing.length} elements`} mandatory for ${description}: ${missing.join(', ')}.`,
+      missing[0] ?? 'data',
+      'Add them and publish again; GET /v1/products/{productId}/passport/completeness?draft=true reports a draft element by element (docs/battery.md#completeness-and-publishing).',
+    );
+  }
+
+  override toBody(): ErrorBody {
+    const error = { ...super.toBody().error, params: [...this.missing] };
+    return { error };
+  }
+}
+
+/**
+ * Refuses (422 naming `data`) data of the other kind than the product's category takes, then
+ * validates it against its kind's schema (lib/domain/passport-kinds.ts): a 422 naming the field.
+ * `prefix` is where the data sits in the request.
+ */
+export function validatePassportData(product: Pick<ProductRecord, 'category'>, data: unknown, prefix = 'data'): PassportData {
+  checkPassportKind(product, data, prefix);
+  return parseOrThrow(passportDataSchemaFor(product.category), data, prefix ? [prefix] : []);
+}
+
+/** A 422 naming `data` when the data is of the other kind than the product's category takes. */
+export function checkPassportKind(product: Pick<ProductRecord, 'category'>, data: unknown, prefix = 'data'): void {
+  const mismatch = passportKindMismatch(product.category, data);
+  if (mismatch) throw new ValidationError(mismatch.message, prefix || 'data', mismatch.suggestion);
+}
+
+/**
+ * Refuses (MissingElementsError) a battery passport that lacks an element mandatory for its battery
+ * category on `asOf` (docs/battery.md#completeness-and-publishing); nothing else of the report
+ * refuses it. A passport without a battery category is held to what every category must have.
+ */
+export function checkBatteryCompleteness(product: Pick<ProductRecord, 'granularity'>, data: PassportData, asOf: string): void {
+  const report = batteryCompleteness(data, { asOf, granularity: product.granularity });
+  if (report.missingMandatory.length === 0) return;
+  const category = report.batteryCategory ? `${/^[aeiou]/.test(report.batteryCategory) ? 'an' : 'a'} ${report.batteryCategory} battery` : 'every battery category';
+  throw new MissingElementsError(report.missingMandatory, `${category} on ${asOf}`);
 }
 
 /**
@@ -43,23 +100,32 @@ export interface PublishOptions {
  * an import row) comes through here.
  */
 export async function publishVersion(tenant: Tenant, product: ProductRecord, given: PassportData, options: PublishOptions): Promise<PublishResult> {
-  checkNutrition(given);
-  if (wineDeclaresFish(given, product.category, given.productType)) throw new ValidationError(WINE_FISH_MESSAGE, 'data.allergens.containsFish');
-  const data = withComputedEnergy(given);
-  checkDeclaration(data);
+  checkPassportKind(product, given);
+  // A battery passport (docs/battery.md#completeness-and-publishing): judged on its mandatory elements, answered with its report; no legal terms on its pages.
+  const battery = passportKindOf(product.category) === 'battery' ? { asOf: publishDay(options.asOf) } : undefined;
+  if (battery) checkBatteryCompleteness(product, given, battery.asOf);
+  else {
+    checkNutrition(given);
+    if (wineDeclaresFish(given, product.category, given.productType)) throw new ValidationError(WINE_FISH_MESSAGE, 'data.allergens.containsFish');
+    checkAllergens(given, product.category);
+  }
+  const data = battery ? given : withComputedEnergy(given);
+  if (!battery) checkDeclaration(data);
   const wanted = options.unlessCurrent ? canonicalJson(data) : undefined;
   // The organization's corrections of legal terms, fixed into the version's pages (docs/labelling.md#correcting-a-term).
-  const labelTerms = await labelTermsForPages(tenant);
+  const labelTerms = battery ? undefined : await labelTermsForPages(tenant);
+  const completeness = (passport: PassportVersion) =>
+    battery && { completeness: completenessReport({ product, source: 'passport', version: passport.version, data: passport.data, asOf: battery.asOf, generalMissing: () => [] }) };
   let current: ProductRecord | undefined = product;
   for (let attempt = 1; attempt <= MAX_ATTEMPTS && current; attempt++) {
     if (wanted !== undefined && current.passportVersion) {
       const latest = await getPassportVersion(tenant, current.productId, current.passportVersion);
-      if (latest && canonicalJson(latest.data) === wanted) return { passport: latest, duplicate: true };
+      if (latest && canonicalJson(latest.data) === wanted) return { passport: latest, duplicate: true, ...completeness(latest) };
     }
     const passport = nextPassportVersion(current, data);
     const event = newEvent('passport.published', toPassportView(current, passport), options.origin, passport.publishedAt);
     const also = [...(options.also?.(current, passport) ?? []), eventPut(tenant, event)];
-    if ((await insertPassportVersion(tenant, current, passport, also, labelTerms)) === 'created') return { passport, duplicate: false };
+    if ((await insertPassportVersion(tenant, current, passport, also, labelTerms, options.clearsDraft === true)) === 'created') return { passport, duplicate: false, ...completeness(passport) };
     const settled = await options.settle?.(current);
     if (settled) return settled;
     await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(100, 5 * attempt)));
@@ -106,6 +172,18 @@ export function checkNutrition(data: Pick<PassportData, 'nutrition' | 'productTy
     throw new ValidationError(`${at('alcoholByVolume')} must have at most one decimal place (e.g. 12.5).`, at('alcoholByVolume'), 'Round the strength to one decimal place.');
   }
   checkEnergy(data, prefix);
+}
+
+/**
+ * Refuses (422) data naming a vocabulary ingredient that carries an allergen whose flag is not set
+ * (docs/labelling.md#allergens-follow-the-ingredients): the summary and the e-label would disagree.
+ * Publishing checks it, like a wine's fish flag; drafts are not checked (they are saved as they are).
+ */
+export function checkAllergens(data: Pick<PassportData, 'ingredients' | 'allergens' | 'productType'>, category?: string, prefix = 'data'): void {
+  const contradiction = allergenContradiction(data, category);
+  if (!contradiction) return;
+  const { param, message, suggestion } = allergenContradictionMessage(contradiction, prefix);
+  throw new ValidationError(message, param, suggestion);
 }
 
 /**

@@ -2,7 +2,7 @@
  * `npm run bench`: starts a throwaway local stack, runs every benchmark against it, prints one
  * table and writes it to bench-results/latest.json. Figures are ratios against baselines measured
  * in the same run, so they compare across machines; absolute req/s do not.
- * BENCH_COUNT and BENCH_CONCURRENCY tune the run (defaults 2000 and 8).
+ * BENCH_COUNT and BENCH_CONCURRENCY tune the run (defaults 2000 and 8); BENCH_ITEM_ROWS the items file (100,000).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,9 +10,11 @@ import { join } from 'node:path';
 import { REPO_ROOT, startLocalStack } from '../../infra/local/stack.ts';
 import { benchBundles } from './bundles.ts';
 import { benchElabel } from './elabel.ts';
+import { benchEvents } from './events.ts';
 import { printTable, type Row } from './measure.ts';
 import { benchImports } from './imports.ts';
 import { benchIngest } from './ingest.ts';
+import { benchItems } from './items.ts';
 import { benchLifecycle } from './lifecycle.ts';
 import { benchPipeline } from './pipeline.ts';
 import { benchProducts } from './products.ts';
@@ -35,8 +37,10 @@ try {
   rows.push(...(await benchPipeline(stack.info, count, concurrency, baselineScans)));
   rows.push(...(await benchIngest(stack.info, count, concurrency)));
   rows.push(...(await benchImports(stack.info, count)));
+  rows.push(...(await benchItems(stack.info, concurrency)));
   rows.push(...(await benchLifecycle(count, concurrency)));
   rows.push(...(await benchWebhooksOutbound(stack.info, count, concurrency)));
+  rows.push(...(await benchEvents(stack.info))); // after every bench that needs the table stream (test/bench/events.ts)
   // Last, so that their Node processes do not disturb the request benchmarks.
   rows.push(...(await benchResolverFunction()));
   rows.push(...(await benchBundles()));

@@ -85,6 +85,9 @@ const EXTRA_STATUSES: Readonly<Record<string, readonly number[]>> = {
   'POST /v1/products/{productId}/draft/publish': [409],
   // A host that is no verified brand domain has no DID document (docs/credentials.md).
   'GET /.well-known/did.json': [404],
+  // A batch's or item's merge patch must say it is one (docs/api.md#batches-and-items).
+  'PATCH /v1/products/{productId}/batches/{lot}': [415],
+  'PATCH /v1/products/{productId}/items/{serial}': [415],
   'GET /v1/auth/login': [302],
   'GET /v1/auth/callback': [303, 401, 403],
 };
@@ -125,6 +128,8 @@ interface Fixtures {
   domainId: string;
   /** The endpoint deliveries are signed for; no fuzzed management call ever names it. */
   ingest: { id: string; secret: string };
+  /** A battery product with a published battery passport (docs/battery.md): its passports take battery data, anything else is a 4xx. */
+  batteryProductId: string;
 }
 
 let fx: Fixtures;
@@ -151,6 +156,8 @@ async function setUp(): Promise<Fixtures> {
 
   const product = await createProduct(keys.live.key, { name: 'Fuzz Rouge 2022' });
   const passport = await publish(keys.live.key, product.productId, RED_WINE);
+  const battery = await createProduct(keys.live.key, { name: 'Fuzz traction battery', category: 'battery' });
+  await publish(keys.live.key, battery.productId, BATTERY_PASSPORT);
   const testList = await fetch(`${baseUrl()}/v1/products`, { headers: { authorization: `Bearer ${keys.test.key}` } });
   const testProduct = ((await testList.json()) as { data: Array<{ productId: string; gtin: string }> }).data[0];
   if (!testProduct) throw new Error('the sandbox has no product');
@@ -174,6 +181,7 @@ async function setUp(): Promise<Fixtures> {
     endpointId: await managedEndpoint(orgId),
     domainId: await verifiedDomainId(orgId),
     ingest: { id: ingest.endpoint.endpointId, secret: ingest.secret },
+    batteryProductId: battery.productId,
   };
 }
 
@@ -227,7 +235,8 @@ type RefName =
   | 'gtin14'
   | 'gtin13'
   | 'testGtin14'
-  | 'freshGtin';
+  | 'freshGtin'
+  | 'batteryProductId';
 
 interface Ref {
   $ref: RefName;
@@ -265,6 +274,8 @@ function resolveRef(name: RefName): string {
       return fx.testGtin14;
     case 'freshGtin':
       return uniqueGtin13();
+    case 'batteryProductId':
+      return fx.batteryProductId;
   }
 }
 
@@ -329,7 +340,7 @@ const field = (plausible: fc.Arbitrary<unknown>) =>
   fc.oneof({ weight: 5, arbitrary: plausible }, { weight: 1, arbitrary: anyJson });
 
 const uuid = fc.uuid();
-const productIdish = fc.oneof(ref('productId', 'productIdUpper', 'testProductId'), uuid, text);
+const productIdish = fc.oneof(ref('productId', 'productIdUpper', 'testProductId', 'batteryProductId'), uuid, text);
 const gtinish = fc.oneof(
   { weight: 4, arbitrary: ref('freshGtin') },
   { weight: 1, arbitrary: ref('gtin14', 'gtin13', 'testGtin14') },
@@ -363,7 +374,8 @@ const validPassportData = fc.record(
     productType: fc.constantFrom(...CATEGORIES),
     colour: fc.constantFrom(...WINE_COLOURS),
     vintage: fc.integer({ min: 1800, max: 2025 }),
-    ingredients: fc.array(validName, { maxLength: 4 }),
+    // Vocabulary entries too: one that carries an allergen without its flag is a 422 (docs/labelling.md#allergens-follow-the-ingredients).
+    ingredients: fc.array(fc.oneof({ weight: 3, arbitrary: validName }, { weight: 1, arbitrary: fc.constantFrom({ code: 'grapes' }, { code: 'sulphur-dioxide' }, { code: 'egg-albumin' }) }), { maxLength: 4 }),
     nutrition: fc.oneof(
       fc.record(
         { energyKj: fc.double({ min: 0, max: 5_000, noNaN: true }), fatG: fc.double({ min: 0, max: 100, noNaN: true }), alcoholG: fc.double({ min: 0, max: 100, noNaN: true }) },
@@ -389,7 +401,28 @@ const validPassportData = fc.record(
   },
   { requiredKeys: [] },
 );
+/** The example battery passport (docs/examples/battery-passport.json), whole: what the battery fixture publishes. */
+const BATTERY_PASSPORT = JSON.parse(readFileSync(new URL('../../docs/examples/battery-passport.json', import.meta.url), 'utf8')) as Record<string, Record<string, unknown>>;
+/** Battery passports: some of the example's aspects, of any battery category (a missing mandatory element is refused only from 18 February 2027). */
+const validBatteryData = fc
+  .tuple(fc.subarray(Object.keys(BATTERY_PASSPORT), { minLength: 1 }), fc.constantFrom('ev', 'lmt', 'industrial', 'stationary'))
+  .map(([aspects, batteryCategory]) => {
+    const data = Object.fromEntries(aspects.map((aspect) => [aspect, structuredClone(BATTERY_PASSPORT[aspect])]));
+    if (data.generalProductInformation) data.generalProductInformation = { ...data.generalProductInformation, batteryCategory };
+    return data;
+  });
 const validScopes = fc.uniqueArray(fc.constantFrom(...API_KEY_SCOPES), { minLength: 1, maxLength: 3 });
+/** A wine lot's data (lib/domain/unit-data.ts), sometimes with a value off its bounds. */
+const wineUnitData = fc.record(
+  {
+    bottlingDate: fc.constantFrom('2025-03-14', '2024-12-31', '2025-02-30', 'yesterday'),
+    analysis: fc.record(
+      { alcoholByVolume: fc.oneof(fc.integer({ min: 0, max: 1000 }).map((tenths) => tenths / 10), weirdNumbers), residualSugarGPerL: fc.double({ min: 0, max: 200, noNaN: true }) },
+      { requiredKeys: [] },
+    ),
+  },
+  { requiredKeys: [] },
+);
 
 /** Valid bodies of the routes that take one (mutated() makes near misses of them). */
 const VALID_BODIES: Readonly<Record<string, fc.Arbitrary<Record<string, unknown>>>> = {
@@ -398,7 +431,8 @@ const VALID_BODIES: Readonly<Record<string, fc.Arbitrary<Record<string, unknown>
     { requiredKeys: ['name', 'category', 'gtin'] },
   ),
   'PATCH /v1/products/{productId}': fc.record({ name: validName, category: fc.constantFrom(...CATEGORIES), brand: validName, sku: fc.option(validName) }, { requiredKeys: [] }),
-  'POST /v1/passports': fc.record({ productId: ref('productId'), data: validPassportData }),
+  // Either kind of passport data for either product: the other kind is a 422 naming data (docs/battery.md#the-api).
+  'POST /v1/passports': fc.record({ productId: ref('productId', 'batteryProductId'), data: fc.oneof(validPassportData, validBatteryData) }),
   'POST /v1/suppliers': fc.record(
     { name: validName, country: fc.constantFrom('FR', 'DE'), role: fc.constantFrom(...SUPPLIER_ROLES), vatNumber: fc.constantFrom('FR40303265045', 'DE 136 695 976') },
     { requiredKeys: ['name'] },
@@ -416,6 +450,11 @@ const VALID_BODIES: Readonly<Record<string, fc.Arbitrary<Record<string, unknown>
   'POST /v1/domains': fc.record({ hostname: ref('freshHostname') }),
   'PATCH /v1/domains/{domainId}': fc.record({ default: fc.boolean() }),
   'PUT /v1/labelling/terms/{lang}/{termKey}': fc.record({ text: fc.constantFrom('Enthält: {list}', 'Contains: {list}', 'davon Zucker', 'Salt'), note: validName }, { requiredKeys: ['text'] }),
+  // A wine product's batch and item (docs/api.md#batches-and-items): its bottling date and analysis.
+  'PUT /v1/products/{productId}/batches/{lot}': fc.record({ status: fc.constantFrom('active', 'withdrawn'), data: wineUnitData }, { requiredKeys: [] }),
+  'PUT /v1/products/{productId}/items/{serial}': fc.record({ lot: fc.constantFrom('F1', 'L-2'), status: fc.constantFrom('active', 'withdrawn'), data: wineUnitData }, { requiredKeys: [] }),
+  'PATCH /v1/products/{productId}/batches/{lot}': fc.record({ status: fc.constantFrom('active', 'withdrawn'), data: fc.option(wineUnitData, { nil: null }) }, { requiredKeys: [] }),
+  'PATCH /v1/products/{productId}/items/{serial}': fc.record({ lot: fc.option(fc.constantFrom('F1', 'L-2'), { nil: null }), status: fc.constantFrom('active', 'withdrawn') }, { requiredKeys: [] }),
 };
 
 /** Plausible but mostly invalid bodies of the routes that take one. */
@@ -634,7 +673,7 @@ interface Segment {
 }
 
 const REFS_OF_PARAM: Readonly<Record<string, RefName[]>> = {
-  productId: ['productId', 'productIdUpper', 'testProductId'],
+  productId: ['productId', 'productIdUpper', 'testProductId', 'batteryProductId'],
   supplierId: ['supplierId'],
   keyId: ['keyId'],
   endpointId: ['endpointId'],
@@ -649,6 +688,8 @@ function plausibleSegment(param: string, greedy: boolean): fc.Arbitrary<Ref | st
   // The e-label's legal terms (docs/labelling.md#correcting-a-term): real ones, an interface text, near misses.
   if (param === 'lang') return fc.constantFrom('de', 'fr', 'en', 'ga', 'DE', 'xx', 'de-AT');
   if (param === 'termKey') return fc.constantFrom('contains', 'sugars', 'allergen_sulphites', 'pageKicker', 'Sugars', 'nope');
+  // Lots and serials (GS1 AI 10 and 21, docs/api.md#batches-and-items): the fixture's, new ones, and near misses.
+  if (param === 'lot' || param === 'serial') return fc.constantFrom('F1', 'FUZZ-LOT', 'A/B%"1', 'x'.repeat(20), 'x'.repeat(21), 'L 1', 'é', '10');
   if (greedy) return fc.constantFrom('10/LOT1', '22/CPV/10/LOT1/21/SER1', '21/%2F', '235/TPX', '10', '99/x', '10/LOT1/10/LOT2', 'a/b/c/d/e/f/g');
   const known = REFS_OF_PARAM[param];
   return known ? ref(...known) : ref('productId', 'supplierId', 'endpointId', 'orgId');

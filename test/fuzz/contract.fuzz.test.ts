@@ -41,6 +41,10 @@ const SKIPPED: Readonly<Record<string, string>> = {
   'GET /v1/auth/callback': 'the identity provider’s return with its one-time code and the sign-in cookie (test/integration/auth.test.ts)',
   'PATCH /v1/products/{productId}/draft':
     'a merge patch (RFC 7396) is valid or not by the draft it merges into, stored state no schema of the document can carry (covered by test/integration/lifecycle.test.ts and test/fuzz/api.fuzz.test.ts)',
+  'PATCH /v1/products/{productId}/batches/{lot}':
+    'a merge patch (RFC 7396) is valid or not by the batch it merges into, stored state no schema of the document can carry (covered by test/integration/items.test.ts and test/fuzz/api.fuzz.test.ts)',
+  'PATCH /v1/products/{productId}/items/{serial}':
+    'a merge patch (RFC 7396) is valid or not by the item it merges into, stored state no schema of the document can carry (covered by test/integration/items.test.ts and test/fuzz/api.fuzz.test.ts)',
   'POST /v1/imports':
     'its body is a file (CSV, XLSX, JSON Lines) whose rules are the template’s columns, which no schema of a media type can state (covered by test/fuzz/api.fuzz.test.ts and test/integration/imports.test.ts)',
 };
@@ -68,6 +72,9 @@ interface Fixtures {
   domainId: string;
   /** An event of the organization (the fixture product's creation). */
   eventId: string;
+  /** A batch and an item of the fixture product (docs/api.md#batches-and-items). */
+  lot: string;
+  serial: string;
 }
 let fx: Fixtures;
 let document: Json;
@@ -93,6 +100,7 @@ beforeAll(async () => {
   const passport = await publish(key, product.productId, RED_WINE);
   const supplier = await call('POST', '/v1/suppliers', { key, body: { name: 'Contract Supplier', country: 'FR' } });
   await putDraft(key, product.productId);
+  await putUnits(key, product.productId);
   const events = await call('GET', '/v1/events?limit=1', { key });
   fx = {
     orgId,
@@ -105,6 +113,8 @@ beforeAll(async () => {
     endpointId: await endpointId(orgId),
     domainId: await verifiedDomainId(orgId),
     eventId: (events.body as { data: { id: string }[] }).data[0]?.id ?? '',
+    lot: 'CL1',
+    serial: 'CS1',
   };
   if (TIME_MS !== undefined) budgetPerOperation = Math.max(300, Math.floor(TIME_MS / OPERATIONS.filter((o) => !skipReason(o)).length));
   const budget = Number.isFinite(budgetPerOperation) ? `, at most ${budgetPerOperation} ms each` : '';
@@ -132,6 +142,10 @@ function pathValue(name: string): string | undefined {
       return 'live';
     case 'gtin':
       return fx.gtin14;
+    case 'lot':
+      return fx.lot;
+    case 'serial':
+      return fx.serial;
     default:
       return undefined;
   }
@@ -182,6 +196,7 @@ function requestArbitrary(operation: Operation, spec: Json): fc.Arbitrary<Reques
   const cursorRefs = queryParams.filter((p) => p['x-refers-to'] === 'passportId').map((p) => p.name);
   const linkTypeRefs = queryParams.filter((p) => p['x-refers-to'] === 'linkType').map((p) => p.name);
   const eventRefs = queryParams.filter((p) => p['x-refers-to'] === 'eventId').map((p) => p.name);
+  const productRefs = queryParams.filter((p) => p['x-refers-to'] === 'productId').map((p) => p.name);
   const window = spec['x-date-window'] as { start: string; end: string; maxDays: number } | undefined;
   const query = fc.tuple(queryArbitrary(queryParams, { root: document }), window ? dateWindow(window) : fc.constant({})).map(([generated, dates]) => {
     const out: Record<string, string> = { ...generated };
@@ -192,6 +207,8 @@ function requestArbitrary(operation: Operation, spec: Json): fc.Arbitrary<Reques
     // x-refers-to: the cursor names the fixture product's passport.
     for (const name of cursorRefs) if (name in out) out[name] = fx.passportId;
     for (const name of eventRefs) if (name in out) out[name] = fx.eventId;
+    // x-refers-to productId: the query names the fixture product (the items export); a required one is always there.
+    for (const name of productRefs) out[name] = fx.productId;
     // x-refers-to linkType: a link every product has (its e-label page, or the linkset).
     for (const name of linkTypeRefs) if (name in out) out[name] = out[name]!.length % 2 === 0 ? 'gs1:pip' : 'linkset';
     return { ...out, ...dates };
@@ -240,13 +257,23 @@ function stateReason(operation: Operation, request: Request, response: ApiRespon
     const error = (response.body as { error?: { param?: string; message?: string } }).error;
     return error?.param === 'url' && /does not resolve/.test(error.message ?? '');
   }
+  // A batch's or item's data is checked against its product's category (a wine's is WineUnitData), a rule
+  // across the path and the body that the data's description states in words (docs/api.md#the-data-of-a-batch-or-an-item).
+  if (response.status === 422 && /^PUT \/v1\/products\/\{productId\}\/(batches|items)\//.test(operation.key)) {
+    const error = (response.body as { error?: { param?: string } }).error;
+    return /^data(\.|$)/.test(error?.param ?? '');
+  }
   // A declared energy far from what the generated nutrients give: a rule across fields that the
   // document states in words, not in JSON Schema (docs/labelling.md#energy-and-rounding).
   if (response.status === 422) {
     const error = (response.body as { error?: { param?: string; message?: string } }).error;
     if (/^data\.nutrition\.energyK(j|cal)$/.test(error?.param ?? '') && /disagrees with the nutrients/.test(error?.message ?? '')) return true;
+    // Passport data of the other kind than the product's category takes (a battery passport for the fixture's wine): data's description states it (docs/battery.md#the-api).
+    if (error?.param === 'data' && /category/.test(error?.message ?? '')) return true;
     // A wine that declares fish: its fish-derived fining agents are exempt (Reg. (EU) No 1169/2011 Annex II point 4(b)); the allergens' description states it.
     if (error?.param === 'data.allergens.containsFish' && /Annex II point 4\(b\)/.test(error?.message ?? '')) return true;
+    // A vocabulary ingredient that carries an allergen whose flag is not true: the allergens' description states it (docs/labelling.md#allergens-follow-the-ingredients).
+    if (/^data\.allergens\.contains(Sulphites|Egg|Milk)$/.test(error?.param ?? '') && /must be true: data\.ingredients\[\d+\]/.test(error?.message ?? '')) return true;
     // A term's wording must keep the placeholders of the platform text the path names, and the path's key must be a legal term in
     // that language: rules across the path and the body that the text's and termKey's descriptions state in words (docs/labelling.md#correcting-a-term).
     if (operation.path.startsWith('/v1/labelling/terms/')) {
@@ -263,6 +290,9 @@ function stateReason(operation: Operation, request: Request, response: ApiRespon
     if (/^(data\.)?nutrition\.negligible$/.test(error?.param ?? '') && /must not list a nutrient twice/.test(error?.message ?? '')) return true;
     return /^(data\.)?nutrition\.(fatG|saturatedFatG|carbohydratesG|sugarsG|proteinG|saltG)$/.test(error?.param ?? '') && /a negligible amount of/.test(error?.message ?? '');
   }
+  // An id the test made up; an instant before the product's first version (docs/lifecycle.md#point-in-time);
+  // an instant before a batch's or item's first version.
+  if (response.status === 404 && /\/(batches|items)\/\{(lot|serial)\}$/.test(operation.path) && 'at' in request.query) return true;
   // An id the test made up; an instant before the product's first version (docs/lifecycle.md#point-in-time).
   if (response.status === 404) return request.madeUp.length > 0 || (operation.key === 'GET /v1/products/{productId}/passport' && 'at' in request.query);
   return false;
@@ -273,15 +303,30 @@ async function repair(operation: Operation): Promise<void> {
   if (operation.key === 'DELETE /v1/auth/api-keys/{keyId}') fx.keyId = await sacrificialKeyId(fx.orgId);
   if (operation.key === 'DELETE /v1/webhooks/endpoints/{endpointId}') fx.endpointId = await endpointId(fx.orgId);
   if (operation.key === 'DELETE /v1/domains/{domainId}') fx.domainId = await verifiedDomainId(fx.orgId);
+  // The fixture product stays a wine: its passport's kind follows its category (docs/battery.md#the-api), and a generated patch may make it a battery.
+  if (operation.key === 'PATCH /v1/products/{productId}') await call('PATCH', `/v1/products/${fx.productId}`, { key: fx.key, body: { category: 'wine' } });
   // The fixture product stays resolvable and keeps a draft (docs/lifecycle.md).
   if (operation.key === 'POST /v1/products/{productId}/withdraw') await call('POST', `/v1/products/${fx.productId}/reinstate`, { key: fx.key });
   if (['DELETE /v1/products/{productId}/draft', 'POST /v1/products/{productId}/draft/publish'].includes(operation.key)) await putDraft(fx.key, fx.productId);
+  // The fixture batch and item stay registered, active and together, whatever a PUT made of them.
+  if (/^PUT \/v1\/products\/\{productId\}\/(batches|items)\//.test(operation.key)) await putUnits(fx.key, fx.productId);
 }
 
 /** Before a request that needs a state the fixtures do not keep: a withdrawn product to reinstate (docs/lifecycle.md#withdrawal). */
 async function prepare(operation: Operation): Promise<void> {
   if (operation.key === 'POST /v1/products/{productId}/reinstate') {
     await call('POST', `/v1/products/${fx.productId}/withdraw`, { key: fx.key, body: { reason: 'contract: to be reinstated' } });
+  }
+}
+
+/** The fixture batch CL1 and its item CS1, active (docs/api.md#batches-and-items): every Digital Link of lot and serial fixtures resolves. */
+async function putUnits(key: string, productId: string): Promise<void> {
+  for (const [path, body] of [
+    [`/v1/products/${productId}/batches/CL1`, {}],
+    [`/v1/products/${productId}/items/CS1`, { lot: 'CL1' }],
+  ] as const) {
+    const unit = await call('PUT', path, { key, body });
+    if (unit.status !== 201 && unit.status !== 200) throw new Error(`put ${path}: ${unit.status} ${unit.text}`);
   }
 }
 

@@ -21,7 +21,7 @@ interface Event {
   id: string;
   type: string;
   createdAt: string;
-  actor: { type: string; id: string };
+  actor: { type: string; id: string; name?: string };
   requestId: string | null;
   data: { object: Record<string, unknown> };
 }
@@ -92,7 +92,7 @@ interface Request {
 
 /** How to call a route once successfully (after `prepare`) and once refused, and who the actor is. */
 interface EventCase {
-  actor: () => { type: string; id: string };
+  actor: () => { type: string; id: string; name?: string };
   /** Set-up whose own events come before the count starts. */
   prepare?: () => Promise<string>;
   success: (prepared: string) => Request;
@@ -101,9 +101,9 @@ interface EventCase {
   settle?: (response: ApiResponse) => Promise<void>;
 }
 
-const keyActor = () => ({ type: 'api_key', id: w.key.id });
+const keyActor = () => ({ type: 'api_key', id: w.key.id, name: 'Events by route' });
 const UNKNOWN_SUBSCRIPTION = 'sub_00000000000000000000';
-const userActor = () => ({ type: 'user', id: w.session.userId });
+const userActor = () => ({ type: 'user', id: w.session.userId, name: w.session.email });
 const webhookActor = () => ({ type: 'webhook', id: w.endpoint.id });
 
 const CASES: Readonly<Record<string, EventCase>> = {
@@ -185,6 +185,41 @@ const CASES: Readonly<Record<string, EventCase>> = {
     },
     success: (id) => ({ path: `/v1/products/${id}/draft/publish`, options: asKey(), status: 201 }),
     refused: () => ({ path: `/v1/products/${UNKNOWN_PRODUCT}/draft/publish`, options: asKey(), status: 404 }),
+  },
+  // Batches and items (docs/api.md#batches-and-items): a new record, then a change of one.
+  'PUT /v1/products/{productId}/batches/{lot}': {
+    actor: keyActor,
+    prepare: newProduct,
+    success: (id) => ({ path: `/v1/products/${id}/batches/U${w.token}`, options: { ...asKey(), body: { status: 'active' } }, status: 201 }),
+    // A lot outside GS1 character set 82: 422.
+    refused: (id) => ({ path: `/v1/products/${id}/batches/${encodeURIComponent('U 1')}`, options: { ...asKey(), body: {} }, status: 422 }),
+  },
+  'PATCH /v1/products/{productId}/batches/{lot}': {
+    actor: keyActor,
+    prepare: async () => {
+      const id = await newProduct();
+      await ok(call('PUT', `/v1/products/${id}/batches/U1`, { ...asKey(), body: {} }), 201);
+      return id;
+    },
+    success: (id) => ({ path: `/v1/products/${id}/batches/U1`, options: { ...asKey(), body: { data: { bottlingDate: '2025-03-14' } }, headers: { 'content-type': 'application/merge-patch+json' } }, status: 200 }),
+    refused: (id) => ({ path: `/v1/products/${id}/batches/U2`, options: { ...asKey(), body: { status: 'withdrawn' }, headers: { 'content-type': 'application/merge-patch+json' } }, status: 404 }),
+  },
+  'PUT /v1/products/{productId}/items/{serial}': {
+    actor: keyActor,
+    prepare: newProduct,
+    success: (id) => ({ path: `/v1/products/${id}/items/U${w.token}`, options: { ...asKey(), body: { status: 'active' } }, status: 201 }),
+    // A serial outside GS1 character set 82: 422.
+    refused: (id) => ({ path: `/v1/products/${id}/items/${encodeURIComponent('U 1')}`, options: { ...asKey(), body: {} }, status: 422 }),
+  },
+  'PATCH /v1/products/{productId}/items/{serial}': {
+    actor: keyActor,
+    prepare: async () => {
+      const id = await newProduct();
+      await ok(call('PUT', `/v1/products/${id}/items/U1`, { ...asKey(), body: {} }), 201);
+      return id;
+    },
+    success: (id) => ({ path: `/v1/products/${id}/items/U1`, options: { ...asKey(), body: { data: { bottlingDate: '2025-03-14' } }, headers: { 'content-type': 'application/merge-patch+json' } }, status: 200 }),
+    refused: (id) => ({ path: `/v1/products/${id}/items/U2`, options: { ...asKey(), body: { status: 'withdrawn' }, headers: { 'content-type': 'application/merge-patch+json' } }, status: 404 }),
   },
   'POST /v1/event-subscriptions': {
     actor: keyActor,

@@ -304,7 +304,7 @@ describe('GET /v1/imports', () => {
     const rest = await call('GET', `/v1/imports?limit=1&starting_after=${page.body.data[0].id}`, { key: own.live });
 
     expect(page.body).toMatchObject({ data: [{ id: second.body.id }], hasMore: true });
-    expect(Object.keys(page.body.data[0]).sort()).toEqual(['counts', 'createdAt', 'dryRun', 'errorsTruncated', 'finishedAt', 'format', 'id', 'status']);
+    expect(Object.keys(page.body.data[0]).sort()).toEqual(['counts', 'createdAt', 'dryRun', 'errorsTruncated', 'fileName', 'finishedAt', 'format', 'id', 'productId', 'status', 'type']);
     expect(rest.body).toMatchObject({ data: [{ id: first.body.id }], hasMore: false });
     const other = await call('GET', '/v1/imports', { key: org.live });
     expect(other.body.data.map((j: { id: string }) => j.id)).not.toContain(first.body.id);
@@ -318,5 +318,68 @@ describe('GET /v1/imports', () => {
     expectError(await call('GET', `/v1/imports/${mine.body.id}`, { key: org.test }), 404, 'not_found', 'importId');
     expectError(await call('GET', '/v1/imports/imp_00000000000000000000', { key: org.live }), 404, 'not_found', 'importId');
     expectError(await call('GET', '/v1/imports/nope', { key: org.live }), 404, 'not_found', 'importId');
+  });
+});
+
+describe('import jobs in people’s words (issue 32)', () => {
+  it('keeps the uploaded file’s name on the job and in the listing, and refuses a name with a folder', async () => {
+    // Prepare
+    const file = csvOf(rowsOf(1));
+
+    // Act
+    const response = await upload(org.live, file, CSV, `?fileName=${encodeURIComponent('Weine Herbst 2024 (final).csv')}`);
+    const job = await finished(org.live, response.body.id);
+    const list = await call('GET', '/v1/imports?limit=5', { key: org.live });
+    const refused = await upload(org.live, file, CSV, `?fileName=${encodeURIComponent('../etc/passwd')}`);
+
+    // Assess
+    expect(response.status, response.text).toBe(202);
+    expect(job.fileName).toBe('Weine Herbst 2024 (final).csv');
+    expect(list.body.data.find((j: { id: string }) => j.id === response.body.id)?.fileName).toBe('Weine Herbst 2024 (final).csv');
+    expect(expectError(refused, 422, 'validation_error', 'fileName').message).toContain('without a folder');
+  });
+
+  it('names each row error’s column by the template’s label and the row’s product by GTIN and name', async () => {
+    // Prepare: one good row, one with a country the schema refuses
+    const [good, bad] = rowsOf(2);
+    const badRow = { ...bad!, name: 'Rosso di Prova', 'passport.origin.country': 'It' };
+    const headers = [...HEADERS, 'passport.origin.country'];
+
+    // Act
+    const job = await imported(org.live, csvOf([good!, badRow], headers), CSV);
+
+    // Assess
+    expect(job.counts).toMatchObject({ rows: 2, created: 1, failed: 1 });
+    expect(job.errors).toEqual([
+      {
+        row: 3,
+        column: 'passport.origin.country',
+        label: 'Country of origin',
+        message: expect.stringMatching(/^Country of origin must be/),
+        gtin: bad!.gtin,
+        name: 'Rosso di Prova',
+      },
+    ]);
+  });
+
+  it('refuses the template’s example row (GS1’s example GTIN), in the dry run too: it never becomes a product', async () => {
+    // Prepare: the template as served, example row and all
+    const template = await call('GET', '/v1/imports/template.csv', { key: org.test });
+    expect(template.status).toBe(200);
+    const file = Buffer.from(template.text, 'utf8');
+
+    // Act
+    const dry = await upload(org.test, file, CSV, '?dryRun=true');
+    const job = await imported(org.test, file, CSV);
+
+    // Assess
+    for (const report of [dry.body, job]) {
+      expect(report.counts).toEqual({ rows: 1, created: 0, updated: 0, unchanged: 0, failed: 1 });
+      expect(report.status).toBe('failed');
+      expect(report.errors).toHaveLength(1);
+      expect(report.errors[0]).toMatchObject({ row: 2, column: 'gtin', label: 'GTIN', gtin: '9520123456788' });
+      expect(report.errors[0].message).toContain("template's example row");
+    }
+    expect(await productOf(org.test, '9520123456788')).toEqual([]);
   });
 });

@@ -104,6 +104,14 @@ async function setUp(): Promise<World> {
     body: { url: `http://127.0.0.1:9/${token}`, events: ['api_key.revoked'], description: `Secret subscription ${token}` },
   });
   if (subscription.status !== 201) throw new Error(`set-up: ${subscription.status} ${subscription.text}`);
+  // A's batch and item of the product (docs/api.md#batches-and-items), the item's serial holding the token.
+  for (const [path, body] of [
+    [`/v1/products/${product.productId}/batches/L${token}`, { data: { bottlingDate: '2025-03-14' } }],
+    [`/v1/products/${product.productId}/items/S${token}`, { lot: `L${token}` }],
+  ] as const) {
+    const unit = await call('PUT', path, { key: a.live, body });
+    if (unit.status !== 201) throw new Error(`set-up: ${unit.status} ${unit.text}`);
+  }
   // A's correction of a legal term in live (docs/labelling.md#correcting-a-term), its text holding the token.
   const term = await call('PUT', '/v1/labelling/terms/de/contains', { key: a.live, body: { text: `Enthält ${token}: {list}`, note: `Secret note ${token}` } });
   if (term.status !== 200) throw new Error(`set-up: ${term.status} ${term.text}`);
@@ -243,6 +251,10 @@ const readEndpoint = (): Request => ({ method: 'GET', path: `/v1/webhooks/endpoi
 const domain = () => ({ domainId: w.domain.id });
 const readDomain = (): Request => ({ method: 'GET', path: `/v1/domains/${w.domain.id}` });
 const subscription = () => ({ subscriptionId: w.subscription.id });
+const batch = () => ({ productId: w.productId, lot: `L${w.token}` });
+const item = () => ({ productId: w.productId, serial: `S${w.token}` });
+const readBatch = (): Request => ({ method: 'GET', path: `/v1/products/${w.productId}/batches/L${w.token}` });
+const readItem = (): Request => ({ method: 'GET', path: `/v1/products/${w.productId}/items/S${w.token}` });
 const readSubscription = (): Request => ({ method: 'GET', path: `/v1/event-subscriptions/${w.subscription.id}` });
 
 /** Every route with a path parameter (the resolver's are tested below, by path). */
@@ -262,6 +274,8 @@ const PATH_CASES: Readonly<Record<string, ResourceCase | NotTenantData | { resol
   'POST /v1/products/{productId}/draft/publish': { ...same(route('POST /v1/products/{productId}/draft/publish'), product), owner: readDraft },
   'GET /v1/products/{productId}/passport': same(route('GET /v1/products/{productId}/passport'), product),
   'GET /v1/products/{productId}/passports': same(route('GET /v1/products/{productId}/passports'), product),
+  // A passport's completeness report (docs/battery.md#completeness-and-publishing).
+  'GET /v1/products/{productId}/passport/completeness': same(route('GET /v1/products/{productId}/passport/completeness'), product),
   'GET /v1/analytics/product/{productId}': same(route('GET /v1/analytics/product/{productId}'), product),
   'GET /v1/suppliers/{supplierId}': same(route('GET /v1/suppliers/{supplierId}'), () => ({ supplierId: w.supplierId })),
   'GET /v1/webhooks/endpoints/{endpointId}': same(route('GET /v1/webhooks/endpoints/{endpointId}'), endpoint),
@@ -297,6 +311,17 @@ const PATH_CASES: Readonly<Record<string, ResourceCase | NotTenantData | { resol
     ...same(route('POST /v1/event-subscriptions/{subscriptionId}/deliveries/{deliveryId}/retry'), () => ({ ...subscription(), deliveryId: 'del_00000000000000000000' })),
     owner: () => ({ method: 'GET', path: `/v1/event-subscriptions/${w.subscription.id}/deliveries` }),
   },
+  // Batches and items (docs/api.md#batches-and-items): the path names A's product, and its record.
+  'GET /v1/products/{productId}/batches': same(route('GET /v1/products/{productId}/batches'), product),
+  'PUT /v1/products/{productId}/batches/{lot}': { ...same(route('PUT /v1/products/{productId}/batches/{lot}'), batch, () => ({ status: 'withdrawn' })), owner: readBatch },
+  'GET /v1/products/{productId}/batches/{lot}': same(route('GET /v1/products/{productId}/batches/{lot}'), batch),
+  'PATCH /v1/products/{productId}/batches/{lot}': { ...same(route('PATCH /v1/products/{productId}/batches/{lot}'), batch, () => ({ status: 'withdrawn' })), owner: readBatch },
+  'GET /v1/products/{productId}/batches/{lot}/qr': same(route('GET /v1/products/{productId}/batches/{lot}/qr'), batch),
+  'GET /v1/products/{productId}/items': same(route('GET /v1/products/{productId}/items'), product),
+  'PUT /v1/products/{productId}/items/{serial}': { ...same(route('PUT /v1/products/{productId}/items/{serial}'), item, () => ({ status: 'withdrawn' })), owner: readItem },
+  'GET /v1/products/{productId}/items/{serial}': same(route('GET /v1/products/{productId}/items/{serial}'), item),
+  'PATCH /v1/products/{productId}/items/{serial}': { ...same(route('PATCH /v1/products/{productId}/items/{serial}'), item, () => ({ status: 'withdrawn' })), owner: readItem },
+  'GET /v1/products/{productId}/items/{serial}/qr': same(route('GET /v1/products/{productId}/items/{serial}/qr'), item),
   'GET /docs/{asset}': { notTenantData: 'the API reference’s static files' },
   // Every tenant has every legal term (the platform's wording); the path names the term, and the caller reads and writes only its own tenant's correction.
   'GET /v1/labelling/terms/{lang}/{termKey}': { notTenantData: 'the path names a platform term every tenant has; the answer carries the caller’s own correction only (A’s is checked below)' },
@@ -338,6 +363,10 @@ const BODY_CASES: Readonly<Record<string, { foreign: () => Request; expect: 404 
   'POST /v1/imports': { notTenantData: 'the body is a file whose rows upsert products by GTIN in the caller’s own tenant (GTINs are unique per tenant only)' },
   'POST /v1/nutrition/calculate': { notTenantData: 'the body names no resource; the energy calculator reads and writes nothing' },
   'PUT /v1/labelling/terms/{lang}/{termKey}': { notTenantData: 'the body is a wording and a note, naming no resource' },
+  'PUT /v1/products/{productId}/batches/{lot}': { notTenantData: 'its path names the product and the lot (above); the body is the batch’s status and data' },
+  'PATCH /v1/products/{productId}/batches/{lot}': { notTenantData: 'its path names the product and the lot (above); the body is a merge patch of its status and data' },
+  'PUT /v1/products/{productId}/items/{serial}': { notTenantData: 'its path names the product and the serial (above); the body is the item’s lot (a value, no resource), status and data' },
+  'PATCH /v1/products/{productId}/items/{serial}': { notTenantData: 'its path names the product and the serial (above); the body is a merge patch of its lot, status and data' },
 };
 
 /** Listings (GET routes of a tenant without path parameters) and what a foreign caller must not find in them. */
@@ -355,6 +384,9 @@ const LISTINGS: Readonly<Record<string, { paths: () => string[] } | NotTenantDat
   'GET /v1/events': { paths: () => ['/v1/events?limit=100', '/v1/events?limit=100&type=product.created'] },
   'GET /v1/event-subscriptions': { paths: () => ['/v1/event-subscriptions'] },
   'GET /v1/labelling/terms': { paths: () => ['/v1/labelling/terms?lang=de', '/v1/labelling/terms'] },
+  'GET /v1/exports/items': {
+    notTenantData: 'names the product in its query, like a path: another tenant’s product is a 404 (test/integration/items-import.test.ts); it lists nothing of the caller’s tenant otherwise',
+  },
   'GET /v1/imports/template.csv': { notTenantData: 'the template is the same for every organization' },
   'GET /v1/imports/template.xlsx': { notTenantData: 'the template is the same for every organization' },
 };

@@ -44,16 +44,16 @@ describe('passport ingredients from the vocabulary and as translated text', () =
     const ingredients = ['Grapes', { code: 'tartaric-acid' }, { code: 'potassium-metabisulphite' }, { text: { en: 'oak chips', de: 'Eichenholzstücke' } }];
 
     // Act
-    const published = await call('POST', '/v1/passports', { key: org.live, body: { productId: product.productId, data: { productType: 'wine', ingredients, labelLanguage: 'de', nutrition: DECLARED } } });
+    const published = await call('POST', '/v1/passports', { key: org.live, body: { productId: product.productId, data: { productType: 'wine', ingredients, labelLanguage: 'de', nutrition: DECLARED, allergens: { containsSulphites: true } } } });
     const current = await call('GET', `/v1/products/${product.productId}/passport`, { key: org.live });
     const german = await elabel(product.gtin, 1, 'de');
     const french = await elabel(product.gtin, 1, 'fr');
 
     // Assess
     expect(published.status).toBe(201);
-    expect(current.body.data).toEqual({ productType: 'wine', ingredients, labelLanguage: 'de', nutrition: DECLARED });
+    expect(current.body.data).toEqual({ productType: 'wine', ingredients, labelLanguage: 'de', nutrition: DECLARED, allergens: { containsSulphites: true } });
     expect(german.status).toBe(200);
-    expect(german.text).toContain('<p>Grapes, Säureregulator: Weinsäure, Konservierungsstoff: Kaliummetabisulfit (<strong>Sulfite</strong>), Eichenholzstücke</p>');
+    expect(german.text).toContain('<p>Grapes, Säureregulator: Weinsäure, Konservierungsstoffe und Antioxidationsmittel: Kaliummetabisulfit (<strong>Sulfite</strong>), Eichenholzstücke</p>');
     expect(german.text).toContain('Eichenholzstücke');
     expect(french.text).toContain('<span lang="en">oak chips</span>'); // no French given: English, marked as such
   });
@@ -81,6 +81,35 @@ describe('passport ingredients from the vocabulary and as translated text', () =
   it('refuses a label language outside the 24 with 422 naming data.labelLanguage', async () => {
     const product = await createProduct(org.live);
     expectError(await call('POST', '/v1/passports', { key: org.live, body: { productId: product.productId, data: { labelLanguage: 'ja' } } }), 422, 'validation_error', 'data.labelLanguage');
+  });
+});
+
+describe('substitutable additives (Reg. (EU) 2019/33 Art. 48a(5))', () => {
+  it('publishes a run of two marked acidity regulators; the German page lists them as "enthält … und/oder …"', async () => {
+    // Prepare
+    const product = await createProduct(org.live);
+    const ingredients = [{ code: 'grapes' }, { code: 'tartaric-acid', substitutable: true }, { code: 'malic-acid', substitutable: true }];
+
+    // Act
+    const published = await call('POST', '/v1/passports', { key: org.live, body: { productId: product.productId, data: { productType: 'wine', ingredients, nutrition: DECLARED } } });
+    const german = await elabel(product.gtin, 1, 'de');
+
+    // Assess
+    expect(published.status).toBe(201);
+    expect(german.text).toContain('<p>Trauben, Säureregulator: enthält Weinsäure und/oder Äpfelsäure</p>');
+  });
+
+  it('refuses a mark standing alone with 422 naming data.ingredients[1].substitutable, and writes nothing', async () => {
+    // Prepare
+    const product = await createProduct(org.live);
+    const ingredients = [{ code: 'grapes' }, { code: 'tartaric-acid', substitutable: true }, { code: 'gum-arabic' }];
+
+    // Act
+    const refused = await call('POST', '/v1/passports', { key: org.live, body: { productId: product.productId, data: { productType: 'wine', ingredients, nutrition: DECLARED } } });
+
+    // Assess
+    expectError(refused, 422, 'validation_error', 'data.ingredients[1].substitutable');
+    expectError(await call('GET', `/v1/products/${product.productId}/passport`, { key: org.live }), 404, 'not_found');
   });
 });
 

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { call, expectError, newOrg, type TestOrg } from '../support/api.ts';
 import { uniqueGtin13 } from '../support/gtin.ts';
 import { decodeQrSvg } from '../support/qr.ts';
+import { publish, RED_WINE } from '../support/fixtures.ts';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -170,6 +171,7 @@ describe('GET /v1/products/{id}', () => {
       status: 'active',
       withdrawnAt: null,
       withdrawalReason: null,
+      passport: { status: 'none', version: null, draft: false },
       createdAt: created.createdAt,
       updatedAt: created.createdAt,
     });
@@ -382,5 +384,44 @@ describe('authentication and scopes on every products endpoint', () => {
       const denied = expectError(await call(method, path, { key: wrongScope, ...(body ? { body } : {}) }), 403, 'permission_error');
       expect(denied.message).toContain(scope);
     }
+  });
+});
+
+describe('the passport status of each product (docs/dashboard.md#passport-status)', () => {
+  it('lists none, draft, published vN (with a draft waiting) and withdrawn without reading any passport, and follows a draft to its publication', async () => {
+    // Prepare: five products in five states, in an organization of their own
+    const own = await newOrg('Passport Status Org');
+    const none = await createProduct(own.live);
+    const drafted = await createProduct(own.live);
+    const published = await createProduct(own.live);
+    const newer = await createProduct(own.live);
+    const withdrawn = await createProduct(own.live);
+    expect((await call('PUT', `/v1/products/${drafted.productId}/draft`, { key: own.live, body: { data: RED_WINE } })).status).toBe(200);
+    await publish(own.live, published.productId);
+    await publish(own.live, newer.productId);
+    await publish(own.live, newer.productId, { ...RED_WINE, vintage: 2021 });
+    expect((await call('PUT', `/v1/products/${newer.productId}/draft`, { key: own.live, body: { data: { ...RED_WINE, vintage: 2023 } } })).status).toBe(200);
+    await publish(own.live, withdrawn.productId);
+    expect((await call('POST', `/v1/products/${withdrawn.productId}/withdraw`, { key: own.live, body: { reason: 'Recalled' } })).status).toBe(200);
+
+    // Act
+    const list = await call('GET', '/v1/products?limit=100', { key: own.live });
+
+    // Assess
+    expect(list.status).toBe(200);
+    const statusOf = new Map((list.body.data as { productId: string; passport: unknown }[]).map((p) => [p.productId, p.passport]));
+    expect(statusOf.get(none.productId)).toEqual({ status: 'none', version: null, draft: false });
+    expect(statusOf.get(drafted.productId)).toEqual({ status: 'draft', version: null, draft: true });
+    expect(statusOf.get(published.productId)).toEqual({ status: 'published', version: 1, draft: false });
+    expect(statusOf.get(newer.productId)).toEqual({ status: 'published', version: 2, draft: true });
+    expect(statusOf.get(withdrawn.productId)).toEqual({ status: 'withdrawn', version: 1, draft: false });
+
+    // Act: the draft is published; the other one is discarded
+    expect((await call('POST', `/v1/products/${drafted.productId}/draft/publish`, { key: own.live })).status).toBe(201);
+    expect((await call('DELETE', `/v1/products/${newer.productId}/draft`, { key: own.live })).status).toBe(200);
+
+    // Assess: the one read of each product says so
+    expect((await call('GET', `/v1/products/${drafted.productId}`, { key: own.live })).body.passport).toEqual({ status: 'published', version: 1, draft: false });
+    expect((await call('GET', `/v1/products/${newer.productId}`, { key: own.live })).body.passport).toEqual({ status: 'published', version: 2, draft: false });
   });
 });

@@ -6,18 +6,18 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 
 /**
  * A loopback stand-in for DynamoDB and SQS as the scan path calls them (lib/data/aws-json.ts): one
- * HTTP server speaking the AWS JSON 1.0 protocol, GetItem and SendMessage only. Its interface
+ * HTTP server speaking the AWS JSON 1.0 protocol: GetItem, BatchGetItem and SendMessage. Its interface
  * follows aws-sdk-client-mock's, so that tests read the same: `on(operation, match?).resolves(answer)`
  * with the answer in document form (`{ Item }`), `calls(operation?)`, `reset()`, `resetHistory()`.
  * Unlike a mocked SDK client, every call goes through the real client: signing, HTTP, JSON.
  */
 
-type Operation = 'GetItem' | 'SendMessage';
+type Operation = 'GetItem' | 'BatchGetItem' | 'SendMessage';
 
-/** One call the fake received: its operation, its input (a GetItem's `Key` unmarshalled) and headers. */
+/** One call the fake received: its operation, its input (a GetItem's `Key`, a BatchGetItem's `Keys`, unmarshalled) and headers. */
 export interface FakeCall {
   operation: Operation;
-  input: Record<string, unknown> & { Key?: Record<string, unknown>; MessageBody?: string; QueueUrl?: string };
+  input: Record<string, unknown> & { Key?: Record<string, unknown>; Keys?: Record<string, unknown>[]; MessageBody?: string; QueueUrl?: string };
   headers: IncomingHttpHeaders;
 }
 
@@ -67,6 +67,7 @@ export class FakeAwsService {
 
   /** The answer to one request, recording it. */
   answer(operation: Operation, raw: Record<string, unknown>, headers: IncomingHttpHeaders): { status: number; body: Record<string, unknown> } {
+    if (operation === 'BatchGetItem') return this.#batchGet(raw, headers);
     const input = raw.Key ? { ...raw, Key: unmarshall(raw.Key as Record<string, AttributeValue>) } : raw;
     this.#calls.push({ operation, input, headers });
     const rule = this.#rules.findLast((r) => r.operation === operation && matches(r.match, input));
@@ -76,6 +77,30 @@ export class FakeAwsService {
     if (operation === 'GetItem') return { status: 200, body: body.Item ? { Item: marshall(body.Item, { removeUndefinedValues: true }) } : {} };
     return { status: 200, body: { ...sent(input), ...body } };
   }
+
+  /**
+   * A BatchGetItem (one table): a rule of its own answers it whole (`{ Responses }` in document
+   * form, or an error); otherwise each key is answered as a GetItem of that key would be (its item
+   * with the key's PK and SK, which a real table item has), and a missing item is left out.
+   */
+  #batchGet(raw: Record<string, unknown>, headers: IncomingHttpHeaders): { status: number; body: Record<string, unknown> } {
+    const [table, request] = Object.entries((raw.RequestItems ?? {}) as Record<string, { Keys?: Record<string, AttributeValue>[] }>)[0] ?? ['', {}];
+    const keys = (request.Keys ?? []).map((key) => unmarshall(key));
+    this.#calls.push({ operation: 'BatchGetItem', input: { ...raw, TableName: table, Keys: keys }, headers });
+    const own = this.#rules.findLast((r) => r.operation === 'BatchGetItem');
+    if (own) {
+      if (own.answer.status !== 200) return own.answer;
+      const responses = (own.answer.body.Responses ?? []) as Record<string, unknown>[];
+      return { status: 200, body: { Responses: { [table]: responses.map((item) => marshall(item, { removeUndefinedValues: true })) } } };
+    }
+    const items = keys.flatMap((key) => {
+      const rule = this.#rules.findLast((r) => r.operation === 'GetItem' && matches(r.match, { TableName: table, Key: key }));
+      if (rule && rule.answer.status !== 200) return [];
+      const item = rule?.answer.body.Item as Record<string, unknown> | undefined;
+      return item ? [marshall({ ...item, ...key }, { removeUndefinedValues: true })] : [];
+    });
+    return { status: 200, body: { Responses: { [table]: items } } };
+  }
 }
 
 /** SQS's answer to a SendMessage: a message id and the body's MD5, which the client checks. */
@@ -84,7 +109,7 @@ const sent = (input: Record<string, unknown>) => ({
   MD5OfMessageBody: createHash('md5').update(String(input.MessageBody ?? '')).digest('hex'),
 });
 
-export const ddb = new FakeAwsService(['GetItem']);
+export const ddb = new FakeAwsService(['GetItem', 'BatchGetItem']);
 export const sqs = new FakeAwsService(['SendMessage']);
 
 let server: Server | undefined;

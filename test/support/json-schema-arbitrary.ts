@@ -7,7 +7,8 @@ import fc from 'fast-check';
  * with an enum, allOf/anyOf/oneOf, if/then (then's required fields are always sent), `not` with a
  * pattern (strings only), formats
  * date/date-time/uuid/uri/email, `$ref` to `#/components/schemas/…`, and two extensions the
- * document defines: `x-check-digit: "GS1 mod-10"` (the value's last digit is the GS1 check digit)
+ * document defines: `x-check-digit: "GS1 mod-10"` (the value's last digit is the GS1 check digit;
+ * `"CAS"` a CAS Registry Number's)
  * and, on query parameters, `x-mutually-exclusive-with` (see queryArbitrary).
  *
  * Only valid values are generated: a keyword the generator does not know is an error, so the
@@ -29,6 +30,14 @@ export function gs1CheckDigit(body: string): number {
   let sum = 0;
   for (let i = 0; i < body.length; i++) sum += Number(body[body.length - 1 - i]) * (i % 2 === 0 ? 3 : 1);
   return (10 - (sum % 10)) % 10;
+}
+
+/** A CAS Registry Number's check digit (`x-check-digit: "CAS"`): the digits before it (dashes skipped) weighted 1, 2, 3, … from the right, modulo 10. */
+export function casCheckDigit(body: string): number {
+  const digits = body.replace(/\D/g, '');
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) sum += Number(digits[digits.length - 1 - i]) * (i + 1);
+  return sum % 10;
 }
 
 const DAY_MS = 86_400_000;
@@ -151,8 +160,9 @@ function stringArbitrary(schema: Record<string, any>): fc.Arbitrary<string> {
     base = fc.string({ minLength, maxLength: Math.min(maxLength ?? 40, minLength + 40) });
   }
   if (schema['x-check-digit'] !== undefined) {
-    if (schema['x-check-digit'] !== 'GS1 mod-10') throw new Error(`json-schema-arbitrary: unknown x-check-digit '${String(schema['x-check-digit'])}'`);
-    base = base.map((digits) => `${digits.slice(0, -1)}${gs1CheckDigit(digits.slice(0, -1))}`);
+    if (schema['x-check-digit'] === 'CAS') base = base.map((cas) => `${cas.slice(0, -1)}${casCheckDigit(cas.slice(0, -1))}`);
+    else if (schema['x-check-digit'] !== 'GS1 mod-10') throw new Error(`json-schema-arbitrary: unknown x-check-digit '${String(schema['x-check-digit'])}'`);
+    else base = base.map((digits) => `${digits.slice(0, -1)}${gs1CheckDigit(digits.slice(0, -1))}`);
   }
   // A format or pattern and the length bounds: keep what satisfies both (and the pattern, again, after x-check-digit).
   const pattern = typeof schema.pattern === 'string' ? new RegExp(schema.pattern, 'u') : undefined;

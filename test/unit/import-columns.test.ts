@@ -237,3 +237,44 @@ describe('formula neutralisation (docs/import-export.md#export)', () => {
     expect(row).toEqual({ name: "'-x", 'passport.vintage': '-5', 'passport.nutrition.fatG': '+1', 'passport.origin.region': "'-5" });
   });
 });
+
+describe('the wine label fields of issue 25 in the template', () => {
+  it('reads alcoholByVolume, the negligible nutrients, the protective atmosphere and a substitutable entry, and writes them back to the same cells', () => {
+    // Prepare
+    const row = {
+      'passport.productType': 'wine',
+      'passport.alcoholByVolume': '12,5',
+      'passport.ingredients': 'code:grapes|{"code":"tartaric-acid","substitutable":true}|{"code":"malic-acid","substitutable":true}',
+      'passport.protectiveAtmosphere': 'may-be-bottled',
+      'passport.nutrition.negligible': 'fat | saturates|salt',
+    };
+
+    // Act
+    const input = rowToInput(row);
+    const parsed = passportDataSchema.safeParse(input.passport);
+    const written = inputToRow({}, input.passport);
+
+    // Assess
+    expect(input.errors).toEqual([]);
+    expect(parsed.success).toBe(true);
+    expect(input.passport).toEqual({
+      productType: 'wine',
+      alcoholByVolume: 12.5,
+      ingredients: [{ code: 'grapes' }, { code: 'tartaric-acid', substitutable: true }, { code: 'malic-acid', substitutable: true }],
+      protectiveAtmosphere: 'may-be-bottled',
+      nutrition: { negligible: ['fat', 'saturates', 'salt'] },
+    });
+    expect(written['passport.alcoholByVolume']).toBe('12.5');
+    expect(written['passport.nutrition.negligible']).toBe('fat|saturates|salt');
+    expect(written['passport.protectiveAtmosphere']).toBe('may-be-bottled');
+    expect(written['passport.ingredients']).toBe(row['passport.ingredients']);
+    expect(Object.keys(written).filter((header) => !IMPORT_HEADERS.includes(header))).toEqual([]);
+  });
+
+  it('names the column of a bad strength', () => {
+    // Act
+    const input = rowToInput({ 'passport.alcoholByVolume': 'strong' });
+    // Assess
+    expect(input.errors).toEqual([{ column: 'passport.alcoholByVolume', message: expect.stringContaining('must be a number') }]);
+  });
+});

@@ -11,6 +11,9 @@ import { getOrganization, insertOrganization } from '../../lib/data/organization
 import { findPassportVersion, getPassportVersion, getPublicView, getVersionPage, insertPassportVersion, listPassportVersions } from '../../lib/data/passports.ts';
 import { countProducts, getProduct, insertProduct, listProductsAfter, updateProduct } from '../../lib/data/products.ts';
 import { getDraft, saveDraft } from '../../lib/data/drafts.ts';
+import { archivedItem, currentItem, getUnit, getUnitAt, listUnits, putInBulk, readUnits, writeUnitVersion } from '../../lib/data/items.ts';
+import { publicReads } from '../../lib/data/public-reads.ts';
+import { nextUnitVersion } from '../../lib/domain/unit.ts';
 import { eventPut, getEvent, listEvents } from '../../lib/data/events.ts';
 import { getImportChunk, getImportJob, listImportJobs } from '../../lib/data/imports.ts';
 import { addToWindow } from '../../lib/data/rate-limits.ts';
@@ -58,6 +61,11 @@ function keysSent(): string[] {
       const body = Object.values(action)[0] as Input;
       if (body.Item) keys.push(keyOf(body.Item));
       if (body.Key) keys.push(keyOf(body.Key));
+    }
+    // BatchGetItem's keys and BatchWriteItem's puts (one table).
+    for (const request of Object.values((input.RequestItems as Record<string, unknown> | undefined) ?? {})) {
+      const entries: Input[] = Array.isArray(request) ? (request as Input[]) : (((request as Input).Keys as Input[] | undefined) ?? []).map((Key): Input => ({ Key }));
+      for (const entry of entries) keys.push(keyOf((entry.PutRequest as Input | undefined)?.Item ?? entry.Key));
     }
     if (input.KeyConditionExpression) {
       const values = input.ExpressionAttributeValues as Input;
@@ -394,6 +402,46 @@ describe('stored keys', () => {
       'EVDEL#org_1#test#sub_1 | DEL#del_1',
       'query EVDEL#org_1#test#sub_1 | DEL#',
       'after EVDEL#org_1#test#sub_1 | DEL#del_0',
+    ]);
+  });
+
+  it('keeps the keys of batches and items under the GTIN-14, their earlier versions beside them (docs/api.md#batches-and-items)', async () => {
+    // Prepare
+    const at = '2026-11-01T00:00:00.000Z';
+    const v1 = nextUnitVersion({ kind: 'item', productId: product.productId, gtin: product.gtin, value: 'SN/1' }, undefined, { lot: 'L1', status: 'active', data: {} }, at);
+    const v2 = nextUnitVersion({ kind: 'item', productId: product.productId, gtin: product.gtin, value: 'SN/1' }, v1, { lot: 'L1', status: 'withdrawn', data: {} }, '2026-11-02T00:00:00.000Z');
+    const batch = nextUnitVersion({ kind: 'batch', productId: product.productId, gtin: product.gtin, value: 'L1' }, undefined, { status: 'active', data: {} }, at);
+    // Act
+    await writeUnitVersion(tenant, undefined, batch);
+    await writeUnitVersion(tenant, v1, v2);
+    await getUnit(tenant, 'item', product.gtin, 'SN/1');
+    await listUnits(tenant, 'item', product.gtin, 10, 'SN/0');
+    await listUnits(tenant, 'batch', product.gtin, 10);
+    await getUnitAt(tenant, v2, Date.parse(at));
+    await readUnits(tenant, 'item', product.gtin, ['SN/1']);
+    await putInBulk([currentItem(tenant, v2), archivedItem(tenant, v1)]);
+    // Assess
+    expect(keysSent()).toEqual([
+      'T#org_1#test | BATCH#04006381333931#L1',
+      'T#org_1#test | ITEM#04006381333931#SN/1',
+      'T#org_1#test | ITEMV#04006381333931#SN/1#000001',
+      'T#org_1#test | ITEM#04006381333931#SN/1',
+      'query T#org_1#test | ITEM#04006381333931#',
+      'after T#org_1#test | ITEM#04006381333931#SN/0',
+      'query T#org_1#test | BATCH#04006381333931#',
+      'query T#org_1#test | ITEMV#04006381333931#SN/1#',
+      'T#org_1#test | ITEM#04006381333931#SN/1',
+      'T#org_1#test | ITEM#04006381333931#SN/1',
+      'T#org_1#test | ITEMV#04006381333931#SN/1#000001',
+    ]);
+    // The resolver's reads: the GTIN item with the batch and item in one call; a record's page with its archived version.
+    const batchGets: string[][] = [];
+    const scan = publicReads(async () => undefined, async (keys) => (batchGets.push(keys.map(keyOf)), []));
+    await scan.getScanView(tenant, product.gtin, { lot: 'L1', serial: 'SN/1' });
+    await scan.getUnitPage(tenant, product.gtin, 3, { kind: 'batch', value: 'L1', unitVersion: 2 });
+    expect(batchGets).toEqual([
+      ['T#org_1#test | GTIN#04006381333931', 'T#org_1#test | BATCH#04006381333931#L1', 'T#org_1#test | ITEM#04006381333931#SN/1'],
+      ['T#org_1#test | PAGE#04006381333931#000003', 'T#org_1#test | BATCH#04006381333931#L1', 'T#org_1#test | BATCHV#04006381333931#L1#000002'],
     ]);
   });
 });

@@ -4,10 +4,13 @@ import { routeKey, ROUTES } from '../../lib/api/routes.ts';
 import { buildOpenApi, documentPathOf, documentPaths } from '../../lib/api/openapi.ts';
 import { COUNTRY_CODES } from '../../lib/domain/countries.ts';
 import { LANGUAGES } from '../../lib/domain/labelling/languages.ts';
+import { ASPECT_JSON_SEGMENTS } from '../../lib/domain/battery/page-urls.ts';
 import { SCOPES } from '../../lib/domain/scopes.ts';
 
 type Json = Record<string, any>;
 const parameter = (operation: Json, name: string): Json => operation.parameters.find((p: Json) => p.name === name);
+/** The wine and food branch of a passport's `data` (docs/api.md#passport-data), beside the battery passport's $ref. */
+const generalData = (data: Json): Json => data.anyOf.find((branch: Json) => branch.$ref === undefined);
 const jsonBody = (operation: Json): Json => operation.requestBody.content['application/json'].schema;
 
 describe('the OpenAPI document', () => {
@@ -134,7 +137,9 @@ describe('the OpenAPI document', () => {
     expect(page.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Passport' });
     expect(page.responses['200'].headers['Cache-Control'].description).toContain('max-age=31536000, immutable');
     expect(page.responses['404'].headers['Cache-Control'].description).toContain('max-age=60');
-    expect(parameter(page, 'page').schema.enum).toEqual([...LANGUAGES, 'passport.json']);
+    // A battery passport's aspects each have their public JSON too (docs/battery.md#the-public-page-json-and-links).
+    expect(parameter(page, 'page').schema.enum).toEqual([...LANGUAGES, 'passport.json', ...ASPECT_JSON_SEGMENTS]);
+    expect(ASPECT_JSON_SEGMENTS).toContain('carbonFootprint.json');
     expect(page.responses['302']).toBeUndefined();
   });
 
@@ -174,7 +179,7 @@ describe('the OpenAPI document', () => {
     const publish = paths['/v1/passports']!.post!;
 
     it('country: the ISO 3166-1 alpha-2 codes the server accepts, as an enum', () => {
-      const data = jsonBody(publish).properties.data;
+      const data = generalData(jsonBody(publish).properties.data);
       const country = data.properties.origin.properties.country;
       expect(country.enum).toEqual([...COUNTRY_CODES].sort());
       expect(data.properties.producers.items.properties.country.enum).toHaveLength(COUNTRY_CODES.size);
@@ -182,7 +187,7 @@ describe('the OpenAPI document', () => {
     });
 
     it('vintage: 1800 to next year, the maximum as of the day the document is generated', () => {
-      const vintage = jsonBody(publish).properties.data.properties.vintage;
+      const vintage = generalData(jsonBody(publish).properties.data).properties.vintage;
       expect(vintage).toMatchObject({ type: 'integer', minimum: 1800, maximum: new Date().getUTCFullYear() + 1 });
       expect(vintage.description).toContain('next year');
     });

@@ -26,7 +26,12 @@ function onHost(host: string, path = `/01/${GTIN}`, headers: Record<string, stri
 const gtinItem = gtinItemOf(`https://id.brand.example/01/${GTIN}`, 4);
 const claim = (status: 'pending' | 'verified') => ({ PK: 'x', SK: 'HOST', orgId: ORG, domainId: 'dom_1', status, default: true });
 const claimReads = () => ddb.calls('GetItem').filter((c) => String(c.input.Key?.PK).startsWith('HOST#'));
-const gtinReads = () => ddb.calls('GetItem').filter((c) => String(c.input.Key?.PK).startsWith('T#'));
+/** The reads of the tenant's partition, one entry per call: a GetItem's key, or a BatchGetItem's keys (a lot or serial link, docs/resolver.md#batches-and-items). */
+const gtinReads = () =>
+  ddb
+    .calls()
+    .map((c) => (c.operation === 'BatchGetItem' ? c.input.Keys : c.input.Key))
+    .filter((key) => String((Array.isArray(key) ? key[0] : key)?.PK).startsWith('T#'));
 
 beforeEach(() => {
   ddb.reset();
@@ -50,7 +55,8 @@ describe('the resolver on a brand’s own domain', () => {
     expect(response.statusCode).toBe(307);
     expect(response.headers?.Location).toBe(`https://id.example.com/${ORG}/live/p/${GTIN}/4/fr`);
     expect(response.headers?.Link).toBe(`<https://id.brand.example/01/${GTIN}/10/LOT1?linkType=linkset>; rel="linkset"; type="application/linkset+json"`);
-    expect(gtinReads().map((c) => c.input.Key)).toEqual([{ PK: `T#${ORG}#live`, SK: `GTIN#${GTIN}` }]);
+    // One call: the GTIN item with the lot's batch (not registered here: the link walks up).
+    expect(gtinReads()).toEqual([[{ PK: `T#${ORG}#live`, SK: `GTIN#${GTIN}` }, { PK: `T#${ORG}#live`, SK: `BATCH#${GTIN}#LOT1` }]]);
     expect(JSON.parse(sqs.calls('SendMessage')[0]?.input.MessageBody ?? '{}')).toMatchObject({ orgId: ORG, environment: 'live' });
   });
 
@@ -93,7 +99,7 @@ describe('the resolver on a brand’s own domain', () => {
     // Assess
     expect(response.statusCode).toBe(404);
     expect(response.body).not.toContain('Riesling');
-    expect(gtinReads().map((c) => c.input.Key?.PK)).toEqual([`T#${OTHER}#live`]);
+    expect(gtinReads().map((key) => (Array.isArray(key) ? undefined : key?.PK))).toEqual([`T#${OTHER}#live`]);
     expect(sqs.calls()).toHaveLength(0);
   });
 

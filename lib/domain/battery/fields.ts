@@ -158,7 +158,9 @@ export const casNumber = (field: string) =>
   z
     .string({ error: typeError(field, 'a CAS Registry Number') })
     .regex(new RegExp(CAS_PATTERN, 'u'), { error: `${field} must be a CAS Registry Number such as 7439-93-2.` })
-    .refine(casCheckDigitHolds, { error: `${field} is not a CAS Registry Number: its check digit does not match.` });
+    .refine(casCheckDigitHolds, { error: `${field} is not a CAS Registry Number: its check digit does not match.` })
+    // The check digit as a rule of the document, like a GTIN's (test/support/json-schema-arbitrary.ts generates it).
+    .meta({ 'x-check-digit': 'CAS' });
 
 /** A media type (RFC 6838 names): `application/pdf`, `image/svg+xml`. */
 export const MIME_TYPE_PATTERN = '^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}$';

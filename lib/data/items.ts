@@ -1,0 +1,195 @@
+import { BatchGetCommand, BatchWriteCommand, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { Tenant } from '../domain/tenant.ts';
+import { unitFromItem, unitValue, type UnitKind, type UnitRecord } from '../domain/unit.ts';
+import { db, tableName } from './client.ts';
+import { cancellationReasons, retryOnConflict } from './errors.ts';
+import { batchPrefix, batchSk, batchVersionPrefix, batchVersionSk, itemPrefix, itemSk, itemVersionPrefix, itemVersionSk, tenantPk, type ItemKey } from './keys.ts';
+import { beginsWith, queryItems } from './query.ts';
+import type { TransactItem } from './writes.ts';
+
+/**
+ * Batches and serialised items of a product (docs/api.md#batches-and-items), in the tenant's
+ * partition, keyed by the product's GTIN-14:
+ * - `BATCH#{gtin14}#{lot}` and `ITEM#{gtin14}#{serial}`: the current version of each record, the
+ *   one the resolver reads with the GTIN item in one BatchGetItem, and a product's records in one
+ *   Query (lot or serial order).
+ * - `BATCHV#{gtin14}#{lot}#{n}` and `ITEMV#{gtin14}#{serial}#{n}`: version n, put when version n + 1
+ *   replaces it. A record's first version is one item, so registering costs one write (a small item:
+ *   one write unit); the history grows only when something changes.
+ */
+type Item = Record<string, unknown>;
+
+export const unitSk = (kind: UnitKind, gtin14: string, value: string): string => (kind === 'batch' ? batchSk(gtin14, value) : itemSk(gtin14, value));
+const versionSk = (kind: UnitKind, gtin14: string, value: string, version: number): string =>
+  kind === 'batch' ? batchVersionSk(gtin14, value, version) : itemVersionSk(gtin14, value, version);
+const versionPrefix = (kind: UnitKind, gtin14: string, value: string): string => (kind === 'batch' ? batchVersionPrefix(gtin14, value) : itemVersionPrefix(gtin14, value));
+const listPrefix = (kind: UnitKind, gtin14: string): string => (kind === 'batch' ? batchPrefix(gtin14) : itemPrefix(gtin14));
+
+/** The key of a record's current version. */
+export const unitKey = (tenant: Tenant, kind: UnitKind, gtin14: string, value: string): ItemKey => ({ PK: tenantPk(tenant), SK: unitSk(kind, gtin14, value) });
+/** The key of one of a record's earlier versions. */
+export const unitVersionKey = (tenant: Tenant, kind: UnitKind, gtin14: string, value: string, version: number): ItemKey => ({
+  PK: tenantPk(tenant),
+  SK: versionSk(kind, gtin14, value, version),
+});
+
+/** The stored attributes of a record (no undefined: the document client would refuse it). */
+function attributes(unit: UnitRecord): Item {
+  return {
+    kind: unit.kind,
+    productId: unit.productId,
+    gtin: unit.gtin,
+    ...(unit.lot === undefined ? {} : { lot: unit.lot }),
+    ...(unit.serial === undefined ? {} : { serial: unit.serial }),
+    status: unit.status,
+    data: unit.data,
+    version: unit.version,
+    digest: unit.digest,
+    ...(unit.previousDigest === null ? {} : { previousDigest: unit.previousDigest }),
+    createdAt: unit.createdAt,
+    updatedAt: unit.updatedAt,
+    ...(unit.importId === undefined ? {} : { importId: unit.importId }),
+  };
+}
+
+/** The item of a record's current version. */
+export const currentItem = (tenant: Tenant, unit: UnitRecord): Item => ({ ...unitKey(tenant, unit.kind, unit.gtin, unitValue(unit)), type: unit.kind, ...attributes(unit) });
+/** The item of an earlier version, kept when the next replaces it. */
+export const archivedItem = (tenant: Tenant, unit: UnitRecord): Item => ({
+  ...unitVersionKey(tenant, unit.kind, unit.gtin, unitValue(unit), unit.version),
+  type: `${unit.kind}Version`,
+  ...attributes(unit),
+});
+
+export async function getUnit(tenant: Tenant, kind: UnitKind, gtin14: string, value: string, consistent = false): Promise<UnitRecord | undefined> {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: unitKey(tenant, kind, gtin14, value), ConsistentRead: consistent }));
+  return unitFromItem(Item, kind);
+}
+
+/**
+ * Writes `after` as the record's current version in one transaction with `also` (its event): a new
+ * record on the condition that none exists, a next version on the condition that the stored one is
+ * still `before` (its version), which is archived under its own key beside it. 'conflict' when the
+ * condition failed (a concurrent write won): nothing was written.
+ */
+export async function writeUnitVersion(tenant: Tenant, before: UnitRecord | undefined, after: UnitRecord, also: readonly TransactItem[] = []): Promise<'written' | 'conflict'> {
+  const items: TransactItem[] = [
+    {
+      Put: {
+        TableName: tableName(),
+        Item: currentItem(tenant, after),
+        ConditionExpression: before ? 'version = :version' : 'attribute_not_exists(PK)',
+        ...(before ? { ExpressionAttributeValues: { ':version': before.version } } : {}),
+      },
+    },
+    ...(before ? [{ Put: { TableName: tableName(), Item: archivedItem(tenant, before), ConditionExpression: 'attribute_not_exists(PK)' } }] : []),
+    ...also,
+  ];
+  try {
+    await retryOnConflict(() => db().send(new TransactWriteCommand({ TransactItems: items })));
+    return 'written';
+  } catch (error) {
+    if (cancellationReasons(error).some((reason) => reason.Code === 'ConditionalCheckFailed')) return 'conflict';
+    throw error;
+  }
+}
+
+/** A product's records of one kind in lot or serial order: `limit` after `startingAfter` (or from the first). */
+export async function listUnits(
+  tenant: Tenant,
+  kind: UnitKind,
+  gtin14: string,
+  limit: number,
+  startingAfter?: string,
+): Promise<{ units: UnitRecord[]; hasMore: boolean }> {
+  const page = await queryItems(beginsWith(tenantPk(tenant), listPrefix(kind, gtin14)), {
+    limit,
+    ...(startingAfter === undefined ? {} : { startKey: { ...unitKey(tenant, kind, gtin14, startingAfter) } }),
+  });
+  return { units: page.items.flatMap((item) => unitFromItem(item, kind) ?? []), hasMore: page.hasMore };
+}
+
+/**
+ * The version of a record that was current at `at` (epoch ms): the newest whose `updatedAt` is not
+ * after it. The current version first (one read), then the earlier ones newest first, a page at a time.
+ */
+export async function getUnitAt(tenant: Tenant, current: UnitRecord, at: number): Promise<UnitRecord | undefined> {
+  if (Date.parse(current.updatedAt) <= at) return current;
+  const pk = tenantPk(tenant);
+  const value = unitValue(current);
+  let startKey: Item | undefined;
+  do {
+    const page = await queryItems(
+      { ...beginsWith(pk, versionPrefix(current.kind, current.gtin, value)), ScanIndexForward: false },
+      { limit: 25, ...(startKey ? { startKey } : {}) },
+    );
+    for (const item of page.items) {
+      const version = unitFromItem(item, current.kind);
+      if (version && Date.parse(version.updatedAt) <= at) return version;
+    }
+    const last = page.items.at(-1);
+    startKey = page.hasMore && last ? { PK: pk, SK: last.SK } : undefined;
+  } while (startKey);
+  return undefined;
+}
+
+/** Every earlier version of a record, oldest first (its chain, with the current one after them). */
+export async function listUnitVersions(tenant: Tenant, unit: UnitRecord): Promise<UnitRecord[]> {
+  const page = await queryItems(beginsWith(tenantPk(tenant), versionPrefix(unit.kind, unit.gtin, unitValue(unit))));
+  return page.items.flatMap((item) => unitFromItem(item, unit.kind) ?? []);
+}
+
+/** How long bulk calls wait between their attempts at what DynamoDB left unprocessed. */
+const backOff = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.min(1_000, 20 * 2 ** attempt)));
+
+/** Runs `task` on each of `parts`, at most `inFlight` at once. */
+async function inParallel<T>(parts: readonly T[], inFlight: number, task: (part: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(inFlight, parts.length) }, async () => {
+      while (next < parts.length) await task(parts[next++] as T);
+    }),
+  );
+}
+
+/** Bulk calls a chunk makes at once: a chunk of 500 items is 5 reads of 100 and 20 writes of 25. */
+const IN_FLIGHT = 8;
+
+/** The current versions of a product's records named by `values` (strongly consistent): one BatchGetItem per 100, several at once. */
+export async function readUnits(tenant: Tenant, kind: UnitKind, gtin14: string, values: readonly string[]): Promise<Map<string, UnitRecord>> {
+  const out = new Map<string, UnitRecord>();
+  const keys: Item[] = [...new Set(values)].map((value) => ({ ...unitKey(tenant, kind, gtin14, value) }));
+  const parts = Array.from({ length: Math.ceil(keys.length / 100) }, (_, i) => keys.slice(i * 100, i * 100 + 100));
+  await inParallel(parts, IN_FLIGHT, async (part) => {
+    let pending: Item[] = part;
+    for (let attempt = 1; pending.length; attempt++) {
+      const { Responses, UnprocessedKeys } = await db().send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: true } } }));
+      for (const item of Responses?.[tableName()] ?? []) {
+        const unit = unitFromItem(item, kind);
+        if (unit) out.set(unitValue(unit), unit);
+      }
+      pending = UnprocessedKeys?.[tableName()]?.Keys ?? [];
+      if (pending.length && attempt >= 8) throw new Error(`Could not read ${pending.length} ${kind} records`);
+      if (pending.length) await backOff(attempt);
+    }
+  });
+  return out;
+}
+
+/**
+ * Puts items without conditions, 25 to a BatchWriteItem call (DynamoDB's most), several calls at
+ * once, the unprocessed ones again: bulk registration's writes (lib/services/imports-items.ts), one
+ * write unit for each item of at most 1 KB.
+ */
+export async function putInBulk(items: readonly Item[]): Promise<void> {
+  const parts = Array.from({ length: Math.ceil(items.length / 25) }, (_, i) => items.slice(i * 25, i * 25 + 25));
+  await inParallel(parts, IN_FLIGHT, async (part) => {
+    let requests: { PutRequest: { Item: Item } }[] = part.map((Item) => ({ PutRequest: { Item } }));
+    for (let attempt = 1; requests.length; attempt++) {
+      const { UnprocessedItems } = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: requests } }));
+      requests = (UnprocessedItems?.[tableName()] ?? []) as typeof requests;
+      if (requests.length && attempt >= 8) throw new Error(`Could not write ${requests.length} records`);
+      if (requests.length) await backOff(attempt);
+    }
+  });
+}

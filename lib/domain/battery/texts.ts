@@ -1,0 +1,248 @@
+import type { Lang } from '../labelling/languages.ts';
+import type { BatteryCategory } from './categories.ts';
+
+/**
+ * The words of the public battery passport page (functions/resolver/page/battery.ts,
+ * docs/battery.md#the-public-page-json-and-links): its own words in the 24 official EU languages,
+ * and the names of the public elements, their members and their values in English, German and
+ * French. A name missing in the page's language is shown in English, marked `lang="en"`. Our own
+ * translations, not yet read by native speakers (docs/battery.md#what-is-unconfirmed). Kept apart
+ * from the e-label's texts (lib/domain/labelling/texts/) and imported only by the battery page.
+ * No imports but types.
+ */
+
+export const PAGE_KEYS = [
+  'kicker',
+  'intro',
+  'yes',
+  'no',
+  'aspect_generalProductInformation',
+  'aspect_carbonFootprint',
+  'aspect_supplyChainDueDiligence',
+  'aspect_materialComposition',
+  'aspect_circularity',
+  'aspect_labeling',
+  'aspect_performanceAndDurability',
+  'category_ev',
+  'category_lmt',
+  'category_industrial',
+  'category_stationary',
+] as const;
+export type PageKey = (typeof PAGE_KEYS)[number];
+
+type Words = readonly [
+  kicker: string,
+  intro: string,
+  yes: string,
+  no: string,
+  generalProductInformation: string,
+  carbonFootprint: string,
+  supplyChainDueDiligence: string,
+  materialComposition: string,
+  circularity: string,
+  labeling: string,
+  performanceAndDurability: string,
+  ev: string,
+  lmt: string,
+  industrial: string,
+  stationary: string,
+];
+
+/** The page's own words, in the order of PAGE_KEYS. */
+const WORDS: Readonly<Record<Lang, Words>> = {
+  bg: ['Паспорт на батерията', 'Публична информация от паспорта на батерията (Регламент (ЕС) 2023/1542)', 'Да', 'Не', 'Обща информация', 'Въглероден отпечатък', 'Надлежна проверка на веригата на доставки', 'Състав на материалите', 'Кръговост', 'Етикети и съответствие', 'Експлоатационни показатели и дълготрайност', 'Батерия за електрическо превозно средство', 'Батерия за ЛПС (леко превозно средство)', 'Промишлена батерия', 'Стационарна система за съхранение на енергия в батерии'],
+  cs: ['Pas baterie', 'Veřejné informace z pasu baterie (nařízení (EU) 2023/1542)', 'Ano', 'Ne', 'Obecné informace', 'Uhlíková stopa', 'Náležitá péče v dodavatelském řetězci', 'Materiálové složení', 'Oběhovost', 'Označení a shoda', 'Výkonnost a životnost', 'Baterie pro elektromobily', 'Baterie LMT (lehký dopravní prostředek)', 'Průmyslová baterie', 'Stacionární bateriový systém pro ukládání energie'],
+  da: ['Batteripas', 'Offentlige oplysninger fra batteripasset (forordning (EU) 2023/1542)', 'Ja', 'Nej', 'Generelle oplysninger', 'CO₂-fodaftryk', 'Due diligence i forsyningskæden', 'Materialesammensætning', 'Cirkularitet', 'Mærkning og overensstemmelse', 'Ydeevne og holdbarhed', 'Batteri til elkøretøjer', 'LMT-batteri (lette transportmidler)', 'Industribatteri', 'Stationært batterienergilagringssystem'],
+  de: ['Batteriepass', 'Öffentliche Angaben des Batteriepasses (Verordnung (EU) 2023/1542)', 'Ja', 'Nein', 'Allgemeine Angaben', 'CO₂-Fußabdruck', 'Sorgfaltspflichten in der Lieferkette', 'Materialzusammensetzung', 'Kreislaufwirtschaft', 'Kennzeichnung und Konformität', 'Leistung und Haltbarkeit', 'Elektrofahrzeugbatterie', 'LV-Batterie (leichtes Verkehrsmittel)', 'Industriebatterie', 'Stationäres Batterie-Energiespeichersystem'],
+  el: ['Διαβατήριο μπαταρίας', 'Δημόσιες πληροφορίες του διαβατηρίου μπαταρίας (Κανονισμός (ΕΕ) 2023/1542)', 'Ναι', 'Όχι', 'Γενικές πληροφορίες', 'Αποτύπωμα άνθρακα', 'Δέουσα επιμέλεια στην αλυσίδα εφοδιασμού', 'Σύνθεση υλικών', 'Κυκλικότητα', 'Σήμανση και συμμόρφωση', 'Επιδόσεις και ανθεκτικότητα', 'Μπαταρία ηλεκτρικού οχήματος', 'Μπαταρία ΕΜΜ (ελαφρύ μέσο μεταφοράς)', 'Βιομηχανική μπαταρία', 'Στατικό σύστημα αποθήκευσης ενέργειας σε μπαταρίες'],
+  en: ['Battery passport', 'Public information of the battery passport (Regulation (EU) 2023/1542)', 'Yes', 'No', 'General information', 'Carbon footprint', 'Supply chain due diligence', 'Material composition', 'Circularity', 'Labels and conformity', 'Performance and durability', 'Electric vehicle battery', 'LMT battery (light means of transport)', 'Industrial battery', 'Stationary battery energy storage system'],
+  es: ['Pasaporte de la batería', 'Información pública del pasaporte de la batería (Reglamento (UE) 2023/1542)', 'Sí', 'No', 'Información general', 'Huella de carbono', 'Diligencia debida en la cadena de suministro', 'Composición de materiales', 'Circularidad', 'Etiquetado y conformidad', 'Rendimiento y durabilidad', 'Batería de vehículo eléctrico', 'Batería de MTL (medio de transporte ligero)', 'Batería industrial', 'Sistema estacionario de almacenamiento de energía en baterías'],
+  et: ['Akupass', 'Akupassi avalik teave (määrus (EL) 2023/1542)', 'Jah', 'Ei', 'Üldteave', 'Süsinikujalajälg', 'Tarneahela hoolsuskohustus', 'Materjalide koostis', 'Ringlus', 'Märgistus ja vastavus', 'Toimivus ja vastupidavus', 'Elektrisõiduki aku', 'Kerge transpordivahendi aku', 'Tööstusaku', 'Statsionaarne akuenergia salvestussüsteem'],
+  fi: ['Akkupassi', 'Akkupassin julkiset tiedot (asetus (EU) 2023/1542)', 'Kyllä', 'Ei', 'Yleiset tiedot', 'Hiilijalanjälki', 'Toimitusketjun due diligence', 'Materiaalikoostumus', 'Kiertotalous', 'Merkinnät ja vaatimustenmukaisuus', 'Suorituskyky ja kestävyys', 'Sähköajoneuvon akku', 'Kevyen liikennevälineen akku', 'Teollisuusakku', 'Kiinteä akkuenergiavarastojärjestelmä'],
+  fr: ['Passeport de batterie', 'Informations publiques du passeport de batterie (règlement (UE) 2023/1542)', 'Oui', 'Non', 'Informations générales', 'Empreinte carbone', 'Devoir de diligence dans la chaîne d’approvisionnement', 'Composition des matériaux', 'Circularité', 'Étiquetage et conformité', 'Performance et durabilité', 'Batterie de véhicule électrique', 'Batterie MTL (moyen de transport léger)', 'Batterie industrielle', 'Système stationnaire de stockage d’énergie par batterie'],
+  ga: ['Pas ceallraí', 'Faisnéis phoiblí ó phas an cheallraí (Rialachán (AE) 2023/1542)', 'Tá', 'Níl', 'Faisnéis ghinearálta', 'Lorg carbóin', 'Díchill chuí sa slabhra soláthair', 'Comhdhéanamh ábhar', 'Ciorclaíocht', 'Lipéadú agus comhréireacht', 'Feidhmíocht agus marthanacht', 'Ceallra feithicle leictrí', 'Ceallra LMT (modh iompair éadrom)', 'Ceallra tionsclaíoch', 'Córas stórála fuinnimh ceallraí neamhghluaiste'],
+  hr: ['Putovnica baterije', 'Javne informacije iz putovnice baterije (Uredba (EU) 2023/1542)', 'Da', 'Ne', 'Opće informacije', 'Ugljični otisak', 'Dužna pažnja u lancu opskrbe', 'Sastav materijala', 'Kružnost', 'Označivanje i sukladnost', 'Učinkovitost i trajnost', 'Baterija za električno vozilo', 'Baterija za LPS (lako prijevozno sredstvo)', 'Industrijska baterija', 'Stacionarni baterijski sustav za pohranu energije'],
+  hu: ['Akkumulátorútlevél', 'Az akkumulátorútlevél nyilvános adatai ((EU) 2023/1542 rendelet)', 'Igen', 'Nem', 'Általános információk', 'Karbonlábnyom', 'Az ellátási lánc átvilágítása', 'Anyagösszetétel', 'Körforgásos jelleg', 'Címkézés és megfelelőség', 'Teljesítmény és tartósság', 'Elektromos járművek akkumulátora', 'Könnyű közlekedési eszköz akkumulátora', 'Ipari akkumulátor', 'Helyhez kötött akkumulátoros energiatároló rendszer'],
+  it: ['Passaporto della batteria', 'Informazioni pubbliche del passaporto della batteria (regolamento (UE) 2023/1542)', 'Sì', 'No', 'Informazioni generali', 'Impronta di carbonio', 'Dovere di diligenza nella catena di approvvigionamento', 'Composizione dei materiali', 'Circolarità', 'Etichettatura e conformità', 'Prestazioni e durabilità', 'Batteria per veicoli elettrici', 'Batteria per MTL (mezzo di trasporto leggero)', 'Batteria industriale', 'Sistema stazionario di stoccaggio dell’energia a batteria'],
+  lt: ['Baterijos pasas', 'Vieša baterijos paso informacija (Reglamentas (ES) 2023/1542)', 'Taip', 'Ne', 'Bendroji informacija', 'Anglies pėdsakas', 'Tiekimo grandinės išsamus patikrinimas', 'Medžiagų sudėtis', 'Žiedinis ciklas', 'Ženklinimas ir atitiktis', 'Veikimo charakteristikos ir patvarumas', 'Elektrinės transporto priemonės baterija', 'LTP (lengvosios transporto priemonės) baterija', 'Pramoninė baterija', 'Stacionarioji baterijų energijos kaupimo sistema'],
+  lv: ['Baterijas pase', 'Baterijas pases publiskā informācija (Regula (ES) 2023/1542)', 'Jā', 'Nē', 'Vispārīga informācija', 'Oglekļa pēda', 'Piegādes ķēdes pienācīga pārbaude', 'Materiālu sastāvs', 'Aprite', 'Marķējums un atbilstība', 'Veiktspēja un ilgizturība', 'Elektrotransportlīdzekļa baterija', 'VTL (vieglā transportlīdzekļa) baterija', 'Rūpnieciskā baterija', 'Stacionāra bateriju enerģijas uzkrāšanas sistēma'],
+  mt: ['Passaport tal-batterija', 'Informazzjoni pubblika tal-passaport tal-batterija (Regolament (UE) 2023/1542)', 'Iva', 'Le', 'Informazzjoni ġenerali', 'Impronta tal-karbonju', 'Diliġenza dovuta fil-katina tal-provvista', 'Kompożizzjoni tal-materjali', 'Ċirkolarità', 'Tikkettar u konformità', 'Prestazzjoni u durabbiltà', 'Batterija ta’ vettura elettrika', 'Batterija LMT (mezz tat-trasport ħafif)', 'Batterija industrijali', 'Sistema stazzjonarja ta’ ħżin tal-enerġija bil-batteriji'],
+  nl: ['Batterijpaspoort', 'Openbare informatie uit het batterijpaspoort (Verordening (EU) 2023/1542)', 'Ja', 'Nee', 'Algemene informatie', 'Koolstofvoetafdruk', 'Zorgvuldigheid in de toeleveringsketen', 'Materiaalsamenstelling', 'Circulariteit', 'Etikettering en conformiteit', 'Prestaties en duurzaamheid', 'Batterij voor elektrische voertuigen', 'LMT-batterij (licht vervoermiddel)', 'Industriële batterij', 'Stationair batterij-energieopslagsysteem'],
+  pl: ['Paszport baterii', 'Informacje publiczne z paszportu baterii (rozporządzenie (UE) 2023/1542)', 'Tak', 'Nie', 'Informacje ogólne', 'Ślad węglowy', 'Należyta staranność w łańcuchu dostaw', 'Skład materiałowy', 'Obieg zamknięty', 'Oznakowanie i zgodność', 'Wydajność i trwałość', 'Bateria do pojazdów elektrycznych', 'Bateria do LŚT (lekkich środków transportu)', 'Bateria przemysłowa', 'Stacjonarny bateryjny system magazynowania energii'],
+  pt: ['Passaporte da bateria', 'Informações públicas do passaporte da bateria (Regulamento (UE) 2023/1542)', 'Sim', 'Não', 'Informações gerais', 'Pegada de carbono', 'Dever de diligência na cadeia de abastecimento', 'Composição dos materiais', 'Circularidade', 'Rotulagem e conformidade', 'Desempenho e durabilidade', 'Bateria de veículo elétrico', 'Bateria de MTL (meio de transporte ligeiro)', 'Bateria industrial', 'Sistema estacionário de armazenamento de energia em baterias'],
+  ro: ['Pașaportul bateriei', 'Informații publice din pașaportul bateriei (Regulamentul (UE) 2023/1542)', 'Da', 'Nu', 'Informații generale', 'Amprenta de carbon', 'Diligența necesară în lanțul de aprovizionare', 'Compoziția materialelor', 'Circularitate', 'Etichetare și conformitate', 'Performanță și durabilitate', 'Baterie pentru vehicule electrice', 'Baterie MTU (mijloc de transport ușor)', 'Baterie industrială', 'Sistem staționar de stocare a energiei în baterii'],
+  sk: ['Pas batérie', 'Verejné informácie z pasu batérie (nariadenie (EÚ) 2023/1542)', 'Áno', 'Nie', 'Všeobecné informácie', 'Uhlíková stopa', 'Náležitá starostlivosť v dodávateľskom reťazci', 'Materiálové zloženie', 'Obehovosť', 'Označovanie a zhoda', 'Výkon a životnosť', 'Batéria elektrického vozidla', 'Batéria ĽDP (ľahkého dopravného prostriedku)', 'Priemyselná batéria', 'Stacionárny batériový systém na uchovávanie energie'],
+  sl: ['Potni list baterije', 'Javni podatki iz potnega lista baterije (Uredba (EU) 2023/1542)', 'Da', 'Ne', 'Splošni podatki', 'Ogljični odtis', 'Potrebna skrbnost v dobavni verigi', 'Sestava materialov', 'Krožnost', 'Označevanje in skladnost', 'Zmogljivost in trajnost', 'Baterija za električna vozila', 'Baterija za LPS (lahko prevozno sredstvo)', 'Industrijska baterija', 'Stacionarni baterijski sistem za shranjevanje energije'],
+  sv: ['Batteripass', 'Offentlig information i batteripasset (förordning (EU) 2023/1542)', 'Ja', 'Nej', 'Allmän information', 'Koldioxidavtryck', 'Tillbörlig aktsamhet i leveranskedjan', 'Materialsammansättning', 'Cirkularitet', 'Märkning och överensstämmelse', 'Prestanda och hållbarhet', 'Batteri för elfordon', 'LMT-batteri (lätta transportmedel)', 'Industribatteri', 'Stationärt batterisystem för energilagring'],
+};
+
+/** The page's words of one language, by key (test/unit/battery-page.test.ts checks all 24 are complete). */
+export function pageWords(lang: Lang): Readonly<Record<PageKey, string>> {
+  const words = WORDS[lang];
+  return Object.fromEntries(PAGE_KEYS.map((key, index) => [key, words[index] ?? WORDS.en[index]])) as Record<PageKey, string>;
+}
+
+/** The languages the page's words are written in: all 24. */
+export const PAGE_LANGUAGES = Object.keys(WORDS) as Lang[];
+
+export const categoryWord = (category: BatteryCategory): PageKey => `category_${category}`;
+
+/** The languages the names of elements, members and values are written in. */
+export const NAME_LANGUAGES = ['en', 'de', 'fr'] as const;
+type NameLang = (typeof NAME_LANGUAGES)[number];
+type Names = Readonly<Record<string, Readonly<Record<NameLang, string>>>>;
+
+/**
+ * The names of the public elements (by element path; the English one as the element map has it,
+ * lib/domain/battery/element-map.ts). Elements no public reader sees have no entry: the page
+ * never shows them.
+ */
+export const ELEMENT_NAMES: Names = {
+  'generalProductInformation.productIdentifier': { en: 'Battery identifier', de: 'Batteriekennung', fr: 'Identifiant de la batterie' },
+  'generalProductInformation.batteryPassportIdentifier': { en: 'Battery passport identifier', de: 'Kennung des Batteriepasses', fr: 'Identifiant du passeport de batterie' },
+  'generalProductInformation.batteryCategory': { en: 'Battery category', de: 'Batteriekategorie', fr: 'Catégorie de batterie' },
+  'generalProductInformation.manufacturerInformation': { en: 'Manufacturer', de: 'Hersteller', fr: 'Fabricant' },
+  'generalProductInformation.manufacturingDate': { en: 'Manufacturing date', de: 'Herstellungsdatum', fr: 'Date de fabrication' },
+  'generalProductInformation.batteryMass': { en: 'Battery mass', de: 'Gewicht der Batterie', fr: 'Masse de la batterie' },
+  'generalProductInformation.manufacturingPlace': { en: 'Manufacturing place', de: 'Herstellungsort', fr: 'Lieu de fabrication' },
+  'generalProductInformation.operatorInformation': { en: 'Economic operator', de: 'Wirtschaftsakteur', fr: 'Opérateur économique' },
+  'generalProductInformation.warrentyPeriod': { en: 'Commercial warranty period', de: 'Dauer der gewerblichen Garantie', fr: 'Durée de la garantie commerciale' },
+  'carbonFootprint.batteryCarbonFootprint': { en: 'Carbon footprint per functional unit', de: 'CO₂-Fußabdruck je funktioneller Einheit', fr: 'Empreinte carbone par unité fonctionnelle' },
+  'carbonFootprint.carbonFootprintPerLifecycleStage': { en: 'Carbon footprint per life cycle stage', de: 'CO₂-Fußabdruck je Lebenszyklusphase', fr: 'Empreinte carbone par étape du cycle de vie' },
+  'carbonFootprint.carbonFootprintPerformanceClass': { en: 'Carbon footprint performance class', de: 'Leistungsklasse des CO₂-Fußabdrucks', fr: 'Classe de performance en matière d’empreinte carbone' },
+  'carbonFootprint.carbonFootprintStudy': { en: 'Carbon footprint study', de: 'Studie zum CO₂-Fußabdruck', fr: 'Étude sur l’empreinte carbone' },
+  'carbonFootprint.absoluteCarbonFootprint': { en: 'Absolute carbon footprint', de: 'Absoluter CO₂-Fußabdruck', fr: 'Empreinte carbone absolue' },
+  'supplyChainDueDiligence.supplyChainDueDiligenceReport': { en: 'Due diligence report', de: 'Bericht über die Sorgfaltspflichten', fr: 'Rapport sur le devoir de diligence' },
+  'supplyChainDueDiligence.thirdPartyAussurances': { en: 'Third-party supply chain assurances', de: 'Prüfungen der Lieferkette durch Dritte', fr: 'Vérifications de la chaîne d’approvisionnement par des tiers' },
+  'supplyChainDueDiligence.supplyChainIndicies': { en: 'Supply chain indices', de: 'Lieferkettenindizes', fr: 'Indices de la chaîne d’approvisionnement' },
+  'materialComposition.batteryChemistry': { en: 'Battery chemistry', de: 'Batteriechemie', fr: 'Chimie de la batterie' },
+  'materialComposition.hazardousSubstances': { en: 'Hazardous substances', de: 'Gefährliche Stoffe', fr: 'Substances dangereuses' },
+  'circularity.recycledContent': { en: 'Recycled content', de: 'Rezyklatanteil', fr: 'Contenu recyclé' },
+  'circularity.safetyMeasures.extinguishingAgent': { en: 'Usable extinguishing agent', de: 'Verwendbares Löschmittel', fr: 'Agent extincteur utilisable' },
+  'circularity.endOfLifeInformation': { en: 'Waste prevention and end-of-life information', de: 'Abfallvermeidung und Informationen zum Lebensende', fr: 'Prévention des déchets et informations sur la fin de vie' },
+  'circularity.renewableContent': { en: 'Renewable content share', de: 'Anteil erneuerbarer Stoffe', fr: 'Part de contenu renouvelable' },
+  'labeling.declarationOfConformity': { en: 'EU declaration of conformity', de: 'EU-Konformitätserklärung', fr: 'Déclaration UE de conformité' },
+  'labeling.labels': { en: 'Labels and symbols and their meaning', de: 'Kennzeichnungen, Symbole und ihre Bedeutung', fr: 'Étiquettes, symboles et leur signification' },
+  'performanceAndDurability.batteryTechicalProperties.originalPowerCapability': { en: 'Original power capability', de: 'Ursprüngliche Leistungsfähigkeit', fr: 'Capacité de puissance initiale' },
+  'performanceAndDurability.batteryTechicalProperties.ratedMaximumPower': { en: 'Maximum permitted power (power limits)', de: 'Höchstzulässige Leistung (Leistungsgrenzen)', fr: 'Puissance maximale autorisée (limites de puissance)' },
+  'performanceAndDurability.batteryTechicalProperties.powerCapabilityRatio': { en: 'Ratio of nominal power to energy', de: 'Verhältnis von Nennleistung zu Energie', fr: 'Rapport entre puissance nominale et énergie' },
+  'performanceAndDurability.batteryTechicalProperties.ratedEnergy': { en: 'Certified usable battery energy', de: 'Zertifizierte nutzbare Batterieenergie', fr: 'Énergie utilisable certifiée de la batterie' },
+  'performanceAndDurability.batteryTechicalProperties.expectedNumberOfCycles': { en: 'Expected lifetime in cycles', de: 'Erwartete Lebensdauer in Zyklen', fr: 'Durée de vie prévue en cycles' },
+  'performanceAndDurability.batteryTechicalProperties.roundtripEfficiency': { en: 'Initial round trip energy efficiency', de: 'Anfängliche Round-Trip-Energieeffizienz', fr: 'Rendement énergétique aller-retour initial' },
+  'performanceAndDurability.batteryTechicalProperties.ratedCapacity': { en: 'Rated capacity', de: 'Nennkapazität', fr: 'Capacité nominale' },
+  'performanceAndDurability.batteryTechicalProperties.initialInternalResistance': { en: 'Internal resistance of cell and pack', de: 'Innenwiderstand von Zelle und Batteriesatz', fr: 'Résistance interne de la cellule et du bloc' },
+  'performanceAndDurability.batteryTechicalProperties.cRate': { en: 'C-rate (nominal power to energy)', de: 'C-Rate (Nennleistung zu Energie)', fr: 'Régime C (puissance nominale sur énergie)' },
+  'performanceAndDurability.batteryTechicalProperties.nominalVoltage': { en: 'Nominal voltage', de: 'Nennspannung', fr: 'Tension nominale' },
+  'performanceAndDurability.batteryTechicalProperties.minimumVoltage': { en: 'Minimum voltage', de: 'Mindestspannung', fr: 'Tension minimale' },
+  'performanceAndDurability.batteryTechicalProperties.maximumVoltage': { en: 'Maximum voltage', de: 'Höchstspannung', fr: 'Tension maximale' },
+  'performanceAndDurability.batteryTechicalProperties.capacityThresholdForExhaustion': { en: 'Capacity threshold for exhaustion', de: 'Kapazitätsschwelle für die Erschöpfung', fr: 'Seuil de capacité d’épuisement' },
+  'performanceAndDurability.batteryTechicalProperties.lifetimeReferenceTest': { en: 'Cycle-life reference test', de: 'Referenzprüfung der Zyklenlebensdauer', fr: 'Essai de référence de la durée de vie en cycles' },
+  'performanceAndDurability.batteryTechicalProperties.cRateLifeCycleTest': { en: 'C-rate of the cycle-life test', de: 'C-Rate der Zyklenlebensdauerprüfung', fr: 'Régime C de l’essai de durée de vie en cycles' },
+  'performanceAndDurability.batteryTechicalProperties.temperatureRangeIdleState': { en: 'Temperature range when not in use', de: 'Temperaturbereich bei Nichtgebrauch', fr: 'Plage de températures hors utilisation' },
+  'performanceAndDurability.batteryTechicalProperties.roundTripEfficiencyat50PerCentCycleLife': {
+    en: 'Round trip energy efficiency at 50 % of cycle life',
+    de: 'Round-Trip-Energieeffizienz bei 50 % der Zyklenlebensdauer',
+    fr: 'Rendement énergétique aller-retour à 50 % de la durée de vie en cycles',
+  },
+};
+
+/** The names of the members inside public elements (a contact's name, a stage's footprint, …), by the data model's member name. */
+export const FIELD_NAMES: Names = {
+  contactName: { en: 'Name', de: 'Name', fr: 'Nom' },
+  postalAddress: { en: 'Postal address', de: 'Postanschrift', fr: 'Adresse postale' },
+  addressCountry: { en: 'Country', de: 'Land', fr: 'Pays' },
+  postalCode: { en: 'Postal code', de: 'Postleitzahl', fr: 'Code postal' },
+  streetAddress: { en: 'Street', de: 'Straße', fr: 'Rue' },
+  identifier: { en: 'Identifier', de: 'Kennung', fr: 'Identifiant' },
+  emailAddress: { en: 'E-mail', de: 'E-Mail', fr: 'Courriel' },
+  webAddress: { en: 'Website', de: 'Website', fr: 'Site web' },
+  lifecycleStage: { en: 'Life cycle stage', de: 'Lebenszyklusphase', fr: 'Étape du cycle de vie' },
+  carbonFootprint: { en: 'Carbon footprint', de: 'CO₂-Fußabdruck', fr: 'Empreinte carbone' },
+  shortName: { en: 'Short name', de: 'Kurzbezeichnung', fr: 'Nom abrégé' },
+  clearName: { en: 'Full name', de: 'Vollständige Bezeichnung', fr: 'Nom complet' },
+  hazardousSubstanceClass: { en: 'Hazard class', de: 'Gefahrenklasse', fr: 'Classe de danger' },
+  hazardousSubstanceName: { en: 'Substance', de: 'Stoff', fr: 'Substance' },
+  hazardousSubstanceConcentration: { en: 'Concentration', de: 'Konzentration', fr: 'Concentration' },
+  hazardousSubstanceImpact: { en: 'Effects', de: 'Wirkungen', fr: 'Effets' },
+  hazardousSubstanceLocation: { en: 'Location in the battery', de: 'Ort in der Batterie', fr: 'Emplacement dans la batterie' },
+  hazardousSubstanceIdentifier: { en: 'CAS number', de: 'CAS-Nummer', fr: 'Numéro CAS' },
+  componentName: { en: 'Component', de: 'Bauteil', fr: 'Composant' },
+  componentId: { en: 'Component identifier', de: 'Bauteilkennung', fr: 'Identifiant du composant' },
+  preConsumerShare: { en: 'Pre-consumer share', de: 'Anteil aus Produktionsabfällen', fr: 'Part pré-consommation' },
+  recycledMaterial: { en: 'Material', de: 'Material', fr: 'Matière' },
+  postConsumerShare: { en: 'Post-consumer share', de: 'Anteil aus Verbraucherabfällen', fr: 'Part post-consommation' },
+  wastePrevention: { en: 'Waste prevention', de: 'Abfallvermeidung', fr: 'Prévention des déchets' },
+  separateCollection: { en: 'Separate collection', de: 'Getrennte Sammlung', fr: 'Collecte séparée' },
+  informationOnCollection: { en: 'Collection, take-back and recycling', de: 'Sammlung, Rücknahme und Recycling', fr: 'Collecte, reprise et recyclage' },
+  labelingSymbol: { en: 'Symbol', de: 'Symbol', fr: 'Symbole' },
+  labelingMeaning: { en: 'Meaning', de: 'Bedeutung', fr: 'Signification' },
+  labelingSubject: { en: 'Subject', de: 'Gegenstand', fr: 'Objet' },
+  atSoC: { en: 'At state of charge', de: 'Bei Ladezustand', fr: 'À l’état de charge' },
+  powerCapabilityAt: { en: 'Power capability', de: 'Leistungsfähigkeit', fr: 'Capacité de puissance' },
+  ohmicResistance: { en: 'Resistance', de: 'Widerstand', fr: 'Résistance' },
+  batteryComponent: { en: 'Part of the battery', de: 'Teil der Batterie', fr: 'Partie de la batterie' },
+  minimum: { en: 'Minimum', de: 'Minimum', fr: 'Minimum' },
+  maximum: { en: 'Maximum', de: 'Maximum', fr: 'Maximum' },
+};
+
+/** The names of the enumerations' values that public elements hold, by the data model's value. */
+export const VALUE_NAMES: Names = {
+  RawMaterialExtraction: { en: 'Raw material extraction and pre-processing', de: 'Rohstoffgewinnung und Vorverarbeitung', fr: 'Extraction et prétraitement des matières premières' },
+  MainProduction: { en: 'Main product production', de: 'Hauptproduktion', fr: 'Production du produit principal' },
+  Distribution: { en: 'Distribution', de: 'Vertrieb', fr: 'Distribution' },
+  Recycling: { en: 'End of life and recycling', de: 'Lebensende und Recycling', fr: 'Fin de vie et recyclage' },
+  AcuteToxicity: { en: 'Acute toxicity', de: 'Akute Toxizität', fr: 'Toxicité aiguë' },
+  SkinCorrosionOrIrritation: { en: 'Skin corrosion or irritation', de: 'Ätz- oder Reizwirkung auf die Haut', fr: 'Corrosion ou irritation cutanée' },
+  EyeDamageOrIrritation: { en: 'Serious eye damage or eye irritation', de: 'Schwere Augenschädigung oder Augenreizung', fr: 'Lésions oculaires graves ou irritation oculaire' },
+  Cobalt: { en: 'Cobalt', de: 'Kobalt', fr: 'Cobalt' },
+  Nickel: { en: 'Nickel', de: 'Nickel', fr: 'Nickel' },
+  Lithium: { en: 'Lithium', de: 'Lithium', fr: 'Lithium' },
+  Lead: { en: 'Lead', de: 'Blei', fr: 'Plomb' },
+  SeparateCollection: { en: 'Separate collection', de: 'Getrennte Sammlung', fr: 'Collecte séparée' },
+  HazardousMaterial: { en: 'Hazardous substances', de: 'Gefährliche Stoffe', fr: 'Substances dangereuses' },
+  CarbonFootPrint: { en: 'Carbon footprint', de: 'CO₂-Fußabdruck', fr: 'Empreinte carbone' },
+  ExtinguishingAgent: { en: 'Extinguishing agent', de: 'Löschmittel', fr: 'Agent extincteur' },
+  pack: { en: 'Battery pack', de: 'Batteriesatz', fr: 'Bloc-batterie' },
+  module: { en: 'Module', de: 'Modul', fr: 'Module' },
+  cell: { en: 'Cell', de: 'Zelle', fr: 'Cellule' },
+};
+
+/**
+ * A name in the page's language, or in English with `lang: 'en'` when it has none in that language;
+ * undefined when the table has no entry at all.
+ */
+export function nameIn(table: Names, key: string, lang: Lang): { text: string; lang?: 'en' } | undefined {
+  if (!Object.hasOwn(table, key)) return undefined;
+  const names = table[key] as Readonly<Record<NameLang, string>>;
+  if ((NAME_LANGUAGES as readonly string[]).includes(lang)) return { text: names[lang as NameLang] };
+  return lang === 'en' ? { text: names.en } : { text: names.en, lang: 'en' };
+}
+
+/** The units of the numbers of public elements (SI symbols, the same in every language; the data model names none: docs/battery.md). */
+export const UNITS: Readonly<Record<string, string>> = {
+  batteryMass: 'kg',
+  batteryCarbonFootprint: 'kg CO₂e/kWh',
+  carbonFootprint: 'kg CO₂e/kWh',
+  absoluteCarbonFootprint: 'kg CO₂e',
+  hazardousSubstanceConcentration: '%',
+  preConsumerShare: '%',
+  postConsumerShare: '%',
+  renewableContent: '%',
+  atSoC: '%',
+  powerCapabilityAt: 'W',
+  ratedMaximumPower: 'W',
+  powerCapabilityRatio: 'W/Wh',
+  ratedEnergy: 'kWh',
+  roundtripEfficiency: '%',
+  ratedCapacity: 'Ah',
+  ohmicResistance: 'Ω',
+  cRate: 'C',
+  nominalVoltage: 'V',
+  minimumVoltage: 'V',
+  maximumVoltage: 'V',
+  capacityThresholdForExhaustion: '%',
+  cRateLifeCycleTest: 'C',
+  minimum: '°C',
+  maximum: '°C',
+  roundTripEfficiencyat50PerCentCycleLife: '%',
+};

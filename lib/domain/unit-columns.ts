@@ -1,0 +1,143 @@
+import { MAX_IMPORT_COLUMNS } from './imports.ts';
+import { neutraliseCell } from './import-columns.ts';
+import { OPEN_DATA_KEY } from './unit-data.ts';
+import type { Item } from './units.ts';
+
+/**
+ * The columns of an items file (docs/import-export.md#items), which the items export writes and the
+ * items import reads: `serial` (required), `lot`, `status`, `digitalLink` (written by the export,
+ * ignored by the import: it follows from the product and the serial) and the item's data as
+ * `data.{member}` columns, nested members joined by dots (`data.analysis.alcoholByVolume`).
+ *
+ * A data cell is a number when it is written as JSON writes a number (`12.5`, not `012`), `true` or
+ * `false` a boolean, a JSON list (`["a","b"]`) a list, anything else text; an empty cell is no
+ * value. Those are the forms the export writes, so an exported file imports back to the same data.
+ */
+export const ITEM_COLUMNS = ['serial', 'lot', 'status', 'digitalLink'] as const;
+const DATA_PREFIX = 'data.';
+/** How deep a data column may name a member: the open data's three levels (lib/domain/unit-data.ts). */
+const MAX_DATA_SEGMENTS = 3;
+
+export interface ItemCellError {
+  column: string;
+  message: string;
+}
+
+/** Whether a header names a data member: `data.` and one to three member names. */
+const isDataHeader = (header: string): boolean => {
+  if (!header.startsWith(DATA_PREFIX)) return false;
+  const segments = header.slice(DATA_PREFIX.length).split('.');
+  return segments.length <= MAX_DATA_SEGMENTS && segments.every((segment) => OPEN_DATA_KEY.test(segment));
+};
+
+/** The headers' problems: an unknown header, or no serial column (a 422 naming the header). */
+export function checkItemHeaders(headers: readonly string[]): ItemCellError[] {
+  const errors: ItemCellError[] = [];
+  if (headers.length > MAX_IMPORT_COLUMNS) errors.push({ column: headers[MAX_IMPORT_COLUMNS] ?? '', message: `An items file may hold at most ${MAX_IMPORT_COLUMNS} columns.` });
+  for (const header of headers) {
+    if (!(ITEM_COLUMNS as readonly string[]).includes(header) && !isDataHeader(header)) {
+      errors.push({
+        column: header,
+        message: `'${header}' is not a column of an items file: serial, lot, status, digitalLink, or data.{member} (a member name starts with a letter and holds letters, digits and _; at most three levels, joined by dots).`,
+      });
+    }
+  }
+  if (!headers.includes('serial')) errors.push({ column: 'serial', message: 'The file has no serial column: every row names its item by serial.' });
+  return errors;
+}
+
+const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
+/** A data cell's value (see the module comment); undefined for an empty cell. */
+export function dataCellValue(cell: string): unknown {
+  if (cell === '') return undefined;
+  if (JSON_NUMBER.test(cell) && Number.isFinite(Number(cell))) return Number(cell);
+  if (cell === 'true' || cell === 'false') return cell === 'true';
+  if (cell.startsWith('[') && cell.endsWith(']')) {
+    try {
+      const list: unknown = JSON.parse(cell);
+      if (Array.isArray(list) && list.every((v) => ['string', 'number', 'boolean'].includes(typeof v))) return list;
+    } catch {
+      // Not JSON: text.
+    }
+  }
+  return cell;
+}
+
+/** What one row of an items file says: its serial, lot and status cells, its data (when any data cell is filled), and its problems. */
+export interface ItemRowInput {
+  serial: string;
+  lot?: string;
+  status?: string;
+  data?: Record<string, unknown>;
+  errors: ItemCellError[];
+}
+
+/** One row's cells read (the values are checked afterwards, against the product's category). */
+export function itemRowInput(cells: Readonly<Record<string, string>>): ItemRowInput {
+  const errors: ItemCellError[] = [];
+  const cell = (name: string) => (Object.hasOwn(cells, name) ? (cells[name] ?? '').trim() : '');
+  const data: Record<string, unknown> = {};
+  let anyData = false;
+  for (const [header, raw] of Object.entries(cells)) {
+    if (!header.startsWith(DATA_PREFIX)) continue;
+    const value = dataCellValue(raw.trim());
+    if (value === undefined) continue;
+    anyData = true;
+    const path = header.slice(DATA_PREFIX.length).split('.');
+    let into = data;
+    let clash = false;
+    for (const segment of path.slice(0, -1)) {
+      const next = Object.hasOwn(into, segment) ? into[segment] : undefined;
+      if (next === undefined) {
+        const created: Record<string, unknown> = {};
+        Object.defineProperty(into, segment, { value: created, enumerable: true, writable: true, configurable: true });
+        into = created;
+      } else if (typeof next === 'object' && next !== null && !Array.isArray(next)) {
+        into = next as Record<string, unknown>;
+      } else {
+        clash = true;
+        break;
+      }
+    }
+    const last = path.at(-1) ?? '';
+    if (clash || Object.hasOwn(into, last)) {
+      errors.push({ column: header, message: `${header} names a member that another data column of the row already gives a value.` });
+      continue;
+    }
+    Object.defineProperty(into, last, { value, enumerable: true, writable: true, configurable: true });
+  }
+  const lot = cell('lot');
+  const status = cell('status');
+  return { serial: cell('serial'), ...(lot ? { lot } : {}), ...(status ? { status } : {}), ...(anyData ? { data } : {}), errors };
+}
+
+/** A data value as a cell writes it (the inverse of dataCellValue). */
+const cellOf = (value: unknown): string => (Array.isArray(value) ? JSON.stringify(value) : typeof value === 'string' ? value : String(value));
+
+/** An object's members as `data.…` cells, nested members joined by dots. */
+function flattenData(value: Record<string, unknown>, prefix: string, out: Record<string, string>): void {
+  for (const [name, inner] of Object.entries(value)) {
+    const header = `${prefix}.${name}`;
+    if (typeof inner === 'object' && inner !== null && !Array.isArray(inner)) flattenData(inner as Record<string, unknown>, header, out);
+    else if (inner !== undefined && inner !== null) out[header] = cellOf(inner);
+  }
+}
+
+/** An item as a row of the export: serial, lot, status, digitalLink, then its data cells. */
+export function itemToRow(item: Item): Record<string, string> {
+  const row: Record<string, string> = { serial: item.serial, lot: item.lot ?? '', status: item.status, digitalLink: item.digitalLink };
+  flattenData(item.data, 'data', row);
+  return row;
+}
+
+/** The export's header row: the fixed columns, then the page's data columns in alphabetical order (stored maps keep no order). */
+export function itemHeadersOf(rows: readonly Record<string, string>[]): string[] {
+  const data = new Set<string>();
+  for (const row of rows) for (const header of Object.keys(row)) if (header.startsWith(DATA_PREFIX)) data.add(header);
+  return [...ITEM_COLUMNS, ...[...data].sort()];
+}
+
+/** A row of the CSV export with its text cells neutralised against formulas (numbers as they are; lib/domain/import-columns.ts). */
+export const neutraliseItemRow = (row: Readonly<Record<string, string>>): Record<string, string> =>
+  Object.fromEntries(Object.entries(row).map(([header, cell]) => [header, JSON_NUMBER.test(cell) ? cell : neutraliseCell(cell)]));

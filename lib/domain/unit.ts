@@ -1,0 +1,212 @@
+import { createHash } from 'node:crypto';
+import { CSET82, encodeLinkValue } from './digital-link.ts';
+import { jcs } from './jcs.ts';
+import type { Tenant } from './tenant.ts';
+
+/**
+ * Batches and serialised items under a GTIN (docs/api.md#batches-and-items): the records a
+ * product of granularity `batch` or `item` has one passport page each of, on top of its model
+ * passport. A batch is named by its lot (GS1 AI 10), an item by its serial (AI 21); an item may name
+ * its lot. Each is versioned with the digest chain of the passports (docs/lifecycle.md#digest-chain).
+ *
+ * No zod and no npm import: the resolver reads stored batches and items through this module, and
+ * its import path stays free of zod (docs/decisions.md#the-resolvers-import-path-is-free-of-zod).
+ * The API's schemas are in lib/domain/units.ts, the data of each category in lib/domain/unit-data.ts.
+ */
+export const UNIT_KINDS = ['batch', 'item'] as const;
+export type UnitKind = (typeof UNIT_KINDS)[number];
+
+/** The GS1 Application Identifier that names each kind in a Digital Link: 10 (batch or lot), 21 (serial). */
+export const UNIT_AI: Readonly<Record<UnitKind, '10' | '21'>> = { batch: '10', item: '21' };
+
+/** The path parameter and field that names each kind. */
+export const UNIT_PARAM: Readonly<Record<UnitKind, 'lot' | 'serial'>> = { batch: 'lot', item: 'serial' };
+
+/** AI 10 and AI 21 both hold 1 to 20 characters of GS1 character set 82. */
+export const UNIT_VALUE_MAX_LENGTH = 20;
+
+/** The same rule as a pattern, for the API reference: 1 to 20 characters of GS1 character set 82. */
+export const UNIT_VALUE_PATTERN = `^[!"%&'()*+,\\-./0-9:;<=>?A-Z_a-z]{1,${UNIT_VALUE_MAX_LENGTH}}$`;
+
+/** Whether `value` is a lot or serial as GS1 writes it: 1 to 20 characters of character set 82. */
+export const isUnitValue = (value: string): boolean => value.length >= 1 && value.length <= UNIT_VALUE_MAX_LENGTH && CSET82.test(value);
+
+/** The statuses every category has; a category may add its own (lib/domain/unit-data.ts). */
+export const BASE_UNIT_STATUSES = ['active', 'withdrawn'] as const;
+/** The status whose Digital Link answers 410 Gone, as a withdrawn product's does. */
+export const WITHDRAWN = 'withdrawn';
+
+/** A batch or an item as stored: one version of it (the current one, or an archived one). */
+export interface UnitRecord {
+  kind: UnitKind;
+  productId: string;
+  /** The product's GTIN-14, which never changes (docs/decisions.md#batches-and-items-keyed-by-gtin). */
+  gtin: string;
+  /** A batch's lot; an item's lot when it names one. */
+  lot?: string;
+  /** An item's serial. */
+  serial?: string;
+  status: string;
+  data: Record<string, unknown>;
+  /** 1, 2, …: every change is a new version. */
+  version: number;
+  digest: string;
+  previousDigest: string | null;
+  createdAt: string;
+  /** When this version was made: `?at=` picks the newest version whose updatedAt is not after it. */
+  updatedAt: string;
+  /** The import whose worker wrote this version (bulk registration), if one did: a redelivered chunk knows its own rows. */
+  importId?: string;
+}
+
+/** The value that names a record: its lot (batch) or serial (item). */
+export const unitValue = (unit: Pick<UnitRecord, 'kind' | 'lot' | 'serial'>): string => (unit.kind === 'batch' ? unit.lot : unit.serial) ?? '';
+
+/**
+ * The members a version's digest covers, exactly these (docs/api.md#digests-of-batches-and-items):
+ * `data`, `gtin`, `lot` (null for an item without one), `previousDigest`, `productId`, `serial` (items
+ * only), `status`, `updatedAt` and `version`.
+ */
+export function unitDigestInput(unit: Omit<UnitRecord, 'digest' | 'importId' | 'createdAt'>): Record<string, unknown> {
+  return {
+    data: unit.data,
+    gtin: unit.gtin,
+    lot: unit.lot ?? null,
+    previousDigest: unit.previousDigest,
+    productId: unit.productId,
+    ...(unit.kind === 'item' ? { serial: unit.serial ?? '' } : {}),
+    status: unit.status,
+    updatedAt: unit.updatedAt,
+    version: unit.version,
+  };
+}
+
+/** `sha256:` + lowercase hex SHA-256 of the JCS form of unitDigestInput (the passports' scheme, docs/lifecycle.md#digest-chain). */
+export const unitDigest = (unit: Omit<UnitRecord, 'digest' | 'importId' | 'createdAt'>): string =>
+  `sha256:${createHash('sha256').update(jcs(unitDigestInput(unit)), 'utf8').digest('hex')}`;
+
+/** What a new version changes: its lot (items), status and data. */
+export interface UnitContent {
+  lot?: string;
+  status: string;
+  data: Record<string, unknown>;
+}
+
+/** Whether `content` is what `unit` already holds (then nothing is written and no version made). */
+export const sameContent = (unit: UnitRecord, content: UnitContent): boolean =>
+  (unit.kind === 'batch' || (unit.lot ?? null) === (content.lot ?? null)) && unit.status === content.status && jcs(unit.data) === jcs(content.data);
+
+/**
+ * The next version of a record: version 1 of a new one (`before` undefined), or version n + 1 naming
+ * version n's digest. `importId` marks a version a bulk registration wrote.
+ */
+export function nextUnitVersion(
+  base: { kind: UnitKind; productId: string; gtin: string; value: string },
+  before: UnitRecord | undefined,
+  content: UnitContent,
+  now: string,
+  importId?: string,
+): UnitRecord {
+  const unsigned = {
+    kind: base.kind,
+    productId: base.productId,
+    gtin: base.gtin,
+    ...(base.kind === 'batch' ? { lot: base.value } : { serial: base.value, ...(content.lot === undefined ? {} : { lot: content.lot }) }),
+    status: content.status,
+    data: content.data,
+    version: before ? before.version + 1 : 1,
+    previousDigest: before ? before.digest : null,
+    updatedAt: now,
+  };
+  return { ...unsigned, digest: unitDigest(unsigned), createdAt: before?.createdAt ?? now, ...(importId ? { importId } : {}) };
+}
+
+/**
+ * The record's GS1 Digital Link: the product's `qrCodeUrl` (`…/01/{gtin14}`, on its brand domain
+ * when it has one) with `/10/{lot}` or `/21/{serial}`, the value percent-encoded as the canonical
+ * form writes it (docs/resolver.md#canonical-uris).
+ */
+export const unitDigitalLink = (qrCodeUrl: string, kind: UnitKind, value: string): string =>
+  `${qrCodeUrl.replace(/\/+$/, '')}/${UNIT_AI[kind]}/${encodeLinkValue(value)}`;
+
+/** The stored record as the resolver and the API read it (undefined for an item of another kind). */
+export function unitFromItem(item: Record<string, unknown> | undefined, kind: UnitKind): UnitRecord | undefined {
+  if (!item || item.kind !== kind || typeof item.version !== 'number') return undefined;
+  return {
+    kind,
+    productId: String(item.productId),
+    gtin: String(item.gtin),
+    ...(typeof item.lot === 'string' ? { lot: item.lot } : {}),
+    ...(typeof item.serial === 'string' ? { serial: item.serial } : {}),
+    status: String(item.status ?? 'active'),
+    data: typeof item.data === 'object' && item.data !== null && !Array.isArray(item.data) ? (item.data as Record<string, unknown>) : {},
+    version: item.version,
+    digest: String(item.digest ?? ''),
+    previousDigest: typeof item.previousDigest === 'string' ? item.previousDigest : null,
+    createdAt: String(item.createdAt),
+    updatedAt: String(item.updatedAt),
+    ...(typeof item.importId === 'string' ? { importId: item.importId } : {}),
+  };
+}
+
+// ---- The immutable pages of a batch or an item -------------------------------------------------
+
+/**
+ * A batch's or item's page: the product's passport version with the record's version, immutable like
+ * a version page (lib/domain/page-urls.ts) and cached as one, since both versions are:
+ *
+ *   {origin}/{orgId}/{environment}/p/{gtin14}/{version}/10/{lot}/{batchVersion}/{lang|passport.json}
+ *   {origin}/{orgId}/{environment}/p/{gtin14}/{version}/21/{serial}/{itemVersion}/{lang|passport.json}
+ */
+export function unitPageUrl(
+  origin: string,
+  tenant: Tenant,
+  page: { gtin14: string; version: number; kind: UnitKind; value: string; unitVersion: number },
+  last: string,
+): string {
+  const root = origin.replace(/\/+$/, '');
+  return `${root}/${encodeURIComponent(tenant.orgId)}/${tenant.environment}/p/${page.gtin14}/${page.version}/${UNIT_AI[page.kind]}/${encodeLinkValue(page.value)}/${page.unitVersion}/${last}`;
+}
+
+export interface UnitPageRef {
+  kind: UnitKind;
+  value: string;
+  unitVersion: number;
+}
+
+/**
+ * The record part of a unit page's path (`{ai}/{value}/{unitVersion}`, the value percent-decoded
+ * once), or undefined for anything that was never handed out.
+ */
+export function parseUnitPageRef(ai: string, value: string, unitVersion: string): UnitPageRef | undefined {
+  const kind = ai === '10' ? 'batch' : ai === '21' ? 'item' : undefined;
+  if (!kind || !isUnitValue(value) || !/^[1-9]\d{0,8}$/.test(unitVersion)) return undefined;
+  return { kind, value, unitVersion: Number(unitVersion) };
+}
+
+/** The public read of a record a page and the resolver's JSON show beside the passport (no import id). */
+export interface UnitPublicView {
+  lot: string | null;
+  status: string;
+  data: Record<string, unknown>;
+  version: number;
+  digest: string;
+  previousDigest: string | null;
+  createdAt: string;
+  updatedAt: string;
+  serial?: string;
+}
+
+export function unitPublicView(unit: UnitRecord, data: Record<string, unknown>): UnitPublicView {
+  return {
+    ...(unit.kind === 'item' ? { serial: unit.serial ?? '' } : {}),
+    lot: unit.lot ?? null,
+    status: unit.status,
+    data,
+    version: unit.version,
+    digest: unit.digest,
+    previousDigest: unit.previousDigest,
+    createdAt: unit.createdAt,
+    updatedAt: unit.updatedAt,
+  };
+}

@@ -1,0 +1,157 @@
+import * as z from 'zod';
+import { EXPORT_FORMATS } from './export.ts';
+import { cursorLimit } from './pagination.ts';
+import { ALL_UNIT_STATUSES, anyUnitDataSchema } from './unit-data.ts';
+import { isUnitValue, unitDigitalLink, UNIT_PARAM, UNIT_VALUE_MAX_LENGTH, UNIT_VALUE_PATTERN, type UnitKind, type UnitRecord } from './unit.ts';
+
+/**
+ * The API's schemas of batches and items (docs/api.md#batches-and-items): the bodies of PUT and
+ * PATCH, the read form, the list and the query strings. The data a record holds is checked against
+ * its product's category afterwards (lib/domain/unit-data.ts).
+ */
+
+const GS1_RULE = `1 to ${UNIT_VALUE_MAX_LENGTH} characters of GS1 character set 82 (letters, digits and ! " % & ' ( ) * + , - . / : ; < = > ? _)`;
+
+/** A lot (AI 10) or serial (AI 21) as a path segment or a field: 422 naming `param` otherwise. */
+export const unitValueSchema = (param: 'lot' | 'serial') =>
+  z
+    .string({ error: `${param} must be a string.` })
+    .refine(isUnitValue, { error: `${param} must be ${GS1_RULE}.` })
+    .meta({ description: `${param === 'lot' ? 'Batch or lot number, GS1 AI 10' : 'Serial number, GS1 AI 21'}: ${GS1_RULE}`, pattern: UNIT_VALUE_PATTERN });
+
+export const lotSchema = unitValueSchema('lot');
+export const serialSchema = unitValueSchema('serial');
+
+const status = z
+  .string({ error: 'status must be a string.' })
+  .meta({
+    enum: [...ALL_UNIT_STATUSES],
+    description: `active (the default) or withdrawn (its Digital Link answers 410 Gone), or a status the product's category adds; default active`,
+  });
+
+/** `data` as a body carries it: an object, checked against the product's category afterwards (lib/domain/unit-data.ts). */
+const data = z.record(z.string(), z.unknown(), { error: 'data must be an object.' });
+const DATA_DESCRIPTION =
+  "The record's own data, checked against its product's category (a 422 names the field): a wine lot's bottling date and analysis (WineUnitData); a battery's identifiers, dates, status and condition (BatteryItemData, an item's; docs/battery.md#model-and-item); an open object within bounds for the other categories (UnitData)";
+
+/** `PUT …/batches/{lot}`: the whole record but its name (an absent status is active, absent data empty). */
+export const putBatchSchema = z.strictObject({ status: status.optional(), data: data.optional() });
+/** `PUT …/items/{serial}`: the same, and the item's lot when it names one. */
+export const putItemSchema = z.strictObject({ lot: lotSchema.optional(), status: status.optional(), data: data.optional() });
+export type UnitInput = { lot?: string; status?: string; data?: Record<string, unknown> };
+
+/** The same bodies as the API reference states them: `data` by category. */
+export const putBatchDocSchema = z.strictObject({ status: status.optional(), data: anyUnitDataSchema.optional().describe(DATA_DESCRIPTION) });
+export const putItemDocSchema = z.strictObject({ lot: lotSchema.optional(), status: status.optional(), data: anyUnitDataSchema.optional().describe(DATA_DESCRIPTION) });
+
+/** A merge patch's body as the reference shows it (RFC 7396: null removes a member). */
+export const unitPatchDocSchema = (kind: UnitKind) =>
+  z
+    .object({
+      ...(kind === 'item' ? { lot: lotSchema.nullable().optional() } : {}),
+      status: status.optional(),
+      data: z.record(z.string(), z.unknown()).nullable().optional(),
+    })
+    .describe(`A merge patch: {"status": "withdrawn"}, {"data": {"analysis": {"alcoholByVolume": 12.5}}}${kind === 'item' ? ', {"lot": null}' : ''}`);
+
+/** Fields a PUT or PATCH may never carry, with the reason. */
+export const IMMUTABLE_UNIT_FIELDS: Readonly<Record<string, string>> = {
+  serial: 'serial cannot be changed: it is the path. Register the item under its new serial instead.',
+  productId: 'productId cannot be changed.',
+  gtin: 'gtin cannot be changed: it is the product\'s.',
+  version: 'version is counted by the service: every change is the next version.',
+  digest: 'digest is computed by the service.',
+  previousDigest: 'previousDigest is computed by the service.',
+  createdAt: 'createdAt is set by the service.',
+  updatedAt: 'updatedAt is set by the service.',
+  digitalLink: 'digitalLink follows from the product and the serial or lot.',
+};
+
+const common = {
+  productId: z.uuid(),
+  gtin: z.string().regex(/^\d{14}$/).describe("The product's GTIN-14"),
+  status: z.string().meta({ enum: [...ALL_UNIT_STATUSES] }),
+  data: z.record(z.string(), z.unknown()).describe("The record's own data (WineUnitData for a wine, UnitData otherwise)"),
+  version: z.int().min(1).describe('1, 2, …: every change is the next version (readable with ?at=)'),
+  digest: z.string().regex(/^sha256:[0-9a-f]{64}$/).describe('sha256 of the JCS form of this version (docs/api.md#digests-of-batches-and-items)'),
+  previousDigest: z.string().regex(/^sha256:[0-9a-f]{64}$/).nullable().describe("The previous version's digest; null for version 1"),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime().describe('When this version was made'),
+  digitalLink: z.url().describe("The record's GS1 Digital Link: the product's qrCodeUrl with /10/{lot} or /21/{serial}; print it in the record's QR code"),
+};
+
+export const batchSchema = z
+  .object({ object: z.literal('batch'), lot: z.string(), ...common })
+  .meta({ id: 'Batch', description: 'A batch (lot) of a product, with its own data and versions' });
+export type Batch = z.infer<typeof batchSchema>;
+
+export const itemSchema = z
+  .object({ object: z.literal('item'), serial: z.string(), lot: z.string().nullable().describe('The lot the item belongs to, if it names one'), ...common })
+  .meta({ id: 'Item', description: 'A serialised item of a product, with its own data and versions' });
+export type Item = z.infer<typeof itemSchema>;
+
+export const batchListSchema = z.object({ data: z.array(batchSchema), hasMore: z.boolean() }).meta({ id: 'BatchList' });
+export const itemListSchema = z.object({ data: z.array(itemSchema), hasMore: z.boolean() }).meta({ id: 'ItemList' });
+
+/** The read form of a stored record (its Digital Link from the product's qrCodeUrl). */
+export function toUnitView(unit: UnitRecord, qrCodeUrl: string): Batch | Item {
+  const base = {
+    productId: unit.productId,
+    gtin: unit.gtin,
+    status: unit.status,
+    data: unit.data,
+    version: unit.version,
+    digest: unit.digest,
+    previousDigest: unit.previousDigest,
+    createdAt: unit.createdAt,
+    updatedAt: unit.updatedAt,
+  };
+  if (unit.kind === 'batch') {
+    const lot = unit.lot ?? '';
+    return { object: 'batch', lot, ...base, digitalLink: unitDigitalLink(qrCodeUrl, 'batch', lot) };
+  }
+  const serial = unit.serial ?? '';
+  return { object: 'item', serial, lot: unit.lot ?? null, ...base, digitalLink: unitDigitalLink(qrCodeUrl, 'item', serial) };
+}
+
+/** `GET …/batches/{lot}` and `…/items/{serial}`: `at`, the version current at that instant. */
+export const unitAtQuerySchema = z.strictObject({
+  at: z.iso
+    .datetime({ offset: true, error: 'at must be an ISO 8601 instant such as 2026-11-23T10:00:00Z.' })
+    .refine((value) => !Number.isNaN(Date.parse(value)), { error: 'at must be an ISO 8601 instant such as 2026-11-23T10:00:00Z.' })
+    .optional()
+    .describe('An ISO 8601 instant: the version that was current then (404, param at, before version 1)'),
+});
+
+/** The lists' cursor: the lot or serial of the previous page's last record. */
+export const unitListQuerySchema = (kind: UnitKind) =>
+  z.strictObject({
+    limit: cursorLimit.describe('Page size, 1 to 100; default 25'),
+    starting_after: unitValueSchema(UNIT_PARAM[kind])
+      .optional()
+      .describe(`Cursor: the ${UNIT_PARAM[kind]} of the last record of the previous page (the list is in ${UNIT_PARAM[kind]} order)`),
+  });
+
+/** The most rows one page of the items export holds. */
+export const MAX_ITEM_EXPORT_ROWS = 1_000;
+
+/** `GET /v1/exports/items`: the product, the format, the page size and the cursor (a serial). */
+export const itemExportQuerySchema = z.strictObject({
+  productId: z
+    .uuid({ error: 'productId must be the productId (a UUID) of a product of the organization.' })
+    .meta({ description: 'The product whose items are listed (404 for an unknown product)', 'x-refers-to': 'productId' }),
+  format: z
+    .enum(EXPORT_FORMATS, { error: `format must be one of: ${EXPORT_FORMATS.join(', ')}.` })
+    .default('csv')
+    .describe('csv (header row first: serial, lot, status, digitalLink, then data.* columns) or ndjson; default csv'),
+  limit: z.coerce
+    .number({ error: 'limit must be an integer.' })
+    .int({ error: 'limit must be an integer.' })
+    .min(1, { error: 'limit must be at least 1.' })
+    .max(MAX_ITEM_EXPORT_ROWS, { error: `limit must be at most ${MAX_ITEM_EXPORT_ROWS}.` })
+    .default(MAX_ITEM_EXPORT_ROWS)
+    .describe(`Rows a page, 1 to ${MAX_ITEM_EXPORT_ROWS}; default ${MAX_ITEM_EXPORT_ROWS}`),
+  starting_after: serialSchema.optional().describe('Cursor: the serial of the last row of the previous page (the Link header gives the next page\'s URL)'),
+});
+
+export { anyUnitDataSchema };

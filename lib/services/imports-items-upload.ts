@@ -1,0 +1,78 @@
+import { eventPut } from '../data/events.ts';
+import { sendImportChunks } from '../data/import-queue.ts';
+import { abandonImportJob, insertImportJob } from '../data/imports.ts';
+import { newEvent } from '../domain/events.ts';
+import { newSortableId } from '../domain/ids.ts';
+import { restoreCells } from '../domain/import-columns.ts';
+import { finalStatus, ITEM_CHUNK_MAX_BYTES, MAX_IMPORT_ERRORS, sortRowErrors, toImportView, zeroCounts, type ImportCounts, type ImportRecord } from '../domain/imports.ts';
+import type { Tenant } from '../domain/tenant.ts';
+import { checkItemHeaders } from '../domain/unit-columns.ts';
+import { ValidationError } from '../http/errors.ts';
+import { parseItemsFile } from './import-files.ts';
+import type { UploadOptions } from './import-upload.ts';
+import { checkItemRows, countItemPlans, planItemChunks, planItemRows } from './imports-items.ts';
+import { requireProduct } from './products.ts';
+
+/**
+ * The upload of an items file (`POST /v1/imports?type=items&productId=…`, docs/import-export.md#items),
+ * apart from the worker's code so that the worker's bundle carries no file parser: the file is
+ * parsed within its budgets, every row checked against the product's category, then either the
+ * dry run's report is answered (every row decided against the stored items, nothing written) or the
+ * job is stored with one small marker item per chunk and each chunk queued with its rows.
+ */
+export async function startItemImport(tenant: Tenant, productId: string, bytes: Buffer, contentType: string | undefined, options: UploadOptions): Promise<ImportRecord> {
+  const now = options.now ?? new Date().toISOString();
+  const file = parseItemsFile(bytes, contentType);
+  const [headerError] = checkItemHeaders(file.headers);
+  if (headerError) throw new ValidationError(headerError.message, headerError.column, 'Use the columns of an items file: serial, lot, status and data.{member} (docs/import-export.md#items).');
+  const product = await requireProduct(tenant, productId, 'productId');
+  // A CSV's cells come back as the export wrote them: one neutralising quote removed (docs/import-export.md#export).
+  const rows = file.format === 'ndjson' ? file.rows : file.rows.map((row) => ({ ...row, cells: restoreCells(row.cells) }));
+  const checked = checkItemRows(product, rows);
+  const plan = planItemChunks(checked.valid);
+  if (!plan.ok) {
+    throw new ValidationError(
+      `Row ${plan.row} is too large to import: its item takes ${plan.bytes} bytes, and a row may take at most ${ITEM_CHUNK_MAX_BYTES} (docs/import-export.md#items).`,
+      `row ${plan.row}`,
+      'Shorten the row\'s data, or register the item with PUT /v1/products/{productId}/items/{serial}.',
+    );
+  }
+  const counts: ImportCounts = { ...zeroCounts(rows.length), failed: checked.failed };
+  const job: ImportRecord = {
+    importId: newSortableId('imp'),
+    ...tenant,
+    status: 'queued',
+    format: file.format,
+    type: 'items',
+    productId: product.productId,
+    ...(options.fileName === undefined ? {} : { fileName: options.fileName }),
+    chunks: plan.chunks.length,
+    chunksDone: 0,
+    counts,
+    errors: checked.errors.slice(0, MAX_IMPORT_ERRORS),
+    errorsTruncated: checked.errors.length > MAX_IMPORT_ERRORS,
+    createdAt: now,
+    updatedAt: now,
+  };
+  if (options.dryRun) {
+    const counted = countItemPlans(await planItemRows(tenant, product, checked.valid, now));
+    const errors = sortRowErrors([...checked.errors, ...counted.errors]);
+    const all = { ...counts, created: counted.created, updated: counted.updated, unchanged: counted.unchanged, failed: counts.failed + counted.failed };
+    return { ...job, status: finalStatus(all), counts: all, errors: errors.slice(0, MAX_IMPORT_ERRORS), errorsTruncated: errors.length > MAX_IMPORT_ERRORS, finishedAt: now };
+  }
+  const stored = plan.chunks.length ? job : { ...job, status: finalStatus(counts), finishedAt: now };
+  // Each chunk's item is a marker without rows: its rows travel in its message.
+  await insertImportJob(stored, plan.chunks.map(() => []), {
+    requestId: options.origin.requestId,
+    events: [eventPut(tenant, newEvent('import.created', toImportView(stored), options.origin, now))],
+  });
+  if (plan.chunks.length) {
+    try {
+      await sendImportChunks(plan.chunks.map((rows, chunk) => ({ ...tenant, importId: job.importId, chunk, items: { productId: product.productId, rows } })));
+    } catch (error) {
+      await abandonImportJob(tenant, job.importId, plan.chunks.length, new Date().toISOString()).catch(() => undefined);
+      throw error;
+    }
+  }
+  return stored;
+}

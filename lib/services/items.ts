@@ -1,0 +1,158 @@
+import { eventPut } from '../data/events.ts';
+import { getUnit, getUnitAt, listUnits, writeUnitVersion } from '../data/items.ts';
+import type { EventType } from '../domain/event-types.ts';
+import { newEvent, type Origin } from '../domain/events.ts';
+import { mergePatch } from '../domain/merge-patch.ts';
+import type { ProductRecord } from '../domain/product.ts';
+import type { Tenant } from '../domain/tenant.ts';
+import { unitSpecOf, unitStatusesOf } from '../domain/unit-data.ts';
+import { isUnitValue, nextUnitVersion, sameContent, UNIT_PARAM, UNIT_VALUE_MAX_LENGTH, WITHDRAWN, type UnitContent, type UnitKind, type UnitRecord } from '../domain/unit.ts';
+import { IMMUTABLE_UNIT_FIELDS, putBatchSchema, putItemSchema, toUnitView, type UnitInput } from '../domain/units.ts';
+import { InvalidRequestError, NotFoundError, ValidationError } from '../http/errors.ts';
+import { parseBody, parseOrThrow } from '../http/validation.ts';
+
+/**
+ * Batches and serialised items under a product (docs/api.md#batches-and-items): create or replace
+ * (PUT), merge a patch (PATCH), read (optionally at an instant), list. Every change is the next
+ * version with its digest, written with its event in one transaction; a write that changes nothing
+ * writes nothing.
+ */
+
+const NOUN: Readonly<Record<UnitKind, string>> = { batch: 'batch', item: 'item' };
+
+/**
+ * A lot or serial from the path, percent-decoded once by the gateway: 1 to 20 characters of GS1
+ * character set 82, else 422 naming it (a long segment is refused on its length, before any pattern).
+ */
+export function unitValueOf(kind: UnitKind, raw: string): string {
+  const param = UNIT_PARAM[kind];
+  if (!isUnitValue(raw)) {
+    throw new ValidationError(
+      `${param} must be 1 to ${UNIT_VALUE_MAX_LENGTH} characters of GS1 character set 82 (GS1 AI ${kind === 'batch' ? '10' : '21'}).`,
+      param,
+      "Use letters, digits and ! \" % & ' ( ) * + , - . / : ; < = > ? _ only, percent-encoded in the path where a URL needs it.",
+    );
+  }
+  return raw;
+}
+
+/** The record's current version, or a 404 naming its lot or serial. */
+export async function requireUnit(tenant: Tenant, product: ProductRecord, kind: UnitKind, value: string): Promise<UnitRecord> {
+  const unit = await getUnit(tenant, kind, product.gtin, value);
+  if (!unit) {
+    throw new NotFoundError(`Product '${product.productId}' has no ${NOUN[kind]} '${value}'.`, {
+      param: UNIT_PARAM[kind],
+      suggestion: `Register it with PUT /v1/products/{productId}/${kind === 'batch' ? 'batches' : 'items'}/{${UNIT_PARAM[kind]}}.`,
+    });
+  }
+  return unit;
+}
+
+/** A field the body may not carry (the path names the record; the service counts versions): 422 naming it. */
+function refuseImmutable(kind: UnitKind, body: unknown): void {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return;
+  const fixed = Object.keys(body).find((field) => Object.hasOwn(IMMUTABLE_UNIT_FIELDS, field) || (kind === 'batch' && field === 'lot'));
+  if (fixed === 'lot') throw new ValidationError('lot cannot be changed: it is the path. Register the batch under its new lot instead.', 'lot');
+  if (fixed) throw new ValidationError(IMMUTABLE_UNIT_FIELDS[fixed] ?? `${fixed} cannot be changed.`, fixed);
+}
+
+/** What a record holds once checked against its product's category: its status and its data (docs/api.md#the-data-of-a-batch-or-an-item). */
+export function checkContent(product: Pick<ProductRecord, 'category'>, kind: UnitKind, input: UnitInput): UnitContent {
+  const status = input.status ?? 'active';
+  const statuses = unitStatusesOf(product.category);
+  if (!statuses.includes(status)) {
+    throw new ValidationError(`status must be one of: ${statuses.join(', ')}.`, 'status', `A ${product.category} ${NOUN[kind]} takes ${statuses.join(' or ')}.`);
+  }
+  const data = parseOrThrow(unitSpecOf(product.category).data[kind], input.data ?? {}, ['data']);
+  return { ...(kind === 'item' && input.lot !== undefined ? { lot: input.lot } : {}), status, data };
+}
+
+/** Which event a new version writes: created, withdrawn (a status moved to withdrawn) or updated. */
+function eventTypeOf(kind: UnitKind, before: UnitRecord | undefined, after: UnitRecord): EventType {
+  if (!before) return `${kind}.created`;
+  if (after.status === WITHDRAWN && before.status !== WITHDRAWN) return `${kind}.withdrawn`;
+  return `${kind}.updated`;
+}
+
+/** How often a write is decided again after losing to a concurrent one. */
+const ATTEMPTS = 5;
+
+export interface UnitWrite {
+  unit: UnitRecord;
+  /** The record did not exist before. */
+  created: boolean;
+}
+
+/**
+ * Writes the next version of a record from `contentOf(current)` (undefined: no record yet), with its
+ * event in the same transaction. A content equal to the current one writes nothing. A concurrent
+ * write makes it read again and decide again (the last write wins, each a version of its own).
+ */
+async function writeNext(
+  tenant: Tenant,
+  product: ProductRecord,
+  kind: UnitKind,
+  value: string,
+  contentOf: (current: UnitRecord | undefined) => UnitContent,
+  origin: Origin,
+  mustExist: boolean,
+): Promise<UnitWrite> {
+  for (let attempt = 1; ; attempt++) {
+    const current = await getUnit(tenant, kind, product.gtin, value, true);
+    if (!current && mustExist) await requireUnit(tenant, product, kind, value);
+    const content = contentOf(current);
+    if (current && sameContent(current, content)) return { unit: current, created: false };
+    const now = new Date().toISOString();
+    const next = nextUnitVersion({ kind, productId: product.productId, gtin: product.gtin, value }, current, content, now);
+    const event = newEvent(eventTypeOf(kind, current, next), toUnitView(next, product.qrCodeUrl), origin, now);
+    if ((await writeUnitVersion(tenant, current, next, [eventPut(tenant, event)])) === 'written') return { unit: next, created: !current };
+    if (attempt >= ATTEMPTS) throw new Error(`The ${NOUN[kind]} '${value}' kept changing under concurrent writes`);
+  }
+}
+
+/** `PUT …/batches/{lot}` and `…/items/{serial}`: creates the record or replaces what it holds. */
+export async function putUnit(tenant: Tenant, product: ProductRecord, kind: UnitKind, value: string, body: unknown, origin: Origin): Promise<UnitWrite> {
+  refuseImmutable(kind, body);
+  const input: UnitInput = parseBody(kind === 'batch' ? putBatchSchema : putItemSchema, body);
+  const content = checkContent(product, kind, input);
+  return writeNext(tenant, product, kind, value, () => content, origin, false);
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * `PATCH`: an RFC 7396 merge patch of the record's own document (`{lot?, status, data}`), the result
+ * checked as a whole. `status` cannot be removed (null); `data: null` empties the data.
+ */
+export async function patchUnit(tenant: Tenant, product: ProductRecord, kind: UnitKind, value: string, patch: unknown, origin: Origin): Promise<UnitWrite> {
+  if (!isObject(patch)) throw new InvalidRequestError('The merge patch must be a JSON object, such as {"status": "withdrawn"}.');
+  refuseImmutable(kind, patch);
+  if (patch.status === null) throw new ValidationError('status cannot be removed: set it to one of the statuses instead.', 'status');
+  // The patch's own fields, checked before any record is read (its data only as a whole, after the merge).
+  parseOrThrow(kind === 'batch' ? putBatchSchema : putItemSchema, { ...patch, ...(patch.lot === null ? { lot: undefined } : {}), ...(patch.data === null ? { data: undefined } : {}) });
+  return writeNext(
+    tenant,
+    product,
+    kind,
+    value,
+    (current) => {
+      const document = { ...(current?.lot !== undefined && kind === 'item' ? { lot: current.lot } : {}), status: current?.status ?? 'active', data: current?.data ?? {} };
+      const merged = mergePatch(document, patch) as Record<string, unknown>;
+      return checkContent(product, kind, parseOrThrow(kind === 'batch' ? putBatchSchema : putItemSchema, merged));
+    },
+    origin,
+    true,
+  );
+}
+
+/** A record as it is now, or (`at`, an ISO instant) the version current then: 404 naming `at` before version 1. */
+export async function readUnit(tenant: Tenant, product: ProductRecord, kind: UnitKind, value: string, at?: string): Promise<UnitRecord> {
+  const current = await requireUnit(tenant, product, kind, value);
+  if (at === undefined) return current;
+  const version = await getUnitAt(tenant, current, Date.parse(at));
+  if (!version) throw new NotFoundError(`The ${NOUN[kind]} '${value}' did not exist yet at ${at}.`, { param: 'at' });
+  return version;
+}
+
+export const listUnitsOf = (tenant: Tenant, product: ProductRecord, kind: UnitKind, limit: number, startingAfter?: string) =>
+  listUnits(tenant, kind, product.gtin, limit, startingAfter);
