@@ -21,17 +21,24 @@ const loginUrl = (): string => `/v1/auth/login?returnTo=${encodeURIComponent(win
 
 const BRAND_MARK = 'M3 3h8v8H3zm2 2v4h4V5zm8-2h8v8h-8zm2 2v4h4V5zM3 13h8v8H3zm2 2v4h4v-4zm11-2h2v2h-2zm-3 0h2v4h-2zm5 3h3v2h-3zm-5 3h4v2h-4zm6 0h2v2h-2z';
 
+/** The brand's mark and name, large, as the sign-in and loading screens show them. */
+function BrandLarge() {
+  return (
+    <div class="brand brand-large">
+      <svg aria-hidden="true" viewBox="0 0 24 24" width="32" height="32">
+        <path fill="currentColor" d={BRAND_MARK} />
+      </svg>
+      <span>Product Passport</span>
+    </div>
+  );
+}
+
 /** The first screen while the session is read: the brand, a quiet progress line, the words for screen readers. */
 function LoadingScreen() {
   return (
     <main id="main" class="signin loading-screen" aria-busy="true">
       <div class="signin-card loading-card">
-        <div class="brand brand-large">
-          <svg aria-hidden="true" viewBox="0 0 24 24" width="32" height="32">
-            <path fill="currentColor" d={BRAND_MARK} />
-          </svg>
-          <span>Product Passport</span>
-        </div>
+        <BrandLarge />
         <div class="loading-bar" aria-hidden="true">
           <span />
         </div>
@@ -48,12 +55,7 @@ function SignIn(props: { reason?: string }) {
   return (
     <main id="main" class="signin">
       <div class="signin-card">
-        <div class="brand brand-large">
-          <svg aria-hidden="true" viewBox="0 0 24 24" width="32" height="32">
-            <path fill="currentColor" d={BRAND_MARK} />
-          </svg>
-          <span>Product Passport</span>
-        </div>
+        <BrandLarge />
         <h1>Sign in to the dashboard</h1>
         <p>Manage your products, digital product passports, API keys and scan analytics.</p>
         {props.reason ? <p class="notice notice-info" role="status">{props.reason}</p> : null}

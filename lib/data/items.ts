@@ -133,12 +133,6 @@ export async function getUnitAt(tenant: Tenant, current: UnitRecord, at: number)
   return undefined;
 }
 
-/** Every earlier version of a record, oldest first (its chain, with the current one after them). */
-export async function listUnitVersions(tenant: Tenant, unit: UnitRecord): Promise<UnitRecord[]> {
-  const page = await queryItems(beginsWith(tenantPk(tenant), versionPrefix(unit.kind, unit.gtin, unitValue(unit))));
-  return page.items.flatMap((item) => unitFromItem(item, unit.kind) ?? []);
-}
-
 /** How long bulk calls wait between their attempts at what DynamoDB left unprocessed. */
 const backOff = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.min(1_000, 20 * 2 ** attempt)));
 

@@ -133,7 +133,7 @@ export type ItemPlan =
  * The row on top of the stored item: an empty lot or status cell leaves the item's, data cells (when
  * the row fills any) replace its data; a new item is active with empty data unless the row says otherwise.
  */
-function contentOf(product: ProductRecord, row: CheckedItemRow, stored: UnitRecord | undefined): UnitContent {
+function contentOf(row: CheckedItemRow, stored: UnitRecord | undefined): UnitContent {
   const lot = row.lot ?? stored?.lot;
   return { ...(lot === undefined ? {} : { lot }), status: row.status ?? stored?.status ?? 'active', data: row.data ?? stored?.data ?? {} };
 }
@@ -148,7 +148,7 @@ export async function planItemRows(tenant: Tenant, product: ProductRecord, rows:
   return rows.map((row): ItemPlan => {
     const before = stored.get(row.serial);
     if (importId !== undefined && before?.importId === importId) return { kind: 'done', row, outcome: before.version === 1 ? 'created' : 'updated' };
-    const content = contentOf(product, row, before);
+    const content = contentOf(row, before);
     // The product's category may have changed since the upload: the row is checked again against it.
     if (!statuses.includes(content.status)) return { kind: 'failed', error: { row: row.row, column: 'status', message: `status must be one of: ${statuses.join(', ')}.` } };
     if (before && sameContent(before, content)) return { kind: 'unchanged', row };

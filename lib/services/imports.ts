@@ -107,7 +107,6 @@ function firstPerColumn(errors: readonly ImportRowError[]): ImportRowError[] {
   return errors.filter((e) => !seen.has(`${e.row}\u0000${e.column}`) && seen.add(`${e.row}\u0000${e.column}`));
 }
 
-/** One row's checks that need no data: cells, GTIN, values. */
 /**
  * A battery passport given whole as JSON in the `passport` column (docs/battery.md#import-and-export):
  * its data, or the row's errors (the JSON, the schema's rules naming the element, and the elements
@@ -144,6 +143,7 @@ function kindError(row: number, cells: Record<string, string>, category: Product
   return [{ row, column, message: `${mismatch.message} ${mismatch.suggestion}` }];
 }
 
+/** One row's checks that need no data: cells, GTIN, values. */
 function checkRow(stored: StoredRow): Checked {
   const { row } = stored;
   // A battery passport comes whole, as JSON, in its own column; the other cells are the template's.

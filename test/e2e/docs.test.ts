@@ -39,14 +39,14 @@ describe('the API reference', () => {
     const requests = recordRequests(page);
     const response = await page.goto(`${baseUrl()}/docs`);
     expect(response?.status()).toBe(200);
-    await page.getByText('Register a product').first().waitFor({ timeout: 15_000 });
+    await page.getByText('Register a product').first().waitFor({ timeout: 60_000 });
     expect(await page.getByText('Product Passport API').count()).toBeGreaterThan(0);
     const origin = new URL(baseUrl()).origin;
     expect(requests.filter((url) => !url.startsWith(origin) && !url.startsWith('data:'))).toEqual([]);
     mkdirSync(RESULTS_DIR, { recursive: true });
     await page.screenshot({ path: `${RESULTS_DIR}docs.png` });
     await page.close();
-  });
+  }, 120_000);
 
   it.skipIf(mode === 'skip')('attack: clickjacking: /docs framed by another site does not render; the page itself runs under its CSP with no violation', async () => {
     if (!browser) throw new Error(CHROMIUM_MISSING);
@@ -65,7 +65,8 @@ describe('the API reference', () => {
     const attacker = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`; // another port: another origin
     // Act
     const direct = await page.goto(`${baseUrl()}/docs`);
-    await page.getByText('Register a product').first().waitFor({ timeout: 15_000 });
+    // A generous bound: Swagger UI renders the whole document, slowly on a busy machine.
+    await page.getByText('Register a product').first().waitFor({ timeout: 60_000 });
     const directViolations = [...violations];
     await page.goto(attacker, { waitUntil: 'load' }); // the load event waits for the frame's own
     const framed = await (await page.$('#victim'))?.contentFrame();
@@ -79,5 +80,5 @@ describe('the API reference', () => {
     expect(direct?.headers()['x-frame-options']).toBe('DENY');
     await page.close();
     server.close();
-  });
+  }, 120_000);
 });

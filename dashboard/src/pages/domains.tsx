@@ -37,7 +37,7 @@ function AddDomainForm(props: { onAdded: (domain: Domain) => void; onCancel: () 
     <form ref={form} class="card form" onSubmit={submit} aria-labelledby="add-domain-title" noValidate>
       <h2 id="add-domain-title">Add a domain</h2>
       {placed.top ? <ErrorNotice error={placed.top} /> : null}
-      <Field label="Hostname" name="hostname" error={error} errorField={placed.field} hint="The host to print on your packaging, such as id.brand.example (a pasted address such as https://id.brand.example/ is fine). A subdomain is best.">
+      <Field label="Hostname" name="hostname" error={error} errorField={placed.field} hint="The host to print on your packaging, such as id.brand.example (a pasted web address is fine: its scheme and path are dropped). A subdomain is best.">
         {(a) => <input {...a} type="text" required maxLength={253} autoComplete="off" spellcheck={false} value={hostname} onInput={(e) => setHostname(e.currentTarget.value)} />}
       </Field>
       <FormActions submitLabel="Add domain" busy={busy} onCancel={props.onCancel} />
