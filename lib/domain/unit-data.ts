@@ -26,6 +26,8 @@ const measure = (field: string, max: number, description: string) =>
     .min(0, { error: `${field} must be 0 or more.` })
     .max(max, { error: `${field} must be at most ${max}.` })
     .refine(isStorableNumber, { error: `${field} ${STORABLE}` })
+    // The document states the storable range as the refine checks it (0, or 0.000001 and more).
+    .meta({ anyOf: [{ const: 0 }, { minimum: 0.000001 }] })
     .optional()
     .describe(`${description}; 0 or at least 0.000001`);
 

@@ -1,7 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { IMPORT_COLUMNS, IMPORT_HEADERS, rowToInput } from '../../lib/domain/import-columns.ts';
+import { EXAMPLE_GTIN, IMPORT_COLUMNS, IMPORT_HEADERS, rowToInput } from '../../lib/domain/import-columns.ts';
 import { passportDataSchema } from '../../lib/domain/passport.ts';
 import { createProductSchema } from '../../lib/domain/product.ts';
 import { baseUrl, call, expectError, newOrg, type TestOrg } from '../support/api.ts';
@@ -212,7 +212,7 @@ describe('the import template', () => {
     const cells = (n: number) => IMPORT_HEADERS.map((_, i) => String(sheet.getRow(n).getCell(i + 1).value ?? ''));
     expect(cells(1)).toEqual(IMPORT_HEADERS);
     expect(cells(2)).toEqual(examples);
-    expect(sheet.getRow(2).getCell(IMPORT_HEADERS.indexOf('gtin') + 1).value).toBe('4006381333931');
+    expect(sheet.getRow(2).getCell(IMPORT_HEADERS.indexOf('gtin') + 1).value).toBe(EXAMPLE_GTIN);
     expect(sheet.rowCount).toBe(2);
   });
 
