@@ -6,7 +6,7 @@ import { qrQuerySchema, type ProductRecord } from '../../lib/domain/product.ts';
 import { UNIT_PARAM, unitDigitalLink, type UnitKind } from '../../lib/domain/unit.ts';
 import { itemExportQuerySchema, toUnitView, unitAtQuerySchema, unitListQuerySchema } from '../../lib/domain/units.ts';
 import { UnsupportedMediaTypeError } from '../../lib/http/errors.ts';
-import { json } from '../../lib/http/response.ts';
+import { exportPage, json } from '../../lib/http/response.ts';
 import { parseQuery } from '../../lib/http/validation.ts';
 import { exportItems } from '../../lib/services/items-export.ts';
 import { listUnitsOf, patchUnit, putUnit, readUnit, requireUnit, unitValueOf } from '../../lib/services/items.ts';
@@ -80,24 +80,13 @@ const qr = (kind: UnitKind) => async (request: ApiRequest) => {
   return { statusCode: 200, headers: { 'Content-Type': 'image/svg+xml', 'Content-Disposition': `inline; filename="${name}.svg"` }, body: svg };
 };
 
-const EXPORT_TYPES = { csv: 'text/csv; charset=utf-8', ndjson: 'application/x-ndjson' } as const;
-
 /** One page of a product's items with their Digital Links (docs/import-export.md#items), for a label printer. */
 async function exportItemsPage(request: ApiRequest) {
   const { productId, format, limit, starting_after } = parseQuery(itemExportQuerySchema, request.event.queryStringParameters, ['productId', 'format', 'limit', 'starting_after']);
   const product = await requireProduct(request.principal.tenant, productId, 'productId');
   const page = await exportItems(request.principal.tenant, product, format, limit, starting_after);
   const next = page.next === undefined ? undefined : `/v1/exports/items?${new URLSearchParams({ productId: product.productId, format, limit: String(limit), starting_after: page.next })}`;
-  return {
-    statusCode: 200,
-    headers: {
-      'Content-Type': EXPORT_TYPES[format],
-      'Content-Disposition': `attachment; filename="items-${product.gtin}.${format}"`,
-      'Cache-Control': 'no-store',
-      ...(next ? { Link: `<${next}>; rel="next"` } : {}),
-    },
-    body: page.body,
-  };
+  return exportPage(format, `items-${product.gtin}`, page.body, next);
 }
 
 export const handler = defineApiHandler('items', {

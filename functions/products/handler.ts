@@ -15,7 +15,7 @@ import {
 } from '../../lib/domain/product.ts';
 import { defineApiHandler, pathParam, type ApiRequest } from '../../lib/api/handler.ts';
 import { NotFoundError, ValidationError } from '../../lib/http/errors.ts';
-import { json } from '../../lib/http/response.ts';
+import { exportPage, json } from '../../lib/http/response.ts';
 import { parseBody, parseOrThrow, parseQuery } from '../../lib/http/validation.ts';
 import { changeProductStatus, createProduct, requireProduct, updateProductFields } from '../../lib/services/products.ts';
 import { originOf } from '../../lib/api/origin.ts';
@@ -102,8 +102,6 @@ async function productQr(request: ApiRequest) {
   };
 }
 
-const EXPORT_TYPES = { csv: 'text/csv; charset=utf-8', ndjson: 'application/x-ndjson' } as const;
-
 /**
  * One page of the product export (docs/import-export.md#export). The route table admits either of
  * its scopes; the export shows products and passports, so it needs both.
@@ -115,16 +113,7 @@ async function exportProductsPage(request: ApiRequest) {
   const { format, limit, starting_after } = parseQuery(exportQuerySchema, request.event.queryStringParameters, ['format', 'limit', 'starting_after']);
   const page = await exportProducts(request.principal.tenant, format, limit, starting_after?.toLowerCase());
   const next = page.next === undefined ? undefined : `/v1/exports/products?${new URLSearchParams({ format, limit: String(limit), starting_after: page.next })}`;
-  return {
-    statusCode: 200,
-    headers: {
-      'Content-Type': EXPORT_TYPES[format],
-      'Content-Disposition': `attachment; filename="products.${format}"`,
-      'Cache-Control': 'no-store',
-      ...(next ? { Link: `<${next}>; rel="next"` } : {}),
-    },
-    body: page.body,
-  };
+  return exportPage(format, 'products', page.body, next);
 }
 
 async function withdraw(request: ApiRequest) {
