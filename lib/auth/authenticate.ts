@@ -26,6 +26,7 @@ export async function authenticateApiKey(header: string | undefined): Promise<Ap
   const cached = keyCache().get(hash);
   if (cached) return cached;
 
+  const readAt = Date.now();
   const record = await findApiKeyByHash(hash);
   if (!record || !hashesEqual(record.hash, hash)) throw new AuthenticationError('The API key is not valid.');
   if (record.revokedAt) throw new AuthenticationError('The API key has been revoked.');
@@ -37,7 +38,7 @@ export async function authenticateApiKey(header: string | undefined): Promise<Ap
     scopes: record.scopes,
     rateLimitPerMinute: record.rateLimitPerMinute ?? config().rateLimitPerMinute,
   };
-  keyCache().set(hash, principal);
+  keyCache().set(hash, principal, readAt);
   return principal;
 }
 

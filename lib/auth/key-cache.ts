@@ -22,13 +22,20 @@ export class TtlCache<V> {
     return entry.value;
   }
 
-  set(key: string, value: V): void {
+  /**
+   * Stores `value` until `readAt + ttlMs`. Pass the time the value was read from its source, taken
+   * before the read: a slow read then shortens the entry instead of lengthening how long a revoked
+   * key keeps working.
+   */
+  set(key: string, value: V, readAt: number = this.now()): void {
     if (this.ttlMs <= 0) return;
+    const expiresAt = readAt + this.ttlMs;
+    if (expiresAt <= this.now()) return;
     if (this.entries.size >= this.maxEntries) {
       // Maps iterate in insertion order: drop the oldest entry.
       const oldest = this.entries.keys().next();
       if (!oldest.done) this.entries.delete(oldest.value);
     }
-    this.entries.set(key, { value, expiresAt: this.now() + this.ttlMs });
+    this.entries.set(key, { value, expiresAt });
   }
 }

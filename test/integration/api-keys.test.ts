@@ -69,7 +69,7 @@ describe('API key management with a dashboard session', () => {
     let aStatus = 200;
     let lastAcceptedAt = revokedAt;
     const bStatuses: number[] = [];
-    while (aStatus !== 401 && Date.now() - revokedAt < 6_000) {
+    while (aStatus !== 401 && Date.now() - revokedAt < 30_000) {
       const sentAt = Date.now();
       const [ra, rb] = await Promise.all([call('GET', '/v1/products', { key: a.body.key }), call('GET', '/v1/products', { key: b.body.key })]);
       aStatus = ra.status;

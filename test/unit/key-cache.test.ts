@@ -13,6 +13,20 @@ describe('TtlCache', () => {
     expect(cache.get('k')).toBeUndefined();
   });
 
+  it('counts the time-to-live from when the value was read, so a slow read cannot stretch it', () => {
+    // Prepare: a read that started at 1,000 and finished 4,000 ms later
+    let now = 5_000;
+    const cache = new TtlCache<string>(5_000, 10, () => now);
+    // Act
+    cache.set('slow', 'v', 1_000);
+    cache.set('too-slow', 'v', -1);
+    // Assess: the entry expires 5 s after the read began, not 5 s after it was stored
+    expect(cache.get('slow')).toBe('v');
+    expect(cache.get('too-slow')).toBeUndefined();
+    now = 6_000;
+    expect(cache.get('slow')).toBeUndefined();
+  });
+
   it('drops the oldest entry when full', () => {
     const cache = new TtlCache<number>(5_000, 2);
     cache.set('a', 1);
