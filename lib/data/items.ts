@@ -1,4 +1,4 @@
-import { BatchGetCommand, BatchWriteCommand, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Tenant } from '../domain/tenant.ts';
 import { unitFromItem, unitValue, type UnitKind, type UnitRecord } from '../domain/unit.ts';
 import { db, tableName } from './client.ts';
@@ -94,19 +94,59 @@ export async function writeUnitVersion(tenant: Tenant, before: UnitRecord | unde
   }
 }
 
-/** A product's records of one kind in lot or serial order: `limit` after `startingAfter` (or from the first). */
+/** What a list keeps (docs/api.md#batches-and-items): lots or serials starting with `prefix`, one `status`, an item's `lot`. */
+export interface UnitFilter {
+  prefix?: string;
+  status?: string;
+  lot?: string;
+}
+
+/**
+ * A product's records of one kind in lot or serial order: `limit` after `startingAfter` (or from the
+ * first). `prefix` narrows the key condition (an index read); `status` and `lot` filter what the
+ * Query reads, whole 1 MB pages until the page is full, so a rare status among many records reads
+ * them all. A cursor outside the prefix's range starts before it (an earlier one) or after it (a later one).
+ */
 export async function listUnits(
   tenant: Tenant,
   kind: UnitKind,
   gtin14: string,
   limit: number,
   startingAfter?: string,
+  filter: UnitFilter = {},
 ): Promise<{ units: UnitRecord[]; hasMore: boolean }> {
-  const page = await queryItems(beginsWith(tenantPk(tenant), listPrefix(kind, gtin14)), {
-    limit,
-    ...(startingAfter === undefined ? {} : { startKey: { ...unitKey(tenant, kind, gtin14, startingAfter) } }),
-  });
-  return { units: page.items.flatMap((item) => unitFromItem(item, kind) ?? []), hasMore: page.hasMore };
+  const prefix = filter.prefix ?? '';
+  let cursor = startingAfter;
+  if (cursor !== undefined && !cursor.startsWith(prefix)) {
+    if (cursor > prefix) return { units: [], hasMore: false };
+    cursor = undefined;
+  }
+  const key = beginsWith(tenantPk(tenant), `${listPrefix(kind, gtin14)}${prefix}`);
+  const startKey = cursor === undefined ? undefined : { ...unitKey(tenant, kind, gtin14, cursor) };
+  const conditions = [...(filter.status === undefined ? [] : ['#status = :status']), ...(filter.lot === undefined ? [] : ['#lot = :lot'])];
+  if (conditions.length === 0) {
+    const page = await queryItems(key, { limit, ...(startKey ? { startKey } : {}) });
+    return { units: page.items.flatMap((item) => unitFromItem(item, kind) ?? []), hasMore: page.hasMore };
+  }
+  const query = {
+    ...key,
+    FilterExpression: conditions.join(' AND '),
+    ExpressionAttributeNames: { ...(filter.status === undefined ? {} : { '#status': 'status' }), ...(filter.lot === undefined ? {} : { '#lot': 'lot' }) },
+    ExpressionAttributeValues: { ...key.ExpressionAttributeValues, ...(filter.status === undefined ? {} : { ':status': filter.status }), ...(filter.lot === undefined ? {} : { ':lot': filter.lot }) },
+  };
+  const units: UnitRecord[] = [];
+  let next: Item | undefined = startKey;
+  do {
+    const page = await db().send(new QueryCommand({ ...query, TableName: tableName(), ExclusiveStartKey: next }));
+    for (const item of page.Items ?? []) {
+      const unit = unitFromItem(item, kind);
+      if (!unit) continue;
+      if (units.length === limit) return { units, hasMore: true };
+      units.push(unit);
+    }
+    next = page.LastEvaluatedKey;
+  } while (next);
+  return { units, hasMore: false };
 }
 
 /**

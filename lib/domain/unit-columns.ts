@@ -15,30 +15,33 @@ import type { Item } from './units.ts';
  */
 export const ITEM_COLUMNS = ['serial', 'lot', 'status', 'digitalLink'] as const;
 const DATA_PREFIX = 'data.';
-/** How deep a data column may name a member: the open data's three levels (lib/domain/unit-data.ts). */
-const MAX_DATA_SEGMENTS = 3;
+/** How deep a data column may name a member unless the category says otherwise: the open data's three levels (lib/domain/unit-data.ts). */
+const DEFAULT_DATA_SEGMENTS = 3;
 
 export interface ItemCellError {
   column: string;
   message: string;
 }
 
-/** Whether a header names a data member: `data.` and one to three member names. */
-const isDataHeader = (header: string): boolean => {
+/** Whether a header names a data member: `data.` and one to `depth` member names. */
+const isDataHeader = (header: string, depth: number): boolean => {
   if (!header.startsWith(DATA_PREFIX)) return false;
   const segments = header.slice(DATA_PREFIX.length).split('.');
-  return segments.length <= MAX_DATA_SEGMENTS && segments.every((segment) => OPEN_DATA_KEY.test(segment));
+  return segments.length <= depth && segments.every((segment) => OPEN_DATA_KEY.test(segment));
 };
 
-/** The headers' problems: an unknown header, or no serial column (a 422 naming the header). */
-export function checkItemHeaders(headers: readonly string[]): ItemCellError[] {
+/**
+ * The headers' problems: an unknown header, or no serial column (a 422 naming the header). `depth`
+ * is how many member names a data column may join: the product's category says (lib/domain/unit-data.ts).
+ */
+export function checkItemHeaders(headers: readonly string[], depth = DEFAULT_DATA_SEGMENTS): ItemCellError[] {
   const errors: ItemCellError[] = [];
   if (headers.length > MAX_IMPORT_COLUMNS) errors.push({ column: headers[MAX_IMPORT_COLUMNS] ?? '', message: `An items file may hold at most ${MAX_IMPORT_COLUMNS} columns.` });
   for (const header of headers) {
-    if (!(ITEM_COLUMNS as readonly string[]).includes(header) && !isDataHeader(header)) {
+    if (!(ITEM_COLUMNS as readonly string[]).includes(header) && !isDataHeader(header, depth)) {
       errors.push({
         column: header,
-        message: `'${header}' is not a column of an items file: serial, lot, status, digitalLink, or data.{member} (a member name starts with a letter and holds letters, digits and _; at most three levels, joined by dots).`,
+        message: `'${header}' is not a column of an items file: serial, lot, status, digitalLink, or data.{member} (a member name starts with a letter and holds letters, digits and _; at most ${depth} levels for this product's category, joined by dots).`,
       });
     }
   }
@@ -56,7 +59,8 @@ export function dataCellValue(cell: string): unknown {
   if (cell.startsWith('[') && cell.endsWith(']')) {
     try {
       const list: unknown = JSON.parse(cell);
-      if (Array.isArray(list) && list.every((v) => ['string', 'number', 'boolean'].includes(typeof v))) return list;
+      // Scalars, or objects (a battery's negativeEvents): the category's schema checks what they hold.
+      if (Array.isArray(list) && list.every((v) => ['string', 'number', 'boolean'].includes(typeof v) || (typeof v === 'object' && v !== null && !Array.isArray(v)))) return list;
     } catch {
       // Not JSON: text.
     }

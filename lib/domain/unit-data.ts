@@ -123,15 +123,22 @@ export interface UnitCategorySpec {
   data: Readonly<Record<UnitKind, z.ZodType<Record<string, unknown>>>>;
   /** Statuses it adds to active and withdrawn (a withdrawn record's Digital Link answers 410; any other resolves). */
   statuses: readonly string[];
+  /**
+   * How many member names a `data.…` column of an items file may join (docs/import-export.md#items):
+   * as deep as the category's item data nests before its lists.
+   */
+  columnDepth: number;
 }
 
-const OPEN: UnitCategorySpec = { data: { batch: openUnitDataSchema, item: openUnitDataSchema }, statuses: [] };
+const OPEN: UnitCategorySpec = { data: { batch: openUnitDataSchema, item: openUnitDataSchema }, statuses: [], columnDepth: OPEN_DATA_MAX_DEPTH };
 
 /** The registry: categories with their own batch and item data. */
 const UNIT_CATEGORIES: Readonly<Partial<Record<Category, UnitCategorySpec>>> = {
-  wine: { data: { batch: wineUnitDataSchema, item: wineUnitDataSchema }, statuses: [] },
+  wine: { data: { batch: wineUnitDataSchema, item: wineUnitDataSchema }, statuses: [], columnDepth: OPEN_DATA_MAX_DEPTH },
   // A battery's own data: identifiers, dates, status and its condition over its life (docs/battery.md#model-and-item).
-  battery: { data: { batch: openUnitDataSchema, item: batteryItemDataSchema }, statuses: [] },
+  // Its deepest value is data.performanceAndDurability.batteryCondition.remainingPowerCapability.remainingPowerCapabilityValue.atSoC;
+  // its lists (negativeEvents, internalResistanceIncrease) are one cell of JSON each.
+  battery: { data: { batch: openUnitDataSchema, item: batteryItemDataSchema }, statuses: [], columnDepth: 5 },
 };
 
 /** What `category`'s batches and items hold (the open object when it has no line of its own). */

@@ -123,14 +123,30 @@ export const unitAtQuerySchema = z.strictObject({
     .describe('An ISO 8601 instant: the version that was current then (404, param at, before version 1)'),
 });
 
-/** The lists' cursor: the lot or serial of the previous page's last record. */
-export const unitListQuerySchema = (kind: UnitKind) =>
-  z.strictObject({
+/**
+ * The lists' cursor (the lot or serial of the previous page's last record) and filters: a lot or
+ * serial prefix, a status, and an item's lot (docs/api.md#batches-and-items).
+ */
+export const unitListQuerySchema = (kind: UnitKind) => {
+  const param = UNIT_PARAM[kind];
+  return z.strictObject({
     limit: cursorLimit.describe('Page size, 1 to 100; default 25'),
-    starting_after: unitValueSchema(UNIT_PARAM[kind])
+    starting_after: unitValueSchema(param)
       .optional()
-      .describe(`Cursor: the ${UNIT_PARAM[kind]} of the last record of the previous page (the list is in ${UNIT_PARAM[kind]} order)`),
+      .describe(`Cursor: the ${param} of the last record of the previous page (the list is in ${param} order)`),
+    prefix: z
+      .string({ error: 'prefix must be a string.' })
+      .refine(isUnitValue, { error: `prefix must be ${GS1_RULE}.` })
+      .meta({ pattern: UNIT_VALUE_PATTERN })
+      .optional()
+      .describe(`Only the ${kind === 'batch' ? 'batches' : 'items'} whose ${param} starts with this (case-sensitive): ${GS1_RULE}`),
+    status: z
+      .enum(ALL_UNIT_STATUSES, { error: `status must be one of: ${ALL_UNIT_STATUSES.join(', ')}.` })
+      .optional()
+      .describe(`Only the ${kind === 'batch' ? 'batches' : 'items'} of this status (a filter of what is read: a rare status among many reads them all)`),
+    ...(kind === 'item' ? { lot: lotSchema.optional().describe('Only the items that name this lot (a filter of what is read, as status)') } : {}),
   });
+};
 
 /** The most rows one page of the items export holds. */
 export const MAX_ITEM_EXPORT_ROWS = 1_000;

@@ -7,6 +7,7 @@ import { restoreCells } from '../domain/import-columns.ts';
 import { finalStatus, ITEM_CHUNK_MAX_BYTES, MAX_IMPORT_ERRORS, sortRowErrors, toImportView, zeroCounts, type ImportCounts, type ImportRecord } from '../domain/imports.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import { checkItemHeaders } from '../domain/unit-columns.ts';
+import { unitSpecOf } from '../domain/unit-data.ts';
 import { ValidationError } from '../http/errors.ts';
 import { parseItemsFile } from './import-files.ts';
 import type { UploadOptions } from './import-upload.ts';
@@ -23,9 +24,9 @@ import { requireProduct } from './products.ts';
 export async function startItemImport(tenant: Tenant, productId: string, bytes: Buffer, contentType: string | undefined, options: UploadOptions): Promise<ImportRecord> {
   const now = options.now ?? new Date().toISOString();
   const file = parseItemsFile(bytes, contentType);
-  const [headerError] = checkItemHeaders(file.headers);
-  if (headerError) throw new ValidationError(headerError.message, headerError.column, 'Use the columns of an items file: serial, lot, status and data.{member} (docs/import-export.md#items).');
   const product = await requireProduct(tenant, productId, 'productId');
+  const [headerError] = checkItemHeaders(file.headers, unitSpecOf(product.category).columnDepth);
+  if (headerError) throw new ValidationError(headerError.message, headerError.column, 'Use the columns of an items file: serial, lot, status and data.{member} (docs/import-export.md#items).');
   // A CSV's cells come back as the export wrote them: one neutralising quote removed (docs/import-export.md#export).
   const rows = file.format === 'ndjson' ? file.rows : file.rows.map((row) => ({ ...row, cells: restoreCells(row.cells) }));
   const checked = checkItemRows(product, rows);

@@ -1,5 +1,5 @@
 import { eventPut } from '../data/events.ts';
-import { getUnit, getUnitAt, listUnits, writeUnitVersion } from '../data/items.ts';
+import { getUnit, getUnitAt, listUnits, writeUnitVersion, type UnitFilter } from '../data/items.ts';
 import type { EventType } from '../domain/event-types.ts';
 import { newEvent, type Origin } from '../domain/events.ts';
 import { mergePatch } from '../domain/merge-patch.ts';
@@ -154,5 +154,6 @@ export async function readUnit(tenant: Tenant, product: ProductRecord, kind: Uni
   return version;
 }
 
-export const listUnitsOf = (tenant: Tenant, product: ProductRecord, kind: UnitKind, limit: number, startingAfter?: string) =>
-  listUnits(tenant, kind, product.gtin, limit, startingAfter);
+/** A page of the product's records, narrowed by `filter` (lot or serial prefix, status, an item's lot). */
+export const listUnitsOf = (tenant: Tenant, product: ProductRecord, kind: UnitKind, limit: number, startingAfter?: string, filter: UnitFilter = {}) =>
+  listUnits(tenant, kind, product.gtin, limit, startingAfter, filter);

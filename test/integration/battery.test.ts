@@ -410,6 +410,47 @@ describe('batteries one by one: items of a battery model (docs/battery.md#model-
     expect(item.body.data).toEqual(identity(serials[1]!));
   });
 
+  it('takes each battery’s full condition in bulk (JSON Lines), and its CSV export imports back unchanged', { timeout: 120_000 }, async () => {
+    // Prepare: the example's whole batteryCondition (lists of objects, values five levels deep) on two batteries
+    const serials = ['EVP75C0001', 'EVP75C0002'];
+    const data = (serial: string) => ({ generalProductInformation: itemData(serial, 1).generalProductInformation, performanceAndDurability: { batteryCondition: EXAMPLE.performanceAndDurability.batteryCondition } });
+    const lines = serials.map((serial) => JSON.stringify({ serial, data: data(serial) })).join('\n');
+    const finished = async (id: string) =>
+      eventually(async () => {
+        const read = await call('GET', `/v1/imports/${id}`, { key: org.live });
+        return ['succeeded', 'failed'].includes(read.body.status) ? read.body : undefined;
+      }, 60_000, 'the items import to finish');
+
+    // Act: import, export as CSV, import the export again
+    const queued = await call('POST', `/v1/imports?type=items&productId=${ev.productId}`, { key: org.live, rawBody: Buffer.from(`${lines}\n`), headers: { 'content-type': 'application/x-ndjson' } });
+    expect(queued.status, queued.text).toBe(202);
+    const first = await finished(queued.body.id);
+    const item = await call('GET', `/v1/products/${ev.productId}/items/${serials[0]}`, { key: org.live });
+    const csv = await call('GET', `/v1/exports/items?productId=${ev.productId}&format=csv`, { key: org.live });
+    const again = await call('POST', `/v1/imports?type=items&productId=${ev.productId}&dryRun=true`, { key: org.live, rawBody: Buffer.from(csv.text), headers: { 'content-type': 'text/csv' } });
+
+    // Assess
+    expect(first, JSON.stringify(first.errors)).toMatchObject({ status: 'succeeded', counts: { rows: 2, created: 2, failed: 0 } });
+    expect(item.body.data).toEqual(data(serials[0]!));
+    const header = csv.text.split('\r\n')[0] ?? '';
+    expect(header).toContain('data.performanceAndDurability.batteryCondition.remainingPowerCapability.remainingPowerCapabilityValue.atSoC');
+    expect(header).toContain('data.performanceAndDurability.batteryCondition.negativeEvents');
+    expect(again.body.errors).toEqual([]);
+    expect(again.body.counts).toMatchObject({ created: 0, updated: 0, failed: 0 });
+    expect(again.body.counts.unchanged).toBeGreaterThanOrEqual(2);
+  });
+
+  it('refuses a data column deeper than a battery’s data nests, naming it', async () => {
+    // Act
+    const response = await call('POST', `/v1/imports?type=items&productId=${ev.productId}&dryRun=true`, {
+      key: org.live,
+      rawBody: Buffer.from('serial,data.performanceAndDurability.batteryCondition.remainingPowerCapability.remainingPowerCapabilityValue.atSoC.x\nEVP75D0001,1\n'),
+      headers: { 'content-type': 'text/csv' },
+    });
+    // Assess
+    expectError(response, 422, 'validation_error', 'data.performanceAndDurability.batteryCondition.remainingPowerCapability.remainingPowerCapabilityValue.atSoC.x');
+  });
+
   it('the battery’s page shows the model’s public elements with the battery’s public ones laid over them, and none of its condition', async () => {
     // Prepare
     const link = `${pathOf(ev.qrCodeUrl)}/21/${SERIALS[2]}`;
