@@ -11,6 +11,7 @@ import { parseQuery } from '../../lib/http/validation.ts';
 import { exportItems } from '../../lib/services/items-export.ts';
 import { listUnitsOf, patchUnit, putUnit, readUnit, requireUnit, unitValueOf } from '../../lib/services/items.ts';
 import { requireProduct } from '../../lib/services/products.ts';
+import { handoverRoutes } from './handovers.ts';
 
 /**
  * A product's batches and serialised items (docs/api.md#batches-and-items): one set of operations
@@ -54,9 +55,12 @@ const patch = (kind: UnitKind) => async (request: ApiRequest) => {
 };
 
 const list = (kind: UnitKind) => async (request: ApiRequest) => {
-  const { limit, starting_after } = parseQuery(unitListQuerySchema(kind), request.event.queryStringParameters, ['limit', 'starting_after']);
+  const query = parseQuery(unitListQuerySchema(kind), request.event.queryStringParameters, ['limit', 'starting_after', 'prefix', 'status', ...(kind === 'item' ? ['lot'] : [])]);
   const product = await productOf(request);
-  const page = await listUnitsOf(request.principal.tenant, product, kind, limit, starting_after);
+  const { limit, starting_after, prefix, status } = query;
+  const lot = 'lot' in query && typeof query.lot === 'string' ? query.lot : undefined;
+  const filter = { ...(prefix === undefined ? {} : { prefix }), ...(status === undefined ? {} : { status }), ...(lot === undefined ? {} : { lot }) };
+  const page = await listUnitsOf(request.principal.tenant, product, kind, limit, starting_after, filter);
   return json(200, { data: page.units.map((unit) => toUnitView(unit, product.qrCodeUrl)), hasMore: page.hasMore });
 };
 
@@ -101,4 +105,5 @@ export const handler = defineApiHandler('items', {
   'PATCH /v1/products/{productId}/items/{serial}': patch('item'),
   'GET /v1/products/{productId}/items/{serial}/qr': qr('item'),
   'GET /v1/exports/items': exportItemsPage,
+  ...handoverRoutes,
 });

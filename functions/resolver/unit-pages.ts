@@ -90,6 +90,7 @@ export async function serveUnitPage(event: HttpEvent): Promise<HttpResult> {
               body: (isBatteryPassport(view.category, view.data) ? renderBatteryPage : renderElabel)(view, ref.lang as Lang, found.page.labelTerms?.[ref.lang as Lang], {
                 ...(found.unit.lot === undefined ? {} : { lot: found.unit.lot }),
                 ...(found.unit.serial === undefined ? {} : { serial: found.unit.serial }),
+                ...(found.unit.lineage === undefined ? {} : { lineage: found.unit.lineage }),
               }),
             };
     }

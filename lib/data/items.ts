@@ -49,6 +49,7 @@ function attributes(unit: UnitRecord): Item {
     createdAt: unit.createdAt,
     updatedAt: unit.updatedAt,
     ...(unit.importId === undefined ? {} : { importId: unit.importId }),
+    ...(unit.lineage === undefined ? {} : { lineage: unit.lineage }),
   };
 }
 
@@ -67,13 +68,12 @@ export async function getUnit(tenant: Tenant, kind: UnitKind, gtin14: string, va
 }
 
 /**
- * Writes `after` as the record's current version in one transaction with `also` (its event): a new
- * record on the condition that none exists, a next version on the condition that the stored one is
- * still `before` (its version), which is archived under its own key beside it. 'conflict' when the
- * condition failed (a concurrent write won): nothing was written.
+ * The writes of a record's next version, for a transaction: `after` as the current version on the
+ * condition that none exists (a new record) or that the stored one is still `before` (its version),
+ * and `before` archived under its own key.
  */
-export async function writeUnitVersion(tenant: Tenant, before: UnitRecord | undefined, after: UnitRecord, also: readonly TransactItem[] = []): Promise<'written' | 'conflict'> {
-  const items: TransactItem[] = [
+export function unitVersionWrites(tenant: Tenant, before: UnitRecord | undefined, after: UnitRecord): TransactItem[] {
+  return [
     {
       Put: {
         TableName: tableName(),
@@ -83,8 +83,17 @@ export async function writeUnitVersion(tenant: Tenant, before: UnitRecord | unde
       },
     },
     ...(before ? [{ Put: { TableName: tableName(), Item: archivedItem(tenant, before), ConditionExpression: 'attribute_not_exists(PK)' } }] : []),
-    ...also,
   ];
+}
+
+/**
+ * Writes `after` as the record's current version in one transaction with `also` (its event): a new
+ * record on the condition that none exists, a next version on the condition that the stored one is
+ * still `before` (its version), which is archived under its own key beside it. 'conflict' when the
+ * condition failed (a concurrent write won): nothing was written.
+ */
+export async function writeUnitVersion(tenant: Tenant, before: UnitRecord | undefined, after: UnitRecord, also: readonly TransactItem[] = []): Promise<'written' | 'conflict'> {
+  const items: TransactItem[] = [...unitVersionWrites(tenant, before, after), ...also];
   try {
     await retryOnConflict(() => db().send(new TransactWriteCommand({ TransactItems: items })));
     return 'written';

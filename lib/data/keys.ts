@@ -39,6 +39,8 @@ import type { Tenant } from '../domain/tenant.ts';
  * | day rollup | `STATS#{orgId}#{env}#{productId}` | `DAY#{yyyy-mm-dd}` | a product's scans between two days (one query) |
  * | batch day rollup | `STATS#{orgId}#{env}#{productId}#10#{lot}` | `DAY#{yyyy-mm-dd}` | a registered batch's scans between two days (one query); an item's scans count for its lot, never for itself |
  * | scan ledger | `SCANLOG#{10-second bucket of the scan time}` | a random token per written batch | the 8-byte hashes of the counted SQS message ids of one batch (TTL 14 days; docs/decisions.md#exact-scan-counts-without-a-ledger-item-per-scan) |
+ * | spilled scan | `SCANSPILL#{spillId}` | `SCANSPILL` | a scan event the resolver could not queue, one put; the table's stream carries it to the scan-spill function, which counts it (TTL 2 days; docs/decisions.md#scans-while-the-queue-is-down) |
+ * | readiness probe | `READY` | `READY` | never written: GET /ready reads it to see that the table answers |
  * | passport draft | `T#{orgId}#{env}` | `DRAFT#{productId}` | the product's one draft (docs/lifecycle.md#drafts) |
  * | event | `EVENTS#{orgId}#{env}` | `EVT#{eventId}` | the append-only event log: newest first (ids sort by time), get one by id (docs/lifecycle.md#event-log) |
  * | event, by type (index GSI1) | GSI1PK `EVTYPE#{orgId}#{env}#{type}` | `EVT#{eventId}` | the same item in the sparse index: one type's events newest first, a page reading only that page (docs/decisions.md#events-by-type-a-sparse-index) |
@@ -56,6 +58,8 @@ import type { Tenant } from '../domain/tenant.ts';
  * | batch version | `T#{orgId}#{env}` | `BATCHV#{gtin14}#{lot}#{version, 6 digits}` | an earlier version of a batch, put when the next one replaces it: `?at=` and the immutable pages of that version |
  * | item | `T#{orgId}#{env}` | `ITEM#{gtin14}#{serial}` | a product's serialised item, its current version: get one (with the GTIN item in one BatchGetItem per scan); a product's items in serial order (one query); bulk registration's BatchWriteItem |
  * | item version | `T#{orgId}#{env}` | `ITEMV#{gtin14}#{serial}#{version, 6 digits}` | an earlier version of an item, put when the next one replaces it |
+ * | handover, sender's copy | `T#{orgId}#{env}` | `HANDOVER#{handoverId}` | a battery offered to another organization: get by id; the sender's handovers oldest first (ids sort by time); docs/battery.md#second-life |
+ * | handover, recipient's copy | `T#{orgId}#{env}` | `HANDOVERIN#{handoverId}` | the same record in the recipient's partition: what was offered to it, without reading another tenant's partition |
  */
 
 /** A key of one item. */
@@ -97,6 +101,11 @@ export const itemSk = (gtin14: string, serial: string): string => `${itemPrefix(
 /** Sort-key prefix of one item's earlier versions. */
 export const itemVersionPrefix = (gtin14: string, serial: string): string => `ITEMV#${gtin14}#${serial}#`;
 export const itemVersionSk = (gtin14: string, serial: string, version: number): string => `${itemVersionPrefix(gtin14, serial)}${String(version).padStart(6, '0')}`;
+
+export const HANDOVER_PREFIX = 'HANDOVER#';
+export const HANDOVER_IN_PREFIX = 'HANDOVERIN#';
+/** A handover's copy in the sender's (`out`) or the recipient's (`in`) partition. */
+export const handoverSk = (side: 'out' | 'in', handoverId: string): string => `${side === 'out' ? HANDOVER_PREFIX : HANDOVER_IN_PREFIX}${handoverId}`;
 
 // An organization's correction of a legal term of the e-label, per tenant (docs/labelling.md#correcting-a-term).
 export const LABEL_TERM_PREFIX = 'LABELTERM#';
@@ -209,3 +218,9 @@ export const dayOfSk = (sk: string): string => sk.slice(DAY_PREFIX.length);
 /** A ledger item of counted scan messages: the bucket of their scan time (`yyyy-mm-ddThh:mm:s0`) and the writing batch's token. */
 export const scanLedgerKey = (bucket: string, token: string): ItemKey => ({ PK: `SCANLOG#${bucket}`, SK: token });
 export const scanLedgerPk = (bucket: string): string => `SCANLOG#${bucket}`;
+
+/** A partition per spilled scan: a flood of spills while the queue is down spreads over the table's partitions. */
+export const scanSpillKey = (spillId: string): ItemKey => ({ PK: `SCANSPILL#${spillId}`, SK: 'SCANSPILL' });
+
+/** What GET /ready reads (lib/data/readiness.ts); nothing is ever stored under it. */
+export const READINESS_PROBE_KEY: ItemKey = { PK: 'READY', SK: 'READY' };

@@ -36,6 +36,10 @@ export const EVENT_TYPES = [
   'item.updated',
   'item.withdrawn',
   'item.imported',
+  // A battery handed over to its second life (docs/battery.md#second-life): in both organizations' logs.
+  'handover.offered',
+  'handover.accepted',
+  'handover.cancelled',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

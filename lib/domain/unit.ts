@@ -36,6 +36,27 @@ export const BASE_UNIT_STATUSES = ['active', 'withdrawn'] as const;
 /** The status whose Digital Link answers 410 Gone, as a withdrawn product's does. */
 export const WITHDRAWN = 'withdrawn';
 
+/**
+ * A link between an item and another one it became or came from in a second life (a repurposed or
+ * remanufactured battery, docs/battery.md#second-life): written by a handover both organizations
+ * agreed to, never by a PUT or PATCH.
+ */
+export interface LineageLink {
+  /** The other item's GS1 Digital Link, as it was when the handover was accepted. */
+  digitalLink: string;
+  /** What was done to the battery: repurposing, remanufacturing or preparation for re-use. */
+  operation: string;
+  handoverId: string;
+  /** When the handover was accepted. */
+  at: string;
+}
+
+/** An item's second-life links: the item it came from, and the items it became. */
+export interface Lineage {
+  predecessor?: LineageLink;
+  successors?: LineageLink[];
+}
+
 /** A batch or an item as stored: one version of it (the current one, or an archived one). */
 export interface UnitRecord {
   kind: UnitKind;
@@ -57,6 +78,8 @@ export interface UnitRecord {
   updatedAt: string;
   /** The import whose worker wrote this version (bulk registration), if one did: a redelivered chunk knows its own rows. */
   importId?: string;
+  /** Second-life links (items only), carried from version to version. */
+  lineage?: Lineage;
 }
 
 /** The value that names a record: its lot (batch) or serial (item). */
@@ -64,13 +87,15 @@ export const unitValue = (unit: Pick<UnitRecord, 'kind' | 'lot' | 'serial'>): st
 
 /**
  * The members a version's digest covers, exactly these (docs/api.md#digests-of-batches-and-items):
- * `data`, `gtin`, `lot` (null for an item without one), `previousDigest`, `productId`, `serial` (items
- * only), `status`, `updatedAt` and `version`.
+ * `data`, `gtin`, `lineage` (only when it has one: versions before any handover keep their digests),
+ * `lot` (null for an item without one), `previousDigest`, `productId`, `serial` (items only),
+ * `status`, `updatedAt` and `version`.
  */
 export function unitDigestInput(unit: Omit<UnitRecord, 'digest' | 'importId' | 'createdAt'>): Record<string, unknown> {
   return {
     data: unit.data,
     gtin: unit.gtin,
+    ...(unit.lineage === undefined ? {} : { lineage: unit.lineage }),
     lot: unit.lot ?? null,
     previousDigest: unit.previousDigest,
     productId: unit.productId,
@@ -98,7 +123,8 @@ export const sameContent = (unit: UnitRecord, content: UnitContent): boolean =>
 
 /**
  * The next version of a record: version 1 of a new one (`before` undefined), or version n + 1 naming
- * version n's digest. `importId` marks a version a bulk registration wrote.
+ * version n's digest. `importId` marks a version a bulk registration wrote. The lineage is carried
+ * over from `before` unless `lineage` gives the new one (a handover).
  */
 export function nextUnitVersion(
   base: { kind: UnitKind; productId: string; gtin: string; value: string },
@@ -106,6 +132,7 @@ export function nextUnitVersion(
   content: UnitContent,
   now: string,
   importId?: string,
+  lineage: Lineage | undefined = before?.lineage,
 ): UnitRecord {
   const unsigned = {
     kind: base.kind,
@@ -117,6 +144,7 @@ export function nextUnitVersion(
     version: before ? before.version + 1 : 1,
     previousDigest: before ? before.digest : null,
     updatedAt: now,
+    ...(lineage === undefined ? {} : { lineage }),
   };
   return { ...unsigned, digest: unitDigest(unsigned), createdAt: before?.createdAt ?? now, ...(importId ? { importId } : {}) };
 }
@@ -146,6 +174,7 @@ export function unitFromItem(item: Record<string, unknown> | undefined, kind: Un
     createdAt: String(item.createdAt),
     updatedAt: String(item.updatedAt),
     ...(typeof item.importId === 'string' ? { importId: item.importId } : {}),
+    ...(typeof item.lineage === 'object' && item.lineage !== null ? { lineage: item.lineage as Lineage } : {}),
   };
 }
 
@@ -195,6 +224,7 @@ export interface UnitPublicView {
   createdAt: string;
   updatedAt: string;
   serial?: string;
+  lineage?: Lineage;
 }
 
 export function unitPublicView(unit: UnitRecord, data: Record<string, unknown>): UnitPublicView {
@@ -208,5 +238,6 @@ export function unitPublicView(unit: UnitRecord, data: Record<string, unknown>):
     previousDigest: unit.previousDigest,
     createdAt: unit.createdAt,
     updatedAt: unit.updatedAt,
+    ...(unit.lineage === undefined ? {} : { lineage: unit.lineage }),
   };
 }

@@ -65,6 +65,7 @@ export const IMMUTABLE_UNIT_FIELDS: Readonly<Record<string, string>> = {
   createdAt: 'createdAt is set by the service.',
   updatedAt: 'updatedAt is set by the service.',
   digitalLink: 'digitalLink follows from the product and the serial or lot.',
+  lineage: 'lineage is written by a handover (POST /v1/handovers, docs/battery.md#second-life), never by the item\'s owner alone.',
 };
 
 const common = {
@@ -85,8 +86,31 @@ export const batchSchema = z
   .meta({ id: 'Batch', description: 'A batch (lot) of a product, with its own data and versions' });
 export type Batch = z.infer<typeof batchSchema>;
 
+const lineageLinkSchema = z
+  .object({
+    digitalLink: z.url().describe("The other item's GS1 Digital Link"),
+    operation: z.string().describe('repurposing, remanufacturing or preparation_for_reuse'),
+    handoverId: z.string(),
+    at: z.iso.datetime().describe('When the handover was accepted'),
+  })
+  .meta({ id: 'LineageLink' });
+
+/** An item's second-life links (docs/battery.md#second-life). */
+export const lineageSchema = z
+  .object({
+    predecessor: lineageLinkSchema.optional().describe('The item this one was made from (a repurposed or remanufactured battery names its original)'),
+    successors: z.array(lineageLinkSchema).optional().describe('The items this one became'),
+  })
+  .meta({ id: 'Lineage', description: 'Links written by an accepted handover between two organizations; absent when the item has none' });
+
 export const itemSchema = z
-  .object({ object: z.literal('item'), serial: z.string(), lot: z.string().nullable().describe('The lot the item belongs to, if it names one'), ...common })
+  .object({
+    object: z.literal('item'),
+    serial: z.string(),
+    lot: z.string().nullable().describe('The lot the item belongs to, if it names one'),
+    ...common,
+    lineage: lineageSchema.optional(),
+  })
   .meta({ id: 'Item', description: 'A serialised item of a product, with its own data and versions' });
 export type Item = z.infer<typeof itemSchema>;
 
@@ -111,7 +135,14 @@ export function toUnitView(unit: UnitRecord, qrCodeUrl: string): Batch | Item {
     return { object: 'batch', lot, ...base, digitalLink: unitDigitalLink(qrCodeUrl, 'batch', lot) };
   }
   const serial = unit.serial ?? '';
-  return { object: 'item', serial, lot: unit.lot ?? null, ...base, digitalLink: unitDigitalLink(qrCodeUrl, 'item', serial) };
+  return {
+    object: 'item',
+    serial,
+    lot: unit.lot ?? null,
+    ...base,
+    digitalLink: unitDigitalLink(qrCodeUrl, 'item', serial),
+    ...(unit.lineage === undefined ? {} : { lineage: unit.lineage }),
+  };
 }
 
 /** `GET …/batches/{lot}` and `…/items/{serial}`: `at`, the version current at that instant. */

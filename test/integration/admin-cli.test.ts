@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { admin } from '../support/admin.ts';
 import { call, expectError } from '../support/api.ts';
 
-describe('the admin CLI', () => {
+// Each case starts the CLI (a tsx process) several times: seconds each on a busy machine, so a generous bound.
+describe('the admin CLI', { timeout: 120_000 }, () => {
   it('creates an organization whose live and test keys work, each in its own environment', async () => {
     const created = await admin(['org', 'create', '--name', 'CLI Winery', '--json']);
     expect(created.code, created.stderr).toBe(0);

@@ -46,6 +46,8 @@ interface World {
   eventId: string;
   /** A's event subscription (docs/webhooks-outbound.md), to an event type the suite never causes. */
   subscription: { id: string; secret: string };
+  /** A's battery handed over to a third organization (docs/battery.md#second-life). */
+  handover: { id: string; productId: string; serial: string; toOrgId: string };
   /** Every value that identifies A's resources. */
   secrets: string[];
 }
@@ -115,6 +117,12 @@ async function setUp(): Promise<World> {
   // A's correction of a legal term in live (docs/labelling.md#correcting-a-term), its text holding the token.
   const term = await call('PUT', '/v1/labelling/terms/de/contains', { key: a.live, body: { text: `Enthält ${token}: {list}`, note: `Secret note ${token}` } });
   if (term.status !== 200) throw new Error(`set-up: ${term.status} ${term.text}`);
+  // A's battery offered to a third organization (docs/battery.md#second-life): B is party to nothing.
+  const c = await newOrg('Isolation C');
+  const battery = await createProduct(a.live, { name: `Secret Battery ${token}`, category: 'battery' });
+  const cell = await call('PUT', `/v1/products/${battery.productId}/items/H${token}`, { key: a.live, body: {} });
+  const handover = await call('POST', '/v1/handovers', { key: a.live, body: { productId: battery.productId, serial: `H${token}`, toOrgId: c.orgId, operation: 'repurposing' } });
+  if (cell.status !== 201 || handover.status !== 201) throw new Error(`set-up: ${handover.status} ${handover.text}`);
 
   const gtin14 = `0${product.gtin}`;
   return {
@@ -138,7 +146,11 @@ async function setUp(): Promise<World> {
     importId: upload.body.id,
     eventId,
     subscription: { id: subscription.body.id, secret: subscription.body.secret },
+    handover: { id: handover.body.id, productId: battery.productId, serial: `H${token}`, toOrgId: c.orgId },
     secrets: [
+      handover.body.id,
+      battery.productId,
+      `0${battery.gtin}`,
       subscription.body.id,
       subscription.body.secret,
       upload.body.id,
@@ -256,6 +268,8 @@ const item = () => ({ productId: w.productId, serial: `S${w.token}` });
 const readBatch = (): Request => ({ method: 'GET', path: `/v1/products/${w.productId}/batches/L${w.token}` });
 const readItem = (): Request => ({ method: 'GET', path: `/v1/products/${w.productId}/items/S${w.token}` });
 const readSubscription = (): Request => ({ method: 'GET', path: `/v1/event-subscriptions/${w.subscription.id}` });
+const handover = () => ({ handoverId: w.handover.id });
+const readHandover = (): Request => ({ method: 'GET', path: `/v1/handovers/${w.handover.id}` });
 
 /** Every route with a path parameter (the resolver's are tested below, by path). */
 const PATH_CASES: Readonly<Record<string, ResourceCase | NotTenantData | { resolver: true }>> = {
@@ -322,6 +336,13 @@ const PATH_CASES: Readonly<Record<string, ResourceCase | NotTenantData | { resol
   'GET /v1/products/{productId}/items/{serial}': same(route('GET /v1/products/{productId}/items/{serial}'), item),
   'PATCH /v1/products/{productId}/items/{serial}': { ...same(route('PATCH /v1/products/{productId}/items/{serial}'), item, () => ({ status: 'withdrawn' })), owner: readItem },
   'GET /v1/products/{productId}/items/{serial}/qr': same(route('GET /v1/products/{productId}/items/{serial}/qr'), item),
+  // Battery handovers (docs/battery.md#second-life): A's offer to a third organization.
+  'GET /v1/handovers/{handoverId}': same(route('GET /v1/handovers/{handoverId}'), handover),
+  'POST /v1/handovers/{handoverId}/accept': {
+    ...same(route('POST /v1/handovers/{handoverId}/accept'), handover, () => ({ productId: w.bProductId, serial: 'ACCEPT1' })),
+    owner: readHandover,
+  },
+  'DELETE /v1/handovers/{handoverId}': { ...same(route('DELETE /v1/handovers/{handoverId}'), handover), owner: readHandover },
   'GET /docs/{asset}': { notTenantData: 'the API reference’s static files' },
   // Every tenant has every legal term (the platform's wording); the path names the term, and the caller reads and writes only its own tenant's correction.
   'GET /v1/labelling/terms/{lang}/{termKey}': { notTenantData: 'the path names a platform term every tenant has; the answer carries the caller’s own correction only (A’s is checked below)' },
@@ -367,6 +388,15 @@ const BODY_CASES: Readonly<Record<string, { foreign: () => Request; expect: 404 
   'PATCH /v1/products/{productId}/batches/{lot}': { notTenantData: 'its path names the product and the lot (above); the body is a merge patch of its status and data' },
   'PUT /v1/products/{productId}/items/{serial}': { notTenantData: 'its path names the product and the serial (above); the body is the item’s lot (a value, no resource), status and data' },
   'PATCH /v1/products/{productId}/items/{serial}': { notTenantData: 'its path names the product and the serial (above); the body is a merge patch of its lot, status and data' },
+  // Offering A's battery: the product named in the body is looked up in the caller's own tenant.
+  'POST /v1/handovers': {
+    foreign: () => ({ method: 'POST', path: '/v1/handovers', body: { productId: w.handover.productId, serial: w.handover.serial, toOrgId: w.handover.toOrgId, operation: 'repurposing' } }),
+    expect: 404,
+    param: 'productId',
+  },
+  'POST /v1/handovers/{handoverId}/accept': {
+    notTenantData: 'its path names the handover (above); the product named in its body is looked up in the caller’s own tenant (test/integration/battery-handover.test.ts)',
+  },
 };
 
 /** Listings (GET routes of a tenant without path parameters) and what a foreign caller must not find in them. */
@@ -383,6 +413,7 @@ const LISTINGS: Readonly<Record<string, { paths: () => string[] } | NotTenantDat
   'GET /v1/imports': { paths: () => ['/v1/imports?limit=100', `/v1/imports?limit=100&starting_after=${w.importId}`] },
   'GET /v1/events': { paths: () => ['/v1/events?limit=100', '/v1/events?limit=100&type=product.created'] },
   'GET /v1/event-subscriptions': { paths: () => ['/v1/event-subscriptions'] },
+  'GET /v1/handovers': { paths: () => ['/v1/handovers', '/v1/handovers?as=recipient', `/v1/handovers?starting_after=${w.handover.id}`] },
   'GET /v1/labelling/terms': { paths: () => ['/v1/labelling/terms?lang=de', '/v1/labelling/terms'] },
   'GET /v1/exports/items': {
     notTenantData: 'names the product in its query, like a path: another tenant’s product is a 404 (test/integration/items-import.test.ts); it lists nothing of the caller’s tenant otherwise',

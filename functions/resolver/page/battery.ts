@@ -120,6 +120,17 @@ function aspectSection(aspect: string, data: unknown, lang: Lang, words: Words):
   return section(`aspect-${aspect}`, words[`aspect_${aspect}` as PageKey], html`<dl>${items}</dl>`);
 }
 
+/** A battery's second-life links (docs/battery.md#second-life): the original's passport, and the passports it continues in. */
+function lineageLinks(lang: Lang, unit?: UnitLine): SafeHtml | undefined {
+  const words = pageWords(lang);
+  const links = [
+    ...(unit?.lineage?.predecessor ? [{ href: unit.lineage.predecessor.digitalLink, label: words.predecessor }] : []),
+    ...(unit?.lineage?.successors ?? []).map((link) => ({ href: link.digitalLink, label: words.successor })),
+  ].filter((link) => /^https?:\/\//.test(link.href));
+  if (links.length === 0) return undefined;
+  return html`<ul class="lineage">${links.map((link) => html`<li><a href="${link.href}">${link.label}</a></li>`)}</ul>`;
+}
+
 function footer(view: Passport, lang: Lang, unit?: UnitLine): SafeHtml {
   const date = formatDate(view.lastUpdated, lang);
   const version = String(view.version);
@@ -129,6 +140,7 @@ function footer(view: Passport, lang: Lang, unit?: UnitLine): SafeHtml {
 <p>${date ? text(lang, 'versionPublished', { version, date }) : text(lang, 'versionOnly', { version })}</p>
 <p>${text(lang, 'gtin')} <span class="gtin" translate="no">${view.gtin}</span></p>
 ${unitLine !== '' && html`<p class="unit" translate="no">${unitLine}</p>`}
+${lineageLinks(lang, unit)}
 </footer>`;
 }
 

@@ -1,3 +1,4 @@
+import type { Lineage } from '../../../lib/domain/unit.ts';
 import { text, type TextKey, type TextVars } from '../../../lib/domain/labelling/texts.ts';
 import { allergenMatcher } from '../../../lib/domain/labelling/allergen-words.ts';
 import { categoryById, ingredientByCode, type Allergen } from '../../../lib/domain/labelling/vocabulary.ts';
@@ -7,6 +8,7 @@ import type { LabelTermTexts } from '../../../lib/domain/labelling-term.ts';
 import type { Ingredient, Nutrition, Passport } from '../../../lib/domain/passport.ts';
 import { countryName, DEFAULT_LANGUAGE, formatDate, formatNumber, type Lang } from './i18n.ts';
 import { documentShell, html, languageSwitcher, SafeHtml, section, separated, type Fragment } from './html.ts';
+import { UNAVAILABLE_TEXTS } from './unavailable-texts.ts';
 
 /** The shared page helpers (html.ts), as the e-label's callers have imported them from here. */
 export { CONTENT_SECURITY_POLICY, escapeHtml } from './html.ts';
@@ -400,6 +402,8 @@ function wineMeta(view: Passport, t: Translate): SafeHtml | undefined {
 export interface UnitLine {
   lot?: string;
   serial?: string;
+  /** A battery's second-life links (docs/battery.md#second-life): the battery page shows them. */
+  lineage?: Lineage;
 }
 
 function footer(view: Passport, lang: Lang, t: Translate, unit?: UnitLine): SafeHtml {
@@ -462,6 +466,12 @@ export function renderNotFound(lang: Lang): string {
 export function renderBadLink(lang: Lang): string {
   const t = translator(lang);
   return messagePage(lang, t('badLinkTitle'), t('badLinkHeading'), [t('badLinkBody'), t('badLinkHint')]);
+}
+
+/** While a service the resolver depends on is down (served with 503 and Retry-After, docs/resolver.md#when-a-dependency-is-down). */
+export function renderUnavailable(lang: Lang): string {
+  const t = UNAVAILABLE_TEXTS[lang];
+  return messagePage(lang, t.title, t.heading, [t.body, t.hint]);
 }
 
 /** For a product its producer withdrew (served with 410; the texts are in every language). */
