@@ -11,6 +11,8 @@ export interface ApiErrorBody {
   code: ErrorType;
   message: string;
   param?: string;
+  /** Every field a refusal names, when it names several (a battery passport's missing elements). */
+  params?: string[];
   suggestion?: string;
 }
 
@@ -18,6 +20,7 @@ export class ApiError extends Error {
   readonly status: number;
   readonly type: ErrorType;
   readonly param: string | undefined;
+  readonly params: readonly string[];
   readonly suggestion: string | undefined;
 
   constructor(status: number, body: Partial<ApiErrorBody> | undefined) {
@@ -25,6 +28,7 @@ export class ApiError extends Error {
     this.status = status;
     this.type = body?.type ?? 'api_error';
     this.param = body?.param;
+    this.params = Array.isArray(body?.params) ? body.params : body?.param ? [body.param] : [];
     this.suggestion = body?.suggestion;
   }
 }
@@ -53,12 +57,14 @@ export interface RequestOptions {
   quiet401?: boolean;
   /** Send these bytes as the body, with this content type, instead of JSON (an import's file). */
   upload?: { body: Blob; contentType: string };
+  /** The JSON body's media type instead of application/json (a merge patch: application/merge-patch+json). */
+  contentType?: string;
 }
 
 /** One API call; resolves with the parsed body, throws ApiError for any non-2xx answer. */
 export async function api<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
   const headers: Record<string, string> = { accept: options.text ? '*/*' : 'application/json' };
-  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  if (options.body !== undefined) headers['content-type'] = options.contentType ?? 'application/json';
   if (options.upload) headers['content-type'] = options.upload.contentType;
   if (STATE_CHANGING.has(method)) headers['x-csrf-token'] = csrfToken;
   const query = new URLSearchParams();
@@ -98,5 +104,8 @@ export type { DomainEvent } from '../../lib/domain/events.ts';
 export type { DeliveryView as EventDelivery, SubscriptionView as EventSubscription } from '../../lib/domain/event-subscription.ts';
 export type { ImportJob, ImportStatus } from '../../lib/domain/imports.ts';
 export type { Passport, PassportData, PassportVersion } from '../../lib/domain/passport.ts';
+export type { CompletenessElement, CompletenessReport } from '../../lib/domain/passport-completeness.ts';
+export type { Draft } from '../../lib/domain/draft.ts';
+export type { Batch, Item } from '../../lib/domain/units.ts';
 export type { Product, ProductList } from '../../lib/domain/product.ts';
 export type { Environment } from '../../lib/domain/tenant.ts';

@@ -76,7 +76,7 @@ function Page(props: { route: Route; session: Session; onSwitch: (change: { envi
     case 'products':
       return <ProductsPage key={key} environment={session.environment} onSwitchEnvironment={(environment) => props.onSwitch({ environment })} />;
     case 'product':
-      return <ProductPage key={`${key}/${route.productId}`} productId={route.productId} tab={route.tab} />;
+      return <ProductPage key={`${key}/${route.productId}`} productId={route.productId} tab={route.tab} unit={route.unit} />;
     case 'keys':
       return <KeysPage key={key} environment={session.environment} />;
     case 'webhooks':

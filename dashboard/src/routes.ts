@@ -4,7 +4,7 @@
  */
 export type Route =
   | { page: 'products' }
-  | { page: 'product'; productId: string; tab: 'overview' | 'passport' | 'analytics' }
+  | { page: 'product'; productId: string; tab: ProductTab; unit?: string }
   | { page: 'keys' }
   | { page: 'webhooks' }
   | { page: 'webhook'; endpointId: string }
@@ -16,13 +16,18 @@ export type Route =
   | { page: 'legal-terms' }
   | { page: 'not-found' };
 
+/** A product's sub-pages: its items and batches list (`#/products/{id}/items`) and each one (`…/items/{serial}`). */
+export type ProductTab = 'overview' | 'passport' | 'items' | 'batches' | 'analytics';
+const PRODUCT_TABS: readonly string[] = ['overview', 'passport', 'items', 'batches', 'analytics'] satisfies ProductTab[];
+
 export function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
-  const [first, second, third] = parts;
+  const [first, second, third, fourth] = parts;
   if (!first || (first === 'products' && !second)) return { page: 'products' };
   if (first === 'products' && second) {
     const tab = third ?? 'overview';
-    if (tab === 'overview' || tab === 'passport' || tab === 'analytics') return { page: 'product', productId: second, tab };
+    if ((tab === 'items' || tab === 'batches') && fourth !== undefined && parts.length === 4) return { page: 'product', productId: second, tab, unit: fourth };
+    if (PRODUCT_TABS.includes(tab) && parts.length <= 3) return { page: 'product', productId: second, tab: tab as ProductTab };
   }
   if (first === 'keys' && !second) return { page: 'keys' };
   if (first === 'webhooks' && !second) return { page: 'webhooks' };

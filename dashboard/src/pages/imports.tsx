@@ -70,7 +70,17 @@ const jobName = (job: Pick<ImportJob, 'fileName' | 'createdAt'>): string => job.
 type UploadAnswer = { id: string; status: 'queued' } | ImportJob;
 const isReport = (answer: UploadAnswer): answer is ImportJob => 'counts' in answer && !isActive(answer.status);
 
-function UploadForm(props: { onStarted: (id: string) => void; onReport: (job: ImportJob) => void }) {
+/** What an upload imports when it is not products: a product's items (`?type=items&productId=…`), with its own title and words. */
+export interface UploadTarget {
+  title: string;
+  intro: string;
+  fileLabel: string;
+  fileHint: string;
+  query: Readonly<Record<string, string>>;
+}
+
+/** The upload (with "Validate only"), shared by this page and a product's items (docs/dashboard.md#batches-and-items). */
+export function UploadForm(props: { onStarted: (id: string) => void; onReport: (job: ImportJob) => void; target?: UploadTarget }) {
   const input = useRef<HTMLInputElement>(null);
   const [file, setFile] = useState<File>();
   const [dryRun, setDryRun] = useState(false);
@@ -95,7 +105,7 @@ function UploadForm(props: { onStarted: (id: string) => void; onReport: (job: Im
     try {
       const answer = await api<UploadAnswer>('POST', '/v1/imports', {
         upload: { body: file, contentType },
-        query: { dryRun: dryRun ? 'true' : undefined, fileName: file.name.slice(0, 200) || undefined },
+        query: { ...props.target?.query, dryRun: dryRun ? 'true' : undefined, fileName: file.name.slice(0, 200) || undefined },
       });
       if (isReport(answer)) props.onReport(answer);
       else props.onStarted(answer.id);
@@ -108,14 +118,14 @@ function UploadForm(props: { onStarted: (id: string) => void; onReport: (job: Im
 
   return (
     <form class="card form" onSubmit={submit} aria-labelledby="upload-title" noValidate data-testid="upload-form">
-      <h2 id="upload-title">Import products</h2>
+      <h2 id="upload-title">{props.target?.title ?? 'Import products'}</h2>
       <p>
-        One row per product, matched by GTIN: a new GTIN creates the product, a known one updates it, and a new passport version is published only when the passport's data
-        changed. Up to 10,000 rows; 5 MB for CSV and NDJSON, 4 MB for Excel.
+        {props.target?.intro ??
+          "One row per product, matched by GTIN: a new GTIN creates the product, a known one updates it, and a new passport version is published only when the passport's data changed. Up to 10,000 rows; 5 MB for CSV and NDJSON, 4 MB for Excel."}
       </p>
       {error ? <ErrorNotice error={error} title="Not imported" /> : null}
       <div class="field">
-        <label for="import-file">File (CSV, Excel or NDJSON)</label>
+        <label for="import-file">{props.target?.fileLabel ?? 'File (CSV, Excel or NDJSON)'}</label>
         <input
           ref={input}
           id="import-file"
@@ -126,7 +136,7 @@ function UploadForm(props: { onStarted: (id: string) => void; onReport: (job: Im
           onChange={(e) => setFile(e.currentTarget.files?.[0])}
         />
         <p class="hint" id="import-file-hint">
-          Use the columns of the template below; the header row names them.
+          {props.target?.fileHint ?? 'Use the columns of the template below; the header row names them.'}
         </p>
       </div>
       <label class="checkbox">
@@ -143,7 +153,7 @@ function UploadForm(props: { onStarted: (id: string) => void; onReport: (job: Im
 }
 
 /** One job: its progress, counts and row errors, polled every second while it is queued or running. */
-function ImportProgress(props: { importId: string; onSettled: () => void }) {
+export function ImportProgress(props: { importId: string; onSettled: () => void }) {
   const [job, setJob] = useState<ImportJob>();
   const [error, setError] = useState<unknown>();
 
@@ -183,7 +193,7 @@ function ImportProgress(props: { importId: string; onSettled: () => void }) {
 }
 
 /** A job's status, progress bar, counts and row errors. */
-function JobView(props: { job: ImportJob }) {
+export function JobView(props: { job: ImportJob }) {
   const { job } = props;
   const { counts } = job;
   const done = rowsDone(job);
@@ -317,10 +327,10 @@ function RecentImports(props: { current?: string | undefined; round: number }) {
   );
 }
 
-/** Every page of the export (at most 1,000 rows a page, `Link` rel="next"), as the files to save (exportFiles). */
-async function fetchExport(format: 'csv' | 'ndjson', onPage: (pages: number) => void): Promise<Blob[]> {
+/** Every page of an export (at most 1,000 rows a page, `Link` rel="next"; the products', or `first`'s), as the files to save (exportFiles). */
+export async function fetchExport(format: 'csv' | 'ndjson', onPage: (pages: number) => void, first = `/v1/exports/products?format=${format}`): Promise<Blob[]> {
   const pages: string[] = [];
-  let next: string | undefined = `/v1/exports/products?format=${format}`;
+  let next: string | undefined = first;
   while (next) {
     const response = await fetch(next, { credentials: 'same-origin', headers: { accept: format === 'csv' ? 'text/csv' : 'application/x-ndjson' } });
     if (!response.ok) {
@@ -340,7 +350,7 @@ async function fetchExport(format: 'csv' | 'ndjson', onPage: (pages: number) => 
   return exportFiles(pages, format).map((parts) => new Blob(parts, { type }));
 }
 
-function saveAs(blob: Blob, fileName: string): void {
+export function saveAs(blob: Blob, fileName: string): void {
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;

@@ -1,6 +1,6 @@
 import { useRef, useState } from 'preact/hooks';
 import { api, ApiError, type PassportData, type PassportVersion, type Passport, type Product } from '../api.ts';
-import { ErrorNotice, Field, focusField, FormActions, Loading, Notice, Options, placeError, SelectField, useLoad } from '../components.tsx';
+import { ErrorNotice, Field, focusField, FormActions, ListTable, Loading, Notice, Options, placeError, SelectField, useLoad, type ListColumn } from '../components.tsx';
 import { ALLERGEN_FIELDS, CATEGORIES, NUTRITION_FIELDS, PROTECTIVE_ATMOSPHERES, SUPPLIER_ROLES, WINE_COLOURS } from '../constants.ts';
 import { formatDateTime, labelOf } from '../format.ts';
 import { IngredientsEditor, useVocabulary } from '../ingredients.tsx';
@@ -519,6 +519,43 @@ function PassportSummary(props: { passport: Passport }) {
   );
 }
 
+const HISTORY_COLUMNS: readonly ListColumn<PassportVersion>[] = [
+  { header: 'Version', rowHeader: true, cell: (version) => `v${version.version}` },
+  { header: 'Passport id', class: 'mono small', cell: (version) => version.passportId },
+  { header: 'Status', cell: (version) => <span class="badge badge-success">{version.status}</span> },
+  { header: 'Published', class: 'nowrap', cell: (version) => formatDateTime(version.createdAt) },
+  {
+    header: 'Data',
+    cell: (version) => (
+      <details>
+        <summary>JSON</summary>
+        <pre class="json">{JSON.stringify(version.data, null, 2)}</pre>
+      </details>
+    ),
+  },
+];
+
+/** A product's published versions, newest first (the last 50); read again when `round` changes. */
+export function PassportHistory(props: { productId: string; round: number }) {
+  const id = encodeURIComponent(props.productId);
+  const history = useLoad(() => api<{ data: PassportVersion[]; hasMore: boolean }>('GET', `/v1/products/${id}/passports`, { query: { limit: 50 } }), [id, props.round]);
+  return (
+    <section aria-labelledby="history-title">
+      <h2 id="history-title">History</h2>
+      <ListTable
+        items={history.data?.data}
+        loading={history.loading}
+        error={history.error}
+        columns={HISTORY_COLUMNS}
+        rowKey={(version) => version.passportId}
+        caption="Published versions, newest first"
+        empty="No versions yet."
+        testId="passport-history"
+      />
+    </section>
+  );
+}
+
 /** `onPublished`: after a version is published (the product page may read the product again: its passport status changed). */
 export function PassportTab(props: { product: Product; onPublished?: (version: number) => void }) {
   const id = encodeURIComponent(props.product.productId);
@@ -530,7 +567,7 @@ export function PassportTab(props: { product: Product; onPublished?: (version: n
       throw error;
     }
   }, [id]);
-  const history = useLoad(() => api<{ data: PassportVersion[]; hasMore: boolean }>('GET', `/v1/products/${id}/passports`, { query: { limit: 50 } }), [id]);
+  const [historyRound, setHistoryRound] = useState(0);
   const [publishing, setPublishing] = useState(false);
   const [published, setPublished] = useState<number>();
 
@@ -548,7 +585,7 @@ export function PassportTab(props: { product: Product; onPublished?: (version: n
             setPublishing(false);
             setPublished(version);
             current.reload();
-            history.reload();
+            setHistoryRound((n) => n + 1);
             props.onPublished?.(version);
           }}
         />
@@ -572,49 +609,7 @@ export function PassportTab(props: { product: Product; onPublished?: (version: n
         </div>
       ) : null}
       {current.data && !publishing ? <PassportSummary passport={current.data} /> : null}
-      <section class="card" aria-labelledby="history-title">
-        <h2 id="history-title">History</h2>
-        {history.error ? <ErrorNotice error={history.error} /> : null}
-        {history.data ? (
-          history.data.data.length ? (
-            <div class="table-wrap">
-              <table class="table" data-testid="passport-history">
-                <thead>
-                  <tr>
-                    <th scope="col">Version</th>
-                    <th scope="col">Passport id</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Published</th>
-                    <th scope="col">Data</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {history.data.data.map((version) => (
-                    <tr key={version.passportId}>
-                      <th scope="row">v{version.version}</th>
-                      <td class="mono small">{version.passportId}</td>
-                      <td>
-                        <span class="badge badge-success">{version.status}</span>
-                      </td>
-                      <td class="nowrap">{formatDateTime(version.createdAt)}</td>
-                      <td>
-                        <details>
-                          <summary>JSON</summary>
-                          <pre class="json">{JSON.stringify(version.data, null, 2)}</pre>
-                        </details>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          ) : (
-            <p class="muted">No versions yet.</p>
-          )
-        ) : (
-          <Loading />
-        )}
-      </section>
+      <PassportHistory productId={props.product.productId} round={historyRound} />
     </>
   );
 }

@@ -3,14 +3,19 @@ import { api, ApiError, type Product } from '../api.ts';
 import { CopyButton, ErrorNotice, Field, focusField, FormActions, Loading, Notice, PageHeader, PassportStatusBadge, placeError, SelectField, useLoad } from '../components.tsx';
 import { CATEGORIES, PRODUCT_GRANULARITIES } from '../constants.ts';
 import { formatDateTime, printedGtin } from '../format.ts';
+import { passportKindOf } from '../../../lib/domain/passport-kinds.ts';
 import { href } from '../router.ts';
+import type { ProductTab as Tab } from '../routes.ts';
 import { AnalyticsTab } from './analytics.tsx';
+import { BatteryPassportTab } from './battery-passport.tsx';
 import { PassportTab } from './passport.tsx';
+import { UnitDetail, UnitsTab } from './units.tsx';
 
-type Tab = 'overview' | 'passport' | 'analytics';
 const TABS: { tab: Tab; label: string }[] = [
   { tab: 'overview', label: 'Overview' },
   { tab: 'passport', label: 'Passport' },
+  { tab: 'items', label: 'Items' },
+  { tab: 'batches', label: 'Batches' },
   { tab: 'analytics', label: 'Scans' },
 ];
 const EDIT_FIELDS = ['name', 'category', 'brand', 'sku', 'economicOperatorId', 'facilityId', 'commodityCode', 'granularity'];
@@ -256,7 +261,7 @@ function Overview(props: { product: Product; onChanged: (product: Product) => vo
   );
 }
 
-export function ProductPage(props: { productId: string; tab: Tab }) {
+export function ProductPage(props: { productId: string; tab: Tab; unit?: string | undefined }) {
   // Read again on each tab: publishing on the Passport tab changes what the overview offers (its passport status).
   const loaded = useLoad(() => api<Product>('GET', `/v1/products/${encodeURIComponent(props.productId)}`), [props.productId, props.tab]);
   const [changed, setChanged] = useState<Product>();
@@ -289,7 +294,7 @@ export function ProductPage(props: { productId: string; tab: Tab }) {
         <ul>
           {TABS.map(({ tab, label }) => (
             <li key={tab}>
-              <a href={href('products', product.productId, ...(tab === 'overview' ? [] : [tab]))} aria-current={props.tab === tab ? 'page' : undefined}>
+              <a href={href('products', product.productId, ...(tab === 'overview' ? [] : [tab]))} aria-current={props.tab === tab ? (props.unit === undefined ? 'page' : 'true') : undefined}>
                 {label}
               </a>
             </li>
@@ -297,7 +302,14 @@ export function ProductPage(props: { productId: string; tab: Tab }) {
         </ul>
       </nav>
       {props.tab === 'overview' ? <Overview product={product} onChanged={setChanged} /> : null}
-      {props.tab === 'passport' ? <PassportTab product={product} /> : null}
+      {props.tab === 'passport' ? passportKindOf(product.category) === 'battery' ? <BatteryPassportTab product={product} /> : <PassportTab product={product} /> : null}
+      {props.tab === 'items' || props.tab === 'batches' ? (
+        props.unit === undefined ? (
+          <UnitsTab key={props.tab} product={product} kind={props.tab === 'items' ? 'item' : 'batch'} />
+        ) : (
+          <UnitDetail key={`${props.tab}/${props.unit}`} product={product} kind={props.tab === 'items' ? 'item' : 'batch'} value={props.unit} />
+        )
+      ) : null}
       {props.tab === 'analytics' ? <AnalyticsTab product={product} /> : null}
     </>
   );
