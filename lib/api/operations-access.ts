@@ -1,0 +1,98 @@
+import * as z from 'zod';
+import { byDateQuerySchema, byProductIdsSchema, createGrantSchema, dppBatchSchema, dppElementSchema, dppSchema, grantListQuerySchema, grantListSchema, grantSchema } from '../domain/access.ts';
+import { itemSchema } from '../domain/units.ts';
+import type { OperationDoc } from './operations.ts';
+
+/** The operations of access grants and the EN 18222 reads (docs/access.md). */
+const API_KEY_ERRORS = [401, 403, 429] as const;
+const READ =
+  'Without credentials the public tier; with an API key or session, the tier of the caller (docs/access.md#who-holds-a-tier): the owner everything, a grantee its grant\'s tier for the products it covers, an authority the authority tier of every live passport. A read of restricted elements by another organization is logged in the owner\'s event log as passport.accessed.';
+
+export function accessOperations(): Record<string, OperationDoc> {
+  return {
+    'POST /v1/access-grants': {
+      summary: 'Grant another organization a tier of your passports',
+      description:
+        "Gives granteeOrgId the tier legitimate_interest or authority on all your products in this environment, or on productIds (404 names an unknown one), until expiresAt if given; write lets it update the covered items' dynamic data (PATCH /v1/dpps/{dppId}). Writes access_grant.created in both organizations' logs. 422 names the field (yourself or an unknown organization as grantee, a past expiresAt).",
+      tag: 'Access',
+      body: createGrantSchema,
+      responses: { 201: { description: 'The grant', schema: grantSchema } },
+      errors: [400, ...API_KEY_ERRORS, 404, 413, 422],
+    },
+    'GET /v1/access-grants': {
+      summary: 'List access grants',
+      description: 'as=owner (default): the grants you gave, oldest first; as=grantee: the grants you hold. Revoked and expired ones are listed with active: false.',
+      tag: 'Access',
+      query: grantListQuerySchema,
+      responses: { 200: { description: 'A page of grants', schema: grantListSchema } },
+      errors: [400, ...API_KEY_ERRORS, 422],
+    },
+    'GET /v1/access-grants/{grantId}': {
+      summary: 'Get an access grant',
+      description: 'A grant you gave or hold; any other is 404.',
+      tag: 'Access',
+      responses: { 200: { description: 'The grant', schema: grantSchema } },
+      errors: [...API_KEY_ERRORS, 404],
+    },
+    'DELETE /v1/access-grants/{grantId}': {
+      summary: 'Revoke an access grant',
+      description: 'The owner revokes a grant: from the next request on, the grantee reads the public tier (grants are not cached). Revoking again answers the revoked grant. 403 for the grantee. Writes access_grant.revoked in both logs.',
+      tag: 'Access',
+      responses: { 200: { description: 'The revoked grant', schema: grantSchema } },
+      errors: [...API_KEY_ERRORS, 404],
+    },
+    'GET /v1/dpps/{dppId}': {
+      summary: 'Read a passport (EN 18222 ReadDPPById)',
+      description: `A product's, a batch's or an item's passport by its DPP id (every passport, batch and item read names it as dppId). ${READ} An id that names nothing is 404.`,
+      tag: 'Access',
+      responses: { 200: { description: 'The passport, with the elements the caller may read', schema: dppSchema } },
+      errors: [401, 404, 429],
+    },
+    'PATCH /v1/dpps/{dppId}': {
+      summary: "Update an item's dynamic data (a grantee with write)",
+      description:
+        "An RFC 7396 merge patch of an item's {status, data} by its owner or a grantee whose grant has write (docs/access.md#grants), sent as application/merge-patch+json (415 otherwise), checked as PATCH …/items/{serial} checks it. The version names the grantee's organization (updatedBy), and the owner's item.updated event names it as actor. Only an item's DPP id (422 for another); 403 without write access.",
+      tag: 'Access',
+      bodyContent: { 'application/merge-patch+json': z.record(z.string(), z.unknown()).describe('A merge patch: {"data": {"performanceAndDurability": {"batteryCondition": {…}}}}') },
+      responses: { 200: { description: 'The item after the patch', schema: itemSchema } },
+      errors: [400, ...API_KEY_ERRORS, 404, 413, 415, 422],
+    },
+    'GET /v1/dpps/{dppId}/elements/{elementPath}': {
+      summary: 'Read one element of a passport (EN 18222 ReadDataElement)',
+      description: `One element by its dotted path (a battery's: the element map's, docs/battery.md#the-element-map; e.g. performanceAndDurability.batteryCondition.stateOfCertifiedEnergy). ${READ} 403 permission_error naming the tier the element needs when the caller's is lower; 404 for an unknown element or one without a value.`,
+      tag: 'Access',
+      responses: { 200: { description: 'The element', schema: dppElementSchema } },
+      errors: [401, 403, 404, 429],
+    },
+    'GET /v1/dppsByProductId/{productIdentifier}': {
+      summary: "Read a product's current passport by its identifier (EN 18222 ReadDPPByProductId)",
+      description: `productIdentifier is a GS1 Digital Link URI, URL-encoded (the platform's …/{orgId}/{environment}/01/{gtin} form, or a verified brand domain's https://{host}/01/{gtin}, with /10/{lot} or /21/{serial} for a batch or an item), or a GTIN of the caller's own organization. ${READ}`,
+      tag: 'Access',
+      responses: { 200: { description: 'The passport', schema: dppSchema } },
+      errors: [401, 404, 429],
+    },
+    'GET /v1/dppsByIdAndDate/{dppId}': {
+      summary: 'Read a passport as it was at a date (EN 18222 ReadDPPByIdAndDate)',
+      description: `The version (and the record's version) current at date: a day read at its end (UTC), or an instant; 404 (param date) before the first version. ${READ}`,
+      tag: 'Access',
+      query: byDateQuerySchema,
+      responses: { 200: { description: 'The passport as it was', schema: dppSchema } },
+      errors: [400, 401, 404, 422, 429],
+    },
+    'POST /v1/dppsByProductIds': {
+      summary: 'Read up to 100 passports by product identifier',
+      description: `Each identifier as GET /v1/dppsByProductId reads it, in order: its passport, or its error (404). ${READ}`,
+      tag: 'Access',
+      body: byProductIdsSchema,
+      responses: { 200: { description: 'One entry per identifier', schema: dppBatchSchema } },
+      errors: [400, 401, 413, 422, 429],
+    },
+  };
+}
+
+export const ACCESS_PATH_PARAMETERS = {
+  grantId: { description: 'An access grant id (grant_…)', schema: z.string() },
+  dppId: { description: 'A DPP id (dpp_…), as every passport, batch and item read names it', schema: z.string() },
+  elementPath: { description: 'An element path, dotted (e.g. performanceAndDurability.batteryCondition.stateOfCertifiedEnergy)', schema: z.string() },
+  productIdentifier: { description: 'A GS1 Digital Link URI, URL-encoded, or a GTIN of your own', schema: z.string() },
+};

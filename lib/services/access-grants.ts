@@ -1,0 +1,123 @@
+import { getGrant, grantsTo, insertGrant, listGrants, writeRevokedGrant } from '../data/access-grants.ts';
+import { eventPut } from '../data/events.ts';
+import { getOrganization } from '../data/organizations.ts';
+import { getProduct } from '../data/products.ts';
+import { covers, createGrantSchema, grantIdSchema, isActive, toGrantView, type GrantRecord } from '../domain/access.ts';
+import type { Reader } from '../domain/battery/access-tiers.ts';
+import { newEvent, type Origin } from '../domain/events.ts';
+import { newSortableId } from '../domain/ids.ts';
+import type { Tenant } from '../domain/tenant.ts';
+import type { Principal } from '../auth/principal.ts';
+import { NotFoundError, PermissionError, ValidationError } from '../http/errors.ts';
+import { parseBody } from '../http/validation.ts';
+
+/**
+ * Access grants (docs/access.md#grants): an owner gives another organization on the platform a tier
+ * of its passports, for all its products or a list of them, optionally until a day, optionally with
+ * write access to the covered items' dynamic data. And who reads a passport at which tier: the
+ * owner everything, a grantee its grant's tier, an authority the authority tier of every live
+ * passport, anyone else the public tier. Grants are read from the table on every request (no
+ * cache), so a revoked or expired grant opens nothing from the next request on.
+ */
+
+const systemOrigin = (grant: GrantRecord): Origin => ({ actor: { type: 'system', id: grant.grantId }, requestId: null });
+
+export async function createGrant(tenant: Tenant, body: unknown, origin: Origin): Promise<GrantRecord> {
+  const input = parseBody(createGrantSchema, body);
+  if (input.granteeOrgId === tenant.orgId) throw new ValidationError('granteeOrgId must be another organization: your own keys read everything already.', 'granteeOrgId');
+  if (input.expiresAt !== undefined && Date.parse(input.expiresAt) <= Date.now()) throw new ValidationError('expiresAt must be in the future.', 'expiresAt');
+  if (!(await getOrganization(input.granteeOrgId))) throw new ValidationError(`No organization '${input.granteeOrgId}' on the platform.`, 'granteeOrgId');
+  const productIds = input.productIds === undefined ? undefined : [...new Set(input.productIds.map((id) => id.toLowerCase()))];
+  for (const [index, productId] of (productIds ?? []).entries()) {
+    if (!(await getProduct(tenant, productId))) throw new NotFoundError(`No product with id '${productId}'.`, { param: `productIds[${index}]` });
+  }
+  const now = new Date().toISOString();
+  const grant: GrantRecord = {
+    grantId: newSortableId('grant'),
+    ownerOrgId: tenant.orgId,
+    environment: tenant.environment,
+    granteeOrgId: input.granteeOrgId,
+    tier: input.tier,
+    ...(productIds === undefined ? {} : { productIds }),
+    write: input.write ?? false,
+    ...(input.expiresAt === undefined ? {} : { expiresAt: new Date(input.expiresAt).toISOString() }),
+    createdAt: now,
+  };
+  const view = toGrantView(grant);
+  await insertGrant(grant, [
+    eventPut(tenant, newEvent('access_grant.created', view, origin, now)),
+    eventPut({ orgId: grant.granteeOrgId, environment: grant.environment }, newEvent('access_grant.created', view, systemOrigin(grant), now)),
+  ]);
+  return grant;
+}
+
+/** A grant the tenant gave or holds; 404 for anyone else, and for what cannot be a grant id. */
+async function findGrant(tenant: Tenant, grantId: string): Promise<{ grant: GrantRecord; side: 'owner' | 'grantee' }> {
+  if (grantIdSchema.safeParse(grantId).success) {
+    for (const side of ['owner', 'grantee'] as const) {
+      const grant = await getGrant(tenant, side, grantId);
+      if (grant) return { grant, side };
+    }
+  }
+  throw new NotFoundError(`No access grant '${grantId}'.`, { param: 'grantId' });
+}
+
+export const readGrant = async (tenant: Tenant, grantId: string): Promise<GrantRecord> => (await findGrant(tenant, grantId)).grant;
+
+export const listGrantsOf = (tenant: Tenant, as: 'owner' | 'grantee', limit: number, startingAfter?: string) => listGrants(tenant, as, limit, startingAfter);
+
+/** `DELETE /v1/access-grants/{grantId}`: the owner revokes; revoking again answers the revoked grant. */
+export async function revokeGrant(tenant: Tenant, grantId: string, origin: Origin): Promise<GrantRecord> {
+  const { grant, side } = await findGrant(tenant, grantId);
+  if (side === 'grantee') throw new PermissionError('Only the organization that gave a grant revokes it.');
+  if (grant.revokedAt !== undefined) return grant;
+  const now = new Date().toISOString();
+  const revoked: GrantRecord = { ...grant, revokedAt: now };
+  const view = toGrantView(revoked);
+  await writeRevokedGrant(revoked, [
+    eventPut(tenant, newEvent('access_grant.revoked', view, origin, now)),
+    eventPut({ orgId: grant.granteeOrgId, environment: grant.environment }, newEvent('access_grant.revoked', view, systemOrigin(grant), now)),
+  ]);
+  return revoked;
+}
+
+/** How a caller reads an owner's passport: its tier, whether it may write the items' dynamic data, and why. */
+export interface ReaderAccess {
+  reader: Reader;
+  write: boolean;
+  via: 'owner' | 'grant' | 'authority' | 'anonymous' | 'none';
+  /** The caller's organization, when it is another one than the owner. */
+  orgId?: string;
+  grantId?: string;
+}
+
+const RANK: Readonly<Record<Reader, number>> = { public: 0, legitimate_interest: 1, authority: 2, owner: 3 };
+
+/**
+ * The tier `principal` reads `owner`'s product at (docs/access.md#who-holds-a-tier): the owner's own
+ * keys and sessions everything; a grantee the highest tier of its active grants covering the product
+ * in the owner's environment; an authority the authority tier of every live passport; anyone else,
+ * and a request without credentials, the public tier.
+ */
+export async function accessOf(principal: Principal | undefined, owner: Tenant, productId: string): Promise<ReaderAccess> {
+  if (!principal) return { reader: 'public', write: false, via: 'anonymous' };
+  const caller = principal.tenant;
+  if (caller.orgId === owner.orgId) {
+    // The owner's other environment is another tenant: its test keys do not read its live passports.
+    return caller.environment === owner.environment ? { reader: 'owner', write: true, via: 'owner' } : { reader: 'public', write: false, via: 'none', orgId: caller.orgId };
+  }
+  let best: ReaderAccess = { reader: 'public', write: false, via: 'none', orgId: caller.orgId };
+  if (caller.environment === owner.environment) {
+    const now = Date.now();
+    for (const grant of await grantsTo(owner, caller.orgId)) {
+      if (!isActive(grant, now) || !covers(grant, productId)) continue;
+      if (RANK[grant.tier] > RANK[best.reader] || (grant.tier === best.reader && grant.write && !best.write)) {
+        best = { reader: grant.tier, write: grant.write || best.write, via: 'grant', orgId: caller.orgId, grantId: grant.grantId };
+      } else if (grant.write) best = { ...best, write: true };
+    }
+  }
+  if (owner.environment === 'live' && RANK[best.reader] < RANK.authority && (await getOrganization(caller.orgId))?.authority === true) {
+    best = { ...best, reader: 'authority', via: 'authority' };
+  }
+  return best;
+}

@@ -1,0 +1,250 @@
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { setAuthority } from '../../lib/data/organizations.ts';
+import { canRead, ELEMENTS, filterByTier, overlayItemData, type BatteryItemData, type BatteryPassportData, type Reader } from '../../lib/domain/battery/index.ts';
+import { valueAt } from '../../lib/domain/battery/paths.ts';
+import { call, expectError, newOrg, type TestOrg } from '../support/api.ts';
+import { createProduct, publish, type CreatedProduct } from '../support/fixtures.ts';
+
+/**
+ * Access tiers through the EN 18222 reads (issue 28, docs/access.md): every element of a full
+ * battery passport, for every reader (anonymous, another organization without a grant, a
+ * legitimate-interest grantee, an authority, the owner), through the by-id, element, by-product,
+ * by-date and batch routes; grants that end (revoked, expired), a grant limited to one product, the
+ * access log, and a grantee with write access.
+ */
+
+type Json = Record<string, any>;
+const EXAMPLE = JSON.parse(readFileSync(new URL('../../docs/examples/battery-passport.json', import.meta.url), 'utf8')) as Json;
+const ITEM_MEMBERS = ['productIdentifier', 'batteryPassportIdentifier', 'manufacturingDate', 'batteryStatus', 'puttingIntoService'];
+
+/** The example split as the service keeps it: the model's data on the version, each battery's own on its item (docs/battery.md#model-and-item). */
+function split(): { model: Json; item: Json } {
+  const model = structuredClone(EXAMPLE);
+  const item: Json = { generalProductInformation: {}, performanceAndDurability: { batteryCondition: model.performanceAndDurability.batteryCondition } };
+  for (const member of ITEM_MEMBERS) {
+    if (model.generalProductInformation[member] !== undefined) item.generalProductInformation[member] = model.generalProductInformation[member];
+    delete model.generalProductInformation[member];
+  }
+  delete model.performanceAndDurability.batteryCondition;
+  return { model, item };
+}
+
+const { model, item: itemData } = split();
+const SERIAL = 'ACC0001';
+const LOT = 'ACCLOT1';
+
+let owner: TestOrg;
+let stranger: TestOrg;
+let grantee: TestOrg;
+let authority: TestOrg;
+let battery: CreatedProduct;
+let other: CreatedProduct;
+const dpp = { product: '', item: '', batch: '', other: '' };
+let itemLink = '';
+
+const keyOf = (reader: Reader | 'stranger'): string | undefined =>
+  ({ public: undefined, stranger: stranger.live, legitimate_interest: grantee.live, authority: authority.live, owner: owner.live })[reader];
+const tierOf = (reader: Reader | 'stranger'): Reader => (reader === 'stranger' ? 'public' : reader);
+const READERS = ['public', 'stranger', 'legitimate_interest', 'authority', 'owner'] as const;
+
+/** What a reader may see of `data`: the owner everything, the others their tier's elements. */
+const expected = (data: Json, reader: Reader | 'stranger'): Json => (tierOf(reader) === 'owner' ? data : (filterByTier(data, tierOf(reader)) as Json));
+const read = (path: string, reader: Reader | 'stranger') => {
+  const key = keyOf(reader);
+  return call('GET', path, key ? { key } : {});
+};
+
+beforeAll(async () => {
+  [owner, stranger, grantee, authority] = await Promise.all([newOrg('Access Cell Maker'), newOrg('Access Stranger'), newOrg('Access Recycler'), newOrg('Access Market Surveillance')]);
+  await setAuthority(authority.orgId, true);
+  battery = await createProduct(owner.live, { name: 'ACC traction battery', category: 'battery' });
+  other = await createProduct(owner.live, { name: 'ACC other battery', category: 'battery' });
+  await publish(owner.live, battery.productId, model);
+  await publish(owner.live, other.productId, model);
+  const item = await call('PUT', `/v1/products/${battery.productId}/items/${SERIAL}`, { key: owner.live, body: { data: itemData } });
+  const batch = await call('PUT', `/v1/products/${battery.productId}/batches/${LOT}`, { key: owner.live, body: {} });
+  const grant = await call('POST', '/v1/access-grants', { key: owner.live, body: { granteeOrgId: grantee.orgId, tier: 'legitimate_interest', productIds: [battery.productId] } });
+  if (item.status !== 201 || batch.status !== 201 || grant.status !== 201) throw new Error(`set-up: ${item.text} ${batch.text} ${grant.text}`);
+  dpp.product = (await call('GET', `/v1/products/${battery.productId}/passport`, { key: owner.live })).body.dppId;
+  dpp.other = (await call('GET', `/v1/products/${other.productId}/passport`, { key: owner.live })).body.dppId;
+  dpp.item = item.body.dppId;
+  dpp.batch = batch.body.dppId;
+  itemLink = item.body.digitalLink;
+});
+
+describe('each reader sees exactly its elements', () => {
+  const itemView = () => overlayItemData(model as BatteryPassportData, itemData as BatteryItemData) as Json;
+
+  it.each(READERS)('%s: by id (product, item, batch), by product identifier and by date', async (reader) => {
+    // Act
+    const product = await read(`/v1/dpps/${dpp.product}`, reader);
+    const item = await read(`/v1/dpps/${dpp.item}`, reader);
+    const batch = await read(`/v1/dpps/${dpp.batch}`, reader);
+    const byProduct = await read(`/v1/dppsByProductId/${encodeURIComponent(itemLink)}`, reader);
+    const byDate = await read(`/v1/dppsByIdAndDate/${dpp.item}?date=${encodeURIComponent(new Date().toISOString())}`, reader);
+
+    // Assess
+    expect(product.status, product.text).toBe(200);
+    expect(product.body).toMatchObject({ digitalProductPassportId: dpp.product, granularity: 'model', dppStatus: 'active', accessTier: tierOf(reader), uniqueProductIdentifier: battery.qrCodeUrl });
+    expect(product.body.data).toEqual(expected(model, reader));
+    expect(item.body).toMatchObject({ digitalProductPassportId: dpp.item, granularity: 'item', uniqueProductIdentifier: itemLink, unit: { kind: 'item', serial: SERIAL } });
+    expect(item.body.data).toEqual(expected(itemView(), reader));
+    expect(batch.body.data).toEqual(expected(model, reader));
+    expect(byProduct.body.digitalProductPassportId).toBe(dpp.item);
+    expect(byProduct.body.data).toEqual(item.body.data);
+    expect(byDate.body.data).toEqual(item.body.data);
+  });
+
+  it.each(READERS)('%s: every element one by one, 403 naming the tier for the ones above its own', async (reader) => {
+    // Prepare: every element the item's full view holds
+    const view = itemView();
+    const elements = ELEMENTS.filter((element) => valueAt(view, element.path) !== undefined);
+    expect(elements.length).toBeGreaterThan(40);
+
+    // Act
+    const answers: Array<{ path: string; tier: string; status: number; body: Json }> = [];
+    for (let i = 0; i < elements.length; i += 10) {
+      const part = elements.slice(i, i + 10);
+      const responses = await Promise.all(part.map((element) => read(`/v1/dpps/${dpp.item}/elements/${element.path}`, reader)));
+      responses.forEach((response, index) => answers.push({ path: part[index]!.path, tier: part[index]!.tier, status: response.status, body: response.body as Json }));
+    }
+
+    // Assess
+    for (const answer of answers) {
+      if (canRead(tierOf(reader), answer.tier as never)) {
+        expect(answer.status, answer.path).toBe(200);
+        expect(answer.body.value, answer.path).toEqual(valueAt(view, answer.path));
+      } else {
+        expect(answer.status, answer.path).toBe(403);
+        expect(answer.body.error.type).toBe('permission_error');
+        expect(answer.body.error.message).toContain(`the ${answer.tier} tier`);
+      }
+    }
+    expect(answers.some((a) => a.status === 403)).toBe(reader !== 'owner' && reader !== 'authority');
+  });
+
+  it('the public resolver’s JSON holds only public elements, whoever asks', async () => {
+    // Act
+    const json = await call('GET', new URL(itemLink).pathname, { headers: { accept: 'application/json' } });
+    // Assess
+    expect(json.status).toBe(200);
+    expect(json.body.data).toEqual(filterByTier(itemView(), 'public'));
+  });
+});
+
+describe('what a grant opens, and for how long', () => {
+  it('does not open another product of the owner', async () => {
+    // Act
+    const otherProduct = await read(`/v1/dpps/${dpp.other}`, 'legitimate_interest');
+    const element = await read(`/v1/dpps/${dpp.other}/elements/circularity.sparePartSources`, 'legitimate_interest');
+    // Assess
+    expect(otherProduct.body.accessTier).toBe('public');
+    expect(otherProduct.body.data).toEqual(filterByTier(model, 'public'));
+    expectError(element, 403, 'permission_error');
+  });
+
+  it('reads public only within 5 seconds of its revocation', async () => {
+    // Prepare
+    const holder = await newOrg('Access Repairer');
+    const grant = await call('POST', '/v1/access-grants', { key: owner.live, body: { granteeOrgId: holder.orgId, tier: 'legitimate_interest' } });
+    const held = await call('GET', '/v1/access-grants?as=grantee', { key: holder.live });
+    expect((await call('GET', `/v1/dpps/${dpp.product}`, { key: holder.live })).body.accessTier).toBe('legitimate_interest');
+
+    // Act
+    const revoked = await call('DELETE', `/v1/access-grants/${grant.body.id}`, { key: owner.live });
+    const revokedAt = Date.now();
+    let tier = 'legitimate_interest';
+    let lastOpenAt = revokedAt;
+    while (tier !== 'public' && Date.now() - revokedAt < 30_000) {
+      const sentAt = Date.now();
+      tier = (await call('GET', `/v1/dpps/${dpp.product}`, { key: holder.live })).body.accessTier;
+      if (tier !== 'public') lastOpenAt = sentAt;
+    }
+
+    // Assess
+    expect(held.body.data.map((g: Json) => g.id)).toContain(grant.body.id);
+    expect(revoked.body).toMatchObject({ id: grant.body.id, active: false, revokedAt: expect.any(String) });
+    expect(tier).toBe('public');
+    expect(lastOpenAt - revokedAt).toBeLessThan(5_000);
+  });
+
+  it('reads public only once it expires', async () => {
+    // Prepare: a grant that ends in 3 seconds
+    const holder = await newOrg('Access Second Life');
+    const expiresAt = new Date(Date.now() + 3_000).toISOString();
+    const grant = await call('POST', '/v1/access-grants', { key: owner.live, body: { granteeOrgId: holder.orgId, tier: 'legitimate_interest', expiresAt } });
+    expect(grant.status, grant.text).toBe(201);
+
+    // Act: poll until the grant stops opening the passport (bounded)
+    let tier = (await call('GET', `/v1/dpps/${dpp.product}`, { key: holder.live })).body.accessTier;
+    const openBefore = tier;
+    const deadline = Date.now() + 30_000;
+    while (tier !== 'public' && Date.now() < deadline) tier = (await call('GET', `/v1/dpps/${dpp.product}`, { key: holder.live })).body.accessTier;
+    const read = await call('GET', `/v1/access-grants/${grant.body.id}`, { key: owner.live });
+
+    // Assess
+    expect(tier).toBe('public');
+    expect(Date.now()).toBeGreaterThanOrEqual(Date.parse(expiresAt));
+    expect(['legitimate_interest', 'public']).toContain(openBefore);
+    expect(read.body.active).toBe(false);
+  });
+
+  it('refuses grants to yourself, to nobody, in the past, or for a product that is not yours, naming the field', async () => {
+    // Act
+    const self = await call('POST', '/v1/access-grants', { key: owner.live, body: { granteeOrgId: owner.orgId, tier: 'authority' } });
+    const nobody = await call('POST', '/v1/access-grants', { key: owner.live, body: { granteeOrgId: 'org_nobody0000000000', tier: 'authority' } });
+    const past = await call('POST', '/v1/access-grants', { key: owner.live, body: { granteeOrgId: grantee.orgId, tier: 'authority', expiresAt: '2020-01-01T00:00:00Z' } });
+    const notMine = await call('POST', '/v1/access-grants', { key: stranger.live, body: { granteeOrgId: grantee.orgId, tier: 'authority', productIds: [battery.productId] } });
+    const badTier = await call('POST', '/v1/access-grants', { key: owner.live, body: { granteeOrgId: grantee.orgId, tier: 'public' } });
+    // Assess
+    expectError(self, 422, 'validation_error', 'granteeOrgId');
+    expectError(nobody, 422, 'validation_error', 'granteeOrgId');
+    expectError(past, 422, 'validation_error', 'expiresAt');
+    expectError(notMine, 404, 'not_found', 'productIds[0]');
+    expectError(badTier, 422, 'validation_error', 'tier');
+  });
+});
+
+describe('what is logged, and who may write', () => {
+  it('logs an authority’s read as passport.accessed in the owner’s events, naming the organization and the elements', async () => {
+    // Act
+    await read(`/v1/dpps/${dpp.item}`, 'authority');
+    await read(`/v1/dpps/${dpp.item}`, 'public');
+    const events = (await call('GET', '/v1/events?type=passport.accessed&limit=100', { key: owner.live })).body.data as Json[];
+    const theirs = events.filter((event) => event.actor.id === authority.orgId);
+
+    // Assess
+    expect(theirs.length).toBeGreaterThan(0);
+    expect(theirs[0]).toMatchObject({ actor: { type: 'organization', id: authority.orgId, name: 'Access Market Surveillance' }, data: { object: { object: 'passport_access', dppId: dpp.item, reader: { tier: 'authority', via: 'authority' } } } });
+    expect(theirs[0]!.data.object.elements).toContain('labeling.resultOfTestReport');
+    expect(events.every((event) => event.actor.type === 'organization')).toBe(true);
+  });
+
+  it('lets a grantee with write update a battery’s state of health, the version naming it; without write it is 403', async () => {
+    // Prepare
+    const repairer = await newOrg('Access Workshop');
+    await call('POST', '/v1/access-grants', { key: owner.live, body: { granteeOrgId: repairer.orgId, tier: 'legitimate_interest', productIds: [battery.productId], write: true } });
+    const before = (await call('GET', `/v1/products/${battery.productId}/items/${SERIAL}`, { key: owner.live })).body;
+    const patch = { data: { performanceAndDurability: { batteryCondition: { stateOfCertifiedEnergy: { stateOfCertifiedEnergyValue: 91.5, lastUpdate: '2029-01-15T10:00:00Z' } } } } };
+
+    // Act
+    const written = await call('PATCH', `/v1/dpps/${dpp.item}`, { key: repairer.live, headers: { 'content-type': 'application/merge-patch+json' }, body: patch });
+    const refused = await call('PATCH', `/v1/dpps/${dpp.item}`, { key: grantee.live, headers: { 'content-type': 'application/merge-patch+json' }, body: patch });
+    const stranger_ = await call('PATCH', `/v1/dpps/${dpp.item}`, { key: stranger.live, headers: { 'content-type': 'application/merge-patch+json' }, body: patch });
+    const after = (await call('GET', `/v1/products/${battery.productId}/items/${SERIAL}`, { key: owner.live })).body;
+    const previous = (await call('GET', `/v1/products/${battery.productId}/items/${SERIAL}?at=${encodeURIComponent(before.updatedAt)}`, { key: owner.live })).body;
+    const events = (await call('GET', '/v1/events?type=item.updated&limit=20', { key: owner.live })).body.data as Json[];
+
+    // Assess
+    expect(written.status, written.text).toBe(200);
+    expect(after.version).toBe(before.version + 1);
+    expect(after.updatedBy).toBe(repairer.orgId);
+    expect(after.data.performanceAndDurability.batteryCondition.stateOfCertifiedEnergy.stateOfCertifiedEnergyValue).toBe(91.5);
+    expect(after.previousDigest).toBe(before.digest);
+    expect(previous.updatedBy).toBeUndefined();
+    expect(events.find((event) => event.data.object.version === after.version && event.data.object.serial === SERIAL)?.actor).toMatchObject({ type: 'organization', id: repairer.orgId });
+    expectError(refused, 403, 'permission_error');
+    expectError(stranger_, 404, 'not_found');
+  });
+});
