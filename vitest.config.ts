@@ -26,6 +26,8 @@ export default defineConfig({
       // The synthesized CloudFormation template and the bundles; no stack.
       { extends: true, test: { name: 'infra', include: ['test/infra/**/*.test.ts'] } },
       { extends: true, test: { name: 'fuzz', include: ['test/fuzz/**/*.test.ts'], ...localStack } },
+      // The SDK workspace's tests (docs/sdk.md#tests): its client, CLI and examples against the local stack.
+      { extends: true, test: { name: 'sdk', include: ['sdk/test/**/*.test.ts'], ...localStack } },
     ],
   },
 });

@@ -14,10 +14,10 @@ export interface Grants {
   table: readonly TableAction[];
   /** SQS actions on the scan queue. */
   scanQueue?: readonly ('sqs:SendMessage' | 'sqs:ReceiveMessage' | 'sqs:DeleteMessage' | 'sqs:GetQueueAttributes' | 'sqs:ChangeMessageVisibility')[];
-  /** SQS actions on the import queue (bulk import chunks, docs/imports.md). */
-  importQueue?: readonly 'sqs:SendMessage'[];
-  /** SQS actions on the event delivery queue (outbound webhooks, docs/webhooks-outbound.md). */
-  deliveryQueue?: readonly 'sqs:SendMessage'[];
+  /** SQS actions on the import queue (bulk import chunks, docs/imports.md); GetQueueAttributes: readiness. */
+  importQueue?: readonly ('sqs:SendMessage' | 'sqs:GetQueueAttributes')[];
+  /** SQS actions on the event delivery queue (outbound webhooks, docs/webhooks-outbound.md); GetQueueAttributes: readiness. */
+  deliveryQueue?: readonly ('sqs:SendMessage' | 'sqs:GetQueueAttributes')[];
   /**
    * `secretsmanager:GetSecretValue` on the session encryption key (always granted to `auth`): every
    * function with session or API-key routes needs it, since API-key routes also take the session.
@@ -135,18 +135,29 @@ export const FUNCTIONS: Record<FunctionName, FunctionSpec> = {
     memoryMb: 512,
     timeoutSeconds: 5,
     // BatchGetItem: a scan of a lot or serial reads the GTIN item and the batch or item in one call (docs/resolver.md#batches-and-items).
-    grants: { table: ['dynamodb:GetItem', 'dynamodb:BatchGetItem'], scanQueue: ['sqs:SendMessage'] },
+    // PutItem: a scan spilled to the table while the queue fails (docs/decisions.md#scans-while-the-queue-is-down).
+    grants: { table: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:PutItem'], scanQueue: ['sqs:SendMessage'] },
     // CloudFront → function URL with origin access control: no API Gateway request per scan.
     functionUrl: true,
     sourceMapsAtRunTime: false,
   },
   items: {
     entry: 'functions/items/handler.ts',
-    description: "Batches and serialised items of a product: create or replace, patch, read (at an instant), list, QR codes, the items export",
+    description: "Batches and serialised items of a product: create or replace, patch, read (at an instant), list, QR codes, the items export; battery handovers between organizations",
     memoryMb: 512,
     timeoutSeconds: 10,
-    // A version, its archived predecessor and its event in one transaction (Put, ConditionCheck); the export's Query.
-    grants: { table: [...WRITE], sessionSecret: true },
+    // A version, its archived predecessor and its event in one transaction (Put, ConditionCheck); the export's Query;
+    // DeleteItem for Powertools idempotency (POST /v1/handovers takes an Idempotency-Key).
+    grants: { table: [...WRITE, 'dynamodb:DeleteItem'], sessionSecret: true },
+  },
+  access: {
+    entry: 'functions/access/handler.ts',
+    description: 'Access grants, and the EN 18222 reads of passports by tier (docs/access.md)',
+    memoryMb: 512,
+    timeoutSeconds: 10,
+    // A grant's three items and its events in one transaction; a read's Gets and the grantee Query, and
+    // the passport.accessed event (a one-item transaction); a grantee's item write; DeleteItem for Powertools idempotency.
+    grants: { table: [...WRITE, 'dynamodb:DeleteItem'], sessionSecret: true },
   },
   events: {
     entry: 'functions/events/handler.ts',
@@ -271,6 +282,23 @@ export const FUNCTIONS: Record<FunctionName, FunctionSpec> = {
     timeoutSeconds: 30,
     // Opens the endpoint's sealed secrets to verify a delivery; never seals.
     grants: { table: WRITE, secretsKey: ['kms:Decrypt'] },
+  },
+  'scan-spill': {
+    entry: 'functions/scan-spill/handler.ts',
+    description: 'Counts the scans the resolver spilled to the table while the scan queue failed, exactly once',
+    memoryMb: 512,
+    timeoutSeconds: 30,
+    // The aggregator's writes and ledger queries (docs/decisions.md#scans-while-the-queue-is-down).
+    grants: { table: ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:Query'] },
+    trigger: { kind: 'tableStream', itemType: 'scanSpill', batchSize: 100, maxBatchingWindowSeconds: 1 },
+  },
+  health: {
+    entry: 'functions/health/handler.ts',
+    description: 'Readiness (GET /ready): whether the table and the queues answer',
+    memoryMb: 256,
+    timeoutSeconds: 5,
+    // One GetItem of a key never written, and GetQueueAttributes on each queue, at most once a second per instance (docs/api.md#when-a-dependency-is-down).
+    grants: { table: ['dynamodb:GetItem'], scanQueue: ['sqs:GetQueueAttributes'], importQueue: ['sqs:GetQueueAttributes'], deliveryQueue: ['sqs:GetQueueAttributes'] },
   },
   auth: {
     entry: 'functions/auth/handler.ts',

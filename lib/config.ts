@@ -34,6 +34,21 @@ export interface Config {
   resolverOriginSecret?: string;
   /** How long an authenticated API key may be served from memory (at most 5 s). */
   keyCacheTtlMs: number;
+  /**
+   * AWS_ATTEMPT_TIMEOUT_MS: when an attempt of a call to DynamoDB, SQS, KMS or Secrets Manager is
+   * cut off (default 2000; lib/data/aws-budget.ts). SCAN_ATTEMPT_TIMEOUT_MS: the same on the scan
+   * path (default 1000; lib/data/aws-json.ts). Unset in AWS. With a local DynamoDB endpoint the
+   * defaults are 5000 and 3000: DynamoDB Local (Java, SQLite) on a busy machine pauses for seconds,
+   * which DynamoDB does not, and a write cut off and retried would find its own first attempt.
+   */
+  awsAttemptTimeoutMs: number;
+  scanAttemptTimeoutMs: number;
+  /**
+   * RESOLVER_VIEW_CACHE_MS: how long the resolver answers a GTIN from what it read (0 to 1000,
+   * default 1000; functions/resolver/hot-cache.ts). 0 turns it off (the suite's shared stack, where
+   * tests change a product and scan it at once).
+   */
+  resolverViewCacheMs: number;
   /** Requests a minute an API key may make unless it has its own limit (RATE_LIMIT_PER_MINUTE). */
   rateLimitPerMinute: number;
   /** Origin of this API as browsers reach it (PUBLIC_API_ORIGIN); the dashboard's default origin. */
@@ -72,6 +87,13 @@ export interface Config {
    * read form says null and the operator gives it.
    */
   brandCnameTarget?: string;
+  /**
+   * BACKUP_BUCKET: the bucket of the backup copy of every published version (docs/backup.md);
+   * unset, nothing is copied. S3_ENDPOINT: set locally (the store in front of fauxqs,
+   * infra/local/backup-store.ts); unset in AWS.
+   */
+  backupBucket?: string;
+  s3Endpoint?: string;
   /** The OpenID Connect identity provider (Amazon Cognito in AWS, oidc-provider locally). */
   oidc: {
     issuer?: string;
@@ -103,6 +125,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     resolverOrigin: env.RESOLVER_ORIGIN ?? 'http://localhost:3000',
     resolverOriginSecret: env.RESOLVER_ORIGIN_SECRET || undefined,
     keyCacheTtlMs: Number.isFinite(ttl) ? Math.min(Math.max(ttl, 0), 5000) : 5000,
+    awsAttemptTimeoutMs: Math.min(positiveInt(env.AWS_ATTEMPT_TIMEOUT_MS, env.DYNAMODB_ENDPOINT ? 5000 : 2000), 20_000),
+    scanAttemptTimeoutMs: Math.min(positiveInt(env.SCAN_ATTEMPT_TIMEOUT_MS, env.DYNAMODB_ENDPOINT ? 3000 : 1000), 20_000),
+    resolverViewCacheMs: env.RESOLVER_VIEW_CACHE_MS === '0' ? 0 : Math.min(positiveInt(env.RESOLVER_VIEW_CACHE_MS, 1000), 1000),
     rateLimitPerMinute: positiveInt(env.RATE_LIMIT_PER_MINUTE, 1000),
     publicApiOrigin,
     dashboardOrigins: (env.DASHBOARD_ORIGINS || publicApiOrigin).split(',').map((o) => o.trim().replace(/\/+$/, '')).filter(Boolean),
@@ -115,6 +140,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dnsServer: env.DNS_SERVER || undefined,
     cloudfrontMultiTenantDistributionId: env.CLOUDFRONT_MULTI_TENANT_DISTRIBUTION_ID || undefined,
     brandCnameTarget: env.BRAND_CNAME_TARGET || undefined,
+    backupBucket: env.BACKUP_BUCKET || undefined,
+    s3Endpoint: env.S3_ENDPOINT || undefined,
     oidc: {
       issuer: env.OIDC_ISSUER || undefined,
       clientId: env.OIDC_CLIENT_ID || undefined,

@@ -98,6 +98,7 @@ export async function api<T>(method: string, path: string, options: RequestOptio
 // document's component names.
 
 export type { Session, ApiKey, CreatedApiKey, WebhookEndpoint } from '../../lib/api/schemas.ts';
+export type { Grant as AccessGrant } from '../../lib/domain/access.ts';
 export type { Analytics } from '../../lib/domain/analytics.ts';
 export type { Domain } from '../../lib/domain/domain.ts';
 export type { DomainEvent } from '../../lib/domain/events.ts';

@@ -19,6 +19,7 @@ const NAV = [
   { href: '#/webhooks', label: 'Webhooks', pages: ['webhooks', 'webhook'] },
   { href: '#/domains', label: 'Domains', pages: ['domains'] },
   { href: '#/event-subscriptions', label: 'Event subscriptions', pages: ['event-subscriptions', 'event-subscription'] },
+  { href: '#/access', label: 'Access', pages: ['access'] },
   { href: '#/imports', label: 'Import & export', pages: ['imports'] },
   { href: '#/legal-terms', label: 'Legal terms', pages: ['legal-terms'] },
   { href: '#/activity', label: 'Activity', pages: ['activity'] },

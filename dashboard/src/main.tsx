@@ -3,6 +3,7 @@ import { useCallback, useEffect, useState } from 'preact/hooks';
 import { api, ApiError, setCsrfToken, whenSignedOut, type Environment, type Session } from './api.ts';
 import { ErrorNotice } from './components.tsx';
 import { Layout } from './layout.tsx';
+import { AccessPage } from './pages/access.tsx';
 import { ActivityPage } from './pages/activity.tsx';
 import { DomainsPage } from './pages/domains.tsx';
 import { LegalTermsPage } from './pages/legal-terms.tsx';
@@ -93,6 +94,8 @@ function Page(props: { route: Route; session: Session; onSwitch: (change: { envi
       return <ImportsPage key={key} environment={session.environment} importId={route.importId} />;
     case 'activity':
       return <ActivityPage key={key} environment={session.environment} user={{ id: session.user.id, email: session.user.email }} />;
+    case 'access':
+      return <AccessPage key={key} environment={session.environment} />;
     case 'legal-terms':
       return <LegalTermsPage key={key} environment={session.environment} />;
     default:

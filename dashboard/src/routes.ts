@@ -13,6 +13,7 @@ export type Route =
   | { page: 'event-subscription'; subscriptionId: string }
   | { page: 'imports'; importId?: string }
   | { page: 'activity' }
+  | { page: 'access' }
   | { page: 'legal-terms' }
   | { page: 'not-found' };
 
@@ -33,6 +34,7 @@ export function parseRoute(hash: string): Route {
   if (first === 'webhooks' && !second) return { page: 'webhooks' };
   if (first === 'domains' && !second) return { page: 'domains' };
   if (first === 'activity' && !second) return { page: 'activity' };
+  if (first === 'access' && !second) return { page: 'access' };
   if (first === 'legal-terms' && !second) return { page: 'legal-terms' };
   if (first === 'event-subscriptions' && !third) return second ? { page: 'event-subscription', subscriptionId: second } : { page: 'event-subscriptions' };
   if (first === 'imports' && !third) return second ? { page: 'imports', importId: second } : { page: 'imports' };

@@ -20,7 +20,7 @@ export const handoverRoutes = {
   'GET /v1/handovers/{handoverId}': async (request: ApiRequest) => json(200, toHandoverView(await readHandover(request.principal.tenant, pathParam(request, 'handoverId')))),
   'POST /v1/handovers/{handoverId}/accept': async (request: ApiRequest) => {
     const { handover, item, product } = await acceptHandover(request.principal.tenant, pathParam(request, 'handoverId'), request.body, originOf(request));
-    return json(200, { ...toHandoverView(handover), item: toUnitView(item, product.qrCodeUrl) });
+    return json(200, { ...toHandoverView(handover), item: toUnitView(item, product.qrCodeUrl, request.principal.tenant) });
   },
   'DELETE /v1/handovers/{handoverId}': async (request: ApiRequest) => json(200, toHandoverView(await cancelHandover(request.principal.tenant, pathParam(request, 'handoverId'), originOf(request)))),
 };

@@ -3,6 +3,7 @@ import { draftEnvelopeSchema, MERGE_PATCH_TYPE, passportAtQuerySchema } from '..
 import { cursorQuerySchema } from '../../lib/domain/pagination.ts';
 import { createPassportEnvelopeSchema, type PassportVersion } from '../../lib/domain/passport.ts';
 import { completenessQuerySchema, publishQuerySchema, type CompletenessReport } from '../../lib/domain/passport-completeness.ts';
+import { dppIdOf } from '../../lib/domain/dpp-id.ts';
 import { toPassportView } from '../../lib/domain/passport-view.ts';
 import { defineApiHandler, pathParam, type ApiRequest } from '../../lib/api/handler.ts';
 import { InvalidRequestError, NotFoundError, UnsupportedMediaTypeError, ValidationError } from '../../lib/http/errors.ts';
@@ -43,7 +44,7 @@ async function getCurrentPassport(request: ApiRequest) {
   if (at !== undefined) {
     const version = product.passportVersion ? await getPassportVersionAt(tenant, product.productId, Date.parse(at)) : undefined;
     if (!version) throw new NotFoundError(`Product '${product.productId}' had no published passport at ${at}.`, { param: 'at' });
-    return json(200, toPassportView(product, version));
+    return json(200, { ...toPassportView(product, version), dppId: dppIdOf({ tenant, gtin14: product.gtin }) });
   }
   const passport = product.passportVersion
     ? await getPassportVersion(tenant, product.productId, product.passportVersion)
@@ -54,7 +55,7 @@ async function getCurrentPassport(request: ApiRequest) {
       suggestion: 'Publish one with POST /v1/passports.',
     });
   }
-  return json(200, toPassportView(product, passport));
+  return json(200, { ...toPassportView(product, passport), dppId: dppIdOf({ tenant, gtin14: product.gtin }) });
 }
 
 const versionsQuery = cursorQuerySchema('passportId');

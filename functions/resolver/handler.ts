@@ -14,14 +14,16 @@ import type { Tenant } from '../../lib/domain/tenant.ts';
 import { viewerHostname } from '../../lib/domain/viewer-host.ts';
 import { WITHDRAWN, type UnitRecord } from '../../lib/domain/unit.ts';
 import { errorResponses } from '../../lib/http/api-errors.ts';
+import { isDependencyUnavailable, unavailable } from '../../lib/http/availability.ts';
 import { GoneError, InvalidRequestError, MethodNotAllowedError, NotFoundError, PermissionError, type ApiError } from '../../lib/http/errors.ts';
 import { logger } from '../../lib/http/logger.ts';
-import { requestIdHeader } from '../../lib/http/request-id.ts';
+import { requestIdHeader, requestIdOf } from '../../lib/http/request-id.ts';
 import type { HttpEvent, HttpResult } from '../../lib/http/types.ts';
-import { renderBadLink, renderNotFound, renderWithdrawn } from './page/elabel.ts';
+import { renderBadLink, renderNotFound, renderUnavailable, renderWithdrawn } from './page/elabel.ts';
 import { pageHeaders, tenantOfPath } from './page/http.ts';
 import { negotiateLanguage, type Lang } from './page/i18n.ts';
 import { bestLink, labelLanguage, LINKSET_CONTEXT_LINK, linkset, parseLinkType, productLinks, resolverDescription, wantsLinkset } from './linkset.ts';
+import { HotCache } from './hot-cache.ts';
 import { servePage } from './pages.ts';
 import { serveUnitPage } from './unit-pages.ts';
 
@@ -239,6 +241,12 @@ async function brandOrganization(event: HttpEvent, hostname: string): Promise<st
   return orgId;
 }
 
+/** What a scan read: the GTIN's public view, and the batch or item its link names. */
+type ScanRead = Awaited<ReturnType<typeof getScanView>>;
+let views: HotCache<ScanRead> | undefined;
+/** The views read in the last second (docs/resolver.md#a-hot-product), made once configuration is read. */
+const recentViews = (): HotCache<ScanRead> => (views ??= new HotCache<ScanRead>(config().resolverViewCacheMs));
+
 /** Whether the route is a brand host's `/01/{gtin}…` (the organization comes from the Host). */
 const isBrandRoute = (event: HttpEvent): boolean => / \/01\/\{gtin\}/.test(event.routeKey);
 
@@ -373,9 +381,12 @@ async function answer(event: HttpEvent, method: string, requested: Requested): P
   }
 
   // A link naming a lot or serial reads the GTIN item and the batch and item in one BatchGetItem; a GTIN alone one GetItem.
+  // Either is remembered for at most a second (hot-cache.ts): a hot product costs a warm instance one read a second.
   const lot = parsed.qualifiers['10'];
   const serial = parsed.qualifiers['21'];
-  const read = lot === undefined && serial === undefined ? { view: await getPublicView(at.tenant, parsed.gtin14) } : await getScanView(at.tenant, parsed.gtin14, { lot, serial });
+  const read = await recentViews().get(JSON.stringify([at.tenant.orgId, at.tenant.environment, parsed.gtin14, lot ?? null, serial ?? null]), async () =>
+    lot === undefined && serial === undefined ? { view: await getPublicView(at.tenant, parsed.gtin14) } : getScanView(at.tenant, parsed.gtin14, { lot, serial }),
+  );
   const view = read.view;
   // A withdrawn product is gone, whatever link or representation is asked for (docs/lifecycle.md#withdrawal); no scan is counted.
   if (view?.withdrawn) return failure(event, new GoneError('The producer has withdrawn this product.'), renderWithdrawn);
@@ -420,13 +431,38 @@ async function answer(event: HttpEvent, method: string, requested: Requested): P
     };
   }
 
-  // A scan is counted once, here, for a GET that resolved (docs/resolver.md); a queue failure never fails the scan.
+  // A scan is counted once, here, for a GET that resolved (docs/resolver.md); while the queue fails the scan is
+  // spilled to the table (docs/decisions.md#scans-while-the-queue-is-down); a failure of both never fails the scan.
   if (method === 'GET') {
-    await sendScanEvent(scanEvent(event, at.tenant, view, unit?.lot)).catch((error: unknown) =>
-      logger().warn('Scan event not sent', { error: error instanceof Error ? error.message : String(error) }),
+    const name = (error: unknown) => (error instanceof Error ? error.name : String(error));
+    await sendScanEvent(scanEvent(event, at.tenant, view, unit?.lot)).then(
+      ({ queueError, spillError, dropped }) => {
+        if (queueError !== undefined) logger().warn('SendMessage failed: the scan is spilled to the table', { error: name(queueError) });
+        if (spillError !== undefined) logger().warn('The table did not take the spilled scan either: it is kept for the next scans', { error: name(spillError) });
+        if (dropped) logger().error('Scan events lost: the backlog of events neither queued nor spilled is full', { dropped });
+      },
+      (error: unknown) => logger().error('Scan event lost', { error: name(error) }),
     );
   }
   return result;
 }
 
-export const handler = middy<HttpEvent, HttpResult>().use(requestIdHeader()).use(errorResponses()).handler(resolve);
+/**
+ * A request that failed because DynamoDB or SQS is down, or throttles beyond the retries: 503 with
+ * Retry-After, in the form the client asked for (a page in the visitor's language, or the error
+ * object), never stored (docs/resolver.md#when-a-dependency-is-down). Anything else unexpected is
+ * left to the error handler: a bug, a 500.
+ */
+async function resolveOrUnavailable(request: HttpEvent): Promise<HttpResult> {
+  try {
+    return await resolve(request);
+  } catch (error) {
+    if (!isDependencyUnavailable(error)) throw error;
+    const result = failure(request, unavailable(error, { requestId: requestIdOf(request), routeKey: request.routeKey }), renderUnavailable);
+    result.headers = { ...result.headers, ...NO_STORE };
+    if (request.requestContext.http.method === 'HEAD') delete result.body;
+    return result;
+  }
+}
+
+export const handler = middy<HttpEvent, HttpResult>().use(requestIdHeader()).use(errorResponses()).handler(resolveOrUnavailable);

@@ -1,6 +1,8 @@
 import Negotiator from 'negotiator';
 import type { PublicView } from '../../lib/data/public-reads.ts';
 import { credentialJwtUrl, elabelPageUrl, PASSPORT_JSON_SEGMENT, passportJsonUrl } from '../../lib/domain/page-urls.ts';
+import { config } from '../../lib/config.ts';
+import { dppIdOf } from '../../lib/domain/dpp-id.ts';
 import type { Tenant } from '../../lib/domain/tenant.ts';
 import { unitPageUrl, unitValue, type UnitRecord } from '../../lib/domain/unit.ts';
 import { ASPECT_NAMES, aspectJsonUrl } from '../../lib/domain/battery/page-urls.ts';
@@ -91,7 +93,16 @@ export function productLinks(view: PublicView & { passport: NonNullable<PublicVi
     safetyInfo: [],
     masterData: [],
   };
-  if (isBatteryPassport(view.category, view.passport.data)) addAspectLinks(links, view, tenant, origin);
+  if (isBatteryPassport(view.category, view.passport.data)) {
+    addAspectLinks(links, view, tenant, origin);
+    // Where a reader with credentials asks for the elements the public may not read (docs/access.md#reads).
+    const dppId = dppIdOf({ tenant, gtin14: view.gtin, ...(unit ? { unit: { kind: unit.kind, value: unitValue(unit) } } : {}) });
+    links.masterData.push({
+      href: `${config().publicApiOrigin}/v1/dpps/${dppId}`,
+      title: `${view.name}: battery passport with the elements of your access tier (legitimate interest, authorities; send your API key)`,
+      type: 'application/json',
+    });
+  }
   return links;
 }
 

@@ -12,7 +12,7 @@ import { startSession } from '../../lib/auth/session.ts';
 import { addUserToOrganization, normalizeEmail } from '../../lib/services/users.ts';
 import { setApiKeyRateLimit } from '../../lib/data/api-keys.ts';
 import { getMembership } from '../../lib/data/memberships.ts';
-import { getOrganization } from '../../lib/data/organizations.ts';
+import { getOrganization, setAuthority } from '../../lib/data/organizations.ts';
 import { findUserIdByEmail, getUser } from '../../lib/data/users.ts';
 import { API_KEY_SCOPES, isScope, type Scope } from '../../lib/domain/scopes.ts';
 import { isEnvironment } from '../../lib/domain/tenant.ts';
@@ -24,11 +24,17 @@ import { backfillEventTypeIndex } from '../../lib/data/events.ts';
 import { rotateSigningKey } from '../../lib/services/credentials.ts';
 import { dnsRecordsFile, setTxtRecords } from '../local/dns.ts';
 import { REPO_ROOT, runFile, type StackInfo } from '../local/stack.ts';
+import { ensureTable } from '../local/dynamodb.ts';
+import { restoreTenant, verifyTenant } from '../../lib/services/backup-restore.ts';
 
 const USAGE = `Usage: npm run admin -- <command> [options] [--json] [--aws]
 
-  org create --name NAME
-      Create an organization with one live and one test key holding every API scope.
+  org create --name NAME [--authority]
+      Create an organization with one live and one test key holding every API scope. --authority
+      marks it as a notified body, market surveillance authority or the Commission: its keys read
+      the authority tier of every live passport (docs/access.md#authorities).
+  org set-authority --org ORG_ID [--off]
+      Mark an existing organization as an authority, or (--off) no longer.
   key create --org ORG_ID --env live|test --scopes a,b [--name NAME]
       Create an API key. Scopes: ${API_KEY_SCOPES.join(', ')}.
   key revoke --org ORG_ID --key KEY_ID
@@ -47,7 +53,8 @@ const USAGE = `Usage: npm run admin -- <command> [options] [--json] [--aws]
       a mapping file (see events/webhooks/custom-mapping.json).
   passports verify --org ORG_ID --product PRODUCT_ID [--env live|test]
       Recompute a product's passport digest chain from storage (docs/lifecycle.md#digest-chain) and
-      say where it breaks; exits 1 on a break. --env defaults to live.
+      say where it breaks; exits 1 on a break. --env defaults to live. --table TABLE reads another
+      table (a restored one).
   keys rotate --org ORG_ID
       Make a new credential signing key current (docs/credentials.md#keys): new credentials are
       signed with it within a minute; old keys stay in the DID document, so old credentials verify.
@@ -55,6 +62,13 @@ const USAGE = `Usage: npm run admin -- <command> [options] [--json] [--aws]
       Give events written before the events-by-type index existed their index key, so that
       GET /v1/events?type=… lists them (docs/decisions.md#events-by-type-a-sparse-index). Scans
       the whole table once; safe to run again, and beside a running service.
+  backup restore --org ORG_ID [--env live|test] [--to-table TABLE]
+      Rebuild the organization's products, passports, batches and items with their version
+      histories from the backup copy (docs/backup.md#restore) into its table, or into TABLE (made
+      when missing on the local stack; in AWS it must exist). Then run passports verify.
+  backup verify --org ORG_ID [--env live|test] [--table TABLE]
+      Compare the table (or TABLE) with the backup copy: lists each version missing on either
+      side or stored with another digest; exits 1 when there is any.
   dns set-txt --name NAME --value VALUE [--value VALUE…]
       Local stack only: publish TXT records at NAME on the stack's DNS server, replacing any
       there (no --value removes them), such as the record that verifies a brand domain.
@@ -88,6 +102,8 @@ function connect(aws: boolean): string {
     SECRETS_KEY: info.secretsKey,
     // The stack's local signing keys (infra/local/stack.ts).
     SIGNING_KEY_DIR: join(dataDir, 'signing-keys'),
+    // The backup store (docs/backup.md); unset in a run file of a stack older than the backup copy.
+    ...(info.backupBucket ? { BACKUP_BUCKET: info.backupBucket, S3_ENDPOINT: info.backupEndpoint } : {}),
   });
   return `local stack on port ${port}`;
 }
@@ -134,6 +150,10 @@ async function main(argv: string[]): Promise<number> {
       json: { type: 'boolean', default: false },
       aws: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
+      authority: { type: 'boolean', default: false },
+      off: { type: 'boolean', default: false },
+      table: { type: 'string' },
+      'to-table': { type: 'string' },
     },
   });
   const command = positionals.join(' ');
@@ -148,10 +168,18 @@ async function main(argv: string[]): Promise<number> {
       const name = required(values.name, '--name');
       const target = connect(values.aws);
       const { organization, keys } = await createOrganization(name);
+      if (values.authority) await setAuthority(organization.orgId, true);
       out(
-        `Created ${organization.orgId} (${name}) on the ${target}\n  live key  ${keys.live.key}  (${keys.live.keyId})\n  test key  ${keys.test.key}  (${keys.test.keyId})`,
-        { ...organization, keys },
+        `Created ${organization.orgId} (${name})${values.authority ? ', an authority,' : ''} on the ${target}\n  live key  ${keys.live.key}  (${keys.live.keyId})\n  test key  ${keys.test.key}  (${keys.test.keyId})`,
+        { ...organization, ...(values.authority ? { authority: true } : {}), keys },
       );
+      return 0;
+    }
+    case 'org set-authority': {
+      const orgId = required(values.org, '--org');
+      connect(values.aws);
+      if (!(await setAuthority(orgId, !values.off))) throw new UsageError(`No organization ${orgId}.`);
+      out(`${orgId} is ${values.off ? 'no longer' : 'now'} an authority: its keys read ${values.off ? 'by grants only' : 'the authority tier of every live passport'}.`, { orgId, authority: !values.off });
       return 0;
     }
     case 'key create': {
@@ -264,6 +292,7 @@ async function main(argv: string[]): Promise<number> {
       const environment = values.env ?? 'live';
       if (!isEnvironment(environment)) throw new UsageError('--env must be live or test.');
       connect(values.aws);
+      if (values.table) process.env.TABLE_NAME = values.table;
       const report = await verifyPassportChain({ orgId, environment }, productId);
       if (!report) throw new UsageError(`No product ${productId} in ${orgId} (${environment}).`);
       const lines = report.versions.map((v) => `  v${v.version}  ${v.publishedAt}  ${v.digest}`);
@@ -289,6 +318,30 @@ async function main(argv: string[]): Promise<number> {
       if (!values.json) process.stderr.write('\n');
       out(`${done.updated} event${done.updated === 1 ? '' : 's'} given their type's index key on the ${target} (${done.scanned} items scanned).`, done);
       return 0;
+    }
+    case 'backup restore':
+    case 'backup verify': {
+      const orgId = required(values.org, '--org');
+      const environment = values.env ?? 'live';
+      if (!isEnvironment(environment)) throw new UsageError('--env must be live or test.');
+      const target = connect(values.aws);
+      if (!process.env.BACKUP_BUCKET) throw new UsageError('No backup store: set BACKUP_BUCKET (with --aws), or restart the local stack so that it starts one.');
+      const tenant = { orgId, environment };
+      if (command === 'backup verify') {
+        const table = values.table ?? String(process.env.TABLE_NAME);
+        const { versions, findings } = await verifyTenant(tenant, table);
+        const lines = findings.map((f) => `  ${f.problem.padEnd(20)} ${f.key}${f.tableDigest ? `  table ${f.tableDigest}` : ''}${f.backupDigest ? `  backup ${f.backupDigest}` : ''}`);
+        out(`${versions} version${versions === 1 ? '' : 's'} of ${orgId} (${environment}) in ${table} and the backup copy: ${findings.length ? `${findings.length} differ\n${lines.join('\n')}` : 'the same on both sides'}`, { versions, findings });
+        return findings.length ? 1 : 0;
+      }
+      const table = values['to-table'] ?? String(process.env.TABLE_NAME);
+      if (values['to-table'] && !values.aws && process.env.DYNAMODB_ENDPOINT) await ensureTable(process.env.DYNAMODB_ENDPOINT, table, process.env.AWS_REGION);
+      const report = await restoreTenant(tenant, table);
+      out(
+        `Restored ${report.products} product${report.products === 1 ? '' : 's'}, ${report.passportVersions} passport version${report.passportVersions === 1 ? '' : 's'} and ${report.unitVersions} batch or item version${report.unitVersions === 1 ? '' : 's'} of ${orgId} (${environment}) into ${table} on the ${target}${report.unreadable.length ? `; ${report.unreadable.length} unreadable object(s) left out:\n  ${report.unreadable.join('\n  ')}` : ''}.`,
+        report,
+      );
+      return report.unreadable.length ? 1 : 0;
     }
     case 'dns set-txt': {
       const name = required(values.name, '--name').trim().toLowerCase().replace(/\.$/, '');

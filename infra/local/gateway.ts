@@ -15,7 +15,7 @@ export interface GatewayOptions {
   /** Loads a function's handler module (once) and returns its `handler`. */
   loadHandler: (fn: FunctionName) => Promise<LambdaHandler>;
   /** Extra answers the gateway gives itself, such as `/health`. */
-  local?: (req: IncomingMessage) => LocalAnswer | undefined;
+  local?: (req: IncomingMessage) => LocalAnswer | Promise<LocalAnswer> | undefined;
 }
 
 /** An answer of the gateway's own: `body` as JSON, or a Buffer sent as-is with `headers` (static files). */
@@ -163,7 +163,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const server = createServer(async (req, res) => {
     const requestId = randomUUID();
     try {
-      const local = options.local?.(req);
+      const local = await options.local?.(req);
       if (local) {
         const raw = Buffer.isBuffer(local.body);
         send(

@@ -106,15 +106,19 @@ export function startPoller(options: PollerOptions): Poller {
     }
   }
 
+  // While SQS is down (a fault test killed its endpoint), the first failure is reported and the
+  // poller waits longer after each, up to 2 s, as Lambda's event source mapping backs off.
+  let failures = 0;
   const loop = (async () => {
     while (running) {
       try {
         const batch = await receiveBatch();
+        failures = 0;
         if (batch.length) await invoke(batch);
       } catch (error) {
         if (!running) break;
-        options.onError?.(error);
-        await new Promise((resolve) => setTimeout(resolve, 200));
+        if (failures++ === 0) options.onError?.(error);
+        await new Promise((resolve) => setTimeout(resolve, Math.min(2000, 200 * 2 ** Math.min(failures - 1, 4))));
       }
     }
   })();

@@ -1,6 +1,9 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { Server, type ListenOptions } from 'node:net';
+import { join } from 'node:path';
 import { startFauxqs } from 'fauxqs';
 import { StartupError } from './errors.ts';
+import { freePort } from './ports.ts';
 
 export const SCAN_QUEUE = 'scan-events';
 export const SCAN_DLQ = 'scan-events-dlq';
@@ -17,7 +20,9 @@ export interface QueueDepth {
 }
 
 export interface LocalQueues {
+  /** fauxqs itself, in this process; clients use the endpoint process in front of it (startQueueEndpoint). */
   endpoint: string;
+  port: number;
   scanQueueUrl: string;
   scanQueueArn: string;
   scanDlqUrl: string;
@@ -78,6 +83,7 @@ export async function startQueues(region: string, visibilityTimeoutSeconds = 30)
   };
   return {
     endpoint: `http://127.0.0.1:${server.port}`,
+    port: server.port,
     scanQueueUrl: queue.queueUrl,
     scanQueueArn: queue.queueArn,
     scanDlqUrl: dlq.queueUrl,
@@ -124,4 +130,49 @@ async function onLoopback<T>(start: () => Promise<T>): Promise<T> {
   } finally {
     Server.prototype.listen = listen;
   }
+}
+
+/** The local SQS endpoint's process (infra/local/queue-endpoint.ts): its port and child process. */
+export interface QueueEndpoint {
+  endpoint: string;
+  port: number;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the process that relays 127.0.0.1:`port` (a free port unless given: the port of the one
+ * it replaces after a fault) to fauxqs on `fauxqsPort`, and waits until it listens.
+ */
+export async function startQueueEndpoint(fauxqsPort: number, port?: number): Promise<QueueEndpoint> {
+  const listenPort = port ?? (await freePort());
+  const child = spawn(process.execPath, [join(import.meta.dirname, 'queue-endpoint.ts'), String(listenPort), String(fauxqsPort)], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new StartupError(`The local SQS endpoint did not listen within 30 seconds: ${output.trim()}`)), 30_000);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes(`listening ${listenPort}`)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new StartupError(`The local SQS endpoint exited at start (${signal ?? code}): ${output.trim()}`));
+    });
+  });
+  child.removeAllListeners('exit');
+  return {
+    endpoint: `http://127.0.0.1:${listenPort}`,
+    port: listenPort,
+    process: child,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
 }

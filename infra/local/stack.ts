@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -5,16 +6,20 @@ import { newSessionSecret } from '../../lib/auth/session-key.ts';
 import { newSecretsKey } from '../../lib/data/secret-box.ts';
 import { buildDashboard, DASHBOARD_DIST } from '../../dashboard/build.ts';
 import { ROUTES, type FunctionName } from '../../lib/api/routes.ts';
+import { checkDependencies, type DependencyCheck, type ReadinessTarget } from '../../lib/data/readiness.ts';
+import { isDependencyUnavailable } from '../../lib/data/unavailable.ts';
 import { FUNCTIONS } from '../functions.ts';
 import { DASHBOARD_PATH, dashboardFiles } from './dashboard.ts';
 import { dnsRecordsFile, startDns } from './dns.ts';
-import { ensureTable, startDynamoDbLocal } from './dynamodb.ts';
+import { ensureTable, startDynamoDbLocal, type LocalDynamo } from './dynamodb.ts';
 import { localFunctionEnvironment } from './environment.ts';
 import { startGateway, type LambdaHandler } from './gateway.ts';
 import { startIdentityProvider, type DevAccount } from './identity-provider.ts';
 import { startPoller, type SqsHandler } from './poller.ts';
-import { startQueues } from './queue.ts';
+import { startQueueEndpoint, startQueues, type QueueEndpoint } from './queue.ts';
 import { startStreamPoller, type StreamHandler } from './table-stream.ts';
+import { startBackupStore } from './backup-store.ts';
+import { BACKED_UP_TYPES } from '../../lib/services/backup.ts';
 
 export const REPO_ROOT = resolve(import.meta.dirname, '../..');
 
@@ -38,7 +43,36 @@ export interface StackOptions {
   dashboardDir?: string;
   /** The waits before each retry of a failed outbound webhook (default: the production schedule, lib/domain/event-subscription.ts). */
   eventRetryScheduleSeconds?: readonly number[];
+  /** How long the resolver answers a GTIN from what it read (default 1000 ms; 0: every scan reads, functions/resolver/hot-cache.ts). */
+  resolverViewCacheMs?: number;
+  /**
+   * Told when the stack's readiness changes (a dependency stops or starts answering; checked every
+   * second, as GET /ready checks: lib/data/readiness.ts). Default: a line on the console.
+   */
+  onReadinessChange?: (change: ReadinessChange) => void;
 }
+
+/** The stack became ready again, or stopped being ready: which dependencies fail now. */
+export interface ReadinessChange {
+  ready: boolean;
+  failed: DependencyCheck[];
+  at: Date;
+}
+
+/**
+ * A child process of the stack that a fault test may kill, by its PID, and start again where it
+ * was (the same port, the same data): DynamoDB Local, and the SQS endpoint in front of fauxqs
+ * (infra/local/queue-endpoint.ts). Killing one is an outage as a function sees it.
+ */
+export interface LocalProcess {
+  /** The running process's id; undefined once it has exited. */
+  pid(): number | undefined;
+  /** Starts it again on its port, unless it runs; resolves once it answers. */
+  start(): Promise<void>;
+}
+
+/** The stack's killable child processes by name (GET /_local/processes lists them). */
+export type LocalProcessName = 'dynamodb' | 'sqs';
 
 /** What a running stack tells its clients (the admin CLI reads it from the run file). */
 export interface StackInfo {
@@ -70,12 +104,92 @@ export interface StackInfo {
   /** The local DNS server (DNS_SERVER, `127.0.0.1:port`) and the TXT records file it answers from (infra/local/dns.ts). */
   dnsServer: string;
   dnsRecordsFile: string;
+  /** The backup store (docs/backup.md): its S3 endpoint (fauxqs behind infra/local/backup-store.ts), bucket, and where its objects are read unsigned. */
+  backupEndpoint: string;
+  backupBucket: string;
+  backupPublicOrigin: string;
 }
 
 export interface LocalStack {
   info: StackInfo;
+  processes: Readonly<Record<LocalProcessName, LocalProcess>>;
   stop(): Promise<void>;
 }
+
+/** A child process that is restarted where it was: `launch` starts one instance, `port` the first one's. */
+function restartable<T extends { process: ChildProcess; stop(): Promise<void> }>(first: T, launch: () => Promise<T>): { handle: LocalProcess; stop(): Promise<void> } {
+  let current = first;
+  let starting: Promise<void> | undefined;
+  const running = () => current.process.exitCode === null && current.process.signalCode === null;
+  return {
+    handle: {
+      pid: () => (running() ? current.process.pid : undefined),
+      start: () => {
+        if (running()) return Promise.resolve();
+        starting ??= launch()
+          .then((next) => {
+            current = next;
+          })
+          .finally(() => (starting = undefined));
+        return starting;
+      },
+    },
+    stop: async () => {
+      await starting?.catch(() => undefined);
+      await current.stop();
+    },
+  };
+}
+
+/**
+ * Checks the dependencies every second, as GET /ready does, and tells `report` when readiness
+ * changes: when one stops answering (two checks in a row, so that one slow moment of a busy machine
+ * is no outage), and when all answer again. Stops with the stack.
+ */
+function watchReadiness(target: ReadinessTarget, report: (change: ReadinessChange) => void): () => Promise<void> {
+  let ready = true;
+  let failing = 0;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> = Promise.resolve();
+  const tick = () => {
+    running = checkDependencies(target).then((checks) => {
+      if (stopped) return;
+      const failed = checks.filter((check) => !check.ok);
+      failing = failed.length ? failing + 1 : 0;
+      const now = ready ? failing < 2 : failing === 0;
+      if (now !== ready) {
+        ready = now;
+        report({ ready, failed, at: new Date() });
+      }
+      timer = setTimeout(tick, 1000);
+      timer.unref();
+    });
+  };
+  tick();
+  return async () => {
+    stopped = true;
+    clearTimeout(timer);
+    await running.catch(() => undefined);
+  };
+}
+
+/**
+ * A poller's failure: a dependency that does not answer (a fault test killed it; the poller retries
+ * until it answers again) in one line, anything else whole.
+ */
+function reportPollerError(name: string, error: unknown): void {
+  if (!isDependencyUnavailable(error)) return console.error(`[${name}]`, error);
+  const e = error as { code?: unknown; name?: unknown; cause?: { code?: unknown } };
+  console.error(`[${name}] a dependency does not answer (${String(e.code ?? e.cause?.code ?? e.name)}): retrying until it does`);
+}
+
+const printReadiness = ({ ready, failed, at }: ReadinessChange): void =>
+  console.log(
+    ready
+      ? `[ready] ${at.toISOString()} ready: the table and the queues answer`
+      : `[ready] ${at.toISOString()} NOT ready: ${failed.map(({ name, reason }) => `${name} (${reason ?? 'no answer'})`).join(', ')} (GET /ready)`,
+  );
 
 export const runFile = (dataDir: string, port: number): string => join(dataDir, 'run', `stack-${port}.json`);
 
@@ -116,17 +230,33 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
   // The dashboard's static files (esbuild, well under a second), built while DynamoDB Local starts.
   const dashboardBuilt = buildDashboard(dashboardDir);
   dashboardBuilt.catch(() => undefined); // awaited below; this only keeps an early failure from going unhandled
-  const dynamo = await startDynamoDbLocal(options.memory ? {} : { dbPath: join(options.dataDir, 'dynamodb') });
+  const dbPath = options.memory ? {} : { dbPath: join(options.dataDir, 'dynamodb') };
+  const firstDynamo = await startDynamoDbLocal(dbPath);
+  // Started again on its port after a fault; in memory it starts empty, so the table is made again.
+  const dynamo = restartable<LocalDynamo>(firstDynamo, async () => {
+    const next = await startDynamoDbLocal({ ...dbPath, port: Number(new URL(firstDynamo.endpoint).port) });
+    await ensureTable(next.endpoint, tableName, region);
+    return next;
+  });
   const stops: Array<() => Promise<void>> = [dynamo.stop];
   try {
     const queues = await startQueues(region, options.queueVisibilitySeconds);
     stops.unshift(queues.stop);
-    await ensureTable(dynamo.endpoint, tableName, region);
+    // Every client reaches fauxqs through the endpoint process, which a fault test may kill.
+    const firstEndpoint = await startQueueEndpoint(queues.port);
+    const sqsEndpoint = restartable<QueueEndpoint>(firstEndpoint, () => startQueueEndpoint(queues.port, firstEndpoint.port));
+    stops.unshift(sqsEndpoint.stop);
+    const processes: Record<LocalProcessName, LocalProcess> = { dynamodb: dynamo.handle, sqs: sqsEndpoint.handle };
+    // The backup copy's store: fauxqs's S3, behind a relay that adds conditional puts (docs/backup.md).
+    const backupStore = await startBackupStore(queues.port);
+    stops.unshift(backupStore.stop);
+    await ensureTable(firstDynamo.endpoint, tableName, region);
     await dashboardBuilt;
     const dashboard = dashboardFiles(dashboardDir);
 
     const handlers = new Map<FunctionName, Promise<LambdaHandler>>();
     let ready = false;
+    const processList = () => Object.fromEntries(Object.entries(processes).map(([name, p]) => [name, { pid: p.pid() ?? null, running: p.pid() !== undefined }]));
     const gateway = await startGateway({
       port: options.port,
       routes: ROUTES,
@@ -140,11 +270,21 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
         return loaded;
       },
       local: (req) => {
+        // Start a killed child process again (`POST /_local/processes/dynamodb/start`); nothing when it runs.
+        const start = /^\/_local\/processes\/(dynamodb|sqs)\/start$/.exec(req.url ?? '');
+        if (req.method === 'POST' && start) {
+          const name = start[1] as LocalProcessName;
+          return processes[name].start().then(() => ({ status: 200, body: processList()[name] }));
+        }
         if (req.method !== 'GET' && req.method !== 'HEAD') return undefined;
         if (req.url === '/health') return { status: ready ? 200 : 503, body: { status: ready ? 'ok' : 'starting' } };
         // Local only, for tests and curious developers: what the resolver put on the scan queue.
         if (req.url === '/_local/scan-events') return { status: 200, body: { data: queues.sentScanEvents() } };
         if (req.url === '/_local/queues') return { status: 200, body: queues.depths() };
+        // Local only, for the backup bench (test/bench/backup.ts): requests the backup store answered, by kind.
+        if (req.url === '/_local/backup-store') return { status: 200, body: backupStore.counts() };
+        // Local only, for the soak test (test/bench/soak.ts): the killable child processes, by PID.
+        if (req.url === '/_local/processes') return { status: 200, body: processList() };
         return dashboard(req);
       },
     });
@@ -169,8 +309,8 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
       memory: options.memory,
       region,
       tableName,
-      dynamodbEndpoint: dynamo.endpoint,
-      sqsEndpoint: queues.endpoint,
+      dynamodbEndpoint: firstDynamo.endpoint,
+      sqsEndpoint: firstEndpoint.endpoint,
       scanQueueUrl: queues.scanQueueUrl,
       scanDlqUrl: queues.scanDlqUrl,
       importQueueUrl: queues.importQueueUrl,
@@ -185,9 +325,13 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
       secretsKey: localSecretsKey(options),
       dnsServer: dns.server,
       dnsRecordsFile: recordsFile,
+      backupEndpoint: backupStore.endpoint,
+      backupBucket: backupStore.bucket,
+      backupPublicOrigin: backupStore.publicOrigin,
     };
     // The functions read their configuration from the environment, as they do in Lambda.
     Object.assign(process.env, localFunctionEnvironment(info, options, process.env));
+    Object.assign(process.env, { BACKUP_BUCKET: info.backupBucket, S3_ENDPOINT: info.backupEndpoint });
 
     // Lambda's SQS event source mapping, played locally for every function a queue triggers.
     const queueOf = {
@@ -207,7 +351,7 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
           itemType: spec.trigger.itemType,
           batchSize: spec.trigger.batchSize,
           loadHandler: async () => ((await import(pathToFileURL(join(REPO_ROOT, spec.entry)).href)) as { handler: StreamHandler }).handler,
-          onError: (error) => console.error(`[${name}]`, error),
+          onError: (error) => reportPollerError(name, error),
         });
         stops.unshift(streamPoller.stop);
         continue;
@@ -216,7 +360,7 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
       // Lambda runs an import's chunks concurrently: two pollers play that (and its races on the job's counters).
       for (let copy = 0; copy < (scan ? 1 : 2); copy++) {
         const poller = startPoller({
-          endpoint: queues.endpoint,
+          endpoint: info.sqsEndpoint,
           region,
           queueUrl: queueOf[spec.trigger.queue].url,
           queueArn: queueOf[spec.trigger.queue].arn,
@@ -224,10 +368,26 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
           batchSize: (scan ? options.scanBatchSize : undefined) ?? spec.trigger.batchSize,
           batchWindowMs: (scan ? options.scanBatchWindowMs : undefined) ?? spec.trigger.maxBatchingWindowSeconds * 1000,
           loadHandler: async () => ((await import(pathToFileURL(join(REPO_ROOT, spec.entry)).href)) as { handler: SqsHandler }).handler,
-          onError: (error) => console.error(`[${name}]`, error),
+          onError: (error) => reportPollerError(name, error),
         });
         stops.unshift(poller.stop);
       }
+    }
+
+    // The backup copy: Lambda's stream mapping filters to the item types of published versions
+    // (infra/cdk/constructs/backup.ts); the local poller takes one type, so one poller each.
+    for (const itemType of BACKED_UP_TYPES) {
+      const backupPoller = await startStreamPoller({
+        endpoint: info.dynamodbEndpoint,
+        region,
+        tableName,
+        functionName: `backup-${itemType}`,
+        itemType,
+        batchSize: 100,
+        loadHandler: async () => ((await import(pathToFileURL(join(REPO_ROOT, 'functions/backup/handler.ts')).href)) as { handler: StreamHandler }).handler,
+        onError: (error) => console.error('[backup]', error),
+      });
+      stops.unshift(backupPoller.stop);
     }
 
     const file = runFile(options.dataDir, info.port);
@@ -235,8 +395,21 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
     writeFileSync(file, `${JSON.stringify(info, null, 2)}\n`, { mode: 0o600 });
     stops.unshift(async () => rmSync(file, { force: true }));
     ready = true;
+    stops.unshift(
+      watchReadiness(
+        {
+          region,
+          tableName,
+          dynamodbEndpoint: info.dynamodbEndpoint,
+          sqsEndpoint: info.sqsEndpoint,
+          queues: { scanQueue: info.scanQueueUrl, importQueue: info.importQueueUrl, deliveryQueue: info.deliveryQueueUrl },
+        },
+        options.onReadinessChange ?? printReadiness,
+      ),
+    );
     return {
       info,
+      processes,
       stop: async () => {
         for (const stop of stops) await stop();
       },

@@ -41,7 +41,19 @@ export interface PublicOperation {
 /** Marks an operation as one of a public route: it gets no principal, and the table must say `auth: 'none'`. */
 export const publicOperation = (run: PublicOperation['run']): PublicOperation => ({ public: true, run });
 
-const isPublic = (operation: Operation | PublicOperation): operation is PublicOperation => 'public' in operation;
+/** The operation of a route with `auth: 'optional'`: the caller's principal when it sent credentials, else none. */
+export interface OptionalOperation {
+  readonly optional: true;
+  run(request: PublicRequest & { principal?: Principal }): Promise<HttpResult>;
+}
+
+/** Marks an operation as one of a route whose credentials are optional (the table must say `auth: 'optional'`). */
+export const optionalOperation = (run: OptionalOperation['run']): OptionalOperation => ({ optional: true, run });
+
+type AnyOperation = Operation | PublicOperation | OptionalOperation;
+
+const isPublic = (operation: AnyOperation): operation is PublicOperation => 'public' in operation;
+const isOptional = (operation: AnyOperation): operation is OptionalOperation => 'optional' in operation;
 
 /** Headers a request earned after authentication (the rate limit's), for its response whatever it is. */
 const extraHeaders = new WeakMap<HttpEvent, Record<string, string>>();
@@ -57,7 +69,7 @@ function extraResponseHeaders(): HttpMiddleware {
 /** What the admission step decided for a request, for the operation. */
 interface Admitted {
   route: Route;
-  operation: Operation | PublicOperation;
+  operation: AnyOperation;
   principal?: Principal;
 }
 const admitted = new WeakMap<HttpEvent, Admitted>();
@@ -110,7 +122,7 @@ async function authenticate(event: HttpEvent, route: Route): Promise<Principal> 
  * @middy/http-json-body-parser, then the operation.
  * Throws at load time unless `operations` implements exactly the routes the table gives `fn`.
  */
-export function defineApiHandler(fn: FunctionName, operations: Readonly<Record<string, Operation | PublicOperation>>) {
+export function defineApiHandler(fn: FunctionName, operations: Readonly<Record<string, AnyOperation>>) {
   const routes = new Map(routesOf(fn).map((route) => [routeKey(route), route] as const));
   const missing = [...routes.keys()].filter((key) => !(key in operations));
   const extra = Object.keys(operations).filter((key) => !routes.has(key));
@@ -122,6 +134,9 @@ export function defineApiHandler(fn: FunctionName, operations: Readonly<Record<s
     if (route.auth === 'webhook') throw new Error(`${key}: webhook routes need their own pipeline (the HMAC is over the raw body).`);
     if (operation && (route.auth === 'none') !== isPublic(operation)) {
       throw new Error(`${key}: the route table says auth '${route.auth}'; mark public operations, and only those, with publicOperation().`);
+    }
+    if (operation && (route.auth === 'optional') !== isOptional(operation)) {
+      throw new Error(`${key}: the route table says auth '${route.auth}'; mark operations with optional credentials, and only those, with optionalOperation().`);
     }
   }
 
@@ -135,7 +150,7 @@ export function defineApiHandler(fn: FunctionName, operations: Readonly<Record<s
       const operation = operations[event.routeKey];
       if (!route || !operation) throw new NotFoundError('No such endpoint.');
       logger().appendKeys({ requestId: requestIdOf(event), routeKey: event.routeKey });
-      if (isPublic(operation)) {
+      if (isPublic(operation) || (isOptional(operation) && !event.headers?.authorization && !hasSessionCookie(event))) {
         admitted.set(event, { route, operation });
         return;
       }
@@ -170,6 +185,7 @@ export function defineApiHandler(fn: FunctionName, operations: Readonly<Record<s
       const requestId = requestIdOf(event);
       const body: unknown = route.rawBody ? rawBody(event) : route.body ? event.body : undefined;
       if (isPublic(operation)) return operation.run({ event, route, requestId, body });
+      if (isOptional(operation)) return operation.run({ event, route, requestId, body, ...(principal ? { principal } : {}) });
       if (!principal) throw new Error(`${event.routeKey}: no principal was admitted.`);
       const execute = () => operation({ event, route, requestId, principal, body });
       return route.idempotent ? withIdempotencyKey(event, context, principal, event.routeKey, execute) : execute();

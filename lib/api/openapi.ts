@@ -98,6 +98,9 @@ function security(route: Route): Array<Record<string, string[]>> {
       return [{ SessionCookie: [] }];
     case 'webhook':
       return [{ WebhookSignature: [] }];
+    case 'optional':
+      // Without credentials the caller reads the public tier (docs/access.md#reads).
+      return [{ ApiKey: [] }, { SessionCookie: [] }, {}];
     default:
       return [];
   }
@@ -120,6 +123,9 @@ function headerObjects(set: SchemaSet, headers: Readonly<Record<string, HeaderDo
 export function buildOpenApi(): OpenApiDocument {
   const set = new SchemaSet();
   const errorRef = set.convert(errorSchema, 'output');
+  const retryAfter = headerObjects(set, {
+    'Retry-After': { description: 'Seconds to wait before retrying', required: true, schema: z.string().regex(/^[0-9]+$/) },
+  });
   const paths: OpenApiDocument['paths'] = {};
   const documented = new Set<string>();
 
@@ -176,6 +182,8 @@ export function buildOpenApi(): OpenApiDocument {
         responses[String(status)] = { description: STATUS_TEXT[status] ?? 'Error', ...(errorHeaders ? { headers: errorHeaders } : {}), content: errorContent };
       }
       responses['500'] = { description: STATUS_TEXT[500] ?? 'Error', content: { 'application/json': { schema: errorRef } } };
+      // Every operation may find a dependency down (docs/api.md#when-a-dependency-is-down): 503, in the operation's error forms.
+      responses['503'] = { description: STATUS_TEXT[503] ?? 'Error', headers: { ...errorHeaders, ...retryAfter }, content: errorContent };
 
       const operation: OperationObject = {
         operationId: `${route.method.toLowerCase()}${path.replace(/[{}+]/g, '').replace(/[^A-Za-z0-9]+(\w)?/g, (_m, c: string | undefined) => (c ?? '').toUpperCase())}`,

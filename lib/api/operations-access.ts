@@ -42,7 +42,7 @@ export function accessOperations(): Record<string, OperationDoc> {
       errors: [...API_KEY_ERRORS, 404],
     },
     'GET /v1/dpps/{dppId}': {
-      summary: 'Read a passport (EN 18222 ReadDPPById)',
+      summary: 'Read a passport',
       description: `A product's, a batch's or an item's passport by its DPP id (every passport, batch and item read names it as dppId). ${READ} An id that names nothing is 404.`,
       tag: 'Access',
       responses: { 200: { description: 'The passport, with the elements the caller may read', schema: dppSchema } },
@@ -58,21 +58,21 @@ export function accessOperations(): Record<string, OperationDoc> {
       errors: [400, ...API_KEY_ERRORS, 404, 413, 415, 422],
     },
     'GET /v1/dpps/{dppId}/elements/{elementPath}': {
-      summary: 'Read one element of a passport (EN 18222 ReadDataElement)',
+      summary: 'Read one element of a passport',
       description: `One element by its dotted path (a battery's: the element map's, docs/battery.md#the-element-map; e.g. performanceAndDurability.batteryCondition.stateOfCertifiedEnergy). ${READ} 403 permission_error naming the tier the element needs when the caller's is lower; 404 for an unknown element or one without a value.`,
       tag: 'Access',
       responses: { 200: { description: 'The element', schema: dppElementSchema } },
       errors: [401, 403, 404, 429],
     },
     'GET /v1/dppsByProductId/{productIdentifier}': {
-      summary: "Read a product's current passport by its identifier (EN 18222 ReadDPPByProductId)",
+      summary: "Read a product's current passport by its identifier",
       description: `productIdentifier is a GS1 Digital Link URI, URL-encoded (the platform's …/{orgId}/{environment}/01/{gtin} form, or a verified brand domain's https://{host}/01/{gtin}, with /10/{lot} or /21/{serial} for a batch or an item), or a GTIN of the caller's own organization. ${READ}`,
       tag: 'Access',
       responses: { 200: { description: 'The passport', schema: dppSchema } },
       errors: [401, 404, 429],
     },
     'GET /v1/dppsByIdAndDate/{dppId}': {
-      summary: 'Read a passport as it was at a date (EN 18222 ReadDPPByIdAndDate)',
+      summary: 'Read a passport as it was at a date',
       description: `The version (and the record's version) current at date: a day read at its end (UTC), or an instant; 404 (param date) before the first version. ${READ}`,
       tag: 'Access',
       query: byDateQuerySchema,

@@ -1,3 +1,5 @@
+import { ACCESS_PATH_PARAMETERS, accessOperations } from './operations-access.ts';
+import { HANDOVER_PATH_PARAMETERS, handoverOperations } from './operations-handovers.ts';
 import * as z from 'zod';
 import { analyticsQuerySchema, analyticsSchema, DEFAULT_WINDOW_DAYS, MAX_WINDOW_DAYS } from '../domain/analytics.ts';
 import { createApiKeySchema, listApiKeysQuerySchema } from '../domain/api-key.ts';
@@ -50,6 +52,7 @@ import {
   itemExportQuerySchema,
   itemListSchema,
   itemSchema,
+  lineageSchema,
   MAX_ITEM_EXPORT_ROWS,
   putBatchDocSchema,
   putItemDocSchema,
@@ -178,10 +181,12 @@ export const TAGS: Readonly<Record<string, string>> = {
   Events: 'The append-only log of every change: what changed, who changed it, in which request (docs/lifecycle.md#event-log)',
   'Event subscriptions': 'Outbound webhooks: events delivered to your URL, signed per Standard Webhooks, retried, with a delivery log (docs/webhooks-outbound.md)',
   Resolver: 'The public GS1 Digital Link resolver behind every printed QR code (no authentication)',
+  Access: 'Who reads which elements of a passport: access grants to other organizations, authorities, and the EN 18222 reads by tier (docs/access.md)',
   Credentials: 'Signed passports: each published version as a W3C Verifiable Credential (VC-JOSE, application/vc+jwt), verifiable through did:web, with a revocation status list (docs/credentials.md)',
   Webhooks: "Signed deliveries from a product-information system, and the organization's webhook endpoints",
   Labelling: "The ingredient vocabulary of the e-label in the 24 EU languages, the energy calculator of the nutrition declaration, and the organization's corrections of the legal terms (docs/labelling.md)",
   Reference: 'This OpenAPI document and its rendered reference',
+  Service: 'Whether the service can serve requests now: its dependencies answer (docs/api.md#when-a-dependency-is-down)',
   'Dashboard session': 'Sign-in to the dashboard (OpenID Connect) and its session cookie',
   'API keys': "The organization's API keys, managed from a dashboard session",
   Domains: "The organization's own resolver domains (such as id.brand.example), verified by a DNS TXT record, managed from a dashboard session",
@@ -237,6 +242,8 @@ export const PATH_PARAMETERS: Readonly<Record<string, { description: string; sch
   // A batch's or item's immutable pages (lib/domain/unit.ts).
   ai: { description: 'The key qualifier of the record: 10 (a batch, by its lot) or 21 (an item, by its serial)', schema: z.enum(['10', '21']) },
   unit: { description: 'The lot (ai 10) or serial (ai 21), percent-encoded as the canonical Digital Link writes it (the pattern gives its URL-safe part)', schema: qualifierValue(20) },
+  ...HANDOVER_PATH_PARAMETERS,
+  ...ACCESS_PATH_PARAMETERS,
   unitVersion: { description: "A version of the batch or item: 1, 2, … (no leading zero)", schema: z.string().regex(/^[1-9]\d{0,8}$/) },
   // The immutable pages of a version (lib/domain/page-urls.ts).
   version: { description: 'A published passport version: 1, 2, … (no leading zero)', schema: z.string().regex(/^[1-9]\d{0,8}$/) },
@@ -400,6 +407,7 @@ const unitRecordSchema = z.object({
   previousDigest: z.string().nullable(),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
+  lineage: lineageSchema.optional().describe("A battery's second-life links (docs/battery.md#second-life)"),
 });
 export const unitPassportSchema = passportSchema
   .extend({
@@ -848,6 +856,8 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   ...credentialOperations(),
   ...unitOperations('batch'),
   ...unitOperations('item'),
+  ...handoverOperations(),
+  ...accessOperations(),
   'POST /v1/event-subscriptions': {
     summary: 'Create an event subscription',
     description:
@@ -1075,6 +1085,22 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   },
   'GET /docs': { summary: 'The API reference page', description: 'Swagger UI on /v1/openapi.json, served by the service itself (no other origin).', tag: 'Reference', responses: { 200: html('Swagger UI on this document, served offline') }, errors: [] },
   'GET /docs/{asset}': { summary: 'A file of the reference page', description: 'The stylesheet and scripts of the reference page.', tag: 'Reference', responses: { 200: { description: 'CSS or JavaScript' } }, errors: [404] },
+  'GET /ready': {
+    summary: 'Readiness',
+    description:
+      'Whether the service can serve requests now: the table and the queues each answer within 1 s (checked at most once a second per instance). 200 when all do; otherwise 503 service_unavailable, whose message names each dependency that did not answer and why (an error name or code, nothing secret), with Retry-After (docs/api.md#when-a-dependency-is-down). Never stored.',
+    tag: 'Service',
+    responses: {
+      200: {
+        description: 'Every dependency answered',
+        schema: z.object({
+          status: z.literal('ready'),
+          dependencies: z.partialRecord(z.enum(['table', 'scanQueue', 'importQueue', 'deliveryQueue']), z.literal('ok')).describe('Each dependency checked'),
+        }),
+      },
+    },
+    errors: [],
+  },
   'GET /v1/auth/login': {
     summary: 'Sign in to the dashboard', description: 'Starts the OpenID Connect authorization code flow with PKCE and redirects to the identity provider.',
     tag: 'Dashboard session',

@@ -28,14 +28,19 @@ export type FunctionName =
   | 'event-subscriptions'
   | 'event-fanout'
   | 'event-delivery'
-  | 'items';
+  | 'items'
+  | 'health'
+  | 'scan-spill'
+  | 'access';
 
 /**
  * How a route authenticates: an API key (Bearer; the dashboard's session cookie is accepted too, see
- * lib/api/handler.ts), the dashboard session cookie only, none (the public resolver), or the
- * webhook HMAC signature.
+ * lib/api/handler.ts), the dashboard session cookie only, none (the public resolver), the webhook
+ * HMAC signature, or `optional`: an API key or session when the request has one (then checked as
+ * `apiKey`), else none (the EN 18222 reads: a caller without credentials reads the public tier,
+ * docs/access.md#reads).
  */
-export type Auth = 'apiKey' | 'session' | 'none' | 'webhook';
+export type Auth = 'apiKey' | 'session' | 'none' | 'webhook' | 'optional';
 
 export interface Route {
   method: HttpMethod;
@@ -117,6 +122,23 @@ export const ROUTES: readonly Route[] = [
   }),
   // The items of a product with their Digital Links, for a label printer (docs/import-export.md#items).
   { method: 'GET', path: '/v1/exports/items', function: 'items', auth: 'apiKey', scopes: ['products:read'], body: false },
+  // Access beyond the public tier (docs/access.md): grants, and the EN 18222 reads, whose callers may have no credentials.
+  { method: 'POST', path: '/v1/access-grants', function: 'access', auth: 'apiKey', scopes: ['access_grants:write'], body: true, idempotent: true, event: 'access_grant.created' },
+  { method: 'GET', path: '/v1/access-grants', function: 'access', auth: 'apiKey', scopes: ['access_grants:read'], body: false },
+  { method: 'GET', path: '/v1/access-grants/{grantId}', function: 'access', auth: 'apiKey', scopes: ['access_grants:read'], body: false },
+  { method: 'DELETE', path: '/v1/access-grants/{grantId}', function: 'access', auth: 'apiKey', scopes: ['access_grants:write'], body: false, event: 'access_grant.revoked' },
+  { method: 'GET', path: '/v1/dpps/{dppId}', function: 'access', auth: 'optional', scopes: [], body: false },
+  { method: 'PATCH', path: '/v1/dpps/{dppId}', function: 'access', auth: 'apiKey', scopes: ['products:write'], body: true, event: 'item.updated', otherEvents: ['item.withdrawn'] },
+  { method: 'GET', path: '/v1/dpps/{dppId}/elements/{elementPath}', function: 'access', auth: 'optional', scopes: [], body: false },
+  { method: 'GET', path: '/v1/dppsByProductId/{productIdentifier}', function: 'access', auth: 'optional', scopes: [], body: false },
+  { method: 'GET', path: '/v1/dppsByIdAndDate/{dppId}', function: 'access', auth: 'optional', scopes: [], body: false },
+  { method: 'POST', path: '/v1/dppsByProductIds', function: 'access', auth: 'optional', scopes: [], body: true, event: { none: 'reads passports: nothing changes (a read of restricted elements is logged as passport.accessed)' } },
+  // A battery handed over to another organization for its second life (docs/battery.md#second-life).
+  { method: 'POST', path: '/v1/handovers', function: 'items', auth: 'apiKey', scopes: ['products:write'], body: true, idempotent: true, event: 'handover.offered' },
+  { method: 'GET', path: '/v1/handovers', function: 'items', auth: 'apiKey', scopes: ['products:read'], body: false },
+  { method: 'GET', path: '/v1/handovers/{handoverId}', function: 'items', auth: 'apiKey', scopes: ['products:read'], body: false },
+  { method: 'POST', path: '/v1/handovers/{handoverId}/accept', function: 'items', auth: 'apiKey', scopes: ['products:write'], body: true, event: 'handover.accepted', changeEvents: ['item.updated'] },
+  { method: 'DELETE', path: '/v1/handovers/{handoverId}', function: 'items', auth: 'apiKey', scopes: ['products:write'], body: false, event: 'handover.cancelled' },
 
   { method: 'POST', path: '/v1/suppliers', function: 'suppliers', auth: 'apiKey', scopes: ['suppliers:write'], body: true, idempotent: true, event: 'supplier.created' },
   { method: 'GET', path: '/v1/suppliers', function: 'suppliers', auth: 'apiKey', scopes: ['suppliers:read'], body: false },
@@ -215,6 +237,9 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', path: '/v1/openapi.json', function: 'docs', auth: 'none', scopes: [], body: false },
   { method: 'GET', path: '/docs', function: 'docs', auth: 'none', scopes: [], body: false },
   { method: 'GET', path: '/docs/{asset}', function: 'docs', auth: 'none', scopes: [], body: false },
+
+  // Readiness (docs/api.md#when-a-dependency-is-down): do the table and the queues answer? No data, no authentication.
+  { method: 'GET', path: '/ready', function: 'health', auth: 'none', scopes: [], body: false },
 
   // Dashboard sign-in and sessions, and API key management (session only: an API key alone is refused).
   { method: 'GET', path: '/v1/auth/login', function: 'auth', auth: 'none', scopes: [], body: false },

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { config } from '../config.ts';
+import { sdkClientBudget } from '../data/aws-budget.ts';
 
 /**
  * The key that encrypts session cookies (JWE `dir` + A256GCM): 32 bytes, configured base64-encoded
@@ -22,7 +23,7 @@ async function loadSessionKey(): Promise<Uint8Array> {
   if (!sessionSecretArn) throw new Error('No session key is configured: set SESSION_SECRET or SESSION_SECRET_ARN.');
   // Loaded only where a session secret lives in Secrets Manager, so other functions do not pay for it.
   const { SecretsManagerClient, GetSecretValueCommand } = await import('@aws-sdk/client-secrets-manager');
-  const client = new SecretsManagerClient({ region });
+  const client = new SecretsManagerClient({ region, ...sdkClientBudget() });
   try {
     const { SecretString } = await client.send(new GetSecretValueCommand({ SecretId: sessionSecretArn }));
     if (!SecretString) throw new Error('The session secret in Secrets Manager has no string value.');

@@ -8,7 +8,10 @@ import { SignatureV4 } from '@smithy/signature-v4';
  * SendMessage): the AWS SDK's clients cost the resolver more cold-start time than all its own code
  * (docs/decisions.md#the-scan-path-speaks-to-aws-without-the-sdk). Requests are signed by the SDK's
  * own SigV4 signer; connections are kept alive; throttling, 5xx answers, time-outs and dropped
- * connections are retried as the SDK's standard mode does (3 attempts, jittered exponential back-off).
+ * connections are retried as the SDK's standard mode does (3 attempts, jittered exponential back-off),
+ * within the scan path's budget: an attempt is cut off after ATTEMPT_TIMEOUT_MS, and no attempt
+ * starts (or waits) past the call's budget (CALL_BUDGET_MS unless the caller gives another), so a
+ * scan's calls end well inside the resolver's 5 s Lambda timeout (docs/resolver.md#when-a-dependency-is-down).
  */
 
 /** An error answer of an AWS service, named as the SDK names it (`ResourceNotFoundException`, …). */
@@ -34,13 +37,25 @@ export interface AwsJsonService {
 }
 
 /** No answer: the connection failed, dropped or timed out. Worth another attempt. */
-class NetworkError extends Error {
+export class NetworkError extends Error {
   override readonly name = 'NetworkError';
 }
 
 const MAX_ATTEMPTS = 3;
 const BASE_DELAY_MS = 100;
-const ATTEMPT_TIMEOUT_MS = 3000;
+/** An attempt without an answer after this long is cut off (DynamoDB answers a GetItem in single-digit milliseconds). */
+export const ATTEMPT_TIMEOUT_MS = 1000;
+/** What one call may spend, attempts and back-off together, unless its caller says otherwise: one and a half attempts' time. */
+export const CALL_BUDGET_MS = 1500;
+
+/** A client's timing: the cut-off of an attempt, and a call's budget (defaults above; the local stack's are longer, lib/config.ts). */
+export interface ClientTiming {
+  attemptTimeoutMs: number;
+  callBudgetMs: number;
+}
+
+/** The scan path's timing for a configured attempt cut-off (SCAN_ATTEMPT_TIMEOUT_MS, lib/config.ts). */
+export const scanTiming = (attemptTimeoutMs: number): ClientTiming => ({ attemptTimeoutMs, callBudgetMs: attemptTimeoutMs * 1.5 });
 const THROTTLING = new Set(['ThrottlingException', 'ProvisionedThroughputExceededException', 'RequestLimitExceeded', 'RequestThrottled', 'RequestThrottledException', 'TooManyRequestsException']);
 
 type SourceData = string | ArrayBuffer | ArrayBufferView;
@@ -84,7 +99,7 @@ interface Answer {
   body: string;
 }
 
-function post(url: URL, headers: Record<string, string>, body: string): Promise<Answer> {
+function post(url: URL, headers: Record<string, string>, body: string, timeoutMs: number): Promise<Answer> {
   const secure = url.protocol === 'https:';
   return new Promise((resolve, reject) => {
     const req = (secure ? https.request : http.request)(
@@ -97,7 +112,9 @@ function post(url: URL, headers: Record<string, string>, body: string): Promise<
         res.on('error', (error) => reject(new NetworkError(error.message, { cause: error })));
       },
     );
-    req.setTimeout(ATTEMPT_TIMEOUT_MS, () => req.destroy(new NetworkError(`no answer within ${ATTEMPT_TIMEOUT_MS} ms`)));
+    // The whole attempt, connecting included (a socket's idle timeout would restart with every byte).
+    const timer = setTimeout(() => req.destroy(new NetworkError(`no answer within ${timeoutMs} ms`)), timeoutMs);
+    req.on('close', () => clearTimeout(timer));
     req.on('error', (error) => reject(error instanceof NetworkError ? error : new NetworkError(error.message, { cause: error })));
     req.end(body);
   });
@@ -119,13 +136,22 @@ function serviceError(answer: Answer): AwsServiceError {
 const retryable = (error: unknown): boolean =>
   error instanceof NetworkError || (error instanceof AwsServiceError && (error.statusCode >= 500 || error.statusCode === 429 || THROTTLING.has(error.name)));
 
+export interface CallOptions {
+  /** Milliseconds the call may take, attempts and back-off together (default: the client's callBudgetMs). */
+  budgetMs?: number;
+}
+
 export interface AwsJsonClient {
   /** Calls `operation` with `input` and answers the service's JSON answer. */
-  call<T>(operation: string, input: unknown): Promise<T>;
+  call<T>(operation: string, input: unknown, options?: CallOptions): Promise<T>;
 }
 
 /** A client of one service; `local` when the endpoint is a local stand-in that takes any credentials. */
-export function awsJsonClient(service: AwsJsonService, local: boolean): AwsJsonClient {
+export function awsJsonClient(
+  service: AwsJsonService,
+  local: boolean,
+  timing: ClientTiming = { attemptTimeoutMs: ATTEMPT_TIMEOUT_MS, callBudgetMs: CALL_BUDGET_MS },
+): AwsJsonClient {
   const url = new URL(service.endpoint);
   const signer = new SignatureV4({
     service: service.signingName,
@@ -135,8 +161,9 @@ export function awsJsonClient(service: AwsJsonService, local: boolean): AwsJsonC
     applyChecksum: false,
   });
   return {
-    async call<T>(operation: string, input: unknown): Promise<T> {
+    async call<T>(operation: string, input: unknown, options: CallOptions = {}): Promise<T> {
       const body = JSON.stringify(input);
+      const deadline = Date.now() + (options.budgetMs ?? timing.callBudgetMs);
       for (let attempt = 1; ; attempt++) {
         try {
           const signed = await signer.sign({
@@ -154,12 +181,13 @@ export function awsJsonClient(service: AwsJsonService, local: boolean): AwsJsonC
             },
             body,
           });
-          const answer = await post(url, signed.headers, body);
+          const answer = await post(url, signed.headers, body, Math.max(1, Math.min(timing.attemptTimeoutMs, deadline - Date.now())));
           if (answer.statusCode >= 300) throw serviceError(answer);
           return JSON.parse(answer.body || '{}') as T;
         } catch (error) {
-          if (attempt >= MAX_ATTEMPTS || !retryable(error)) throw error;
-          await new Promise((resolve) => setTimeout(resolve, Math.random() * BASE_DELAY_MS * 2 ** attempt));
+          const delay = Math.random() * BASE_DELAY_MS * 2 ** attempt;
+          if (attempt >= MAX_ATTEMPTS || !retryable(error) || Date.now() + delay >= deadline) throw error;
+          await new Promise((resolve) => setTimeout(resolve, delay));
         }
       }
     },

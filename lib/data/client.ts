@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.ts';
+import { sdkClientBudget } from './aws-budget.ts';
 import { countDynamoCall } from './call-counts.ts';
 import type { GetItem } from './public-reads.ts';
 
@@ -13,6 +14,8 @@ export function db(): DynamoDBDocumentClient {
   const { region, dynamodbEndpoint } = config();
   base = new DynamoDBClient({
     region,
+    // At most 3 attempts of at most 2 s each: a request gives up and answers 503 in time (lib/data/aws-budget.ts).
+    ...sdkClientBudget(),
     ...(dynamodbEndpoint
       ? { endpoint: dynamodbEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
       : {}),

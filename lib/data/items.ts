@@ -50,6 +50,7 @@ function attributes(unit: UnitRecord): Item {
     updatedAt: unit.updatedAt,
     ...(unit.importId === undefined ? {} : { importId: unit.importId }),
     ...(unit.lineage === undefined ? {} : { lineage: unit.lineage }),
+    ...(unit.updatedBy === undefined ? {} : { updatedBy: unit.updatedBy }),
   };
 }
 

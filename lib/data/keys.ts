@@ -60,6 +60,9 @@ import type { Tenant } from '../domain/tenant.ts';
  * | item version | `T#{orgId}#{env}` | `ITEMV#{gtin14}#{serial}#{version, 6 digits}` | an earlier version of an item, put when the next one replaces it |
  * | handover, sender's copy | `T#{orgId}#{env}` | `HANDOVER#{handoverId}` | a battery offered to another organization: get by id; the sender's handovers oldest first (ids sort by time); docs/battery.md#second-life |
  * | handover, recipient's copy | `T#{orgId}#{env}` | `HANDOVERIN#{handoverId}` | the same record in the recipient's partition: what was offered to it, without reading another tenant's partition |
+ * | access grant, owner's copy | `T#{orgId}#{env}` | `GRANT#{grantId}` | get by id; the owner's grants oldest first (docs/access.md#grants) |
+ * | access grant, by grantee | `T#{orgId}#{env}` | `GRANTTO#{granteeOrgId}#{grantId}` | the grants the owner gave one organization: one Query per read of the owner's passports by it |
+ * | access grant, grantee's copy | `T#{granteeOrgId}#{env}` | `GRANTIN#{grantId}` | the grants an organization holds, in its own partition |
  */
 
 /** A key of one item. */
@@ -101,6 +104,13 @@ export const itemSk = (gtin14: string, serial: string): string => `${itemPrefix(
 /** Sort-key prefix of one item's earlier versions. */
 export const itemVersionPrefix = (gtin14: string, serial: string): string => `ITEMV#${gtin14}#${serial}#`;
 export const itemVersionSk = (gtin14: string, serial: string, version: number): string => `${itemVersionPrefix(gtin14, serial)}${String(version).padStart(6, '0')}`;
+
+export const GRANT_PREFIX = 'GRANT#';
+export const GRANT_IN_PREFIX = 'GRANTIN#';
+export const grantSk = (grantId: string): string => `${GRANT_PREFIX}${grantId}`;
+export const grantInSk = (grantId: string): string => `${GRANT_IN_PREFIX}${grantId}`;
+export const grantToPrefix = (granteeOrgId: string): string => `GRANTTO#${granteeOrgId}#`;
+export const grantToSk = (granteeOrgId: string, grantId: string): string => `${grantToPrefix(granteeOrgId)}${grantId}`;
 
 export const HANDOVER_PREFIX = 'HANDOVER#';
 export const HANDOVER_IN_PREFIX = 'HANDOVERIN#';

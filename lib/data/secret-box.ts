@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { KMSClient } from '@aws-sdk/client-kms';
 import { config } from '../config.ts';
+import { sdkClientBudget } from './aws-budget.ts';
 
 /**
  * Envelope encryption of secrets the service must read back (webhook signing secrets), so that no
@@ -137,7 +138,7 @@ export async function secretBox(): Promise<SecretBox> {
   if (secretsKmsKeyId) {
     // Loaded only where secrets are sealed with KMS, so other functions do not pay for the client.
     const { KMSClient } = await import('@aws-sdk/client-kms');
-    box = kmsSecretBox(new KMSClient({ region }), secretsKmsKeyId);
+    box = kmsSecretBox(new KMSClient({ region, ...sdkClientBudget() }), secretsKmsKeyId);
   } else if (secretsKey) {
     box = localSecretBox(decodeSecretsKey(secretsKey));
   } else {

@@ -1,5 +1,6 @@
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { config } from '../config.ts';
+import { sdkClientBudget } from './aws-budget.ts';
 
 let client: SQSClient | undefined;
 
@@ -9,6 +10,8 @@ export function sqs(): SQSClient {
   const { region, sqsEndpoint } = config();
   client = new SQSClient({
     region,
+    // The request's retry budget (lib/data/aws-budget.ts).
+    ...sdkClientBudget(),
     ...(sqsEndpoint
       ? {
           endpoint: sqsEndpoint,

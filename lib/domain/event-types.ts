@@ -40,9 +40,17 @@ export const EVENT_TYPES = [
   'handover.offered',
   'handover.accepted',
   'handover.cancelled',
+  // Access beyond the public tier (docs/access.md): grants given and revoked, and every read of restricted elements by another organization.
+  'access_grant.created',
+  'access_grant.revoked',
+  'passport.accessed',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
-/** Who caused an event: an API key, a dashboard user, a signed webhook delivery, or the service itself (an import's worker). */
-export const ACTOR_TYPES = ['api_key', 'user', 'webhook', 'system'] as const;
+/**
+ * Who caused an event: an API key, a dashboard user, a signed webhook delivery, the service itself
+ * (an import's worker), or another organization (a grantee's or an authority's read or write of the
+ * owner's passport: its organization id, never its key's; docs/access.md#what-is-logged).
+ */
+export const ACTOR_TYPES = ['api_key', 'user', 'webhook', 'system', 'organization'] as const;
 export type ActorType = (typeof ACTOR_TYPES)[number];

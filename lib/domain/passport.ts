@@ -377,6 +377,7 @@ export const passportSchema = z
     publishedAt: z.iso.datetime(),
     digest: z.string().regex(DIGEST_PATTERN),
     previousDigest: z.string().regex(DIGEST_PATTERN).nullable(),
+    dppId: z.string().optional().describe('The id the EN 18222 reads name this passport by (GET /v1/dpps/{dppId}; docs/access.md#reads); in API reads'),
   })
   .meta({ id: 'Passport' });
 export type Passport = z.infer<typeof passportSchema>;

@@ -14,6 +14,8 @@ export const SCOPES = [
   'event_subscriptions:write',
   'labelling:read',
   'labelling:write',
+  'access_grants:read',
+  'access_grants:write',
   'api_keys:manage',
 ] as const;
 

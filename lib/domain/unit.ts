@@ -80,6 +80,8 @@ export interface UnitRecord {
   importId?: string;
   /** Second-life links (items only), carried from version to version. */
   lineage?: Lineage;
+  /** The organization that wrote this version, when it is not the owner (a grantee with write: docs/access.md#grants). */
+  updatedBy?: string;
 }
 
 /** The value that names a record: its lot (batch) or serial (item). */
@@ -88,8 +90,8 @@ export const unitValue = (unit: Pick<UnitRecord, 'kind' | 'lot' | 'serial'>): st
 /**
  * The members a version's digest covers, exactly these (docs/api.md#digests-of-batches-and-items):
  * `data`, `gtin`, `lineage` (only when it has one: versions before any handover keep their digests),
- * `lot` (null for an item without one), `previousDigest`, `productId`, `serial` (items only),
- * `status`, `updatedAt` and `version`.
+ * `lot` (null for an item without one), `updatedBy` (only when another organization wrote the
+ * version), `previousDigest`, `productId`, `serial` (items only), `status`, `updatedAt` and `version`.
  */
 export function unitDigestInput(unit: Omit<UnitRecord, 'digest' | 'importId' | 'createdAt'>): Record<string, unknown> {
   return {
@@ -97,6 +99,7 @@ export function unitDigestInput(unit: Omit<UnitRecord, 'digest' | 'importId' | '
     gtin: unit.gtin,
     ...(unit.lineage === undefined ? {} : { lineage: unit.lineage }),
     lot: unit.lot ?? null,
+    ...(unit.updatedBy === undefined ? {} : { updatedBy: unit.updatedBy }),
     previousDigest: unit.previousDigest,
     productId: unit.productId,
     ...(unit.kind === 'item' ? { serial: unit.serial ?? '' } : {}),
@@ -115,6 +118,8 @@ export interface UnitContent {
   lot?: string;
   status: string;
   data: Record<string, unknown>;
+  /** Another organization writes this version (a grantee with write), named in it. */
+  updatedBy?: string;
 }
 
 /** Whether `content` is what `unit` already holds (then nothing is written and no version made). */
@@ -145,6 +150,7 @@ export function nextUnitVersion(
     previousDigest: before ? before.digest : null,
     updatedAt: now,
     ...(lineage === undefined ? {} : { lineage }),
+    ...(content.updatedBy === undefined ? {} : { updatedBy: content.updatedBy }),
   };
   return { ...unsigned, digest: unitDigest(unsigned), createdAt: before?.createdAt ?? now, ...(importId ? { importId } : {}) };
 }
@@ -175,6 +181,7 @@ export function unitFromItem(item: Record<string, unknown> | undefined, kind: Un
     updatedAt: String(item.updatedAt),
     ...(typeof item.importId === 'string' ? { importId: item.importId } : {}),
     ...(typeof item.lineage === 'object' && item.lineage !== null ? { lineage: item.lineage as Lineage } : {}),
+    ...(typeof item.updatedBy === 'string' ? { updatedBy: item.updatedBy } : {}),
   };
 }
 

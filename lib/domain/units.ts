@@ -2,7 +2,9 @@ import * as z from 'zod';
 import { EXPORT_FORMATS } from './export.ts';
 import { cursorLimit } from './pagination.ts';
 import { ALL_UNIT_STATUSES, anyUnitDataSchema } from './unit-data.ts';
-import { isUnitValue, unitDigitalLink, UNIT_PARAM, UNIT_VALUE_MAX_LENGTH, UNIT_VALUE_PATTERN, type UnitKind, type UnitRecord } from './unit.ts';
+import { dppIdOf } from './dpp-id.ts';
+import type { Tenant } from './tenant.ts';
+import { isUnitValue, unitDigitalLink, unitValue, UNIT_PARAM, UNIT_VALUE_MAX_LENGTH, UNIT_VALUE_PATTERN, type UnitKind, type UnitRecord } from './unit.ts';
 
 /**
  * The API's schemas of batches and items (docs/api.md#batches-and-items): the bodies of PUT and
@@ -65,6 +67,7 @@ export const IMMUTABLE_UNIT_FIELDS: Readonly<Record<string, string>> = {
   createdAt: 'createdAt is set by the service.',
   updatedAt: 'updatedAt is set by the service.',
   digitalLink: 'digitalLink follows from the product and the serial or lot.',
+  updatedBy: 'updatedBy is set by the service.',
   lineage: 'lineage is written by a handover (POST /v1/handovers, docs/battery.md#second-life), never by the item\'s owner alone.',
 };
 
@@ -79,6 +82,7 @@ const common = {
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime().describe('When this version was made'),
   digitalLink: z.url().describe("The record's GS1 Digital Link: the product's qrCodeUrl with /10/{lot} or /21/{serial}; print it in the record's QR code"),
+  dppId: z.string().optional().describe('The id the EN 18222 reads name this record\'s passport by (GET /v1/dpps/{dppId}; docs/access.md#reads)'),
 };
 
 export const batchSchema = z
@@ -110,6 +114,7 @@ export const itemSchema = z
     lot: z.string().nullable().describe('The lot the item belongs to, if it names one'),
     ...common,
     lineage: lineageSchema.optional(),
+    updatedBy: z.string().optional().describe('The organization that wrote this version, when another than the owner did (a grantee with write access; docs/access.md#grants)'),
   })
   .meta({ id: 'Item', description: 'A serialised item of a product, with its own data and versions' });
 export type Item = z.infer<typeof itemSchema>;
@@ -117,8 +122,9 @@ export type Item = z.infer<typeof itemSchema>;
 export const batchListSchema = z.object({ data: z.array(batchSchema), hasMore: z.boolean() }).meta({ id: 'BatchList' });
 export const itemListSchema = z.object({ data: z.array(itemSchema), hasMore: z.boolean() }).meta({ id: 'ItemList' });
 
-/** The read form of a stored record (its Digital Link from the product's qrCodeUrl). */
-export function toUnitView(unit: UnitRecord, qrCodeUrl: string): Batch | Item {
+/** The read form of a stored record (its Digital Link from the product's qrCodeUrl; its DPP id when the tenant is given). */
+export function toUnitView(unit: UnitRecord, qrCodeUrl: string, tenant?: Tenant): Batch | Item {
+  const dpp = tenant ? { dppId: dppIdOf({ tenant, gtin14: unit.gtin, unit: { kind: unit.kind, value: unitValue(unit) } }) } : {};
   const base = {
     productId: unit.productId,
     gtin: unit.gtin,
@@ -132,7 +138,7 @@ export function toUnitView(unit: UnitRecord, qrCodeUrl: string): Batch | Item {
   };
   if (unit.kind === 'batch') {
     const lot = unit.lot ?? '';
-    return { object: 'batch', lot, ...base, digitalLink: unitDigitalLink(qrCodeUrl, 'batch', lot) };
+    return { object: 'batch', lot, ...base, digitalLink: unitDigitalLink(qrCodeUrl, 'batch', lot), ...dpp };
   }
   const serial = unit.serial ?? '';
   return {
@@ -141,7 +147,9 @@ export function toUnitView(unit: UnitRecord, qrCodeUrl: string): Batch | Item {
     lot: unit.lot ?? null,
     ...base,
     digitalLink: unitDigitalLink(qrCodeUrl, 'item', serial),
+    ...dpp,
     ...(unit.lineage === undefined ? {} : { lineage: unit.lineage }),
+    ...(unit.updatedBy === undefined ? {} : { updatedBy: unit.updatedBy }),
   };
 }
 

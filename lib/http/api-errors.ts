@@ -1,4 +1,5 @@
 import httpErrorHandler from '@middy/http-error-handler';
+import { isDependencyUnavailable, unavailable } from './availability.ts';
 import { ApiError, InternalError, InvalidRequestError, ValidationError } from './errors.ts';
 import { logger } from './logger.ts';
 import { requestIdOf } from './request-id.ts';
@@ -68,11 +69,16 @@ function fromParser(error: ParserError, event: HttpEvent): ApiError {
   return new InvalidRequestError('The request body is not valid JSON.', { suggestion: 'Check the JSON syntax: quotes, commas and brackets.' });
 }
 
-/** Any error as the API error it answers with; anything unexpected is a bug, logged, and a 500 that reveals nothing. */
+/**
+ * Any error as the API error it answers with: a dependency that is down or throttling beyond the
+ * retries is a 503 with Retry-After (lib/http/availability.ts); anything else unexpected is a bug,
+ * logged, and a 500 that reveals nothing.
+ */
 export function toApiError(error: unknown, event: HttpEvent): ApiError {
   if (error instanceof ApiError) return error;
   if (isParserError(error)) return fromParser(error, event);
   const requestId = requestIdOf(event);
+  if (isDependencyUnavailable(error)) return unavailable(error, { requestId, routeKey: event.routeKey });
   logger().error('Unhandled error', { requestId, routeKey: event.routeKey, error: error instanceof Error ? error : String(error) });
   return new InternalError(requestId);
 }

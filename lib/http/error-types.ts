@@ -31,6 +31,10 @@ export const ERROR_TYPES = {
     },
   },
   api_error: { title: 'Internal error', statuses: { 500: 'Internal error; quote the Request-Id' } },
+  service_unavailable: {
+    title: 'Service unavailable',
+    statuses: { 503: 'A service it depends on (the database, a queue, the key service) did not answer; nothing was changed; retry after Retry-After seconds' },
+  },
 } as const satisfies Record<string, { title: string; statuses: Readonly<Record<number, string>> }>;
 
 export type ErrorType = keyof typeof ERROR_TYPES;

@@ -150,6 +150,21 @@ export class RateLimitError extends ApiError<'rate_limit_error'> {
   }
 }
 
+/**
+ * 503: a service the request depends on (DynamoDB, SQS, KMS, Secrets Manager) refused, dropped or
+ * timed out, or throttled beyond the retries (lib/http/availability.ts). The message names no
+ * service and no detail; Retry-After says when to come back (docs/api.md#when-a-dependency-is-down).
+ */
+export class ServiceUnavailableError extends ApiError<'service_unavailable'> {
+  constructor(retryAfterSeconds: number, message = 'The service is unavailable for a moment; nothing was changed.', options: ApiErrorOptions = {}) {
+    super(503, 'service_unavailable', message, {
+      suggestion: `Retry after ${retryAfterSeconds} seconds, with the same Idempotency-Key for a POST that takes one.`,
+      ...options,
+      headers: { 'Retry-After': String(retryAfterSeconds), ...options.headers },
+    });
+  }
+}
+
 /** 500: a bug. The message is fixed so that nothing internal leaks. */
 export class InternalError extends ApiError<'api_error'> {
   constructor(requestId: string) {

@@ -1,5 +1,6 @@
 import type { KMSClient } from '@aws-sdk/client-kms';
 import { config } from '../config.ts';
+import { sdkClientBudget } from '../data/aws-budget.ts';
 import {
   allocateStatusIndex,
   claimStatusIndex,
@@ -51,7 +52,7 @@ let kms: KMSClient | undefined;
 async function kmsClient(): Promise<KMSClient> {
   if (!kms) {
     const { KMSClient } = await import('@aws-sdk/client-kms');
-    kms = new KMSClient({ region: config().region });
+    kms = new KMSClient({ region: config().region, ...sdkClientBudget() });
   }
   return kms;
 }

@@ -124,7 +124,7 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
  * `PATCH`: an RFC 7396 merge patch of the record's own document (`{lot?, status, data}`), the result
  * checked as a whole. `status` cannot be removed (null); `data: null` empties the data.
  */
-export async function patchUnit(tenant: Tenant, product: ProductRecord, kind: UnitKind, value: string, patch: unknown, origin: Origin): Promise<UnitWrite> {
+export async function patchUnit(tenant: Tenant, product: ProductRecord, kind: UnitKind, value: string, patch: unknown, origin: Origin, updatedBy?: string): Promise<UnitWrite> {
   if (!isObject(patch)) throw new InvalidRequestError('The merge patch must be a JSON object, such as {"status": "withdrawn"}.');
   refuseImmutable(kind, patch);
   if (patch.status === null) throw new ValidationError('status cannot be removed: set it to one of the statuses instead.', 'status');
@@ -138,7 +138,8 @@ export async function patchUnit(tenant: Tenant, product: ProductRecord, kind: Un
     (current) => {
       const document = { ...(current?.lot !== undefined && kind === 'item' ? { lot: current.lot } : {}), status: current?.status ?? 'active', data: current?.data ?? {} };
       const merged = mergePatch(document, patch) as Record<string, unknown>;
-      return checkContent(product, kind, parseOrThrow(kind === 'batch' ? putBatchSchema : putItemSchema, merged));
+      const content = checkContent(product, kind, parseOrThrow(kind === 'batch' ? putBatchSchema : putItemSchema, merged));
+      return updatedBy === undefined ? content : { ...content, updatedBy };
     },
     origin,
     true,

@@ -9,7 +9,8 @@ import { createProduct } from '../support/fixtures.ts';
 const mode = browserTestMode();
 if (mode === 'skip') console.warn(`\n⚠ Skipping the first-visit browser test. ${CHROMIUM_MISSING}\n`);
 /** UI updates wait on the API: under the full suite's load they can take seconds. */
-const POLL = { timeout: 15_000, interval: 100 } as const;
+// A generous bound: on a busy machine a page can take far longer than it does alone (docs/testing.md).
+const POLL = { timeout: 30_000, interval: 100 } as const;
 
 /** The main menu's links, as the layout lists them (dashboard/src/layout.tsx). */
 const MENU = ['Products', 'API keys', 'Webhooks', 'Domains', 'Event subscriptions', 'Import & export', 'Legal terms', 'Activity'];

@@ -9,7 +9,8 @@ import { uniqueGtin13 } from '../support/gtin.ts';
 const mode = browserTestMode();
 if (mode === 'skip') console.warn(`\n⚠ Skipping the passport form browser test. ${CHROMIUM_MISSING}\n`);
 /** UI updates wait on the API: under the full suite's load they can take seconds. */
-const POLL = { timeout: 15_000, interval: 100 } as const;
+// A generous bound: on a busy machine a page can take far longer than it does alone (docs/testing.md).
+const POLL = { timeout: 30_000, interval: 100 } as const;
 
 /** The e-label page of a version in English, as a phone opens it (its text with no-break spaces as spaces). */
 async function elabelText(page: Page, orgId: string, gtin13: string, version: number): Promise<{ text: string; html: string }> {

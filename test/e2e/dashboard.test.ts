@@ -13,14 +13,15 @@ const mode = browserTestMode();
 if (mode === 'skip') console.warn(`\n⚠ Skipping the dashboard browser test. ${CHROMIUM_MISSING}\n`);
 
 /** UI updates wait on the API: under the full suite's load they can take seconds. */
-const POLL = { timeout: 15_000, interval: 100 } as const;
+// A generous bound: on a busy machine a page can take far longer than it does alone (docs/testing.md).
+const POLL = { timeout: 30_000, interval: 100 } as const;
 
 const PHONE_UA = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 const DESKTOP_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
 
 /** Saves `test-results/dashboard-<name>.png` and asserts axe finds nothing serious or critical. */
 /** Clicks `refresh` until `done` holds, for at most `timeoutMs` (no fixed sleeps: each round waits for the page). */
-async function pollUntil(page: Page, refresh: () => Promise<void>, done: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+async function pollUntil(page: Page, refresh: () => Promise<void>, done: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await done())) {
     if (Date.now() > deadline) throw new Error('the dashboard did not show the expected state in time');

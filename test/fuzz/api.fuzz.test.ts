@@ -100,7 +100,7 @@ function statusesOf(route: Route): Set<number> {
   if (route.function === 'resolver') return new Set(route.method === 'OPTIONS' ? [204] : [200, 307, 400, 404, 410]);
   const statuses = new Set<number>([200, 201, 400, 422, ...(EXTRA_STATUSES[routeKey(route)] ?? [])]);
   const add = (...more: number[]) => more.forEach((s) => statuses.add(s));
-  if (route.auth === 'apiKey') add(401, 403, 429);
+  if (route.auth === 'apiKey' || route.auth === 'optional') add(401, 403, 429);
   if (route.auth === 'session') add(401, 403, 429);
   if (route.auth === 'webhook') add(401, 413);
   if (route.body) add(413);

@@ -45,7 +45,9 @@ describe('routes', () => {
     // Assess
     expect(routeKeys).toEqual(expected);
     const credentialDocuments = ROUTES.filter((route) => route.function === 'credentials' && route.auth === 'none').map((r) => `${r.method} ${r.path}`);
-    expect(routeKeys.filter((key) => !/ \/(v1|docs|dashboard)(\/|$)/.test(key) && !credentialDocuments.includes(key))).toEqual([]);
+    // Beside the API: the credential documents, and readiness (docs/api.md#when-a-dependency-is-down).
+    expect(routeKeys).toContain('GET /ready');
+    expect(routeKeys.filter((key) => !/ \/(v1|docs|dashboard)(\/|$)/.test(key) && !credentialDocuments.includes(key) && key !== 'GET /ready')).toEqual([]);
     expect(routeKeys.filter((key) => /\/01\/|\/p\/\{gtin\}\/\{version\}\/\{page\}|gs1resolver/.test(key))).toEqual([]);
     expect(ROUTES.filter((route) => route.function === 'resolver').length).toBeGreaterThan(0);
   });
@@ -117,7 +119,8 @@ describe('functions', () => {
         Timeout: spec.timeoutSeconds,
       });
     }
-    expect(ofType(synth, 'AWS::Lambda::Function')).toHaveLength(functions.length);
+    // And the backup function, which its own construct makes (infra/cdk/constructs/backup.ts; test/infra/backup.test.ts).
+    expect(ofType(synth, 'AWS::Lambda::Function')).toHaveLength(functions.length + 1);
   });
 
   it.each(functions)('%s: its role holds only the actions its grants list, on the resources they concern', (name, spec) => {
@@ -361,7 +364,9 @@ describe('outbound webhooks (docs/webhooks-outbound.md)', () => {
     const streamArn = { 'Fn::GetAtt': [tableId, 'StreamArn'] };
     // Act
     const table = synth.resources[tableId]?.Properties as { StreamSpecification?: { StreamViewType: string } };
-    const mappings = ofType(synth, 'AWS::Lambda::EventSourceMapping').filter(([, m]) => JSON.stringify(m.Properties?.EventSourceArn) === JSON.stringify(streamArn));
+    // The backup function's own mapping is asserted in test/infra/backup.test.ts.
+    const backupId = logicalId(synth.stack.backup.function);
+    const mappings = ofType(synth, 'AWS::Lambda::EventSourceMapping').filter(([, m]) => JSON.stringify(m.Properties?.EventSourceArn) === JSON.stringify(streamArn) && JSON.stringify(m.Properties?.FunctionName) !== JSON.stringify(ref(backupId)));
     // Assess
     expect(table.StreamSpecification).toEqual({ StreamViewType: 'NEW_IMAGE' });
     expect(mappings).toHaveLength(1);
@@ -611,6 +616,29 @@ describe('alarms', () => {
     expect(fiveXx).toHaveLength(1);
     expect(throttles).toHaveLength(functions.length);
     for (const alarm of alarms) expect(alarm.AlarmActions).toHaveLength(1);
+  });
+
+  it('alarm on each HTTP function\'s 503 rate, counted from its own log by a metric filter on errorType service_unavailable (docs/api.md#when-a-dependency-is-down)', () => {
+    // Prepare
+    const httpFunctions = [...new Set(ROUTES.map((route) => route.function))].sort();
+    const filters = ofType(synth, 'AWS::Logs::MetricFilter').map(([, f]) => f.Properties ?? {});
+    const alarms = ofType(synth, 'AWS::CloudWatch::Alarm').map(([, a]) => a.Properties ?? {});
+    // Act
+    const unavailable = filters.filter((f) => JSON.stringify(f).includes('service_unavailable'));
+    const rateAlarms = alarms.filter((a) => JSON.stringify(a.Metrics ?? []).includes('ProductPassport/ServiceUnavailable'));
+    // Assess
+    expect(unavailable.map((f) => (f.MetricTransformations as { MetricName: string }[])[0]?.MetricName).sort()).toEqual(httpFunctions);
+    for (const filter of unavailable) {
+      expect(filter.FilterPattern).toBe('{ $.errorType = "service_unavailable" }');
+      expect(filter.LogGroupName).toBeDefined();
+    }
+    expect(rateAlarms).toHaveLength(httpFunctions.length);
+    for (const alarm of rateAlarms) {
+      expect(alarm).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanThreshold', TreatMissingData: 'notBreaching' });
+      expect(JSON.stringify(alarm.Metrics)).toContain('Invocations');
+    }
+    expect(httpFunctions).toContain('resolver');
+    expect(httpFunctions).toContain('health');
   });
 });
 

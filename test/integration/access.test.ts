@@ -124,6 +124,16 @@ describe('each reader sees exactly its elements', () => {
     expect(answers.some((a) => a.status === 403)).toBe(reader !== 'owner' && reader !== 'authority');
   });
 
+  it('the linkset of the battery advertises where a reader with credentials reads its tier', async () => {
+    // Act
+    const linkset = await call('GET', `${new URL(itemLink).pathname}?linkType=linkset`);
+    const restricted = ((linkset.body.linkset[0]['https://gs1.org/voc/masterData'] ?? []) as Json[]).find((link) => String(link.href).includes('/v1/dpps/'));
+    const asGrantee = await read(new URL(String(restricted?.href)).pathname, 'legitimate_interest');
+    // Assess
+    expect(restricted?.href).toMatch(new RegExp(`/v1/dpps/${dpp.item}$`));
+    expect(asGrantee.body.accessTier).toBe('legitimate_interest');
+  });
+
   it('the public resolver’s JSON holds only public elements, whoever asks', async () => {
     // Act
     const json = await call('GET', new URL(itemLink).pathname, { headers: { accept: 'application/json' } });

@@ -112,14 +112,14 @@ describe('POST /v1/event-subscriptions', () => {
 });
 
 describe('delivery', () => {
-  it('delivers passport.published within seconds, signed per Standard Webhooks, the body being the event as GET /v1/events/{id} shows it', async () => {
+  it('delivers passport.published within seconds, signed per Standard Webhooks, the body being the event as GET /v1/events/{id} shows it', { timeout: 90_000 }, async () => {
     // Prepare
     const target = await receiver();
     const subscription = await subscribe(org.live, { url: target.url(), events: ['passport.published'] });
     const product = await createProduct(org.live);
     // Act
     const published = await publish(org.live, product.productId);
-    const [request] = await target.waitFor((r) => r.some((x) => typeOf(x) === 'passport.published'), 15_000);
+    const [request] = await target.waitFor((r) => r.some((x) => typeOf(x) === 'passport.published'), 30_000);
     // Assess
     expect(request).toBeDefined();
     const received = request as Received;
@@ -134,13 +134,13 @@ describe('delivery', () => {
     expect(target.received.map(typeOf)).toEqual(['passport.published']);
   });
 
-  it('retries a receiver answering 500 twice: three attempts with the same webhook-id, all in the delivery log', async () => {
+  it('retries a receiver answering 500 twice: three attempts with the same webhook-id, all in the delivery log', { timeout: 90_000 }, async () => {
     // Prepare
     const target = await receiver((_request, index) => (index < 2 ? 500 : 200));
     const subscription = await subscribe(org.live, { url: target.url('/flaky'), events: ['product.created'] });
     // Act
     await createProduct(org.live);
-    const attempts = await target.waitFor((r) => r.length >= 3, 20_000);
+    const attempts = await target.waitFor((r) => r.length >= 3, 60_000);
     // Assess
     const ids = new Set(attempts.map((r) => r.headers['webhook-id']));
     expect(ids.size).toBe(1);
@@ -159,14 +159,14 @@ describe('delivery', () => {
     expect(target.received).toHaveLength(3);
   });
 
-  it('signs with both the old and the new secret during the 24 hours after rotate-secret', async () => {
+  it('signs with both the old and the new secret during the 24 hours after rotate-secret', { timeout: 90_000 }, async () => {
     // Prepare
     const target = await receiver();
     const subscription = await subscribe(org.live, { url: target.url('/rotating'), events: ['product.created'] });
     // Act
     const rotated = await call('POST', `/v1/event-subscriptions/${subscription.id}/rotate-secret`, { key: org.live });
     await createProduct(org.live);
-    const [request] = await target.waitFor((r) => r.length >= 1, 15_000);
+    const [request] = await target.waitFor((r) => r.length >= 1, 30_000);
     // Assess
     expect(rotated.status).toBe(200);
     expect(rotated.body.secret).not.toBe(subscription.secret);
@@ -179,18 +179,18 @@ describe('delivery', () => {
     expect(read.body.secretPreviousValidUntil).toBe(rotated.body.previousSecretValidUntil);
   });
 
-  it('sends a ping on POST …/test, logs it, and retries it on POST …/deliveries/{id}/retry', async () => {
+  it('sends a ping on POST …/test, logs it, and retries it on POST …/deliveries/{id}/retry', { timeout: 90_000 }, async () => {
     // Prepare
     const target = await receiver();
     const subscription = await subscribe(org.live, { url: target.url('/ping'), events: ['supplier.created'] });
     // Act
     const test = await call('POST', `/v1/event-subscriptions/${subscription.id}/test`, { key: org.live });
-    await target.waitFor((r) => r.length >= 1, 15_000);
+    await target.waitFor((r) => r.length >= 1, 30_000);
     const deadline = Date.now() + 10_000;
     let log = await call('GET', `/v1/event-subscriptions/${subscription.id}/deliveries`, { key: org.live });
     while (log.body.data[0]?.status !== 'succeeded' && Date.now() < deadline) log = await call('GET', `/v1/event-subscriptions/${subscription.id}/deliveries`, { key: org.live });
     const retry = await call('POST', `/v1/event-subscriptions/${subscription.id}/deliveries/${test.body.deliveryId}/retry`, { key: org.live });
-    await target.waitFor((r) => r.length >= 2, 15_000);
+    await target.waitFor((r) => r.length >= 2, 30_000);
     // Assess
     expect(test.status).toBe(202);
     expect(typeOf(target.received[0] as Received)).toBe('ping');
@@ -201,7 +201,7 @@ describe('delivery', () => {
     expectError(unknown, 404, 'not_found', 'deliveryId');
   });
 
-  it('delivers nothing to a disabled subscription, and PATCH changes url, events and status', async () => {
+  it('delivers nothing to a disabled subscription, and PATCH changes url, events and status', { timeout: 90_000 }, async () => {
     // Prepare
     const target = await receiver();
     const witness = await receiver();
@@ -211,9 +211,9 @@ describe('delivery', () => {
     const disabled = await call('PATCH', `/v1/event-subscriptions/${subscription.id}`, { key: org.live, body: { status: 'disabled', events: ['product.created'] } });
     const product = await createProduct(org.live);
     // The fan-out of the product's event is done once an enabled subscription got it.
-    await witness.waitFor((r) => r.some((x) => x.body.includes(product.productId)), 15_000);
+    await witness.waitFor((r) => r.some((x) => x.body.includes(product.productId)), 30_000);
     const ping = await call('POST', `/v1/event-subscriptions/${subscription.id}/test`, { key: org.live });
-    await target.waitFor((r) => r.some((x) => x.headers['webhook-id'] === ping.body.eventId), 15_000);
+    await target.waitFor((r) => r.some((x) => x.headers['webhook-id'] === ping.body.eventId), 30_000);
     const badUrl = await call('PATCH', `/v1/event-subscriptions/${subscription.id}`, { key: org.live, body: { url: 'https://192.168.1.1/hook' } });
     // Assess
     expect(disabled.status).toBe(200);
@@ -224,7 +224,7 @@ describe('delivery', () => {
 });
 
 describe('isolation', () => {
-  it("answers 404 for another organization's subscription ids, and never delivers its events to this organization's receiver", async () => {
+  it("answers 404 for another organization's subscription ids, and never delivers its events to this organization's receiver", { timeout: 90_000 }, async () => {
     // Prepare
     const mine = await receiver();
     const theirs = await receiver();
@@ -242,9 +242,9 @@ describe('isolation', () => {
       call('GET', `/v1/event-subscriptions/${my.id}`, { key: org.test }),
     ]);
     const theirProduct = await createProduct(other.live);
-    await theirs.waitFor((r) => r.some((x) => typeOf(x) === 'product.created'), 15_000);
+    await theirs.waitFor((r) => r.some((x) => typeOf(x) === 'product.created'), 30_000);
     const myPing = await call('POST', `/v1/event-subscriptions/${my.id}/test`, { key: org.live });
-    await mine.waitFor((r) => r.some((x) => x.headers['webhook-id'] === myPing.body.eventId), 15_000);
+    await mine.waitFor((r) => r.some((x) => x.headers['webhook-id'] === myPing.body.eventId), 30_000);
     // Assess
     for (const answer of answers) expectError(answer, 404, 'not_found', 'subscriptionId');
     const theirIds = new Set(theirs.received.map((r) => r.headers['webhook-id']));

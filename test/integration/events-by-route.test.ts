@@ -28,6 +28,8 @@ interface Event {
 
 interface World {
   org: TestOrg;
+  /** Another organization: a grantee, a handover's other side. */
+  other: TestOrg;
   session: TestSession;
   /** A key of the organization's live environment, made through the API so that its id is known. */
   key: { id: string; key: string };
@@ -66,6 +68,12 @@ async function ok(response: Promise<ApiResponse>, status: number): Promise<ApiRe
 }
 
 const newProduct = async () => (await createProduct(w.key.key)).productId;
+/** A battery product of the key's organization with one registered item: its product id. */
+const newBatteryItem = async (key: string, serial: string) => {
+  const product = await createProduct(key, { name: 'Events battery', category: 'battery' });
+  await ok(call('PUT', `/v1/products/${product.productId}/items/${serial}`, { key, body: {} }), 201);
+  return product.productId;
+};
 const putDraft = async (productId: string) =>
   ok(call('PUT', `/v1/products/${productId}/draft`, { ...asKey(), body: { data: RED_WINE } }), 200);
 const newEndpoint = async () => (await ok(call('POST', '/v1/webhooks/endpoints', { ...asSession(), body: { source: 'headless-cms' } }), 201)).body.id as string;
@@ -221,6 +229,61 @@ const CASES: Readonly<Record<string, EventCase>> = {
     success: (id) => ({ path: `/v1/products/${id}/items/U1`, options: { ...asKey(), body: { data: { bottlingDate: '2025-03-14' } }, headers: { 'content-type': 'application/merge-patch+json' } }, status: 200 }),
     refused: (id) => ({ path: `/v1/products/${id}/items/U2`, options: { ...asKey(), body: { status: 'withdrawn' }, headers: { 'content-type': 'application/merge-patch+json' } }, status: 404 }),
   },
+  // Access grants and a grantee's writes (docs/access.md).
+  'POST /v1/access-grants': {
+    actor: keyActor,
+    success: () => ({ path: '/v1/access-grants', options: { ...asKey(), body: { granteeOrgId: w.other.orgId, tier: 'legitimate_interest' } }, status: 201 }),
+    refused: () => ({ path: '/v1/access-grants', options: { ...asKey(), body: { granteeOrgId: w.org.orgId, tier: 'legitimate_interest' } }, status: 422 }),
+  },
+  'DELETE /v1/access-grants/{grantId}': {
+    actor: keyActor,
+    prepare: async () => (await ok(call('POST', '/v1/access-grants', { ...asKey(), body: { granteeOrgId: w.other.orgId, tier: 'authority' } }), 201)).body.id as string,
+    success: (id) => ({ path: `/v1/access-grants/${id}`, options: asKey(), status: 200 }),
+    refused: () => ({ path: `/v1/access-grants/grant_${'0'.repeat(20)}`, options: asKey(), status: 404 }),
+  },
+  'PATCH /v1/dpps/{dppId}': {
+    actor: keyActor,
+    prepare: async () => {
+      const id = await newProduct();
+      return (await ok(call('PUT', `/v1/products/${id}/items/D1`, { ...asKey(), body: {} }), 201)).body.dppId as string;
+    },
+    success: (dppId) => ({ path: `/v1/dpps/${dppId}`, options: { ...asKey(), body: { data: { bottlingDate: '2025-03-14' } }, headers: { 'content-type': 'application/merge-patch+json' } }, status: 200 }),
+    refused: () => ({ path: '/v1/dpps/dpp_unknown', options: { ...asKey(), body: { status: 'withdrawn' }, headers: { 'content-type': 'application/merge-patch+json' } }, status: 404 }),
+  },
+  // A battery's handover to its second life (docs/battery.md#second-life).
+  'POST /v1/handovers': {
+    actor: keyActor,
+    prepare: () => newBatteryItem(w.key.key, 'H1'),
+    success: (id) => ({ path: '/v1/handovers', options: { ...asKey(), body: { productId: id, serial: 'H1', toOrgId: w.other.orgId, operation: 'repurposing' } }, status: 201 }),
+    refused: (id) => ({ path: '/v1/handovers', options: { ...asKey(), body: { productId: id, serial: 'H1', toOrgId: w.org.orgId, operation: 'repurposing' } }, status: 422 }),
+  },
+  'POST /v1/handovers/{handoverId}/accept': {
+    actor: keyActor,
+    prepare: async () => {
+      // The other organization offers its battery to this one, which registered its own beforehand.
+      const theirs = await newBatteryItem(w.other.live, 'O1');
+      const offered = await ok(call('POST', '/v1/handovers', { key: w.other.live, body: { productId: theirs, serial: 'O1', toOrgId: w.org.orgId, operation: 'remanufacturing' } }), 201);
+      return `${offered.body.id as string} ${await newBatteryItem(w.key.key, 'R1')}`;
+    },
+    success: (prepared) => {
+      const [id, productId] = prepared.split(' ');
+      return { path: `/v1/handovers/${id}/accept`, options: { ...asKey(), body: { productId, serial: 'R1' } }, status: 200 };
+    },
+    // Accepted already: 409.
+    refused: (prepared) => {
+      const [id, productId] = prepared.split(' ');
+      return { path: `/v1/handovers/${id}/accept`, options: { ...asKey(), body: { productId, serial: 'R1' } }, status: 409 };
+    },
+  },
+  'DELETE /v1/handovers/{handoverId}': {
+    actor: keyActor,
+    prepare: async () => {
+      const productId = await newBatteryItem(w.key.key, 'C1');
+      return (await ok(call('POST', '/v1/handovers', { ...asKey(), body: { productId, serial: 'C1', toOrgId: w.other.orgId, operation: 'repurposing' } }), 201)).body.id as string;
+    },
+    success: (id) => ({ path: `/v1/handovers/${id}`, options: asKey(), status: 200 }),
+    refused: () => ({ path: `/v1/handovers/ho_${'0'.repeat(20)}`, options: asKey(), status: 404 }),
+  },
   'POST /v1/event-subscriptions': {
     actor: keyActor,
     success: () => ({ path: '/v1/event-subscriptions', options: { ...asKey(), body: { url: 'http://127.0.0.1:9/x', events: ['*'] } }, status: 201 }),
@@ -258,9 +321,12 @@ const CASES: Readonly<Record<string, EventCase>> = {
     }),
     refused: () => ({ path: '/v1/imports', options: { ...asKey(), rawBody: 'gtin,name\n', headers: { 'content-type': 'application/pdf' } }, status: 415 }),
     settle: async (response) => {
+      // Polled with a generous bound: the worker is slower on a busy machine.
+      const deadline = Date.now() + 60_000;
       for (;;) {
         const job = await call('GET', `/v1/imports/${response.body.id}`, asKey());
         if (job.body.status === 'succeeded' || job.body.status === 'failed') return;
+        if (Date.now() > deadline) throw new Error(`import ${response.body.id} still ${job.body.status} after 60 s`);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     },
@@ -371,6 +437,7 @@ async function subscriptionWithDelivery(): Promise<{ id: string; deliveryId: str
 }
 
 const NONE_CASES: Readonly<Record<string, () => Promise<Request>>> = {
+  'POST /v1/dppsByProductIds': async () => ({ path: '/v1/dppsByProductIds', options: { ...asKey(), body: { productIds: ['09520123456788'] } }, status: 200 }),
   'POST /v1/nutrition/calculate': async () => ({ path: '/v1/nutrition/calculate', options: { ...asKey(), body: { nutrition: { fatG: 0, carbohydratesG: 2.6, proteinG: 0.1 } } }, status: 200 }),
   'POST /v1/event-subscriptions/{subscriptionId}/test': async () => ({ path: `/v1/event-subscriptions/${await newSubscription()}/test`, options: asKey(), status: 202 }),
   'POST /v1/event-subscriptions/{subscriptionId}/deliveries/{deliveryId}/retry': async () => {
@@ -389,10 +456,11 @@ const withNone = stateChanging.filter((r) => typeof r.event === 'object');
 beforeAll(async () => {
   const org = await newOrg('Events by route');
   const session = await newSession(org.orgId);
-  const scopes = ['products:read', 'products:write', 'passports:read', 'passports:write', 'suppliers:write', 'imports:read', 'imports:write', 'events:read', 'event_subscriptions:read', 'event_subscriptions:write', 'labelling:write'];
+  const scopes = ['products:read', 'products:write', 'passports:read', 'passports:write', 'suppliers:write', 'imports:read', 'imports:write', 'events:read', 'event_subscriptions:read', 'event_subscriptions:write', 'labelling:write', 'access_grants:read', 'access_grants:write'];
   const key = await ok(call('POST', '/v1/auth/api-keys', { session, body: { name: 'Events by route', scopes } }), 201);
   const endpoint = await ok(call('POST', '/v1/webhooks/endpoints', { session, body: { source: 'headless-cms' } }), 201);
-  w = { org, session, key: { id: key.body.id, key: key.body.key }, endpoint: { id: endpoint.body.id, secret: endpoint.body.secret }, token: randomBytes(4).toString('hex') };
+  const other = await newOrg('Events by route, the other side');
+  w = { org, other, session, key: { id: key.body.id, key: key.body.key }, endpoint: { id: endpoint.body.id, secret: endpoint.body.secret }, token: randomBytes(4).toString('hex') };
 });
 
 describe('the route table', () => {

@@ -48,6 +48,9 @@ interface World {
   subscription: { id: string; secret: string };
   /** A's battery handed over to a third organization (docs/battery.md#second-life). */
   handover: { id: string; productId: string; serial: string; toOrgId: string };
+  /** A's access grant to the third organization, and the DPP id of A's item (docs/access.md). */
+  grantId: string;
+  itemDppId: string;
   /** Every value that identifies A's resources. */
   secrets: string[];
 }
@@ -90,11 +93,13 @@ async function setUp(): Promise<World> {
     headers: { 'content-type': 'text/csv' },
   });
   if (upload.status !== 202) throw new Error(`set-up: ${upload.status} ${upload.text}`);
-  // Wait for the worker, so that no write of it lands between the snapshots of a check.
+  // Wait for the worker, so that no write of it lands between the snapshots of a check (a generous bound).
+  const deadline = Date.now() + 60_000;
   for (;;) {
     const job = await call('GET', `/v1/imports/${upload.body.id}`, { key: a.live });
     if (job.body.status === 'succeeded') break;
     if (job.body.status === 'failed') throw new Error(`set-up import failed: ${job.text}`);
+    if (Date.now() > deadline) throw new Error(`set-up import still ${job.body.status} after 60 s`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 
@@ -123,6 +128,9 @@ async function setUp(): Promise<World> {
   const cell = await call('PUT', `/v1/products/${battery.productId}/items/H${token}`, { key: a.live, body: {} });
   const handover = await call('POST', '/v1/handovers', { key: a.live, body: { productId: battery.productId, serial: `H${token}`, toOrgId: c.orgId, operation: 'repurposing' } });
   if (cell.status !== 201 || handover.status !== 201) throw new Error(`set-up: ${handover.status} ${handover.text}`);
+  const grant = await call('POST', '/v1/access-grants', { key: a.live, body: { granteeOrgId: c.orgId, tier: 'legitimate_interest', productIds: [battery.productId], write: true } });
+  const aItem = await call('GET', `/v1/products/${product.productId}/items/S${token}`, { key: a.live });
+  if (grant.status !== 201 || aItem.status !== 200) throw new Error(`set-up: ${grant.status} ${grant.text}`);
 
   const gtin14 = `0${product.gtin}`;
   return {
@@ -147,7 +155,10 @@ async function setUp(): Promise<World> {
     eventId,
     subscription: { id: subscription.body.id, secret: subscription.body.secret },
     handover: { id: handover.body.id, productId: battery.productId, serial: `H${token}`, toOrgId: c.orgId },
+    grantId: grant.body.id,
+    itemDppId: aItem.body.dppId,
     secrets: [
+      grant.body.id,
       handover.body.id,
       battery.productId,
       `0${battery.gtin}`,
@@ -269,6 +280,9 @@ const readBatch = (): Request => ({ method: 'GET', path: `/v1/products/${w.produ
 const readItem = (): Request => ({ method: 'GET', path: `/v1/products/${w.productId}/items/S${w.token}` });
 const readSubscription = (): Request => ({ method: 'GET', path: `/v1/event-subscriptions/${w.subscription.id}` });
 const handover = () => ({ handoverId: w.handover.id });
+const accessGrant = () => ({ grantId: w.grantId });
+const readGrant = (): Request => ({ method: 'GET', path: `/v1/access-grants/${w.grantId}` });
+const PUBLIC_TIER = 'answers anyone the public tier of any passport by design (a caller without a grant reads what the resolver shows); restricted elements by tier only (test/integration/access.test.ts)';
 const readHandover = (): Request => ({ method: 'GET', path: `/v1/handovers/${w.handover.id}` });
 
 /** Every route with a path parameter (the resolver's are tested below, by path). */
@@ -343,6 +357,17 @@ const PATH_CASES: Readonly<Record<string, ResourceCase | NotTenantData | { resol
     owner: readHandover,
   },
   'DELETE /v1/handovers/{handoverId}': { ...same(route('DELETE /v1/handovers/{handoverId}'), handover), owner: readHandover },
+  // Access grants and the EN 18222 reads (docs/access.md).
+  'GET /v1/access-grants/{grantId}': same(route('GET /v1/access-grants/{grantId}'), accessGrant),
+  'DELETE /v1/access-grants/{grantId}': { ...same(route('DELETE /v1/access-grants/{grantId}'), accessGrant), owner: readGrant },
+  'PATCH /v1/dpps/{dppId}': {
+    ...same(route('PATCH /v1/dpps/{dppId}'), () => ({ dppId: w.itemDppId }), () => ({ status: 'withdrawn' })),
+    owner: readItem,
+  },
+  'GET /v1/dpps/{dppId}': { notTenantData: PUBLIC_TIER },
+  'GET /v1/dpps/{dppId}/elements/{elementPath}': { notTenantData: PUBLIC_TIER },
+  'GET /v1/dppsByProductId/{productIdentifier}': { notTenantData: PUBLIC_TIER },
+  'GET /v1/dppsByIdAndDate/{dppId}': { notTenantData: PUBLIC_TIER },
   'GET /docs/{asset}': { notTenantData: 'the API reference’s static files' },
   // Every tenant has every legal term (the platform's wording); the path names the term, and the caller reads and writes only its own tenant's correction.
   'GET /v1/labelling/terms/{lang}/{termKey}': { notTenantData: 'the path names a platform term every tenant has; the answer carries the caller’s own correction only (A’s is checked below)' },
@@ -394,6 +419,13 @@ const BODY_CASES: Readonly<Record<string, { foreign: () => Request; expect: 404 
     expect: 404,
     param: 'productId',
   },
+  'POST /v1/access-grants': {
+    foreign: () => ({ method: 'POST', path: '/v1/access-grants', body: { granteeOrgId: w.handover.toOrgId, tier: 'authority', productIds: [w.productId] } }),
+    expect: 404,
+    param: 'productIds[0]',
+  },
+  'PATCH /v1/dpps/{dppId}': { notTenantData: 'its path names the item’s passport (above); the body is a merge patch of its status and data' },
+  'POST /v1/dppsByProductIds': { notTenantData: PUBLIC_TIER },
   'POST /v1/handovers/{handoverId}/accept': {
     notTenantData: 'its path names the handover (above); the product named in its body is looked up in the caller’s own tenant (test/integration/battery-handover.test.ts)',
   },
@@ -413,6 +445,7 @@ const LISTINGS: Readonly<Record<string, { paths: () => string[] } | NotTenantDat
   'GET /v1/imports': { paths: () => ['/v1/imports?limit=100', `/v1/imports?limit=100&starting_after=${w.importId}`] },
   'GET /v1/events': { paths: () => ['/v1/events?limit=100', '/v1/events?limit=100&type=product.created'] },
   'GET /v1/event-subscriptions': { paths: () => ['/v1/event-subscriptions'] },
+  'GET /v1/access-grants': { paths: () => ['/v1/access-grants', '/v1/access-grants?as=grantee', `/v1/access-grants?starting_after=${w.grantId}`] },
   'GET /v1/handovers': { paths: () => ['/v1/handovers', '/v1/handovers?as=recipient', `/v1/handovers?starting_after=${w.handover.id}`] },
   'GET /v1/labelling/terms': { paths: () => ['/v1/labelling/terms?lang=de', '/v1/labelling/terms'] },
   'GET /v1/exports/items': {

@@ -6,13 +6,13 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 
 /**
  * A loopback stand-in for DynamoDB and SQS as the scan path calls them (lib/data/aws-json.ts): one
- * HTTP server speaking the AWS JSON 1.0 protocol: GetItem, BatchGetItem and SendMessage. Its interface
+ * HTTP server speaking the AWS JSON 1.0 protocol: GetItem, BatchGetItem, PutItem and SendMessage. Its interface
  * follows aws-sdk-client-mock's, so that tests read the same: `on(operation, match?).resolves(answer)`
  * with the answer in document form (`{ Item }`), `calls(operation?)`, `reset()`, `resetHistory()`.
  * Unlike a mocked SDK client, every call goes through the real client: signing, HTTP, JSON.
  */
 
-type Operation = 'GetItem' | 'BatchGetItem' | 'SendMessage';
+type Operation = 'GetItem' | 'BatchGetItem' | 'PutItem' | 'SendMessage';
 
 /** One call the fake received: its operation, its input (a GetItem's `Key`, a BatchGetItem's `Keys`, unmarshalled) and headers. */
 export interface FakeCall {
@@ -109,7 +109,8 @@ const sent = (input: Record<string, unknown>) => ({
   MD5OfMessageBody: createHash('md5').update(String(input.MessageBody ?? '')).digest('hex'),
 });
 
-export const ddb = new FakeAwsService(['GetItem', 'BatchGetItem']);
+// PutItem: a scan spilled to the table while the queue fails (lib/data/scan-queue.ts).
+export const ddb = new FakeAwsService(['GetItem', 'BatchGetItem', 'PutItem']);
 export const sqs = new FakeAwsService(['SendMessage']);
 
 let server: Server | undefined;

@@ -38,6 +38,9 @@ async function start(): Promise<{ stack: LocalStack; dataDir: string }> {
     devAccounts: TEST_ACCOUNTS,
     // Outbound webhook retries after 1 s instead of 5 s, 5 min, … (test/integration/event-subscriptions.test.ts).
     eventRetryScheduleSeconds: [1, 1, 1, 1, 1, 1, 1],
+    // Tests change a product and scan it at once: the resolver reads every scan. The hot cache has its
+    // own tests (test/unit/hot-cache.test.ts; test/integration/faults.test.ts runs a stack with it).
+    resolverViewCacheMs: 0,
   });
   return { stack, dataDir };
 }

@@ -12,8 +12,8 @@ export async function queueDepths(): Promise<Depths> {
   return (await (await fetch(`${baseUrl()}/_local/queues`)).json()) as Depths;
 }
 
-/** Polls `check` every 100 ms until it returns a value, for at most `timeoutMs`. */
-export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 20_000, what = 'condition'): Promise<T> {
+/** Polls `check` every 100 ms until it returns a value, for at most `timeoutMs` (a generous bound: the queue is slower on a busy machine). */
+export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 30_000, what = 'condition'): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

@@ -40,7 +40,7 @@ export async function startReceiver(answer: (request: Received, index: number) =
   return {
     url: (path = '/hook') => `http://127.0.0.1:${port}${path}`,
     received,
-    waitFor: async (predicate, timeoutMs = 20_000) => {
+    waitFor: async (predicate, timeoutMs = 30_000) => {
       const deadline = Date.now() + timeoutMs;
       while (!predicate(received)) {
         if (Date.now() > deadline) throw new Error(`receiver: condition not met within ${timeoutMs} ms; got ${received.length} requests: ${received.map((r) => r.body.slice(0, 120)).join(' | ')}`);

@@ -27,6 +27,8 @@ export async function loadResolver(extra: Record<string, string> = {}): Promise<
     SCAN_QUEUE_URL: 'https://sqs.eu-central-1.amazonaws.com/123456789012/scan-events',
     AWS_REGION: 'eu-central-1',
     POWERTOOLS_LOG_LEVEL: 'ERROR',
+    // Each test answers from the fake as it stands: no view remembered from the test before (test/unit/hot-cache.test.ts turns it on).
+    RESOLVER_VIEW_CACHE_MS: '0',
     ...extra,
   });
   return import('../../functions/resolver/handler.ts');

@@ -13,6 +13,7 @@ import {
   PayloadTooLargeError,
   PermissionError,
   RateLimitError,
+  ServiceUnavailableError,
   ValidationError,
 } from '../../lib/http/errors.ts';
 
@@ -30,6 +31,7 @@ describe('the table of error types', () => {
       new ValidationError('x', 'name'),
       new RateLimitError(3),
       new InternalError('req'),
+      new ServiceUnavailableError(5),
       new IdempotencyKeyReusedError(),
       new IdempotencyKeyInFlightError(),
     ];
@@ -55,5 +57,30 @@ describe('the table of error types', () => {
     expect(typesOfStatus(409)).toEqual(['duplicate_error', 'idempotency_error']);
     expect(create?.responses['409']?.description).toBe('Conflict: a duplicate (duplicate_error); the same Idempotency-Key in flight (idempotency_error)');
     expect(create?.responses['413']?.description).toBe('Body over its limit: 256 KiB; a bulk import file over 5 MB (XLSX 4 MB) or 10,000 rows (invalid_request_error)');
+  });
+
+  it('declares 503 service_unavailable with Retry-After on every operation, in the forms its other errors take', () => {
+    // Act
+    const document = buildOpenApi();
+    const operations = Object.entries(document.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ name: `${method} ${path}`, operation })));
+    const scan = document.paths['/{orgId}/{environment}/01/{gtin}']?.get;
+    // Assess
+    expect(operations.length).toBeGreaterThan(50);
+    for (const { name, operation } of operations) {
+      const answer = operation.responses['503'];
+      expect(answer?.description, name).toContain('(service_unavailable)');
+      expect(answer?.headers?.['Retry-After'], name).toMatchObject({ required: true });
+      expect(answer?.content?.['application/json']?.schema, name).toEqual({ $ref: '#/components/schemas/Error' });
+    }
+    expect(Object.keys(scan?.responses['503']?.content ?? {}).sort()).toEqual(['application/json', 'text/html']);
+  });
+
+  it('answers a 503 with Retry-After, a suggestion to retry, and nothing about the dependency', () => {
+    // Act
+    const error = new ServiceUnavailableError(5);
+    // Assess
+    expect([error.status, error.headers]).toEqual([503, { 'Retry-After': '5' }]);
+    expect(error.toBody().error).toMatchObject({ type: 'service_unavailable', code: 'service_unavailable', suggestion: expect.stringContaining('Retry after 5 seconds') });
+    expect(error.message).not.toMatch(/dynamo|sqs|kms|table|queue/i);
   });
 });

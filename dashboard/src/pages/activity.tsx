@@ -21,6 +21,7 @@ const ACTOR_LABELS: Record<DomainEvent['actor']['type'], string> = {
   user: 'Dashboard user',
   webhook: 'Webhook endpoint',
   system: 'System',
+  organization: 'Another organization',
 };
 
 /** Names of actors the event itself does not name (events written before they were kept): keys by id, the signed-in user. */

@@ -3,6 +3,7 @@ import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { Alarm, ComparisonOperator, MathExpression, TreatMissingData, type IAlarmAction } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { FilterPattern, MetricFilter, type ILogGroup } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
@@ -17,15 +18,19 @@ export interface AlarmsProps {
   /** The event delivery queue's DLQ (constructs/event-delivery-pipeline.ts). */
   eventDeliveryDeadLetterQueue?: IQueue;
   api: HttpApi;
-  functions: Readonly<Record<string, IFunction>>;
+  functions: Readonly<Record<string, IFunction & { readonly logGroup: ILogGroup }>>;
+  /** The functions that answer HTTP (those the route table names): each gets an alarm on its 503 rate. */
+  httpFunctions?: readonly string[];
   /** Subscribed to the alarm topic when set. */
   email?: string;
 }
 
 /**
  * The alarms, to one TLS-only SNS topic (optionally e-mailed): scan events in the dead-letter
- * queue, import chunks in theirs, more than 1% of API requests answered 5xx over 5 minutes, and any throttling of each
- * function. It grants CloudWatch alarms publishing to the topic (SnsAction).
+ * queue, import chunks in theirs, more than 1% of API requests answered 5xx over 5 minutes, any throttling of each
+ * function, and more than 1% of an HTTP function's invocations answered 503 over 5 minutes (a dependency
+ * down: docs/api.md#when-a-dependency-is-down), counted from its log by a metric filter. It grants
+ * CloudWatch alarms publishing to the topic (SnsAction).
  */
 export class Alarms extends StackPart {
   readonly topic: Topic;
@@ -77,6 +82,33 @@ export class Alarms extends StackPart {
         alarmDescription: `The ${name} function was throttled.`,
         metric: fn.metricThrottles({ period: Duration.minutes(5), statistic: 'Sum' }),
         threshold: 0,
+        ...above,
+      }).addAlarmAction(notify);
+    }
+    for (const name of props.httpFunctions ?? []) {
+      const fn = props.functions[name];
+      if (!fn) continue;
+      // The line lib/http/availability.ts (and the readiness function) writes for every 503 of an unavailable dependency.
+      const unavailable = new MetricFilter(this, `${pascal(name)}UnavailableFilter`, {
+        logGroup: fn.logGroup,
+        filterPattern: FilterPattern.stringValue('$.errorType', '=', 'service_unavailable'),
+        metricNamespace: 'ProductPassport/ServiceUnavailable',
+        metricName: name,
+        metricValue: '1',
+        defaultValue: 0,
+      });
+      new Alarm(this, `${pascal(name)}UnavailableRateAlarm`, {
+        alarmDescription: `More than 1% of the ${name} function's requests answered 503 over 5 minutes: DynamoDB, SQS or KMS did not answer or throttled (docs/api.md#when-a-dependency-is-down).`,
+        metric: new MathExpression({
+          label: `${name} 503 rate (%)`,
+          expression: 'IF(invocations > 0, 100 * unavailable / invocations, 0)',
+          usingMetrics: {
+            unavailable: unavailable.metric({ period: Duration.minutes(5), statistic: 'Sum' }),
+            invocations: fn.metricInvocations({ period: Duration.minutes(5), statistic: 'Sum' }),
+          },
+          period: Duration.minutes(5),
+        }),
+        threshold: 1,
         ...above,
       }).addAlarmAction(notify);
     }

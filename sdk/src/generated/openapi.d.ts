@@ -476,7 +476,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Read a passport (EN 18222 ReadDPPById)
+         * Read a passport
          * @description A product's, a batch's or an item's passport by its DPP id (every passport, batch and item read names it as dppId). Without credentials the public tier; with an API key or session, the tier of the caller (docs/access.md#who-holds-a-tier): the owner everything, a grantee its grant's tier for the products it covers, an authority the authority tier of every live passport. A read of restricted elements by another organization is logged in the owner's event log as passport.accessed. An id that names nothing is 404.
          */
         get: operations["getV1DppsDppId"];
@@ -500,7 +500,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Read one element of a passport (EN 18222 ReadDataElement)
+         * Read one element of a passport
          * @description One element by its dotted path (a battery's: the element map's, docs/battery.md#the-element-map; e.g. performanceAndDurability.batteryCondition.stateOfCertifiedEnergy). Without credentials the public tier; with an API key or session, the tier of the caller (docs/access.md#who-holds-a-tier): the owner everything, a grantee its grant's tier for the products it covers, an authority the authority tier of every live passport. A read of restricted elements by another organization is logged in the owner's event log as passport.accessed. 403 permission_error naming the tier the element needs when the caller's is lower; 404 for an unknown element or one without a value.
          */
         get: operations["getV1DppsDppIdElementsElementPath"];
@@ -520,7 +520,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Read a product's current passport by its identifier (EN 18222 ReadDPPByProductId)
+         * Read a product's current passport by its identifier
          * @description productIdentifier is a GS1 Digital Link URI, URL-encoded (the platform's …/{orgId}/{environment}/01/{gtin} form, or a verified brand domain's https://{host}/01/{gtin}, with /10/{lot} or /21/{serial} for a batch or an item), or a GTIN of the caller's own organization. Without credentials the public tier; with an API key or session, the tier of the caller (docs/access.md#who-holds-a-tier): the owner everything, a grantee its grant's tier for the products it covers, an authority the authority tier of every live passport. A read of restricted elements by another organization is logged in the owner's event log as passport.accessed.
          */
         get: operations["getV1DppsByProductIdProductIdentifier"];
@@ -540,7 +540,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Read a passport as it was at a date (EN 18222 ReadDPPByIdAndDate)
+         * Read a passport as it was at a date
          * @description The version (and the record's version) current at date: a day read at its end (UTC), or an instant; 404 (param date) before the first version. Without credentials the public tier; with an API key or session, the tier of the caller (docs/access.md#who-holds-a-tier): the owner everything, a grantee its grant's tier for the products it covers, an authority the authority tier of every live passport. A read of restricted elements by another organization is logged in the owner's event log as passport.accessed.
          */
         get: operations["getV1DppsByIdAndDateDppId"];

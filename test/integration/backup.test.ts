@@ -1,0 +1,213 @@
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { backupKey } from '../../lib/domain/backup.ts';
+import type { BackupObject } from '../../lib/domain/backup.ts';
+import { admin } from '../support/admin.ts';
+import { call, newOrg, type TestOrg } from '../support/api.ts';
+import { createProduct, publish, RED_WINE, type CreatedProduct } from '../support/fixtures.ts';
+
+/**
+ * The backup copy of every published version (issue 30, docs/backup.md), through HTTP against the
+ * suite's stack: each passport, batch and item version lands in the backup store (fauxqs's S3
+ * behind infra/local/backup-store.ts) under its key with its digest, and a version in the store
+ * cannot be replaced or deleted through any way the store offers.
+ */
+const stack = inject('stack');
+// The store as the backup function reaches it (lib/data/backup-store.ts reads these).
+Object.assign(process.env, { BACKUP_BUCKET: stack.backupBucket, S3_ENDPOINT: stack.backupEndpoint });
+const { getObject, putOnce } = await import('../../lib/data/backup-store.ts');
+
+let org: TestOrg;
+let wine: CreatedProduct;
+let jam: CreatedProduct;
+let battery: CreatedProduct;
+
+type Json = any;
+const EXAMPLE = JSON.parse(readFileSync(new URL('../../docs/examples/battery-passport.json', import.meta.url), 'utf8')) as Json;
+/** The example's model-level data (as test/integration/battery.test.ts publishes it), with another mass per version. */
+function batteryModel(massKg: number): Json {
+  const data = structuredClone(EXAMPLE);
+  for (const member of ['productIdentifier', 'batteryPassportIdentifier', 'manufacturingDate', 'batteryStatus', 'puttingIntoService']) delete data.generalProductInformation[member];
+  delete data.performanceAndDurability.batteryCondition;
+  data.generalProductInformation.batteryCategory = 'ev';
+  data.generalProductInformation.batteryMass = massKg;
+  return data;
+}
+/** One battery's own data at its n-th reading. */
+function batteryReading(serial: string, reading: number): Json {
+  const at = `2028-0${reading}-28T22:00:00Z`;
+  return {
+    generalProductInformation: {
+      productIdentifier: `https://id.cell-maker.example/01/0${battery.gtin}/21/${serial}`,
+      batteryPassportIdentifier: `urn:cellmaker:${serial.toLowerCase()}`,
+      manufacturingDate: '2027-03-04T08:15:00Z',
+      puttingIntoService: '2027-05-20T10:00:00+02:00',
+      batteryStatus: 'Original',
+    },
+    performanceAndDurability: {
+      batteryCondition: {
+        numberOfFullCycles: { numberOfFullCyclesValue: reading * 100, lastUpdate: at },
+        stateOfCertifiedEnergy: { stateOfCertifiedEnergyValue: 100 - reading * 1.25, lastUpdate: at },
+        remainingCapacity: { remainingCapacityValue: 190 - reading * 2.5, lastUpdate: at },
+        temperatureInformation: { timeExtremeHighTemp: reading * 1.5, timeExtremeLowTemp: 0, timeExtremeHighTempCharging: 0, timeExtremeLowTempCharging: 0, lastUpdate: at },
+      },
+    },
+  };
+}
+const tenant = () => ({ orgId: org.orgId, environment: 'live' as const });
+const gtin14 = (product: CreatedProduct) => `0${product.gtin}`;
+
+/** Polls until `check` answers a value, every 250 ms for at most 60 s. */
+async function until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/** The object under `key` once the copy has written it. */
+const copied = (key: string) => until(key, async () => (await getObject(key)) ?? undefined);
+
+beforeAll(async () => {
+  org = await newOrg('Backup');
+  wine = await createProduct(org.live, { name: 'Backed-up Bordeaux', granularity: 'batch' });
+  jam = await createProduct(org.live, { name: 'Backed-up jam', category: 'food', granularity: 'item' });
+  battery = await createProduct(org.live, { name: 'Backed-up traction battery', category: 'battery' });
+});
+
+describe('every published version is copied to the backup store', () => {
+  it('copies three passport versions, each under its key with its digest in the metadata, and a version\'s credential once signed', async () => {
+    // Prepare
+    const digests: string[] = [];
+    let passportId = '';
+    // Act
+    for (const vintage of [2021, 2022, 2023]) {
+      passportId = (await publish(org.live, wine.productId, { ...RED_WINE, vintage })).passportId;
+      const read = await call('GET', `/v1/products/${wine.productId}/passport`, { key: org.live });
+      digests.push(read.body.digest as string);
+    }
+    const credential = await call('GET', `/v1/products/${wine.productId}/passports/${passportId}/credential`, { key: org.live });
+    // Assess
+    for (const [i, digest] of digests.entries()) {
+      const object = await copied(backupKey(tenant(), 'passport', gtin14(wine), i + 1));
+      const body = JSON.parse(object.body) as BackupObject;
+      expect(object.digest).toBe(digest);
+      expect(body).toMatchObject({ format: 'dpp-backup/1', kind: 'passport', orgId: org.orgId, environment: 'live', gtin: gtin14(wine), version: i + 1, digest });
+      expect((body.item.passport as { data: { vintage: number } }).data.vintage).toBe(2021 + i);
+    }
+    expect(credential.status, credential.text).toBe(200);
+    const copiedCredential = JSON.parse((await copied(backupKey(tenant(), 'credential', gtin14(wine), 3))).body) as BackupObject;
+    expect(copiedCredential).toMatchObject({ kind: 'credential', version: 3, item: { jwt: credential.text } });
+  });
+
+  it('copies three versions of a batch and of a serialised item, a lot or serial with a slash kept in one key segment', async () => {
+    // Prepare
+    const lot = 'L/2026-01';
+    const serial = 'SN-7/B';
+    const batchDigests: string[] = [];
+    const itemDigests: string[] = [];
+    // Act
+    for (const fill of [1, 2, 3]) {
+      const batch = await call('PUT', `/v1/products/${wine.productId}/batches/${encodeURIComponent(lot)}`, { key: org.live, body: { data: { bottlingDate: `2025-03-1${fill}`, analysis: { alcoholByVolume: 12.5 } } } });
+      const item = await call('PUT', `/v1/products/${jam.productId}/items/${encodeURIComponent(serial)}`, { key: org.live, body: { data: { weightG: 240 + fill } } });
+      expect([200, 201]).toContain(batch.status);
+      expect([200, 201]).toContain(item.status);
+      batchDigests.push(batch.body.digest as string);
+      itemDigests.push(item.body.digest as string);
+    }
+    // Assess
+    for (const [i, digest] of batchDigests.entries()) {
+      const key = backupKey(tenant(), 'batch', gtin14(wine), i + 1, lot);
+      expect(key).toBe(`${org.orgId}/live/${gtin14(wine)}/10/L%2F2026-01/v${i + 1}.json`);
+      expect((await copied(key)).digest).toBe(digest);
+    }
+    for (const [i, digest] of itemDigests.entries()) {
+      const object = await copied(backupKey(tenant(), 'item', gtin14(jam), i + 1, serial));
+      expect(object.digest).toBe(digest);
+      expect((JSON.parse(object.body) as BackupObject).item).toMatchObject({ serial, version: i + 1, data: { weightG: 241 + i } });
+    }
+  });
+});
+
+describe('a battery model and one battery', () => {
+  it('copies three passport versions and three versions of a battery, restricted elements included in the private copy', async () => {
+    // Prepare
+    const serial = 'EVP75B0001';
+    const passportDigests: string[] = [];
+    const itemDigests: string[] = [];
+    // Act
+    for (const reading of [1, 2, 3]) {
+      const published = await call('POST', '/v1/passports?asOf=2027-03-01', { key: org.live, body: { productId: battery.productId, data: batteryModel(430 + reading) } });
+      expect(published.status, published.text).toBe(201);
+      passportDigests.push((await call('GET', `/v1/products/${battery.productId}/passport`, { key: org.live })).body.digest as string);
+      const item = await call('PUT', `/v1/products/${battery.productId}/items/${serial}`, { key: org.live, body: { data: batteryReading(serial, reading) } });
+      expect([200, 201], item.text).toContain(item.status);
+      itemDigests.push(item.body.digest as string);
+    }
+    // Assess
+    for (const [i, digest] of passportDigests.entries()) expect((await copied(backupKey(tenant(), 'passport', gtin14(battery), i + 1))).digest).toBe(digest);
+    for (const [i, digest] of itemDigests.entries()) expect((await copied(backupKey(tenant(), 'item', gtin14(battery), i + 1, serial))).digest).toBe(digest);
+    // A restricted element (Annex XIII point 2(a), materialComposition.batteryMaterials) is in the copy: a restore needs it for the digest.
+    expect((await copied(backupKey(tenant(), 'passport', gtin14(battery), 3))).body).toContain('Polyvinylidene fluoride');
+  });
+});
+
+describe('restore and verify', { timeout: 240_000 }, () => {
+  it('rebuilds the organization in a new table from the copy: backup verify finds nothing missing or different, and passports verify holds', async () => {
+    // Prepare: every version of this organization is in the copy (the tests above waited for each).
+    const table = `restored-${process.pid}-${Date.now()}`;
+    const before = await admin(['backup', 'verify', '--org', org.orgId, '--json']);
+    // Act
+    const restored = await admin(['backup', 'restore', '--org', org.orgId, '--to-table', table, '--json']);
+    const compared = await admin(['backup', 'verify', '--org', org.orgId, '--table', table, '--json']);
+    const chain = await admin(['passports', 'verify', '--org', org.orgId, '--product', wine.productId, '--table', table, '--json']);
+    const batteryChain = await admin(['passports', 'verify', '--org', org.orgId, '--product', battery.productId, '--table', table, '--json']);
+    // Assess
+    expect(before.code, before.stderr).toBe(0);
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(JSON.parse(restored.stdout)).toMatchObject({ table, products: 2, passportVersions: 6, unitVersions: 9, credentials: 1, unreadable: [] });
+    expect(compared.code, compared.stdout).toBe(0);
+    expect(JSON.parse(compared.stdout)).toEqual({ versions: 16, findings: [] });
+    expect(chain.code, chain.stdout).toBe(0);
+    expect(JSON.parse(chain.stdout)).toMatchObject({ productId: wine.productId, intact: true, versions: [{ version: 1 }, { version: 2 }, { version: 3 }] });
+    expect(batteryChain.code, batteryChain.stdout).toBe(0);
+    expect(JSON.parse(batteryChain.stdout)).toMatchObject({ productId: battery.productId, intact: true, versions: [{ version: 1 }, { version: 2 }, { version: 3 }] });
+  });
+
+  it('lists each version that is in the copy but not in the table', async () => {
+    // Prepare: an empty table holds none of the copy's versions.
+    const table = `empty-${process.pid}-${Date.now()}`;
+    await admin(['backup', 'restore', '--org', 'org_without_backup', '--to-table', table]);
+    // Act
+    const compared = await admin(['backup', 'verify', '--org', org.orgId, '--table', table, '--json']);
+    // Assess
+    expect(compared.code).toBe(1);
+    const findings = (JSON.parse(compared.stdout) as { findings: { problem: string; key: string }[] }).findings;
+    expect(findings).toHaveLength(16);
+    expect(new Set(findings.map((f) => f.problem))).toEqual(new Set(['missing_in_table']));
+    expect(findings.map((f) => f.key)).toContain(backupKey(tenant(), 'passport', gtin14(wine), 3));
+  });
+});
+
+describe('a version in the backup store is never overwritten', () => {
+  it('keeps the first object when a conditional put, a plain put or a delete tries to replace it', async () => {
+    // Prepare
+    const product = await createProduct(org.live, { name: 'Kept as written' });
+    await publish(org.live, product.productId);
+    const key = backupKey(tenant(), 'passport', gtin14(product), 1);
+    const first = await copied(key);
+    const url = `${stack.backupPublicOrigin}/${key}`;
+    // Act
+    const conditional = await putOnce(key, '{"forged":true}\n', 'sha256:forged');
+    const plain = await fetch(url, { method: 'PUT', headers: { 'content-type': 'application/json', 'x-amz-meta-digest': 'sha256:forged' }, body: '{"forged":true}' });
+    const deleted = await fetch(url, { method: 'DELETE' });
+    // Assess
+    expect(conditional).toEqual({ written: false, existingDigest: first.digest });
+    expect(plain.status).toBe(403);
+    expect(deleted.status).toBe(403);
+    expect(await getObject(key)).toEqual(first);
+  });
+});
