@@ -13,7 +13,7 @@ import { backupObjectOf, copyVersion } from '../../lib/services/backup.ts';
 export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
   for (const record of event.Records) {
     if (record.eventName === 'REMOVE' || !record.dynamodb?.NewImage) continue;
-    const object = backupObjectOf(unmarshall(record.dynamodb.NewImage as Record<string, AttributeValue>, { wrapNumbers: false }));
+    const object = backupObjectOf(unmarshall(withEmptyMaps(record.dynamodb.NewImage as Record<string, unknown>) as Record<string, AttributeValue>, { wrapNumbers: false }));
     if (!object) continue;
     try {
       await copyVersion(object);
@@ -23,4 +23,22 @@ export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatch
     }
   }
   return { batchItemFailures: [] };
+}
+
+/**
+ * A stream image with every attribute value that names no type read as an empty map: DynamoDB
+ * Local's stream writes an empty map (a batch's `data: {}`) as `{}` instead of `{"M": {}}`, which
+ * unmarshall refuses. DynamoDB's own stream never writes one, so this changes nothing in AWS.
+ */
+function withEmptyMaps(image: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(image).map(([name, value]) => [name, attributeValue(value)]));
+}
+
+function attributeValue(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  const av = value as { M?: Record<string, unknown>; L?: unknown[] };
+  if (Object.keys(av).length === 0) return { M: {} };
+  if (av.M !== undefined) return { M: withEmptyMaps(av.M) };
+  if (Array.isArray(av.L)) return { L: av.L.map(attributeValue) };
+  return value;
 }

@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { setAuthority } from '../../lib/data/organizations.ts';
 import { canRead, ELEMENTS, filterByTier, overlayItemData, type BatteryItemData, type BatteryPassportData, type Reader } from '../../lib/domain/battery/index.ts';
 import { valueAt } from '../../lib/domain/battery/paths.ts';
 import { call, expectError, newOrg, type TestOrg } from '../support/api.ts';
+import { batteryItemData, batteryModelData } from '../support/battery.ts';
 import { createProduct, publish, type CreatedProduct } from '../support/fixtures.ts';
 
 /**
@@ -15,22 +15,8 @@ import { createProduct, publish, type CreatedProduct } from '../support/fixtures
  */
 
 type Json = Record<string, any>;
-const EXAMPLE = JSON.parse(readFileSync(new URL('../../docs/examples/battery-passport.json', import.meta.url), 'utf8')) as Json;
-const ITEM_MEMBERS = ['productIdentifier', 'batteryPassportIdentifier', 'manufacturingDate', 'batteryStatus', 'puttingIntoService'];
-
-/** The example split as the service keeps it: the model's data on the version, each battery's own on its item (docs/battery.md#model-and-item). */
-function split(): { model: Json; item: Json } {
-  const model = structuredClone(EXAMPLE);
-  const item: Json = { generalProductInformation: {}, performanceAndDurability: { batteryCondition: model.performanceAndDurability.batteryCondition } };
-  for (const member of ITEM_MEMBERS) {
-    if (model.generalProductInformation[member] !== undefined) item.generalProductInformation[member] = model.generalProductInformation[member];
-    delete model.generalProductInformation[member];
-  }
-  delete model.performanceAndDurability.batteryCondition;
-  return { model, item };
-}
-
-const { model, item: itemData } = split();
+const model = batteryModelData('ev');
+const itemData = batteryItemData();
 const SERIAL = 'ACC0001';
 const LOT = 'ACCLOT1';
 

@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { backupKey } from '../../lib/domain/backup.ts';
 import type { BackupObject } from '../../lib/domain/backup.ts';
 import { admin } from '../support/admin.ts';
 import { call, newOrg, type TestOrg } from '../support/api.ts';
+import { batteryModelData, batteryReading as readingOf } from '../support/battery.ts';
 import { createProduct, publish, RED_WINE, type CreatedProduct } from '../support/fixtures.ts';
 
 /**
@@ -23,37 +23,14 @@ let jam: CreatedProduct;
 let battery: CreatedProduct;
 
 type Json = any;
-const EXAMPLE = JSON.parse(readFileSync(new URL('../../docs/examples/battery-passport.json', import.meta.url), 'utf8')) as Json;
 /** The example's model-level data (as test/integration/battery.test.ts publishes it), with another mass per version. */
 function batteryModel(massKg: number): Json {
-  const data = structuredClone(EXAMPLE);
-  for (const member of ['productIdentifier', 'batteryPassportIdentifier', 'manufacturingDate', 'batteryStatus', 'puttingIntoService']) delete data.generalProductInformation[member];
-  delete data.performanceAndDurability.batteryCondition;
-  data.generalProductInformation.batteryCategory = 'ev';
+  const data = batteryModelData('ev');
   data.generalProductInformation.batteryMass = massKg;
   return data;
 }
 /** One battery's own data at its n-th reading. */
-function batteryReading(serial: string, reading: number): Json {
-  const at = `2028-0${reading}-28T22:00:00Z`;
-  return {
-    generalProductInformation: {
-      productIdentifier: `https://id.cell-maker.example/01/0${battery.gtin}/21/${serial}`,
-      batteryPassportIdentifier: `urn:cellmaker:${serial.toLowerCase()}`,
-      manufacturingDate: '2027-03-04T08:15:00Z',
-      puttingIntoService: '2027-05-20T10:00:00+02:00',
-      batteryStatus: 'Original',
-    },
-    performanceAndDurability: {
-      batteryCondition: {
-        numberOfFullCycles: { numberOfFullCyclesValue: reading * 100, lastUpdate: at },
-        stateOfCertifiedEnergy: { stateOfCertifiedEnergyValue: 100 - reading * 1.25, lastUpdate: at },
-        remainingCapacity: { remainingCapacityValue: 190 - reading * 2.5, lastUpdate: at },
-        temperatureInformation: { timeExtremeHighTemp: reading * 1.5, timeExtremeLowTemp: 0, timeExtremeHighTempCharging: 0, timeExtremeLowTempCharging: 0, lastUpdate: at },
-      },
-    },
-  };
-}
+const batteryReading = (serial: string, reading: number): Json => readingOf(battery.gtin, serial, reading);
 const tenant = () => ({ orgId: org.orgId, environment: 'live' as const });
 const gtin14 = (product: CreatedProduct) => `0${product.gtin}`;
 

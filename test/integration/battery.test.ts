@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, call, expectError, newOrg, type TestOrg } from '../support/api.ts';
 import { createProduct, publish, RED_WINE, type CreatedProduct } from '../support/fixtures.ts';
+import { BATTERY_EXAMPLE, batteryModelData, batteryReading } from '../support/battery.ts';
 import { uniqueGtin13 } from '../support/gtin.ts';
 import { eventually } from '../support/queues.ts';
 
@@ -14,22 +15,8 @@ import { eventually } from '../support/queues.ts';
  */
 
 type Json = Record<string, any>;
-const EXAMPLE = JSON.parse(readFileSync(new URL('../../docs/examples/battery-passport.json', import.meta.url), 'utf8')) as Json;
-
-/** The example's model-level data: the example without what each battery holds itself (docs/battery.md#model-and-item). */
-function modelData(batteryCategory: 'ev' | 'lmt'): Json {
-  const data = structuredClone(EXAMPLE);
-  for (const member of ['productIdentifier', 'batteryPassportIdentifier', 'manufacturingDate', 'batteryStatus', 'puttingIntoService']) delete data.generalProductInformation[member];
-  delete data.performanceAndDurability.batteryCondition;
-  data.generalProductInformation.batteryCategory = batteryCategory;
-  if (batteryCategory === 'lmt') {
-    data.generalProductInformation.batteryMass = 3.1;
-    data.performanceAndDurability.batteryTechicalProperties.ratedEnergy = 0.5;
-    // An EV battery's element only (Annex XIII 1(k)).
-    delete data.performanceAndDurability.batteryTechicalProperties.capacityThresholdForExhaustion;
-  }
-  return data;
-}
+const EXAMPLE = BATTERY_EXAMPLE;
+const modelData = batteryModelData;
 
 /** Values of elements the public may not read (points 2 and 3 of Annex XIII), to look for in what it gets. */
 const RESTRICTED = [
@@ -323,27 +310,7 @@ describe('batteries one by one: items of a battery model (docs/battery.md#model-
   const SERIALS = ['EVP75A0001', 'EVP75A0002', 'EVP75A0003'];
   const MERGE_PATCH = { 'content-type': 'application/merge-patch+json' };
 
-  /** One battery's own data at its n-th reading: its identifiers, dates, status, and its condition after n × 100 cycles. */
-  function itemData(serial: string, reading: number): Json {
-    const at = `2028-0${reading}-28T22:00:00Z`;
-    return {
-      generalProductInformation: {
-        productIdentifier: `https://id.cell-maker.example/01/0${ev.gtin}/21/${serial}`,
-        batteryPassportIdentifier: `urn:cellmaker:${serial.toLowerCase()}`,
-        manufacturingDate: '2027-03-04T08:15:00Z',
-        puttingIntoService: '2027-05-20T10:00:00+02:00',
-        batteryStatus: 'Original',
-      },
-      performanceAndDurability: {
-        batteryCondition: {
-          numberOfFullCycles: { numberOfFullCyclesValue: reading * 100, lastUpdate: at },
-          stateOfCertifiedEnergy: { stateOfCertifiedEnergyValue: 100 - reading * 1.25, lastUpdate: at },
-          remainingCapacity: { remainingCapacityValue: 190 - reading * 2.5, lastUpdate: at },
-          temperatureInformation: { timeExtremeHighTemp: reading * 1.5, timeExtremeLowTemp: 0, timeExtremeHighTempCharging: 0, timeExtremeLowTempCharging: 0, lastUpdate: at },
-        },
-      },
-    };
-  }
+  const itemData = (serial: string, reading: number): Json => batteryReading(ev.gtin, serial, reading);
 
   let items: Json[];
 
