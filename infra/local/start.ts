@@ -46,7 +46,7 @@ Product Passport service is running at ${info.url}  (data: ${values.memory ? 'in
   (development identity provider ${info.oidcIssuer})
 
   DynamoDB Local ${info.dynamodbEndpoint}   SQS (fauxqs) ${info.sqsEndpoint}
-  Health ${info.url}/health   Admin: npm run admin -- --help   Stop: Ctrl+C
+  Health ${info.url}/health   Ready ${info.url}/ready   Admin: npm run admin -- --help   Stop: Ctrl+C
 `);
 
   let stopping = false;

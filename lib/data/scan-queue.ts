@@ -17,8 +17,8 @@ import { isDependencyUnavailable } from './unavailable.ts';
  * throttling), the next QUEUE_RETRY_MS of scans spill at once, without waiting on the queue, and
  * then SendMessage is tried again; any other failure (a refused request) spills that scan only.
  * When the table does not take the spill either, the event waits in this instance's memory (at
- * most BACKLOG_LIMIT of them) and goes out with the instance's next scans: it is lost only if the
- * instance ends before another scan reaches it.
+ * most BACKLOG_LIMIT of them) and goes out with the instance's next scans once the queue takes
+ * them: it is lost only if the instance ends before that.
  */
 let client: AwsJsonClient | undefined;
 let sends = 0;
@@ -102,7 +102,8 @@ async function deliver(event: ScanEvent): Promise<ScanSent> {
 
 /**
  * Counts one scan: on the scan queue, or, while the queue fails, spilled to the table, or, while
- * both fail, kept in memory for the next scans. Once one goes out, it takes a few kept events along.
+ * both fail, kept in memory for the next scans. Once the queue takes one again, it takes a few kept
+ * events along.
  */
 export async function sendScanEvent(event: ScanEvent): Promise<ScanSent> {
   let sent: ScanSent;
@@ -114,7 +115,9 @@ export async function sendScanEvent(event: ScanEvent): Promise<ScanSent> {
     backlog.splice(0, dropped);
     return { where: 'kept', spillError, ...(dropped ? { dropped } : {}) };
   }
-  for (let i = 0; i < BACKLOG_PER_SCAN && backlog.length; i++) {
+  // Only once the queue took this scan's event: on the healthy path each kept one costs a quick send,
+  // so the scan stays within its budget (a failing send ends the round).
+  for (let i = 0; sent.where === 'queued' && i < BACKLOG_PER_SCAN && backlog.length; i++) {
     const kept = backlog.shift() as ScanEvent;
     try {
       await deliver(kept);

@@ -358,7 +358,7 @@ describe('import queue', () => {
 });
 
 describe('outbound webhooks (docs/webhooks-outbound.md)', () => {
-  it('streams the table’s new images, and maps the stream to the fan-out only, filtered to new event-log items', () => {
+  it('streams the table’s new images, and maps the stream to the fan-out, filtered to new event-log items, and to scan-spill, filtered to new spilled scans', () => {
     // Prepare
     const tableId = logicalId(synth.stack.table);
     const streamArn = { 'Fn::GetAtt': [tableId, 'StreamArn'] };
@@ -369,16 +369,18 @@ describe('outbound webhooks (docs/webhooks-outbound.md)', () => {
     const mappings = ofType(synth, 'AWS::Lambda::EventSourceMapping').filter(([, m]) => JSON.stringify(m.Properties?.EventSourceArn) === JSON.stringify(streamArn) && JSON.stringify(m.Properties?.FunctionName) !== JSON.stringify(ref(backupId)));
     // Assess
     expect(table.StreamSpecification).toEqual({ StreamViewType: 'NEW_IMAGE' });
-    expect(mappings).toHaveLength(1);
-    const properties = mappings[0]?.[1].Properties as Record<string, unknown>;
-    expect(properties.FunctionName).toEqual(ref(functionLogicalId(synth, 'event-fanout')));
-    expect(properties.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
-    expect(properties.StartingPosition).toBe('TRIM_HORIZON');
-    const [filter] = (properties.FilterCriteria as { Filters: { Pattern: string }[] }).Filters;
-    expect(JSON.parse(filter?.Pattern ?? '{}')).toEqual({ eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: ['event'] } } } });
-    // Only the fan-out reads the stream.
+    expect(mappings).toHaveLength(2);
+    // The fan-out takes new event-log items; scan-spill the scans the resolver spilled while the queue failed (docs/decisions.md#scans-while-the-queue-is-down).
+    for (const [fn, itemType] of [['event-fanout', 'event'], ['scan-spill', 'scanSpill']] as const) {
+      const properties = mappings.find(([, m]) => JSON.stringify(m.Properties?.FunctionName) === JSON.stringify(ref(functionLogicalId(synth, fn))))?.[1].Properties as Record<string, unknown>;
+      expect(properties.FunctionResponseTypes, fn).toEqual(['ReportBatchItemFailures']);
+      expect(properties.StartingPosition, fn).toBe('TRIM_HORIZON');
+      const [filter] = (properties.FilterCriteria as { Filters: { Pattern: string }[] }).Filters;
+      expect(JSON.parse(filter?.Pattern ?? '{}'), fn).toEqual({ eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: [itemType] } } } });
+    }
+    // Only they read the stream.
     const readers = functions.filter(([name]) => roleStatements(synth, name).statements.some((st) => JSON.stringify(st.Resource) === JSON.stringify(streamArn)));
-    expect(readers.map(([name]) => name)).toEqual(['event-fanout']);
+    expect(readers.map(([name]) => name).sort()).toEqual(['event-fanout', 'scan-spill']);
   });
 
   it('has the delivery worker as the delivery queue’s consumer, its own DLQ after 5 receives, and only the fan-out, the worker and the subscriptions API may send', () => {

@@ -1,0 +1,200 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLocalStack, type LocalStack, type ReadinessChange } from '../../infra/local/stack.ts';
+import { config } from '../../lib/config.ts';
+import { callBudgetMs } from '../../lib/data/aws-budget.ts';
+import { createOrganization } from '../../lib/services/organizations.ts';
+import { RED_WINE } from '../support/fixtures.ts';
+import { uniqueGtin13 } from '../support/gtin.ts';
+
+/**
+ * Dependencies killed under a running service (docs/api.md#when-a-dependency-is-down,
+ * docs/resolver.md#when-a-dependency-is-down): this file starts a stack of its own, on its own
+ * ports with its data on disk, since the suite's shared stack serves other files meanwhile, and
+ * kills that stack's own child processes by their PIDs: DynamoDB Local, then the SQS endpoint.
+ * Every request goes through HTTP to that stack. DynamoDB Local gets SIGTERM, not SIGKILL: killed
+ * with SIGKILL it loses the write it acknowledged last (docs/testing.md#faults), which DynamoDB
+ * never does, and this test is about what the service loses.
+ */
+let stack: LocalStack;
+let dataDir: string;
+let key: string;
+const readiness: ReadinessChange[] = [];
+
+const PHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+
+interface Answer {
+  status: number;
+  headers: Headers;
+  text: string;
+  body: any;
+  ms: number;
+}
+
+async function http(method: string, path: string, options: { body?: unknown; headers?: Record<string, string> } = {}): Promise<Answer> {
+  const started = Date.now();
+  const url = path.startsWith('http') ? path : `${stack.info.url}${path}`;
+  const response = await fetch(url, {
+    method,
+    redirect: 'manual',
+    headers: { authorization: `Bearer ${key}`, ...(options.body === undefined ? {} : { 'content-type': 'application/json' }), ...options.headers },
+    ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+  });
+  const text = await response.text();
+  const json = (response.headers.get('content-type') ?? '').includes('json') && text ? (JSON.parse(text) as unknown) : undefined;
+  return { status: response.status, headers: response.headers, text, body: json, ms: Date.now() - started };
+}
+
+/** Polls `check` every 200 ms until it answers a value, for at most `timeoutMs`. */
+async function until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 120_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+const readyIs = (status: number) => until(`GET /ready to answer ${status}`, async () => ((await http('GET', '/ready')).status === status ? true : undefined));
+
+async function publishedProduct(name: string): Promise<{ productId: string; qrCodeUrl: string; gtin: string }> {
+  const gtin = uniqueGtin13();
+  const created = await http('POST', '/v1/products', { body: { name, category: 'wine', gtin } });
+  if (created.status !== 201) throw new Error(`create: ${created.status} ${created.text}`);
+  const published = await http('POST', '/v1/passports', { body: { productId: created.body.productId, data: RED_WINE } });
+  if (published.status !== 201) throw new Error(`publish: ${published.status} ${published.text}`);
+  return { productId: created.body.productId, qrCodeUrl: created.body.qrCodeUrl, gtin };
+}
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'passport-faults-'));
+  // On disk, not in memory: DynamoDB Local killed and started again keeps what it acknowledged.
+  stack = await startLocalStack({
+    port: 0,
+    memory: false,
+    dataDir,
+    queueVisibilitySeconds: 5,
+    scanBatchWindowMs: 200,
+    dashboardDir: join(dataDir, 'dashboard'),
+    // The resolver's hot cache on, as in AWS (the shared stack turns it off).
+    resolverViewCacheMs: 1000,
+    onReadinessChange: (change) => readiness.push(change),
+  });
+  // This worker's data layer now points at this stack (startLocalStack set the environment).
+  const { keys } = await createOrganization('Faults Org');
+  key = keys.live.key;
+}, 180_000);
+
+afterAll(async () => {
+  await stack?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+}, 60_000);
+
+describe('DynamoDB Local killed, then started again', () => {
+  it('answers 503 with Retry-After within the budget, /ready names the table, /health stays 200; afterwards everything answers, nothing acknowledged is lost, and an Idempotency-Key retry creates once', async () => {
+    // Prepare: a product acknowledged before the outage, and one never scanned yet
+    const before = await publishedProduct('Acknowledged before the outage');
+    const scanned = await publishedProduct('Scanned during the outage');
+    const gtin = uniqueGtin13();
+    const idempotencyKey = crypto.randomUUID();
+    const create = () => http('POST', '/v1/products', { body: { name: 'Created across the outage', category: 'wine', gtin }, headers: { 'idempotency-key': idempotencyKey } });
+
+    // Act: kill DynamoDB Local by its PID
+    const pid = stack.processes.dynamodb.pid();
+    if (pid === undefined) throw new Error('DynamoDB Local is not running');
+    const printed = readiness.length;
+    process.kill(pid, 'SIGTERM');
+    await until('DynamoDB Local to exit', async () => (stack.processes.dynamodb.pid() === undefined ? true : undefined));
+    const ready = await until('GET /ready to answer 503', async () => {
+      const answer = await http('GET', '/ready');
+      return answer.status === 503 ? answer : undefined;
+    });
+    const list = await http('GET', '/v1/products');
+    const post = await create();
+    const page = await http('GET', scanned.qrCodeUrl, { headers: { accept: 'text/html', 'accept-language': 'fr-FR,fr;q=0.9', 'user-agent': PHONE } });
+    const json = await http('GET', scanned.qrCodeUrl, { headers: { accept: 'application/json', 'user-agent': PHONE } });
+    const health = await http('GET', '/health');
+
+    // Assess: the outage
+    for (const answer of [list, post, json, ready]) {
+      expect(answer.status, answer.text).toBe(503);
+      expect(answer.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect(answer.body.error.type).toBe('service_unavailable');
+    }
+    // What one failing call may take at most (lib/data/aws-budget.ts), with this stack's attempt cut-off.
+    const budget = callBudgetMs(config().awsAttemptTimeoutMs);
+    expect([list.ms, post.ms, page.ms, json.ms].every((ms) => ms < budget), `${list.ms} ${post.ms} ${page.ms} ${json.ms} ms, budget ${budget} ms`).toBe(true);
+    expect(page.status).toBe(503);
+    expect(page.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(page.headers.get('content-language')).toBe('fr');
+    expect(page.text).toContain('Cette page est temporairement indisponible');
+    expect(ready.body.error.message).toContain('the table (DynamoDB)');
+    expect(ready.body.error.message).not.toContain('scan queue');
+    expect(health.status).toBe(200);
+    expect(JSON.stringify([list.body, post.body, json.body])).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|dynamo/i);
+    await until('the stack to print that it is not ready', async () => readiness.slice(printed).find((c) => !c.ready && c.failed.some((f) => f.name === 'table')));
+
+    // Act: start it again on its port, without restarting the stack
+    await stack.processes.dynamodb.start();
+    await readyIs(200);
+    const retried = await until('the Idempotency-Key retry to create the product', async () => {
+      const answer = await create();
+      return answer.status === 201 ? answer : undefined;
+    });
+    const replayed = await create();
+    const sameGtin = await http('GET', `/v1/products?q=${gtin}`);
+    const acknowledged = await http('GET', `/v1/products/${before.productId}`);
+    const scan = await http('GET', scanned.qrCodeUrl, { headers: { accept: 'application/json', 'user-agent': PHONE } });
+
+    // Assess: recovered, exactly once, nothing lost
+    expect(replayed.status).toBe(201);
+    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+    expect(replayed.body.productId).toBe(retried.body.productId);
+    expect(sameGtin.body.data.map((p: { productId: string }) => p.productId)).toEqual([retried.body.productId]);
+    expect(acknowledged.status).toBe(200);
+    expect(scan.status).toBe(307);
+    await until('the stack to print that it is ready again', async () => readiness.slice(printed).find((c) => c.ready));
+  }, 300_000);
+});
+
+describe('the SQS endpoint killed, then started again', () => {
+  it('answers every scan during the outage and counts each exactly once after it', async () => {
+    // Prepare
+    const product = await publishedProduct('Scanned while the queue is down');
+    const scan = () => http('GET', product.qrCodeUrl, { headers: { accept: 'application/json', 'user-agent': PHONE } });
+    const total = async () => (await http('GET', `/v1/analytics/product/${product.productId}`)).body.totalScans as number;
+    const during = 20;
+
+    // Act: kill the SQS endpoint by its PID, scan, start it again, scan once more
+    const pid = stack.processes.sqs.pid();
+    if (pid === undefined) throw new Error('the SQS endpoint is not running');
+    const printed = readiness.length;
+    process.kill(pid, 'SIGKILL');
+    const ready = await until('GET /ready to answer 503', async () => {
+      const answer = await http('GET', '/ready');
+      return answer.status === 503 ? answer : undefined;
+    });
+    const statuses: number[] = [];
+    for (let i = 0; i < during; i++) statuses.push((await scan()).status);
+    const printedDown = await until('the stack to print that it is not ready', async () => readiness.slice(printed).find((c) => !c.ready));
+    await stack.processes.sqs.start();
+    await readyIs(200);
+    statuses.push((await scan()).status);
+    await until('every scan to be counted', async () => ((await total()) === during + 1 ? true : undefined));
+    await until('the scan queue to drain', async () => {
+      const { scan: depth } = (await http('GET', '/_local/queues')).body as { scan: { ready: number; inflight: number; delayed: number } };
+      return depth.ready + depth.inflight + depth.delayed === 0 ? true : undefined;
+    });
+
+    // Assess
+    expect(statuses).toEqual(Array.from({ length: during + 1 }, () => 307));
+    expect(ready.body.error.message).toContain('the scan queue (SQS)');
+    expect(ready.body.error.message).not.toContain('the table');
+    expect(await total()).toBe(during + 1);
+    expect(printedDown.failed.map((f) => f.name)).toContain('scanQueue');
+  }, 300_000);
+});
+
