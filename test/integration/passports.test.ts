@@ -126,6 +126,7 @@ describe('GET /v1/products/{id}/passport', () => {
       publishedAt: published.createdAt,
       digest: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
       previousDigest: null,
+      dppId: expect.stringMatching(/^dpp_[A-Za-z0-9_-]+$/),
     });
   });
 
