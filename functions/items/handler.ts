@@ -1,4 +1,4 @@
-import QRCode from 'qrcode-svg';
+import { qrCodeResponse } from '../../lib/http/qr-code.ts';
 import { defineApiHandler, pathParam, type ApiRequest } from '../../lib/api/handler.ts';
 import { originOf } from '../../lib/api/origin.ts';
 import { MERGE_PATCH_TYPE } from '../../lib/domain/draft.ts';
@@ -69,19 +69,8 @@ const qr = (kind: UnitKind) => async (request: ApiRequest) => {
   const { size, margin } = parseQuery(qrQuerySchema, request.event.queryStringParameters, ['size', 'margin']);
   const { product, value } = await unitInPath(request, kind);
   await requireUnit(request.principal.tenant, product, kind, value);
-  const svg = new QRCode({
-    content: unitDigitalLink(product.qrCodeUrl, kind, value),
-    ecl: 'M',
-    padding: margin,
-    width: size,
-    height: size,
-    join: true,
-    container: 'svg-viewbox',
-    xmlDeclaration: false,
-  }).svg();
   // The file name holds only what is safe in a header whatever the serial: the GTIN and the record's digits and letters.
-  const name = `${product.gtin}-${UNIT_PARAM[kind]}-${value.replace(/[^0-9A-Za-z_-]/g, '_')}`;
-  return { statusCode: 200, headers: { 'Content-Type': 'image/svg+xml', 'Content-Disposition': `inline; filename="${name}.svg"` }, body: svg };
+  return qrCodeResponse(unitDigitalLink(product.qrCodeUrl, kind, value), size, margin, `${product.gtin}-${UNIT_PARAM[kind]}-${value.replace(/[^0-9A-Za-z_-]/g, '_')}`);
 };
 
 /** One page of a product's items with their Digital Links (docs/import-export.md#items), for a label printer. */

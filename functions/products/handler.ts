@@ -1,4 +1,4 @@
-import QRCode from 'qrcode-svg';
+import { qrCodeResponse } from '../../lib/http/qr-code.ts';
 import { countProducts, listProductsAfter, listProductsAt, searchProductsAt } from '../../lib/data/products.ts';
 import {
   createProductSchema,
@@ -82,24 +82,7 @@ async function patchProduct(request: ApiRequest) {
 async function productQr(request: ApiRequest) {
   const { size, margin } = parseQuery(qrQuerySchema, request.event.queryStringParameters, ['size', 'margin']);
   const product = await productInPath(request);
-  const svg = new QRCode({
-    content: product.qrCodeUrl,
-    ecl: 'M',
-    padding: margin,
-    width: size,
-    height: size,
-    join: true,
-    container: 'svg-viewbox',
-    xmlDeclaration: false,
-  }).svg();
-  return {
-    statusCode: 200,
-    headers: {
-      'Content-Type': 'image/svg+xml',
-      'Content-Disposition': `inline; filename="${product.gtin}.svg"`,
-    },
-    body: svg,
-  };
+  return qrCodeResponse(product.qrCodeUrl, size, margin, product.gtin);
 }
 
 /**
