@@ -202,6 +202,30 @@ describe('what a grant opens, and for how long', () => {
   });
 });
 
+describe('the reads’ input budgets (docs/access.md#reads)', () => {
+  it('refuses a DPP id, element path and product identifier just over their lengths, and 101 identifiers at once', async () => {
+    // Prepare: each one character over its budget (DPP id 200, element path 300, identifier 2048, 100 identifiers)
+    const longId = `dpp_${'A'.repeat(197)}`;
+    const longPath = `a${'.b'.repeat(150)}`;
+    const longIdentifier = `https://id.example/01/09520123456788?${'x'.repeat(2048 - 36)}`;
+
+    // Act
+    const byId = await call('GET', `/v1/dpps/${longId}`);
+    const element = await call('GET', `/v1/dpps/${dpp.product}/elements/${longPath}`);
+    const byProduct = await call('GET', `/v1/dppsByProductId/${encodeURIComponent(longIdentifier)}`);
+    const many = await call('POST', '/v1/dppsByProductIds', { body: { productIds: Array.from({ length: 101 }, () => itemLink) } });
+
+    // Assess
+    expect(longId).toHaveLength(201);
+    expect(longPath).toHaveLength(301);
+    expect(longIdentifier).toHaveLength(2049);
+    expectError(byId, 404, 'not_found', 'dppId');
+    expectError(element, 404, 'not_found', 'elementPath');
+    expectError(byProduct, 404, 'not_found', 'productIdentifier');
+    expectError(many, 422, 'validation_error', 'productIds');
+  });
+});
+
 describe('what is logged, and who may write', () => {
   it('logs an authority’s read as passport.accessed in the owner’s events, naming the organization and the elements', async () => {
     // Act
