@@ -39,6 +39,12 @@ export interface Grants {
    * GetPublicKey, each limited to keys tagged as this service's signing keys.
    */
   signingKeys?: readonly ('kms:CreateKey' | 'kms:TagResource' | 'kms:Sign' | 'kms:GetPublicKey')[];
+  /**
+   * S3 actions on the exports bucket's objects (infra/cdk/constructs/exports.ts): the archive of
+   * `GET /v1/exports/archive` is uploaded (in parts; an unfinished upload aborted) and read back
+   * through a presigned URL signed with the function's role (docs/import-export.md#leaving-the-archive).
+   */
+  exportsBucket?: readonly ('s3:PutObject' | 's3:GetObject' | 's3:AbortMultipartUpload')[];
 }
 
 export type TableAction =
@@ -110,7 +116,8 @@ export const FUNCTIONS: Record<FunctionName, FunctionSpec> = {
     description: 'Products API: create, list, get, update, withdraw, reinstate, QR code',
     memoryMb: 512,
     timeoutSeconds: 10,
-    grants: { table: [...WRITE, 'dynamodb:DeleteItem'], sessionSecret: true },
+    // BatchGetItem: the product export reads the products' passports 100 at a time (lib/data/product-export.ts).
+    grants: { table: [...WRITE, 'dynamodb:DeleteItem', 'dynamodb:BatchGetItem'], sessionSecret: true },
   },
   passports: {
     entry: 'functions/passports/handler.ts',
@@ -170,9 +177,16 @@ export const FUNCTIONS: Record<FunctionName, FunctionSpec> = {
     entry: 'functions/credentials/handler.ts',
     description: 'Signed passports: version credentials (VC-JOSE), DID documents and status lists',
     memoryMb: 512,
-    timeoutSeconds: 10,
+    // 29 s, API Gateway's integration limit, for GET /v1/exports/archive, whose budgets end well inside it (docs/import-export.md#leaving-the-archive).
+    timeoutSeconds: 29,
     // The first credential of a version is signed and stored (PutItem); a product's status index is claimed (UpdateItem, PutItem, a transaction).
-    grants: { table: API_READ.concat(['dynamodb:PutItem', 'dynamodb:ConditionCheckItem']), sessionSecret: true, signingKeys: ['kms:CreateKey', 'kms:TagResource', 'kms:Sign', 'kms:GetPublicKey'] },
+    // The archive reads the products' passports (BatchGetItem, as the product export) and writes the exports bucket.
+    grants: {
+      table: API_READ.concat(['dynamodb:PutItem', 'dynamodb:ConditionCheckItem', 'dynamodb:BatchGetItem']),
+      sessionSecret: true,
+      signingKeys: ['kms:CreateKey', 'kms:TagResource', 'kms:Sign', 'kms:GetPublicKey'],
+      exportsBucket: ['s3:PutObject', 's3:GetObject', 's3:AbortMultipartUpload'],
+    },
   },
   analytics: {
     entry: 'functions/analytics/handler.ts',

@@ -94,6 +94,19 @@ export interface Config {
    */
   backupBucket?: string;
   s3Endpoint?: string;
+  /**
+   * EXPORTS_BUCKET: where `GET /v1/exports/archive` writes an organization's archive
+   * (docs/import-export.md#leaving-the-archive); unset, the route answers 503. Locally a second
+   * bucket of the backup store (S3_ENDPOINT).
+   */
+  exportsBucket?: string;
+  /**
+   * BACKUP_PUBLIC_BUCKET: the bucket of the public copy (each version's public read form and pages,
+   * docs/backup.md#the-public-copy); BACKUP_PUBLIC_ORIGIN: where it is served (a passport's
+   * `backupUrl` starts with it). Unset, no public copy is written and no read names a backupUrl.
+   */
+  backupPublicBucket?: string;
+  backupPublicOrigin?: string;
   /** The OpenID Connect identity provider (Amazon Cognito in AWS, oidc-provider locally). */
   oidc: {
     issuer?: string;
@@ -142,6 +155,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     brandCnameTarget: env.BRAND_CNAME_TARGET || undefined,
     backupBucket: env.BACKUP_BUCKET || undefined,
     s3Endpoint: env.S3_ENDPOINT || undefined,
+    exportsBucket: env.EXPORTS_BUCKET || undefined,
+    backupPublicBucket: env.BACKUP_PUBLIC_BUCKET || undefined,
+    backupPublicOrigin: env.BACKUP_PUBLIC_ORIGIN || undefined,
     oidc: {
       issuer: env.OIDC_ISSUER || undefined,
       clientId: env.OIDC_CLIENT_ID || undefined,

@@ -1,28 +1,39 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
+import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { logger } from '../../lib/http/logger.ts';
 import { backupObjectOf, copyVersion } from '../../lib/services/backup.ts';
+import { copyPublicVersion } from './public-copy.ts';
 
 /**
  * The backup copy (docs/backup.md), triggered by the table's stream filtered to the items of
  * published versions (`type` page, credential, batch or item; infra/cdk/constructs/backup.ts): each becomes one
- * object of the backup store, put on the condition that none exists. ReportBatchItemFailures: a
+ * object of the backup store, put on the condition that none exists, and its public form to the
+ * public copy (public-copy.ts). ReportBatchItemFailures: a
  * failing record is retried from itself on; after the retries the mapping sends it to the DLQ.
  */
 export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
+  // One record at a time, in stream order (a record's own objects are written together): measured
+  // faster than records in parallel against the local store (docs/backup.md#what-it-costs).
   for (const record of event.Records) {
     if (record.eventName === 'REMOVE' || !record.dynamodb?.NewImage) continue;
-    const object = backupObjectOf(unmarshall(withEmptyMaps(record.dynamodb.NewImage as Record<string, unknown>) as Record<string, AttributeValue>, { wrapNumbers: false }));
-    if (!object) continue;
-    try {
-      await copyVersion(object);
-    } catch (error) {
-      logger().error('Backup copy failed; the stream will deliver this record again', { error: error instanceof Error ? error.message : String(error), kind: object.kind, version: object.version });
-      return { batchItemFailures: record.dynamodb.SequenceNumber ? [{ itemIdentifier: record.dynamodb.SequenceNumber }] : [] };
-    }
+    if (await copyRecord(record)) return { batchItemFailures: record.dynamodb.SequenceNumber ? [{ itemIdentifier: record.dynamodb.SequenceNumber }] : [] };
   }
   return { batchItemFailures: [] };
+}
+
+/** Copies one record's version; true when it failed (the stream delivers it again, from it on). */
+async function copyRecord(record: DynamoDBRecord): Promise<boolean> {
+  const object = backupObjectOf(unmarshall(withEmptyMaps(record.dynamodb?.NewImage as Record<string, unknown>) as Record<string, AttributeValue>, { wrapNumbers: false }));
+  if (!object) return false;
+  try {
+    await copyVersion(object);
+    await copyPublicVersion(object);
+    return false;
+  } catch (error) {
+    logger().error('Backup copy failed; the stream will deliver this record again', { error: error instanceof Error ? error.message : String(error), kind: object.kind, version: object.version });
+    return true;
+  }
 }
 
 /**

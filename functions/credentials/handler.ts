@@ -7,6 +7,9 @@ import { NotFoundError } from '../../lib/http/errors.ts';
 import type { HttpEvent, HttpResult } from '../../lib/http/types.ts';
 import { hostDidDocument, organizationDidDocument, passportIdCredential, statusListJwt, versionCredential } from '../../lib/services/credentials.ts';
 import { requireProduct } from '../../lib/services/products.ts';
+import { exportArchive } from '../../lib/services/archive-export.ts';
+import { requireScope } from '../../lib/auth/authenticate.ts';
+import { json } from '../../lib/http/response.ts';
 
 /**
  * Signed passports (docs/credentials.md): each published version as a W3C Verifiable Credential
@@ -69,6 +72,18 @@ async function publicCredential({ event }: PublicRequest): Promise<HttpResult> {
   return jwt ? jwtResult(jwt, IMMUTABLE, PUBLIC) : notFound('No published passport version is found under this URL.');
 }
 
+/**
+ * The organization's whole archive (docs/import-export.md#leaving-the-archive): built into the
+ * exports bucket, answered as a presigned URL. Here because it signs the versions never signed.
+ * Like the product export, it needs both scopes (the route table admits either).
+ */
+async function archive(request: ApiRequest): Promise<HttpResult> {
+  const operation = 'GET /v1/exports/archive';
+  requireScope(request.principal, ['products:read'], operation);
+  requireScope(request.principal, ['passports:read'], operation);
+  return json(200, await exportArchive(request.principal.tenant));
+}
+
 async function organizationDid({ event }: PublicRequest): Promise<HttpResult> {
   const orgId = event.pathParameters?.orgId ?? '';
   const document = ORG_ID.test(orgId) ? await organizationDidDocument(orgId) : undefined;
@@ -96,4 +111,5 @@ export const handler = defineApiHandler('credentials', {
   'GET /orgs/{orgId}/did.json': publicOperation(organizationDid),
   'GET /.well-known/did.json': publicOperation(hostDid),
   'GET /{orgId}/{environment}/status/{list}': publicOperation(statusList),
+  'GET /v1/exports/archive': archive,
 });

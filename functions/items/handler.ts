@@ -12,6 +12,7 @@ import { exportItems } from '../../lib/services/items-export.ts';
 import { listUnitsOf, patchUnit, putUnit, readUnit, requireUnit, unitValueOf } from '../../lib/services/items.ts';
 import { requireProduct } from '../../lib/services/products.ts';
 import { handoverRoutes } from './handovers.ts';
+import { config } from '../../lib/config.ts';
 
 /**
  * A product's batches and serialised items (docs/api.md#batches-and-items): one set of operations
@@ -33,13 +34,13 @@ const locationOf = (product: ProductRecord, kind: UnitKind, value: string) => `/
 const put = (kind: UnitKind) => async (request: ApiRequest) => {
   const { product, value } = await unitInPath(request, kind);
   const { unit, created } = await putUnit(request.principal.tenant, product, kind, value, request.body, originOf(request));
-  return json(created ? 201 : 200, toUnitView(unit, product.qrCodeUrl, request.principal.tenant), created ? { Location: locationOf(product, kind, value) } : {});
+  return json(created ? 201 : 200, toUnitView(unit, product.qrCodeUrl, request.principal.tenant, config().backupPublicOrigin), created ? { Location: locationOf(product, kind, value) } : {});
 };
 
 const read = (kind: UnitKind) => async (request: ApiRequest) => {
   const { at } = parseQuery(unitAtQuerySchema, request.event.queryStringParameters, ['at']);
   const { product, value } = await unitInPath(request, kind);
-  return json(200, toUnitView(await readUnit(request.principal.tenant, product, kind, value, at), product.qrCodeUrl, request.principal.tenant));
+  return json(200, toUnitView(await readUnit(request.principal.tenant, product, kind, value, at), product.qrCodeUrl, request.principal.tenant, config().backupPublicOrigin));
 };
 
 /** RFC 7396: the patch must say it is one; the product and the record first (404 before 415). */
@@ -51,7 +52,7 @@ const patch = (kind: UnitKind) => async (request: ApiRequest) => {
     throw new UnsupportedMediaTypeError(`A ${kind} is patched with a JSON Merge Patch: send Content-Type: ${MERGE_PATCH_TYPE}.`, [MERGE_PATCH_TYPE]);
   }
   const { unit } = await patchUnit(request.principal.tenant, product, kind, value, request.body, originOf(request));
-  return json(200, toUnitView(unit, product.qrCodeUrl, request.principal.tenant));
+  return json(200, toUnitView(unit, product.qrCodeUrl, request.principal.tenant, config().backupPublicOrigin));
 };
 
 const list = (kind: UnitKind) => async (request: ApiRequest) => {
@@ -61,7 +62,7 @@ const list = (kind: UnitKind) => async (request: ApiRequest) => {
   const lot = 'lot' in query && typeof query.lot === 'string' ? query.lot : undefined;
   const filter = { ...(prefix === undefined ? {} : { prefix }), ...(status === undefined ? {} : { status }), ...(lot === undefined ? {} : { lot }) };
   const page = await listUnitsOf(request.principal.tenant, product, kind, limit, starting_after, filter);
-  return json(200, { data: page.units.map((unit) => toUnitView(unit, product.qrCodeUrl, request.principal.tenant)), hasMore: page.hasMore });
+  return json(200, { data: page.units.map((unit) => toUnitView(unit, product.qrCodeUrl, request.principal.tenant, config().backupPublicOrigin)), hasMore: page.hasMore });
 };
 
 /** The record's QR code: its Digital Link as SVG, as the product's QR code is drawn (docs/decisions.md#qr-codes-with-qrcode-svg). */

@@ -5,6 +5,7 @@ import { toUnitView } from '../../lib/domain/units.ts';
 import { json } from '../../lib/http/response.ts';
 import { parseQuery } from '../../lib/http/validation.ts';
 import { acceptHandover, cancelHandover, listHandoversOf, offerHandover, readHandover } from '../../lib/services/handovers.ts';
+import { config } from '../../lib/config.ts';
 
 /** Handovers of batteries to their second life (docs/battery.md#second-life). */
 export const handoverRoutes = {
@@ -20,7 +21,7 @@ export const handoverRoutes = {
   'GET /v1/handovers/{handoverId}': async (request: ApiRequest) => json(200, toHandoverView(await readHandover(request.principal.tenant, pathParam(request, 'handoverId')))),
   'POST /v1/handovers/{handoverId}/accept': async (request: ApiRequest) => {
     const { handover, item, product } = await acceptHandover(request.principal.tenant, pathParam(request, 'handoverId'), request.body, originOf(request));
-    return json(200, { ...toHandoverView(handover), item: toUnitView(item, product.qrCodeUrl, request.principal.tenant) });
+    return json(200, { ...toHandoverView(handover), item: toUnitView(item, product.qrCodeUrl, request.principal.tenant, config().backupPublicOrigin) });
   },
   'DELETE /v1/handovers/{handoverId}': async (request: ApiRequest) => json(200, toHandoverView(await cancelHandover(request.principal.tenant, pathParam(request, 'handoverId'), originOf(request)))),
 };

@@ -14,6 +14,9 @@ import { discardDraft, patchDraft, publishDraftVersion, replaceDraft, requireDra
 import { draftViewOf, passportCompleteness } from '../../lib/services/passport-completeness.ts';
 import { requireProduct } from '../../lib/services/products.ts';
 import { originOf } from '../../lib/api/origin.ts';
+import { config } from '../../lib/config.ts';
+import { passportBackupUrl } from '../../lib/domain/backup.ts';
+import type { Tenant } from '../../lib/domain/tenant.ts';
 
 /**
  * The body's product first, then its data as that product's kind (a battery passport for a
@@ -36,6 +39,12 @@ async function getCompleteness(request: ApiRequest) {
   return json(200, await passportCompleteness(request.principal.tenant, product, { draft: draft === 'true', ...(asOf === undefined ? {} : { asOf }) }));
 }
 
+/** A version's `backupUrl` (docs/backup.md#the-public-copy), when the service keeps a public copy. */
+function backupUrlOf(tenant: Tenant, gtin14: string, version: number): { backupUrl?: string } {
+  const origin = config().backupPublicOrigin;
+  return origin ? { backupUrl: passportBackupUrl(origin, tenant, gtin14, version) } : {};
+}
+
 /** The current version, or with `?at=` the version current at that instant (docs/lifecycle.md#point-in-time). */
 async function getCurrentPassport(request: ApiRequest) {
   const { at } = parseQuery(passportAtQuerySchema, request.event.queryStringParameters, ['at']);
@@ -44,7 +53,7 @@ async function getCurrentPassport(request: ApiRequest) {
   if (at !== undefined) {
     const version = product.passportVersion ? await getPassportVersionAt(tenant, product.productId, Date.parse(at)) : undefined;
     if (!version) throw new NotFoundError(`Product '${product.productId}' had no published passport at ${at}.`, { param: 'at' });
-    return json(200, { ...toPassportView(product, version), dppId: dppIdOf({ tenant, gtin14: product.gtin }) });
+    return json(200, { ...toPassportView(product, version), dppId: dppIdOf({ tenant, gtin14: product.gtin }), ...backupUrlOf(tenant, product.gtin, version.version) });
   }
   const passport = product.passportVersion
     ? await getPassportVersion(tenant, product.productId, product.passportVersion)
@@ -55,7 +64,7 @@ async function getCurrentPassport(request: ApiRequest) {
       suggestion: 'Publish one with POST /v1/passports.',
     });
   }
-  return json(200, { ...toPassportView(product, passport), dppId: dppIdOf({ tenant, gtin14: product.gtin }) });
+  return json(200, { ...toPassportView(product, passport), dppId: dppIdOf({ tenant, gtin14: product.gtin }), ...backupUrlOf(tenant, product.gtin, passport.version) });
 }
 
 const versionsQuery = cursorQuerySchema('passportId');

@@ -22,7 +22,7 @@ import type { HttpEvent, HttpResult } from '../../lib/http/types.ts';
 import { renderBadLink, renderNotFound, renderUnavailable, renderWithdrawn } from './page/elabel.ts';
 import { pageHeaders, tenantOfPath } from './page/http.ts';
 import { negotiateLanguage, type Lang } from './page/i18n.ts';
-import { bestLink, labelLanguage, LINKSET_CONTEXT_LINK, linkset, parseLinkType, productLinks, resolverDescription, wantsLinkset } from './linkset.ts';
+import { backupLink, bestLink, labelLanguage, LINKSET_CONTEXT_LINK, linkset, parseLinkType, productLinks, resolverDescription, wantsLinkset } from './linkset.ts';
 import { HotCache } from './hot-cache.ts';
 import { servePage } from './pages.ts';
 import { serveUnitPage } from './unit-pages.ts';
@@ -412,7 +412,7 @@ async function answer(event: HttpEvent, method: string, requested: Requested): P
   if (linkType.kind === 'linkset' || (linkType.kind === 'default' && wantsLinkset(event.headers?.accept))) {
     // An item's linkset is the item's: its anchor names the serial, its description too.
     const description = unit ? `${view.name}, ${unit.kind === 'batch' ? `lot ${unit.lot ?? ''}` : `serial ${unit.serial ?? ''}`}` : view.name;
-    result = jsonResult(200, linkset({ name: description }, anchor, links), 'application/linkset+json', { Link: `${linksetLink}, ${LINKSET_CONTEXT_LINK}` });
+    result = jsonResult(200, linkset({ name: description }, anchor, links, backupLink({ ...view, gtin: parsed.gtin14, passport }, at.tenant, unit)), 'application/linkset+json', { Link: `${linksetLink}, ${LINKSET_CONTEXT_LINK}` });
   } else {
     const candidates = linkType.kind === 'default' ? links.defaultLinkMulti : linkType.known ? links[linkType.name as keyof typeof links] : [];
     // The page language: Accept-Language, then the product's label language, then English (docs/resolver.md#the-page-language).

@@ -2,6 +2,7 @@ import Negotiator from 'negotiator';
 import type { PublicView } from '../../lib/data/public-reads.ts';
 import { credentialJwtUrl, elabelPageUrl, PASSPORT_JSON_SEGMENT, passportJsonUrl } from '../../lib/domain/page-urls.ts';
 import { config } from '../../lib/config.ts';
+import { passportBackupUrl, unitBackupUrl } from '../../lib/domain/backup.ts';
 import { dppIdOf } from '../../lib/domain/dpp-id.ts';
 import type { Tenant } from '../../lib/domain/tenant.ts';
 import { unitPageUrl, unitValue, type UnitRecord } from '../../lib/domain/unit.ts';
@@ -138,12 +139,32 @@ export function labelLanguage(passport: { data?: { labelLanguage?: unknown } } |
 }
 
 /**
- * The RFC 9264 linkset in GS1's form: one link context object anchored at the Digital Link URI
- * as requested, the item's description, link relation types as full GS1 vocabulary URIs.
+ * The backup copy of the current version's JSON read form (docs/backup.md#the-public-copy), or the
+ * batch's or item's, served apart from the table and the API: undefined where the service keeps no
+ * public copy.
  */
-export function linkset(view: Pick<PublicView, 'name'>, anchor: string, links: Links) {
+export function backupLink(view: PublicView & { passport: NonNullable<PublicView['passport']> }, tenant: Tenant, unit?: UnitRecord): Link | undefined {
+  const origin = config().backupPublicOrigin;
+  if (!origin) return undefined;
+  return {
+    href: unit
+      ? unitBackupUrl(origin, tenant, view.gtin, unit.kind, unitValue(unit), unit.version)
+      : passportBackupUrl(origin, tenant, view.gtin, view.passport.version),
+    title: `${view.name}: backup copy of the digital product passport (JSON), version ${unit ? unit.version : view.passport.version}`,
+    type: 'application/json',
+  };
+}
+
+/**
+ * The RFC 9264 linkset in GS1's form: one link context object anchored at the Digital Link URI
+ * as requested, the item's description, link relation types as full GS1 vocabulary URIs. The
+ * backup copy, when given, is the IANA-registered relation `alternate` (RFC 8288 §6.2.2; GS1's
+ * linkset schema admits registered relation names): a substitute for the same passport.
+ */
+export function linkset(view: Pick<PublicView, 'name'>, anchor: string, links: Links, backup?: Link) {
   const context: Record<string, unknown> = { anchor, itemDescription: view.name };
   for (const type of LINK_TYPES) if (links[type].length > 0) context[`${GS1}${type}`] = links[type];
+  if (backup) context.alternate = [backup];
   return { linkset: [context] };
 }
 

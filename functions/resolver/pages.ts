@@ -1,8 +1,13 @@
+import { config } from '../../lib/config.ts';
+import type { PublicView } from '../../lib/data/public-reads.ts';
 import { getVersionPage } from '../../lib/data/scan-reads.ts';
+import { passportBackupUrl } from '../../lib/domain/backup.ts';
 import { aspectOfPage } from '../../lib/domain/battery/page-urls.ts';
 import { PASSPORT_JSON_SEGMENT, parsePageRef } from '../../lib/domain/page-urls.ts';
 import { isBatteryPassport, publicPassportData } from '../../lib/domain/passport-kinds.ts';
+import type { Passport, PassportVersion } from '../../lib/domain/passport.ts';
 import { toPassportView } from '../../lib/domain/passport-view.ts';
+import type { Tenant } from '../../lib/domain/tenant.ts';
 import { NotFoundError } from '../../lib/http/errors.ts';
 import type { HttpEvent, HttpResult } from '../../lib/http/types.ts';
 import { renderBatteryPage } from './page/battery.ts';
@@ -60,6 +65,32 @@ function aspectOnly(data: Record<string, unknown>, aspect: string): Record<strin
   return Object.hasOwn(data, aspect) ? { [aspect]: data[aspect] } : {};
 }
 
+/** A published version as its pages read it: the version's page item. */
+export type VersionPage = PublicView & { passport: PassportVersion };
+
+/**
+ * The JSON read form of a version (`…/{version}/passport.json`): what anyone may read (a battery
+ * passport's public elements only, Art. 77(2); any other passport whole), with the `backupUrl` of
+ * its public copy when the service keeps one (docs/backup.md#the-public-copy). The backup function
+ * writes the same form to the public copy.
+ */
+export function versionReadForm(tenant: Tenant, version: VersionPage): Passport {
+  const view = toPassportView(version, version.passport);
+  const origin = config().backupPublicOrigin;
+  return {
+    ...view,
+    data: publicPassportData(view.category, view.data),
+    ...(origin ? { backupUrl: passportBackupUrl(origin, tenant, version.passport.gtin || version.gtin, version.passport.version) } : {}),
+  };
+}
+
+/** A version's page in one language: a battery passport's public page, or the e-label with the organization's corrected terms. */
+export function versionPageHtml(version: VersionPage, open: Passport, lang: Lang): string {
+  return isBatteryPassport(open.category, version.passport.data)
+    ? renderBatteryPage(open, lang)
+    : renderElabel(toPassportView(version, version.passport), lang, version.labelTerms?.[lang]);
+}
+
 /** GET and HEAD of a version page (the routes `/{orgId}/{environment}/p/{gtin}/{version}/{page}`). */
 export async function servePage(event: HttpEvent): Promise<HttpResult> {
   const params = event.pathParameters ?? {};
@@ -81,16 +112,11 @@ export async function servePage(event: HttpEvent): Promise<HttpResult> {
     result = notFound();
   } else {
     const version = await getVersionPage(tenant, ref.gtin14, ref.version);
-    const view = version && toPassportView(version, version.passport);
-    const battery = view !== undefined && isBatteryPassport(view.category, view.data);
-    if (!version || !view || (aspect !== undefined && !battery)) result = notFound();
-    else {
-      // What anyone may read: a battery passport's public elements only (Art. 77(2)), any other passport whole.
-      const open = { ...view, data: publicPassportData(view.category, view.data) };
-      if (ref.kind === 'json') result = jsonResult(200, aspect === undefined ? open : { ...open, data: aspectOnly(open.data, aspect) }, IMMUTABLE);
-      else if (battery) result = htmlResult(200, renderBatteryPage(open, ref.lang as Lang), ref.lang as Lang, IMMUTABLE);
-      else result = htmlResult(200, renderElabel(view, ref.lang as Lang, version.labelTerms?.[ref.lang as Lang]), ref.lang as Lang, IMMUTABLE);
-    }
+    const open = version && versionReadForm(tenant, version);
+    const battery = open !== undefined && isBatteryPassport(open.category, version?.passport.data);
+    if (!version || !open || (aspect !== undefined && !battery)) result = notFound();
+    else if (ref.kind === 'json') result = jsonResult(200, aspect === undefined ? open : { ...open, data: aspectOnly(open.data, aspect) }, IMMUTABLE);
+    else result = htmlResult(200, versionPageHtml(version, open, ref.lang as Lang), ref.lang as Lang, IMMUTABLE);
   }
   if (event.requestContext.http.method === 'HEAD') delete result.body;
   return result;

@@ -1,9 +1,12 @@
+import { config } from '../../lib/config.ts';
 import { getUnitPage } from '../../lib/data/scan-reads.ts';
+import { unitBackupUrl } from '../../lib/domain/backup.ts';
+import type { Tenant } from '../../lib/domain/tenant.ts';
 import type { PublicView } from '../../lib/data/public-reads.ts';
 import { parsePageRef } from '../../lib/domain/page-urls.ts';
 import type { Passport, PassportVersion } from '../../lib/domain/passport.ts';
 import { toPassportView } from '../../lib/domain/passport-view.ts';
-import { parseUnitPageRef, unitPublicView, type UnitPublicView, type UnitRecord } from '../../lib/domain/unit.ts';
+import { parseUnitPageRef, unitPublicView, unitValue, type UnitPublicView, type UnitRecord } from '../../lib/domain/unit.ts';
 import { NotFoundError } from '../../lib/http/errors.ts';
 import type { HttpEvent, HttpResult } from '../../lib/http/types.ts';
 import { overlayItemData } from '../../lib/domain/battery/overlay.ts';
@@ -50,13 +53,19 @@ export function overlayUnitData(category: string, passport: PassportVersion['dat
 /** The JSON read form of a record's page: the passport's, with the record beside it (`serial` and `lot` at the top too). */
 export type UnitPassport = Passport & { lot: string | null; serial?: string; batch?: UnitPublicView; item?: UnitPublicView };
 
-export function unitPassportView(page: PublicView & { passport: PassportVersion }, unit: UnitRecord): UnitPassport {
+/**
+ * A record's read form. Its `backupUrl` names the record version's public copy (the copy keeps one
+ * per record version: docs/backup.md#the-public-copy), when the service keeps one.
+ */
+export function unitPassportView(tenant: Tenant, page: PublicView & { passport: PassportVersion }, unit: UnitRecord): UnitPassport {
   const data = publicUnitData(page.category, unit.data);
   const view = toPassportView(page, { ...page.passport, data: overlayUnitData(page.category, page.passport.data, data) });
   const record = unitPublicView(unit, data);
+  const origin = config().backupPublicOrigin;
+  const backup = origin ? { backupUrl: unitBackupUrl(origin, tenant, unit.gtin, unit.kind, unitValue(unit), unit.version) } : {};
   return unit.kind === 'item'
-    ? { ...view, serial: unit.serial ?? '', lot: unit.lot ?? null, item: record }
-    : { ...view, lot: unit.lot ?? null, batch: record };
+    ? { ...view, ...backup, serial: unit.serial ?? '', lot: unit.lot ?? null, item: record }
+    : { ...view, ...backup, lot: unit.lot ?? null, batch: record };
 }
 
 /** GET and HEAD of a record's page (the routes `…/p/{gtin}/{version}/{ai}/{unit}/{unitVersion}/{page}`). */
@@ -80,7 +89,7 @@ export async function serveUnitPage(event: HttpEvent): Promise<HttpResult> {
     const found = await getUnitPage(tenant, ref.gtin14, ref.version, unitRef);
     if (!found) result = notFound();
     else {
-      const view = unitPassportView(found.page, found.unit);
+      const view = unitPassportView(tenant, found.page, found.unit);
       result =
         ref.kind === 'json'
           ? { statusCode: 200, headers: { 'Content-Type': 'application/json; charset=utf-8', 'X-Content-Type-Options': 'nosniff', 'Cache-Control': IMMUTABLE, ...CORS }, body: JSON.stringify(view) }

@@ -14,10 +14,11 @@ import { ROUTES } from '../../lib/api/routes.ts';
 import { FUNCTIONS } from '../functions.ts';
 import { Alarms } from './constructs/alarms.ts';
 import { BackupCopy } from './constructs/backup.ts';
+import { ExportsStore } from './constructs/exports.ts';
 import { Api } from './constructs/api.ts';
 import { DashboardSite } from './constructs/dashboard.ts';
 import { StackPart } from './constructs/part.ts';
-import { ResolverCdn } from './constructs/resolver-cdn.ts';
+import { BACKUP_PATH_PREFIX, ResolverCdn } from './constructs/resolver-cdn.ts';
 import { ScanPipeline } from './constructs/scan-pipeline.ts';
 import { ImportPipeline } from './constructs/import-pipeline.ts';
 import { EventDeliveryPipeline } from './constructs/event-delivery-pipeline.ts';
@@ -69,6 +70,8 @@ export class PassportStack extends Stack {
   readonly functions: Record<string, NodejsFunction>;
   /** The backup bucket and its function (constructs/backup.ts). */
   readonly backup: BackupCopy;
+  /** The exports bucket: organizations' archives (constructs/exports.ts). */
+  readonly exports: ExportsStore;
 
   constructor(scope: Construct, id: string, props: PassportStackProps = {}) {
     super(scope, id, props);
@@ -92,6 +95,22 @@ export class PassportStack extends Stack {
     // the functions' RESOLVER_ORIGIN names it, read once it exists.
     let cdn: ResolverCdn | undefined;
     const resolverOrigin = Lazy.string({ produce: () => cdn?.origin });
+    // The backup copy of every published version (docs/backup.md); retention from context
+    // backupRetentionYears. Its public copy is served where backupPublicOrigin says, by default on the
+    // resolver's origin, whose version pages fail over to it (constructs/resolver-cdn.ts).
+    const retentionYears: unknown = this.node.tryGetContext('backupRetentionYears');
+    const backupOriginContext: unknown = this.node.tryGetContext('backupPublicOrigin');
+    const defaultBackupOrigin = Lazy.string({ produce: () => (cdn ? `${cdn.origin}${BACKUP_PATH_PREFIX}` : undefined) });
+    const backupPublicOrigin = typeof backupOriginContext === 'string' && backupOriginContext ? backupOriginContext : defaultBackupOrigin;
+    if (!data.table.tableStreamArn) throw new Error('The backup copy reads the table stream, but the table has none.');
+    this.backup = new BackupCopy(this, 'Backup', {
+      tableStreamArn: data.table.tableStreamArn,
+      tableName: data.table.tableName,
+      tableArn: data.table.tableArn,
+      logRetention: settings.logRetention,
+      publicOrigin: backupPublicOrigin,
+      ...(retentionYears === undefined ? {} : { retentionYears: Number(retentionYears) }),
+    });
     const secrets = new SecretsKey(this, 'SecretsKey');
     const signIn = new SignIn(this, 'SignIn', { apiOrigin: api.origin, ...(settings.authDomainPrefix ? { authDomainPrefix: settings.authDomainPrefix } : {}) });
     api.addFunctions({
@@ -102,6 +121,7 @@ export class PassportStack extends Stack {
         SCAN_QUEUE_URL: scans.queue.queueUrl,
         IMPORT_QUEUE_URL: imports.queue.queueUrl,
         RESOLVER_ORIGIN: resolverOrigin,
+        BACKUP_PUBLIC_ORIGIN: backupPublicOrigin,
         EVENT_DELIVERY_QUEUE_URL: deliveries.queue.queueUrl,
         PUBLIC_API_ORIGIN: api.origin,
         OIDC_ISSUER: signIn.userPool.userPoolProviderUrl,
@@ -118,7 +138,14 @@ export class PassportStack extends Stack {
         ...Object.fromEntries(
           Object.entries(functions)
             .filter(([, spec]) => spec.functionUrl)
-            .map(([name]) => [name, { RESOLVER_ORIGIN: settings.resolverDomain ? `https://${settings.resolverDomain}` : undefined }]),
+            .map(([name]) => [
+              name,
+              {
+                RESOLVER_ORIGIN: settings.resolverDomain ? `https://${settings.resolverDomain}` : undefined,
+                // The same cycle for the backup origin, unless it is a literal (docs/backup.md#the-backup-url).
+                BACKUP_PUBLIC_ORIGIN: backupPublicOrigin === defaultBackupOrigin ? (settings.resolverDomain ? `https://${settings.resolverDomain}${BACKUP_PATH_PREFIX}` : undefined) : backupPublicOrigin,
+              },
+            ]),
         ),
         // The functions with grants.cloudfrontTenants create brand domains' distribution tenants (docs/brand-domains.md).
         ...Object.fromEntries(
@@ -148,21 +175,15 @@ export class PassportStack extends Stack {
     const resolverFunction = Object.entries(functions).find(([, spec]) => spec.functionUrl)?.[0];
     const resolver = resolverFunction ? api.functions[resolverFunction] : undefined;
     if (!resolver) throw new Error('No function of the function table is served by its function URL (functionUrl: true): the resolver distribution needs one.');
-    cdn = new ResolverCdn(this, 'ResolverCdn', { resolver, settings, apiDomain: Fn.select(2, Fn.split('/', api.api.apiEndpoint)), ...(zone ? { zone } : {}) });
+    cdn = new ResolverCdn(this, 'ResolverCdn', { resolver, settings, backupPublicBucket: this.backup.publicBucket, apiDomain: Fn.select(2, Fn.split('/', api.api.apiEndpoint)), ...(zone ? { zone } : {}) });
     // Static files in S3 behind the distribution, served on the API's origin (same cookie and CSRF origin).
     if (props.dashboard) new DashboardSite(this, 'Dashboard', { distribution: cdn.distribution, api: api.api });
     const alarms = new Alarms(this, 'Alarms', { deadLetterQueue: scans.deadLetterQueue, importDeadLetterQueue: imports.deadLetterQueue, eventDeliveryDeadLetterQueue: deliveries.deadLetterQueue, api: api.api, functions: api.functions, httpFunctions: [...new Set(routes.map((route) => route.function))], ...(settings.alarmEmail ? { email: settings.alarmEmail } : {}) });
     if (props.dashboard) new CfnOutput(this, 'DashboardUrl', { value: `${api.origin}/dashboard` });
-    // The backup copy of every published version (docs/backup.md); retention from context backupRetentionYears.
-    const retentionYears: unknown = this.node.tryGetContext('backupRetentionYears');
-    if (!data.table.tableStreamArn) throw new Error('The backup copy reads the table stream, but the table has none.');
-    this.backup = new BackupCopy(this, 'Backup', {
-      tableStreamArn: data.table.tableStreamArn,
-      logRetention: settings.logRetention,
-      ...(retentionYears === undefined ? {} : { retentionYears: Number(retentionYears) }),
-      alarmAction: new SnsAction(alarms.topic),
-    });
+    this.backup.alarmTo(new SnsAction(alarms.topic));
 
+    // The archives of GET /v1/exports/archive, granted to the functions whose grants name the bucket.
+    this.exports = new ExportsStore(this, 'Exports', { functions: api.functions, specs: functions });
     this.table = data.table;
     this.scanQueue = scans.queue;
     this.deadLetterQueue = scans.deadLetterQueue;

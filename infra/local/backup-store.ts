@@ -2,12 +2,20 @@ import { createServer, request, type IncomingMessage, type ServerResponse } from
 import type { AddressInfo } from 'node:net';
 
 export const BACKUP_BUCKET = 'passport-backup';
+/** The public copy (docs/backup.md#the-public-copy): each version's public read form and pages, read unsigned. */
+export const BACKUP_PUBLIC_BUCKET = 'passport-backup-public';
+/** The archives of `GET /v1/exports/archive` (docs/import-export.md#leaving-the-archive), read through presigned URLs. */
+export const EXPORTS_BUCKET = 'passport-exports';
 
 export interface LocalBackupStore {
   /** The S3 endpoint clients use (path-style): `http://127.0.0.1:port`. */
   endpoint: string;
   bucket: string;
-  /** Where an object is read without signing (the copy's public URL locally): `{endpoint}/{bucket}`. */
+  /** The public copy's bucket. */
+  publicBucket: string;
+  /** The exports bucket (EXPORTS_BUCKET): organizations' archives. */
+  exportsBucket: string;
+  /** Where the public copy is read without signing (BACKUP_PUBLIC_ORIGIN locally): `{endpoint}/{publicBucket}`. */
   publicOrigin: string;
   /** Requests the store answered, by S3 action as the store sees it (the bench counts them). */
   counts(): Readonly<Record<string, number>>;
@@ -96,13 +104,17 @@ export async function startBackupStore(fauxqsPort: number, bucket = BACKUP_BUCKE
   });
   await new Promise<void>((resolve) => server.listen({ port: 0, host: '127.0.0.1' }, resolve));
   const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  // The bucket (CreateBucket is idempotent in fauxqs).
-  const created = await fetch(`${endpoint}/${bucket}`, { method: 'PUT' });
-  if (!created.ok) throw new Error(`The local backup bucket could not be created: ${created.status} ${await created.text()}`);
+  // The buckets (CreateBucket is idempotent in fauxqs).
+  for (const name of [bucket, BACKUP_PUBLIC_BUCKET, EXPORTS_BUCKET]) {
+    const created = await fetch(`${endpoint}/${name}`, { method: 'PUT' });
+    if (!created.ok) throw new Error(`The local backup bucket ${name} could not be created: ${created.status} ${await created.text()}`);
+  }
   return {
     endpoint,
     bucket,
-    publicOrigin: `${endpoint}/${bucket}`,
+    publicBucket: BACKUP_PUBLIC_BUCKET,
+    exportsBucket: EXPORTS_BUCKET,
+    publicOrigin: `${endpoint}/${BACKUP_PUBLIC_BUCKET}`,
     counts: () => ({ ...counts }),
     stop: () =>
       new Promise<void>((resolve) => {

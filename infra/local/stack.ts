@@ -107,7 +107,11 @@ export interface StackInfo {
   /** The backup store (docs/backup.md): its S3 endpoint (fauxqs behind infra/local/backup-store.ts), bucket, and where its objects are read unsigned. */
   backupEndpoint: string;
   backupBucket: string;
+  /** The public copy (docs/backup.md#the-public-copy): its bucket, and the origin its objects are read from unsigned. */
+  backupPublicBucket: string;
   backupPublicOrigin: string;
+  /** The exports bucket in the same store: the archives of GET /v1/exports/archive (docs/import-export.md#leaving-the-archive). */
+  exportsBucket: string;
 }
 
 export interface LocalStack {
@@ -327,11 +331,13 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
       dnsRecordsFile: recordsFile,
       backupEndpoint: backupStore.endpoint,
       backupBucket: backupStore.bucket,
+      backupPublicBucket: backupStore.publicBucket,
       backupPublicOrigin: backupStore.publicOrigin,
+      exportsBucket: backupStore.exportsBucket,
     };
     // The functions read their configuration from the environment, as they do in Lambda.
     Object.assign(process.env, localFunctionEnvironment(info, options, process.env));
-    Object.assign(process.env, { BACKUP_BUCKET: info.backupBucket, S3_ENDPOINT: info.backupEndpoint });
+    Object.assign(process.env, { BACKUP_BUCKET: info.backupBucket, BACKUP_PUBLIC_BUCKET: info.backupPublicBucket, BACKUP_PUBLIC_ORIGIN: info.backupPublicOrigin, EXPORTS_BUCKET: info.exportsBucket, S3_ENDPOINT: info.backupEndpoint });
 
     // Lambda's SQS event source mapping, played locally for every function a queue triggers.
     const queueOf = {

@@ -6,6 +6,7 @@ import { createApiKeySchema, listApiKeysQuerySchema } from '../domain/api-key.ts
 import { cursorQuerySchema } from '../domain/pagination.ts';
 import { importJobSchema, importJobSummarySchema, importListQuerySchema, importQuerySchema, queuedImportSchema } from '../domain/imports.ts';
 import { exportQuerySchema, MAX_EXPORT_ROWS } from '../domain/export.ts';
+import { ARCHIVE_URL_SECONDS, archiveSchema, MAX_ARCHIVE_LINES, MAX_ARCHIVE_SIGNATURES } from '../services/archive-export.ts';
 import { createdPassportSchema, createPassportSchema, passportVersionSchema, passportSchema } from '../domain/passport.ts';
 import { completenessQuerySchema, completenessReportSchema, publishQuerySchema } from '../domain/passport-completeness.ts';
 import { ASPECT_JSON_SEGMENTS } from '../domain/battery/page-urls.ts';
@@ -660,6 +661,13 @@ export const OPERATIONS: Record<string, OperationDoc> = {
       },
     },
     errors: [400, ...API_KEY_ERRORS, 422],
+  },
+  'GET /v1/exports/archive': {
+    summary: "The organization's whole archive, to leave the service with its passports and their proofs",
+    description: `Builds a ZIP of this environment's data and answers a presigned URL to it, valid ${ARCHIVE_URL_SECONDS / 60} minutes (docs/import-export.md#leaving-the-archive): products.jsonl (the product export's JSON Lines), passports.jsonl (every passport version with digest and previousDigest), batches.jsonl and items.jsonl (every version of each), credentials.jsonl (each passport version's signed credential JWT; a version never signed is signed now), did.json (the organization's DID document, to verify the credentials offline) and manifest.json (each file's SHA-256 and line count). Restricted battery elements are included: it is the organization's own data. At most ${MAX_ARCHIVE_LINES.toLocaleString('en')} lines and ${MAX_ARCHIVE_SIGNATURES.toLocaleString('en')} credentials to sign per archive, else 422 before anything is written. Needs both products:read and passports:read. Changes nothing but signing the credentials not yet signed (no event).`,
+    tag: 'Products',
+    responses: { 200: { description: 'The archive: its URL, size, SHA-256 and files', schema: archiveSchema } },
+    errors: [...API_KEY_ERRORS, 422],
   },
   'POST /v1/passports': {
     summary: 'Publish a passport version',

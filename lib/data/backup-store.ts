@@ -33,15 +33,27 @@ export type PutOutcome = { written: true } | { written: false; existingDigest: s
 
 const status = (error: unknown): number | undefined => (error instanceof S3ServiceException ? error.$metadata.httpStatusCode : undefined);
 
+/** The bucket of the public copy (docs/backup.md#the-public-copy), or undefined when none is configured. */
+export const backupPublicBucket = (): string | undefined => config().backupPublicBucket;
+
+/** The HTTP headers an object is served with (the public copy's: its type, language and caching). */
+export interface ObjectHeaders {
+  contentType?: string;
+  contentLanguage?: string;
+  cacheControl?: string;
+}
+
 /** Creates `key` with `body` and its digest in the metadata, only if no object has that key. */
-export async function putOnce(key: string, body: string, digest: string, bucket = backupBucket()): Promise<PutOutcome> {
+export async function putOnce(key: string, body: string, digest: string, bucket = backupBucket(), headers: ObjectHeaders = {}): Promise<PutOutcome> {
   try {
     await s3().send(
       new PutObjectCommand({
         Bucket: bucket,
         Key: key,
         Body: body,
-        ContentType: 'application/json',
+        ContentType: headers.contentType ?? 'application/json',
+        ...(headers.contentLanguage ? { ContentLanguage: headers.contentLanguage } : {}),
+        ...(headers.cacheControl ? { CacheControl: headers.cacheControl } : {}),
         Metadata: { digest },
         IfNoneMatch: '*',
       }),

@@ -68,6 +68,12 @@ function toPublicView(item: Record<string, unknown>): PublicView {
   };
 }
 
+/** A version's page item (as the table's stream brings it) as its pages read it; undefined without its passport version. */
+export function versionPageFromItem(item: Record<string, unknown>): (PublicView & { passport: PassportVersion }) | undefined {
+  const page = toPublicView(item);
+  return page.passport ? { ...page, passport: page.passport } : undefined;
+}
+
 /** Who claims a hostname, and whether the claim is verified. */
 export interface HostnameClaim {
   orgId: string;

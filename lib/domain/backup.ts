@@ -58,3 +58,36 @@ export function parseBackupKey(key: string): { orgId: string; environment: strin
 /** The key of a backup object's version. */
 export const keyOfObject = (object: BackupObject): string =>
   backupKey({ orgId: object.orgId, environment: object.environment }, object.kind, object.gtin, object.version, object.value);
+
+// ---- The public copy (docs/backup.md#the-public-copy) -------------------------------------------
+
+/**
+ * The public copy: what anyone may read of each published version (a battery's public elements
+ * only), in a second bucket, under the same paths as the immutable pages the primary serves
+ * (lib/domain/page-urls.ts), so that CloudFront can fail over to it path for path:
+ * - a passport version: `{orgId}/{env}/p/{gtin14}/{v}/passport.json`, its page in each language
+ *   `…/{v}/{lang}`, and its credential `…/{v}/credential.jwt`;
+ * - a batch or item version: `{orgId}/{env}/p/{gtin14}/{10|21}/{lot|serial}/{n}.json` (the lot or
+ *   serial percent-encoded), the record's read form with the passport version that was current
+ *   when the record's version was copied.
+ * Each is written once, like the private copy.
+ */
+export function publicPassportKey(tenant: Tenant, gtin14: string, version: number, page: string): string {
+  return `${tenant.orgId}/${tenant.environment}/p/${gtin14}/${version}/${page}`;
+}
+
+export function publicUnitKey(tenant: Tenant, gtin14: string, kind: UnitKind, value: string, version: number): string {
+  return `${tenant.orgId}/${tenant.environment}/p/${gtin14}/${UNIT_AI[kind]}/${encodeURIComponent(value)}/${version}.json`;
+}
+
+/** The URL of a public copy's object: the public origin and the key, each segment as a URL path segment. */
+export const publicCopyUrl = (origin: string, key: string): string =>
+  `${origin.replace(/\/+$/, '')}/${key.split('/').map(encodeURIComponent).join('/')}`;
+
+/** A passport version's `backupUrl`: its JSON read form in the public copy. */
+export const passportBackupUrl = (origin: string, tenant: Tenant, gtin14: string, version: number): string =>
+  publicCopyUrl(origin, publicPassportKey(tenant, gtin14, version, 'passport.json'));
+
+/** A batch's or item's version's `backupUrl`: its JSON read form in the public copy. */
+export const unitBackupUrl = (origin: string, tenant: Tenant, gtin14: string, kind: UnitKind, value: string, version: number): string =>
+  publicCopyUrl(origin, publicUnitKey(tenant, gtin14, kind, value, version));

@@ -378,6 +378,10 @@ export const passportSchema = z
     digest: z.string().regex(DIGEST_PATTERN),
     previousDigest: z.string().regex(DIGEST_PATTERN).nullable(),
     dppId: z.string().optional().describe('The id the EN 18222 reads name this passport by (GET /v1/dpps/{dppId}; docs/access.md#reads); in API reads'),
+    backupUrl: z
+      .url()
+      .optional()
+      .describe("Where this version's public read form is served from the backup copy, independently of the table and the API, also when they are down (docs/backup.md#the-public-copy); absent where the service keeps no backup"),
   })
   .meta({ id: 'Passport' });
 export type Passport = z.infer<typeof passportSchema>;

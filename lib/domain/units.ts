@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { EXPORT_FORMATS } from './export.ts';
 import { cursorLimit } from './pagination.ts';
 import { ALL_UNIT_STATUSES, anyUnitDataSchema } from './unit-data.ts';
+import { unitBackupUrl } from './backup.ts';
 import { dppIdOf } from './dpp-id.ts';
 import type { Tenant } from './tenant.ts';
 import { isUnitValue, unitDigitalLink, unitValue, UNIT_PARAM, UNIT_VALUE_MAX_LENGTH, UNIT_VALUE_PATTERN, type UnitKind, type UnitRecord } from './unit.ts';
@@ -83,6 +84,10 @@ const common = {
   updatedAt: z.iso.datetime().describe('When this version was made'),
   digitalLink: z.url().describe("The record's GS1 Digital Link: the product's qrCodeUrl with /10/{lot} or /21/{serial}; print it in the record's QR code"),
   dppId: z.string().optional().describe('The id the EN 18222 reads name this record\'s passport by (GET /v1/dpps/{dppId}; docs/access.md#reads)'),
+  backupUrl: z
+    .url()
+    .optional()
+    .describe("Where this version's public read form is served from the backup copy, also when the service is down (docs/backup.md#the-public-copy); absent where the service keeps no backup"),
 };
 
 export const batchSchema = z
@@ -122,9 +127,18 @@ export type Item = z.infer<typeof itemSchema>;
 export const batchListSchema = z.object({ data: z.array(batchSchema), hasMore: z.boolean() }).meta({ id: 'BatchList' });
 export const itemListSchema = z.object({ data: z.array(itemSchema), hasMore: z.boolean() }).meta({ id: 'ItemList' });
 
-/** The read form of a stored record (its Digital Link from the product's qrCodeUrl; its DPP id when the tenant is given). */
-export function toUnitView(unit: UnitRecord, qrCodeUrl: string, tenant?: Tenant): Batch | Item {
-  const dpp = tenant ? { dppId: dppIdOf({ tenant, gtin14: unit.gtin, unit: { kind: unit.kind, value: unitValue(unit) } }) } : {};
+/**
+ * The read form of a stored record: its Digital Link from the product's qrCodeUrl; its DPP id when
+ * the tenant is given, and its `backupUrl` when the public copy's origin is given too
+ * (docs/backup.md#the-public-copy).
+ */
+export function toUnitView(unit: UnitRecord, qrCodeUrl: string, tenant?: Tenant, backupOrigin?: string): Batch | Item {
+  const dpp = tenant
+    ? {
+        dppId: dppIdOf({ tenant, gtin14: unit.gtin, unit: { kind: unit.kind, value: unitValue(unit) } }),
+        ...(backupOrigin ? { backupUrl: unitBackupUrl(backupOrigin, tenant, unit.gtin, unit.kind, unitValue(unit), unit.version) } : {}),
+      }
+    : {};
   const base = {
     productId: unit.productId,
     gtin: unit.gtin,

@@ -22,6 +22,7 @@ import { toUnitView } from '../domain/units.ts';
 import { NotFoundError, PermissionError, ValidationError } from '../http/errors.ts';
 import { accessOf, type ReaderAccess } from './access-grants.ts';
 import { patchUnit } from './items.ts';
+import { config } from '../config.ts';
 
 /**
  * The read API of EN 18222 (docs/access.md#reads): a passport by its DPP id, by product identifier
@@ -224,7 +225,7 @@ export async function patchDppItem(principal: Principal, dppId: string, patch: u
   const other = found.access.via !== 'owner' ? found.access.orgId : undefined;
   const actorOrigin: Origin = other ? { actor: { type: 'organization', id: other, ...(await nameOf(other)) }, requestId: origin.requestId } : origin;
   const written = await patchUnit(found.ref.tenant, found.product, 'item', found.unit.serial ?? '', patch, actorOrigin, other);
-  return toUnitView(written.unit, found.product.qrCodeUrl, found.ref.tenant);
+  return toUnitView(written.unit, found.product.qrCodeUrl, found.ref.tenant, config().backupPublicOrigin);
 }
 
 const nameOf = async (orgId: string): Promise<{ name?: string }> => {

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { REPO_ROOT } from '../../infra/cdk/bundling.ts';
 import { ACCESS_LOG_FIELDS } from '../../infra/cdk/constructs/api.ts';
+import { DEFAULT_BACKUP_RETENTION_YEARS } from '../../infra/cdk/constructs/backup.ts';
 import { FUNCTIONS, type FunctionSpec } from '../../infra/functions.ts';
 import { ROUTES, type Route } from '../../lib/api/routes.ts';
 import type { Row } from './measure.ts';
@@ -281,6 +282,50 @@ export function costModel(prices: RegionPrices, inputs: Inputs, alarmMetrics: nu
   };
 }
 
+/**
+ * What the backup copy costs per million published versions (docs/backup.md#what-it-costs): the
+ * store's requests (conditional puts, one private object and the public ones per version) and the
+ * storage of both copies for the retention, every object locked that long (Standard storage class;
+ * SSE-KMS with a bucket key, whose few KMS requests are left out). The backup function's Lambda
+ * invocations are per stream batch of up to 100 records and left out too (under a cent a million).
+ */
+export interface BackupInputs {
+  requestsPerVersion: Input;
+  privateBytesPerVersion: Input;
+  publicBytesPerVersion: Input;
+  retentionYears: Input;
+}
+
+export function backupInputs(rows: readonly Row[]): BackupInputs {
+  const measured = (figure: string, fallback: number, unit: string, note: string): Input => {
+    const row = rows.find((r) => r.benchmark === 'backup' && r.figure === figure);
+    return row && Number.isFinite(row.value) ? { value: row.value, unit, source: `bench: backup / ${figure}`, note } : { value: fallback, unit, source: 'default', note };
+  };
+  return {
+    requestsPerVersion: measured('store requests per version', 26, 'requests', 'conditional puts: the private object, the public JSON and 24 pages'),
+    privateBytesPerVersion: measured('bytes per version (a wine passport)', 935, 'bytes', "the private copy's object"),
+    publicBytesPerVersion: measured('public bytes per version (a wine passport)', 155_114, 'bytes', 'the JSON read form and the page in 24 languages (measured 2026-11-26)'),
+    retentionYears: { value: DEFAULT_BACKUP_RETENTION_YEARS, unit: 'years', source: 'infra/cdk/constructs/backup.ts', note: 'Object Lock retention of every object (context backupRetentionYears)' },
+  };
+}
+
+export interface BackupCosts {
+  region: Region;
+  /** Dollars per million published versions: the puts, once. */
+  requests: number;
+  /** Dollars a month per million versions kept: both copies' bytes. */
+  storagePerMonth: number;
+  /** Dollars per million versions over the whole retention: the puts and every month of it. */
+  overRetention: number;
+}
+
+export function backupCostModel(prices: RegionPrices, inputs: BackupInputs): BackupCosts {
+  const requests = inputs.requestsPerVersion.value * 1e6 * (prices.s3PutRequestsPerThousand.value / 1000);
+  const bytes = (inputs.privateBytesPerVersion.value + inputs.publicBytesPerVersion.value) * 1e6;
+  const storagePerMonth = (bytes / GB) * prices.s3StandardPerGbMonth.value;
+  return { region: prices.region, requests, storagePerMonth, overRetention: requests + storagePerMonth * 12 * inputs.retentionYears.value };
+}
+
 export const total = (costs: Record<Component, number>): number => Object.values(costs).reduce((a, b) => a + b, 0);
 
 /** Alarm metrics the stack creates: the DLQ depth, the 5xx rate (two metrics), one throttle alarm per function. */
@@ -338,8 +383,10 @@ if (isMain) {
   const inputs = modelInputs(bench.rows);
   const all = REGIONS.map((region) => costModel(PRICES[region], inputs, alarmMetricCount()));
   const frankfurt = all.find((c) => c.region === 'eu-central-1') as Costs;
+  const backup = backupInputs(bench.rows);
+  const backupCosts = REGIONS.map((region) => backupCostModel(PRICES[region], backup));
   if (process.argv.includes('--json')) {
-    console.log(JSON.stringify({ benchAt: bench.at, goals: GOALS, inputs, costs: all, prices: PRICES }, null, 2));
+    console.log(JSON.stringify({ benchAt: bench.at, goals: GOALS, inputs, costs: all, backup: { inputs: backup, costs: backupCosts }, prices: PRICES }, null, 2));
   } else {
     console.log(`\nCost model: list prices of test/bench/prices.ts (on-demand, first tier, free tier not deducted), both regions`);
     console.log(bench.at ? `Counts from bench-results/latest.json (${bench.at}) where measured, else defaults\n` : 'No bench-results/latest.json: default counts (run `npm run bench` to measure them)\n');
@@ -348,8 +395,13 @@ if (isMain) {
     for (const line of goalLines(frankfurt)) console.log(`  ${line}`);
     console.log('\nFixed, a month (eu-central-1):\n');
     for (const m of frankfurt.monthly) console.log(`  $${m.dollars.toFixed(2).padStart(6)}  ${m.item}`);
+    console.log('\nThe backup copy, per million published versions (docs/backup.md#what-it-costs):\n');
+    for (const c of backupCosts) {
+      console.log(`  ${c.region}: $${dollars(c.requests)} of puts once, $${dollars(c.storagePerMonth)} a month of storage, $${dollars(c.overRetention)} over ${backup.retentionYears.value} years`);
+    }
     console.log('\nInputs:\n');
     console.log(inputTable(inputs));
+    console.log(inputTable(backup as unknown as Inputs).split('\n').slice(2).join('\n'));
     console.log('\nPrices:\n');
     console.log(priceTable());
   }

@@ -39,6 +39,9 @@ export interface RegionPrices {
   dataTransferOutPerGb: Price;
   secretsManagerSecretPerMonth: Price;
   alarmMetricPerMonth: Price;
+  /** S3 Standard: PUT (and COPY, POST, LIST) requests, and storage (the backup copy, docs/backup.md#what-it-costs). */
+  s3PutRequestsPerThousand: Price;
+  s3StandardPerGbMonth: Price;
 }
 
 const CHECKED = '2026-11-23';
@@ -49,6 +52,9 @@ const API_GATEWAY = 'https://aws.amazon.com/api-gateway/pricing/';
 const DYNAMODB = 'https://aws.amazon.com/dynamodb/pricing/on-demand/';
 const SQS = 'https://aws.amazon.com/sqs/pricing/';
 const CLOUDWATCH = 'https://aws.amazon.com/cloudwatch/pricing/';
+const S3 = 'https://aws.amazon.com/s3/pricing/';
+const S3_REQUESTS = `${S3}; https://c3x.dev/blog/s3-request-fees-explained (S3 Standard: PUT, COPY, POST, LIST $0.005 per 1,000 requests)`;
+const S3_STORAGE = `${S3}; https://cloudburn.io/blog/amazon-s3-pricing (S3 Standard $0.023 per GB-month, US East, March 2026)`;
 
 const price = (value: number, unit: string, source: string, confirmed: boolean, note?: string): Price => ({
   value,
@@ -58,6 +64,9 @@ const price = (value: number, unit: string, source: string, confirmed: boolean, 
   confirmed,
   ...(note ? { note } : {}),
 });
+
+/** The S3 prices were read later than the rest, for the backup copy (issue 30). */
+const s3Price = (...args: Parameters<typeof price>): Price => ({ ...price(...args), checked: '2026-11-26' });
 
 /** Shared by both regions: the same published figure everywhere. */
 const common = {
@@ -82,6 +91,8 @@ export const PRICES: Record<Region, RegionPrices> = {
     dynamodbReadUnitsPerMillion: price(0.1525, '$/million RRU', `${PREVIOUS}; ${DYNAMODB}`, false),
     sqsRequestsPerMillion: price(0.4, '$/million', `${PREVIOUS}; ${SQS}`, false),
     logsIngestionPerGb: price(0.63, '$/GB', `${PREVIOUS}; ${CLOUDWATCH}`, false, 'Lambda logs are vended logs, tiered since May 2025; the first tier is this price'),
+    s3PutRequestsPerThousand: s3Price(0.005, '$/1,000 requests', S3_REQUESTS, false, 'the US East figure: no source read that day showed Frankfurt\'s'),
+    s3StandardPerGbMonth: s3Price(0.023, '$/GB-month', S3_STORAGE, false, 'the US East figure: no source read that day showed Frankfurt\'s'),
   },
   'us-east-1': {
     region: 'us-east-1',
@@ -94,6 +105,8 @@ export const PRICES: Record<Region, RegionPrices> = {
     dynamodbReadUnitsPerMillion: price(0.125, '$/million RRU', `${DYNAMODB}; https://airbyte.com/data-engineering-resources/dynamodb-pricing ($0.125 per million RRU, US East)`, true),
     sqsRequestsPerMillion: price(0.4, '$/million', `${SQS}`, false, 'standard queue; not shown by a source read that day'),
     logsIngestionPerGb: price(0.5, '$/GB', `${CLOUDWATCH}; https://www.duckbillgroup.com/?p=9080 (Lambda logs: first tier $0.50 per GB, us-east-1, tiered from May 2025)`, true),
+    s3PutRequestsPerThousand: s3Price(0.005, '$/1,000 requests', S3_REQUESTS, true, 'read on third-party pages, not on the AWS page itself'),
+    s3StandardPerGbMonth: s3Price(0.023, '$/GB-month', S3_STORAGE, true, 'first 50 TB; read on a third-party page, not on the AWS page itself'),
   },
 };
 

@@ -2,7 +2,8 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BACKUP_LAG_ALARM_MINUTES } from '../../infra/cdk/constructs/backup.ts';
 import { STREAM_CONSUMER_ACTIONS } from '../../infra/cdk/function-table.ts';
-import { logicalId, ofType, synthesize, type Statement, type Synthesized } from './template.ts';
+import { logicalId, ofType, originGroupOf, single, synthesize, type Statement, type Synthesized } from './template.ts';
+import { BACKUP_PATH_PATTERN, FAILOVER_STATUS_CODES } from '../../infra/cdk/constructs/resolver-cdn.ts';
 
 /**
  * The backup copy in AWS (docs/backup.md), by template assertions: what the local store cannot
@@ -58,7 +59,7 @@ describe('the backup function', () => {
     const statements = policies.flatMap(([, p]) => (p.Properties?.PolicyDocument as { Statement: Statement[] }).Statement);
     const actions = statements.flatMap((s) => [s.Action].flat());
     // Assess
-    expect(new Set(actions)).toEqual(new Set(['s3:PutObject', 's3:GetObject', 'kms:GenerateDataKey', 'kms:Decrypt', ...STREAM_CONSUMER_ACTIONS, 'logs:CreateLogStream', 'logs:PutLogEvents', 'sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl']));
+    expect(new Set(actions)).toEqual(new Set(['s3:PutObject', 's3:GetObject', 'kms:GenerateDataKey', 'kms:Decrypt', 'dynamodb:GetItem', ...STREAM_CONSUMER_ACTIONS, 'logs:CreateLogStream', 'logs:PutLogEvents', 'sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl']));
     expect(actions.filter((a) => /Delete|\*/.test(a))).toEqual([]);
   });
 
@@ -82,6 +83,66 @@ describe('the backup function', () => {
     expect(alarms).toContainEqual(expect.objectContaining({ MetricName: 'IteratorAge', Namespace: 'AWS/Lambda', Threshold: BACKUP_LAG_ALARM_MINUTES * 60_000 }));
     expect(alarms.find((a) => a.MetricName === 'IteratorAge')?.AlarmActions).toHaveLength(1);
     expect(alarms.filter((a) => a.MetricName === 'ApproximateNumberOfMessagesVisible' && JSON.stringify(a.Dimensions ?? []).includes(logicalId(synth.stack.backup.deadLetterQueue)))).toHaveLength(1);
+  });
+});
+
+describe('the public copy and the failover (docs/backup.md#failover)', () => {
+  const distribution = () => single(synth, 'AWS::CloudFront::Distribution').DistributionConfig as Record<string, unknown>;
+  const behaviors = () => distribution().CacheBehaviors as Record<string, any>[];
+  const bucketOrigin = () => (distribution().Origins as Record<string, any>[]).find((o) => JSON.stringify(o.DomainName).includes(logicalId(synth.stack.backup.publicBucket)));
+
+  it('locks the public bucket like the private one, refuses unconditional puts, and lets only this distribution read it', () => {
+    // Prepare
+    const bucket = synth.resources[logicalId(synth.stack.backup.publicBucket)]?.Properties as Record<string, any>;
+    const [, policy] = ofType(synth, 'AWS::S3::BucketPolicy').find(([, p]) => JSON.stringify(p.Properties?.Bucket) === JSON.stringify({ Ref: logicalId(synth.stack.backup.publicBucket) })) ?? [];
+    // Act
+    const statements = (policy?.Properties?.PolicyDocument as { Statement: (Statement & { Condition?: unknown; Principal?: unknown })[] }).Statement;
+    // Assess
+    expect(bucket.ObjectLockConfiguration).toEqual({ ObjectLockEnabled: 'Enabled', Rule: { DefaultRetention: { Mode: 'COMPLIANCE', Days: 3650 } } });
+    expect(bucket.PublicAccessBlockConfiguration).toEqual({ BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true });
+    expect(statements).toContainEqual(expect.objectContaining({ Sid: 'DenyUnconditionalPuts', Effect: 'Deny', Action: 's3:PutObject' }));
+    const reads = statements.filter((st) => st.Effect === 'Allow');
+    expect(reads).toHaveLength(1);
+    expect(reads[0]).toMatchObject({ Action: 's3:GetObject', Principal: { Service: 'cloudfront.amazonaws.com' } });
+    expect(JSON.stringify(reads[0]!.Condition)).toContain(logicalId(synth.stack.distribution));
+  });
+
+  it('serves the version pages and credentials from the resolver first and from the public copy on a 5xx, under the same path', () => {
+    // Act
+    const pages = behaviors().filter((b) => /\/p\/\*$|credential\.jwt$/.test(b.PathPattern));
+    // Assess
+    expect(pages.length).toBeGreaterThanOrEqual(4);
+    for (const behavior of pages) {
+      const group = originGroupOf(distribution(), behavior.TargetOriginId);
+      expect(group?.FailoverCriteria.StatusCodes.Items).toEqual([...FAILOVER_STATUS_CODES]);
+      expect(group?.Members.Items[1]?.OriginId).toBe(bucketOrigin()?.Id);
+    }
+  });
+
+  it('serves /backup/{key} from the public copy alone, the prefix dropped by its viewer-request function', () => {
+    // Prepare
+    const behavior = behaviors().find((b) => b.PathPattern === BACKUP_PATH_PATTERN);
+    const fn = synth.resources[behavior?.FunctionAssociations[0].FunctionARN['Fn::GetAtt'][0]]?.Properties as { FunctionCode: string };
+    const run = new Function('event', `${fn.FunctionCode}\nreturn handler(event);`) as (event: unknown) => { uri: string };
+    // Act
+    const request = run({ request: { uri: '/backup/org_0123456789abcdef/live/p/04006381333931/3/passport.json', headers: {} } });
+    // Assess
+    expect(behavior?.TargetOriginId).toBe(bucketOrigin()?.Id);
+    expect(behavior).toMatchObject({ AllowedMethods: ['GET', 'HEAD'], ViewerProtocolPolicy: 'redirect-to-https' });
+    expect(request.uri).toBe('/org_0123456789abcdef/live/p/04006381333931/3/passport.json');
+  });
+
+  it('tells the functions where the public copy is served: under /backup on the resolver origin, or the context value backupPublicOrigin', () => {
+    // Prepare
+    const custom = synthesize({}, { backupPublicOrigin: 'https://backup.passports.example' });
+    const envOf = (s: Synthesized) => (s.resources[logicalId(s.stack.backup.function)]?.Properties as { Environment: { Variables: Record<string, unknown> } }).Environment.Variables;
+    // Act
+    const byDefault = JSON.stringify(envOf(synth).BACKUP_PUBLIC_ORIGIN);
+    // Assess
+    expect(byDefault).toContain(logicalId(synth.stack.distribution));
+    expect(byDefault).toContain('/backup');
+    expect(envOf(custom).BACKUP_PUBLIC_ORIGIN).toBe('https://backup.passports.example');
+    expect(envOf(synth).BACKUP_PUBLIC_BUCKET).toEqual({ Ref: logicalId(synth.stack.backup.publicBucket) });
   });
 });
 

@@ -11,8 +11,8 @@ const synth = synthesize({ dashboard: true });
 
 describe('the dashboard in AWS', () => {
   it('keeps its files in a private, encrypted, TLS-only bucket that a BucketDeployment fills', () => {
-    // Act: every bucket but the backup copy's (test/infra/backup.test.ts)
-    const buckets = ofType(synth, 'AWS::S3::Bucket').filter(([id]) => id !== logicalId(synth.stack.backup.bucket));
+    // Act: every bucket but the backup copies' (test/infra/backup.test.ts) and the exports bucket (test/infra/exports.test.ts)
+    const buckets = ofType(synth, 'AWS::S3::Bucket').filter(([id]) => ![synth.stack.backup.bucket, synth.stack.backup.publicBucket, synth.stack.exports.bucket].some((bucket) => logicalId(bucket) === id));
     const deployments = ofType(synth, 'Custom::CDKBucketDeployment');
 
     // Assess
@@ -21,7 +21,7 @@ describe('the dashboard in AWS', () => {
       PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
       BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
     });
-    const policy = JSON.stringify(ofType(synth, 'AWS::S3::BucketPolicy')[0]?.[1].Properties);
+    const policy = JSON.stringify(ofType(synth, 'AWS::S3::BucketPolicy').find(([, p]) => JSON.stringify(p.Properties?.Bucket) === JSON.stringify({ Ref: buckets[0]?.[0] }))?.[1].Properties);
     expect(policy).toContain('aws:SecureTransport');
     expect(policy).toContain('cloudfront.amazonaws.com');
     expect(deployments).toHaveLength(1);
@@ -34,7 +34,8 @@ describe('the dashboard in AWS', () => {
       CacheBehaviors: Record<string, unknown>[];
     };
     const behavior = distribution.CacheBehaviors.find((b) => b.PathPattern === '/dashboard*');
-    const headers = JSON.stringify(ofType(synth, 'AWS::CloudFront::ResponseHeadersPolicy')[0]?.[1].Properties);
+    const policyId = (behavior?.ResponseHeadersPolicyId as { Ref: string } | undefined)?.Ref ?? '';
+    const headers = JSON.stringify(synth.resources[policyId]?.Properties);
     const fnId = (behavior?.FunctionAssociations as { FunctionARN: { 'Fn::GetAtt': [string] } }[] | undefined)?.[0]?.FunctionARN['Fn::GetAtt'][0] ?? '';
     const fn = synth.resources[fnId]?.Properties as { FunctionCode: string };
 
@@ -43,8 +44,8 @@ describe('the dashboard in AWS', () => {
     expect(behavior?.FunctionAssociations).toHaveLength(1);
     expect(headers).toContain(DASHBOARD_CSP);
     expect(fn.FunctionCode).toContain("'/dashboard/index.html'");
-    // One for the bucket (s3), one for the resolver's function URL (lambda).
-    expect(ofType(synth, 'AWS::CloudFront::OriginAccessControl').map(([, r]) => (r.Properties?.OriginAccessControlConfig as { OriginAccessControlOriginType: string }).OriginAccessControlOriginType).sort()).toEqual(['lambda', 's3']);
+    // One for the bucket (s3), one for the public backup copy (s3), one for the resolver's function URL (lambda).
+    expect(ofType(synth, 'AWS::CloudFront::OriginAccessControl').map(([, r]) => (r.Properties?.OriginAccessControlConfig as { OriginAccessControlOriginType: string }).OriginAccessControlOriginType).sort()).toEqual(['lambda', 's3', 's3']);
   });
 
   it('routes GET /dashboard and /dashboard/{proxy+} on the API to it, so the dashboard shares the API\'s origin', () => {

@@ -2,7 +2,7 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CONSUMER_ACTIONS, deliveryQueueActions, importQueueActions, RESOLVER_HEADERS, readsSessionSecret, scanQueueActions, STREAM_CONSUMER_ACTIONS } from '../../infra/cdk/stack.ts';
-import { CREDENTIAL_PATH_PATTERNS, PAGE_PATH_PATTERNS, viewerRequestCode } from '../../infra/cdk/constructs/resolver-cdn.ts';
+import { BACKUP_PATH_PATTERN, CREDENTIAL_PATH_PATTERNS, PAGE_PATH_PATTERNS, viewerRequestCode } from '../../infra/cdk/constructs/resolver-cdn.ts';
 import { DEFAULT_LOG_LEVEL } from '../../infra/cdk/function-table.ts';
 import { DEFAULT_SETTINGS } from '../../infra/cdk/settings.ts';
 import { ROUTES } from '../../lib/api/routes.ts';
@@ -16,6 +16,8 @@ import {
   functionLogicalId,
   logicalId,
   ofType,
+  originOf,
+  primaryOriginId,
   roleStatements,
   single,
   synthesize,
@@ -139,6 +141,7 @@ describe('functions', () => {
       ...(readsSessionSecret(name, spec) ? ['secretsmanager:GetSecretValue'] : []),
       ...(spec.grants.secretsKey ?? []),
       ...(spec.grants.signingKeys ?? []),
+      ...(spec.grants.exportsBucket ?? []),
     ].sort();
 
     // Act
@@ -439,7 +442,7 @@ describe('resolver distribution', () => {
     const config = single(synth, 'AWS::CloudFront::Distribution').DistributionConfig as Record<string, unknown>;
     const behaviors = config.CacheBehaviors as Record<string, unknown>[];
     const origins = config.Origins as { Id: string }[];
-    const toApi = behaviors.filter((b) => JSON.stringify(origins.find((o) => o.Id === b.TargetOriginId)).includes(logicalId(synth.stack.api)));
+    const toApi = behaviors.filter((b) => JSON.stringify(origins.find((o) => o.Id === primaryOriginId(config, b.TargetOriginId as string))).includes(logicalId(synth.stack.api)));
     const patterns = behaviors.map((b) => b.PathPattern as string);
     const first = (path: string) => patterns.find((p) => new RegExp(`^${p.replace(/[.+^${}()|[\]\\]/g, '\\$&').replaceAll('*', '.*').replaceAll('?', '.')}$`).test(path));
     const org = 'org_0123456789abcdef';
@@ -494,7 +497,7 @@ describe('resolver distribution', () => {
   it('caches the immutable version pages as long as they say, compressed, keyed by the path alone; nothing else', () => {
     // Prepare
     const config = single(synth, 'AWS::CloudFront::Distribution').DistributionConfig as Record<string, unknown>;
-    const behaviors = (config.CacheBehaviors as Record<string, unknown>[]).filter((b) => !(CREDENTIAL_PATH_PATTERNS as readonly unknown[]).includes(b.PathPattern));
+    const behaviors = (config.CacheBehaviors as Record<string, unknown>[]).filter((b) => !(CREDENTIAL_PATH_PATTERNS as readonly unknown[]).includes(b.PathPattern) && b.PathPattern !== BACKUP_PATH_PATTERN);
     const policyId = (behaviors[0]?.CachePolicyId as { Ref: string }).Ref;
 
     // Act
@@ -504,7 +507,8 @@ describe('resolver distribution', () => {
     expect(behaviors.map((b) => b.PathPattern).sort()).toEqual([...PAGE_PATH_PATTERNS].sort());
     for (const behavior of behaviors) {
       expect(behavior).toMatchObject({ Compress: true, AllowedMethods: ['GET', 'HEAD'], ViewerProtocolPolicy: 'redirect-to-https', CachePolicyId: { Ref: policyId } });
-      expect(behavior.TargetOriginId).toBe((config.DefaultCacheBehavior as Record<string, unknown>).TargetOriginId);
+      // The resolver's function URL first, the backup copy when it fails (docs/backup.md#failover).
+      expect(JSON.stringify(originOf(config, primaryOriginId(config, behavior.TargetOriginId as string)))).toBe(JSON.stringify({ ...originOf(config, (config.DefaultCacheBehavior as { TargetOriginId: string }).TargetOriginId), Id: primaryOriginId(config, behavior.TargetOriginId as string) }));
     }
     expect(policy).toMatchObject({ MinTTL: 0, DefaultTTL: 0, MaxTTL: 31_536_000 });
     expect(policy.ParametersInCacheKeyAndForwardedToOrigin).toMatchObject({
@@ -555,11 +559,13 @@ describe('resolver distribution', () => {
     // Assess
     expect(urls).toHaveLength(1);
     expect(urls[0]?.[1].Properties).toMatchObject({ AuthType: 'AWS_IAM', TargetFunctionArn: arnOf(resolverId) });
-    // Two origins: the resolver's function URL, signed; the HTTP API for the credential documents.
-    expect(config.Origins).toHaveLength(2);
-    expect(signed).toHaveLength(1);
+    // Four origins: the resolver's function URL, signed (alone for the Digital Links, and as the
+    // version pages' primary); the HTTP API for the credential documents; the backup copy's bucket, signed.
+    expect(config.Origins).toHaveLength(4);
+    expect(signed).toHaveLength(3);
     expect(oac).toMatchObject({ OriginAccessControlOriginType: 'lambda', SigningBehavior: 'always', SigningProtocol: 'sigv4' });
-    expect(permissions.map((p) => p.Action).sort()).toEqual(['lambda:InvokeFunction', 'lambda:InvokeFunctionUrl']);
+    // One pair for each time the distribution binds the function URL as an origin (alone, and in the pages' origin group).
+    expect(permissions.map((p) => p.Action).sort()).toEqual(['lambda:InvokeFunction', 'lambda:InvokeFunction', 'lambda:InvokeFunctionUrl', 'lambda:InvokeFunctionUrl']);
     for (const permission of permissions) {
       expect(permission.Principal).toBe('cloudfront.amazonaws.com');
       expect(JSON.stringify(permission.SourceArn)).toContain(distributionId);

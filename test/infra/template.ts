@@ -85,3 +85,21 @@ export function single(synth: Synthesized, type: string): Record<string, unknown
   if (found.length !== 1) throw new Error(`Expected one ${type}, found ${found.length}`);
   return found[0]?.[1].Properties ?? {};
 }
+
+/** A distribution's origin group, by its id, as CloudFront holds it. */
+interface OriginGroupConfig {
+  Id: string;
+  FailoverCriteria: { StatusCodes: { Items: number[] } };
+  Members: { Items: { OriginId: string }[] };
+}
+
+/** The origin group `id` of a distribution config, undefined for a plain origin's id. */
+export const originGroupOf = (config: Record<string, unknown>, id: string): OriginGroupConfig | undefined =>
+  ((config.OriginGroups as { Items?: OriginGroupConfig[] } | undefined)?.Items ?? []).find((group) => group.Id === id);
+
+/** The origin a behaviour's target reaches first: an origin group's primary member, or the origin itself. */
+export const primaryOriginId = (config: Record<string, unknown>, targetId: string): string => originGroupOf(config, targetId)?.Members.Items[0]?.OriginId ?? targetId;
+
+/** An origin of a distribution config, by id. */
+export const originOf = (config: Record<string, unknown>, id: string): Record<string, unknown> | undefined =>
+  (config.Origins as Record<string, unknown>[]).find((origin) => origin.Id === id);

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { backupKey } from '../../lib/domain/backup.ts';
+import { backupKey, publicPassportKey, publicUnitKey } from '../../lib/domain/backup.ts';
+import { passportJsonUrl } from '../../lib/domain/page-urls.ts';
 import type { BackupObject } from '../../lib/domain/backup.ts';
 import { admin } from '../support/admin.ts';
 import { call, newOrg, type TestOrg } from '../support/api.ts';
@@ -176,7 +177,7 @@ describe('a version in the backup store is never overwritten', () => {
     await publish(org.live, product.productId);
     const key = backupKey(tenant(), 'passport', gtin14(product), 1);
     const first = await copied(key);
-    const url = `${stack.backupPublicOrigin}/${key}`;
+    const url = `${stack.backupEndpoint}/${stack.backupBucket}/${key}`;
     // Act
     const conditional = await putOnce(key, '{"forged":true}\n', 'sha256:forged');
     const plain = await fetch(url, { method: 'PUT', headers: { 'content-type': 'application/json', 'x-amz-meta-digest': 'sha256:forged' }, body: '{"forged":true}' });
@@ -186,5 +187,70 @@ describe('a version in the backup store is never overwritten', () => {
     expect(plain.status).toBe(403);
     expect(deleted.status).toBe(403);
     expect(await getObject(key)).toEqual(first);
+  });
+});
+
+describe('the public copy: each version\'s public read form at its backupUrl', () => {
+  /** The answer at `url` once the copy has written it. */
+  const served = (url: string) =>
+    until(url, async () => {
+      const response = await fetch(url);
+      return response.status === 200 ? { type: response.headers.get('content-type'), language: response.headers.get('content-language'), text: await response.text() } : undefined;
+    });
+
+  it('names the backupUrl in the API read and the linkset, and serves there the same JSON and pages as the primary, apart from the table', async () => {
+    // Prepare
+    const product = await createProduct(org.live, { name: 'Mirrored Merlot' });
+    await publish(org.live, product.productId);
+    const read = await call('GET', `/v1/products/${product.productId}/passport`, { key: org.live });
+    const backupUrl = read.body.backupUrl as string;
+    const primaryJson = await fetch(passportJsonUrl(stack.resolverOrigin, tenant(), gtin14(product), 1));
+    const primaryPage = await fetch(passportJsonUrl(stack.resolverOrigin, tenant(), gtin14(product), 1).replace(/passport\.json$/, 'fr'));
+    const links = await fetch(`${product.qrCodeUrl}?linkType=linkset`);
+    // Act
+    const json = await served(backupUrl);
+    const page = await served(backupUrl.replace(/passport\.json$/, 'fr'));
+    // Assess
+    expect(backupUrl).toBe(`${stack.backupPublicOrigin}/${publicPassportKey(tenant(), gtin14(product), 1, 'passport.json')}`);
+    expect(json.type).toBe('application/json; charset=utf-8');
+    // The same read form (its keys may come in another order: the copy is made from the stream's image of the item).
+    expect(JSON.parse(json.text)).toEqual(await primaryJson.json());
+    expect(JSON.parse(json.text)).toMatchObject({ productId: product.productId, version: 1, digest: read.body.digest, backupUrl });
+    // The page's language is in its HTML (lang="fr"); its Content-Language header is set on the put, which fauxqs does not keep (docs/backup.md#locally).
+    expect({ type: page.type, text: page.text }).toEqual({ type: 'text/html; charset=utf-8', text: await primaryPage.text() });
+    const linkset = (await links.json()) as { linkset: Record<string, unknown>[] };
+    expect(linkset.linkset[0]!.alternate).toEqual([{ href: backupUrl, title: 'Mirrored Merlot: backup copy of the digital product passport (JSON), version 1', type: 'application/json' }]);
+  });
+
+  it('keeps a battery\'s restricted elements out of its public copy, and names each item version\'s own backupUrl', async () => {
+    // Prepare: the battery model and its battery from the test above (three versions each)
+    const serial = 'EVP75B0001';
+    const item = await call('GET', `/v1/products/${battery.productId}/items/${serial}`, { key: org.live });
+    const passport = await call('GET', `/v1/products/${battery.productId}/passport`, { key: org.live });
+    // Act
+    const itemCopy = await served(item.body.backupUrl as string);
+    const passportCopy = await served(passport.body.backupUrl as string);
+    // Assess
+    expect(item.body.backupUrl).toBe(`${stack.backupPublicOrigin}/${publicUnitKey(tenant(), gtin14(battery), 'item', serial, 3)}`);
+    expect(JSON.parse(itemCopy.text)).toMatchObject({ serial, backupUrl: item.body.backupUrl, item: { version: 3, digest: item.body.digest } });
+    // Annex XIII point 2(a) (materialComposition.batteryMaterials) and point 4 (the battery's state of health) are not public.
+    for (const copy of [itemCopy.text, passportCopy.text]) expect(copy).not.toContain('Polyvinylidene fluoride');
+    expect(itemCopy.text).not.toContain('stateOfCertifiedEnergy');
+    expect(JSON.parse(passportCopy.text)).toMatchObject({ version: 3, digest: passport.body.digest });
+  });
+
+  it('keeps a public object as first written when a plain put or a delete tries to replace it', async () => {
+    // Prepare
+    const product = await createProduct(org.live, { name: 'Mirrored and kept' });
+    await publish(org.live, product.productId);
+    const backupUrl = (await call('GET', `/v1/products/${product.productId}/passport`, { key: org.live })).body.backupUrl as string;
+    const first = await served(backupUrl);
+    // Act
+    const plain = await fetch(backupUrl, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{"forged":true}' });
+    const conditional = await fetch(backupUrl, { method: 'PUT', headers: { 'content-type': 'application/json', 'if-none-match': '*' }, body: '{"forged":true}' });
+    const deleted = await fetch(backupUrl, { method: 'DELETE' });
+    // Assess
+    expect([plain.status, conditional.status, deleted.status]).toEqual([403, 412, 403]);
+    expect(await served(backupUrl)).toEqual(first);
   });
 });

@@ -94,13 +94,16 @@ afterAll(async () => {
 }, 60_000);
 
 describe('DynamoDB Local killed, then started again', () => {
-  it('answers 503 with Retry-After within the budget, /ready names the table, /health stays 200; afterwards everything answers, nothing acknowledged is lost, and an Idempotency-Key retry creates once', async () => {
+  it('answers 503 with Retry-After within the budget, /ready names the table, /health stays 200, the backup URL serves the passport; afterwards everything answers, nothing acknowledged is lost, and an Idempotency-Key retry creates once', async () => {
     // Prepare: a product acknowledged before the outage, and one never scanned yet
     const before = await publishedProduct('Acknowledged before the outage');
     const scanned = await publishedProduct('Scanned during the outage');
     const gtin = uniqueGtin13();
     const idempotencyKey = crypto.randomUUID();
     const create = () => http('POST', '/v1/products', { body: { name: 'Created across the outage', category: 'wine', gtin }, headers: { 'idempotency-key': idempotencyKey } });
+    // The passport's backup URL (docs/backup.md#the-public-copy), once the copy has written it.
+    const { backupUrl } = (await http('GET', `/v1/products/${scanned.productId}/passport`)).body as { backupUrl: string };
+    await until('the public copy of the passport', async () => ((await fetch(backupUrl)).status === 200 ? true : undefined));
 
     // Act: kill DynamoDB Local by its PID
     const pid = stack.processes.dynamodb.pid();
@@ -117,6 +120,7 @@ describe('DynamoDB Local killed, then started again', () => {
     const page = await http('GET', scanned.qrCodeUrl, { headers: { accept: 'text/html', 'accept-language': 'fr-FR,fr;q=0.9', 'user-agent': PHONE } });
     const json = await http('GET', scanned.qrCodeUrl, { headers: { accept: 'application/json', 'user-agent': PHONE } });
     const health = await http('GET', '/health');
+    const backup = await http('GET', backupUrl, { headers: { authorization: '' } });
 
     // Assess: the outage
     for (const answer of [list, post, json, ready]) {
@@ -134,6 +138,9 @@ describe('DynamoDB Local killed, then started again', () => {
     expect(ready.body.error.message).toContain('the table (DynamoDB)');
     expect(ready.body.error.message).not.toContain('scan queue');
     expect(health.status).toBe(200);
+    // The backup URL answers from the backup store, which the outage does not touch.
+    expect(backup.status, backup.text).toBe(200);
+    expect(backup.body).toMatchObject({ productId: scanned.productId, version: 1, backupUrl });
     expect(JSON.stringify([list.body, post.body, json.body])).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|dynamo/i);
     await until('the stack to print that it is not ready', async () => readiness.slice(printed).find((c) => !c.ready && c.failed.some((f) => f.name === 'table')));
 

@@ -25,8 +25,11 @@ export interface BackupCopyProps {
   logRetention: RetentionDays;
   /** How long each object is locked (compliance mode); default DEFAULT_BACKUP_RETENTION_YEARS. */
   retentionYears?: number;
-  /** Where the backup's alarms go (the stack's alarm topic). */
-  alarmAction?: IAlarmAction;
+  /** The table the backup function reads a record's current passport from (its public copy names it: docs/backup.md#the-public-copy). */
+  tableName: string;
+  tableArn: string;
+  /** Where the public copy is served (BACKUP_PUBLIC_ORIGIN, the start of every backupUrl). */
+  publicOrigin: string;
 }
 
 /**
@@ -40,6 +43,9 @@ export interface BackupCopyProps {
  */
 export class BackupCopy extends StackPart {
   readonly bucket: Bucket;
+  /** The public copy (docs/backup.md#the-public-copy): the resolver distribution's failover origin for the version pages. */
+  readonly publicBucket: Bucket;
+  private readonly alarms: Alarm[];
   readonly key: Key;
   readonly function: NodejsFunction;
   readonly deadLetterQueue: Queue;
@@ -78,6 +84,34 @@ export class BackupCopy extends StackPart {
         'Only the backup function writes (conditional puts, never deletes, Object Lock in compliance mode); server access logs would be a second bucket to keep as long, and CloudTrail records the writes.',
     });
 
+    // The public copy: what anyone may read of each version (docs/backup.md#the-public-copy), locked
+    // like the private copy, encrypted with S3's key (CloudFront reads it through origin access
+    // control; nothing in it is confidential), never public but through the resolver distribution.
+    this.publicBucket = new Bucket(this, 'BackupPublicBucket', {
+      objectLockEnabled: true,
+      objectLockDefaultRetention: ObjectLockRetention.compliance(Duration.days(years * 365)),
+      versioned: true,
+      encryption: BucketEncryption.S3_MANAGED,
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      enforceSSL: true,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    this.publicBucket.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'DenyUnconditionalPuts',
+        effect: Effect.DENY,
+        principals: [new AnyPrincipal()],
+        actions: ['s3:PutObject'],
+        resources: [this.publicBucket.arnForObjects('*')],
+        conditions: { Null: { 's3:if-none-match': 'true' } },
+      }),
+    );
+    Validations.of(this.publicBucket).acknowledge({
+      id: 'AwsSolutions-S1',
+      reason: 'Only the backup function writes (conditional puts, Object Lock in compliance mode); CloudFront reads it as the failover origin and logs as the distribution does.',
+    });
+
     this.deadLetterQueue = new Queue(this, 'BackupDeadLetterQueue', { retentionPeriod: Duration.days(14), encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true });
     Validations.of(this.deadLetterQueue).acknowledge({ id: 'AwsSolutions-SQS3', reason: 'It is the dead-letter destination of the backup function\'s stream mapping: the records it could not copy after its retries.' });
 
@@ -100,19 +134,30 @@ export class BackupCopy extends StackPart {
       depsLockFilePath: join(REPO_ROOT, 'package-lock.json'),
       awsSdkConnectionReuse: false,
       bundling: lambdaBundling(),
-      environment: { BACKUP_BUCKET: this.bucket.bucketName, NODE_OPTIONS: LAMBDA_NODE_OPTIONS, POWERTOOLS_SERVICE_NAME: 'product-passport' },
+      environment: {
+        BACKUP_BUCKET: this.bucket.bucketName,
+        BACKUP_PUBLIC_BUCKET: this.publicBucket.bucketName,
+        BACKUP_PUBLIC_ORIGIN: props.publicOrigin,
+        TABLE_NAME: props.tableName,
+        NODE_OPTIONS: LAMBDA_NODE_OPTIONS,
+        POWERTOOLS_SERVICE_NAME: 'product-passport',
+      },
     });
     logGroup.grantWrite(role);
     // PutObject (conditional, by the bucket policy); GetObject for HeadObject of a key found there already. No delete.
-    role.addToPrincipalPolicy(new PolicyStatement({ sid: 'BackupObjects', effect: Effect.ALLOW, actions: ['s3:PutObject', 's3:GetObject'], resources: [this.bucket.arnForObjects('*')] }));
+    role.addToPrincipalPolicy(new PolicyStatement({ sid: 'BackupObjects', effect: Effect.ALLOW, actions: ['s3:PutObject', 's3:GetObject'], resources: [this.bucket.arnForObjects('*'), this.publicBucket.arnForObjects('*')] }));
+    // A batch's or item's public copy names the passport version current when it is copied: one GetItem of the GTIN item.
+    role.addToPrincipalPolicy(new PolicyStatement({ sid: 'CurrentPassport', effect: Effect.ALLOW, actions: ['dynamodb:GetItem'], resources: [props.tableArn] }));
     role.addToPrincipalPolicy(new PolicyStatement({ sid: 'BackupKey', effect: Effect.ALLOW, actions: ['kms:GenerateDataKey', 'kms:Decrypt'], resources: [this.key.keyArn] }));
     role.addToPrincipalPolicy(new PolicyStatement({ sid: 'TableStream', effect: Effect.ALLOW, actions: [...STREAM_CONSUMER_ACTIONS], resources: [props.tableStreamArn] }));
     const stack = Stack.of(this);
-    const bucketId = stack.resolve(stack.getLogicalId(this.bucket.node.defaultChild as CfnBucket)) as string;
-    Validations.of(role).acknowledge({
-      id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/*]`,
-      reason: 'The backup function writes one object per published version; object keys are made at run time (tenant, GTIN, version), so the statement names the bucket\'s objects.',
-    });
+    for (const bucket of [this.bucket, this.publicBucket]) {
+      const bucketId = stack.resolve(stack.getLogicalId(bucket.node.defaultChild as CfnBucket)) as string;
+      Validations.of(role).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/*]`,
+        reason: 'The backup function writes objects per published version; object keys are made at run time (tenant, GTIN, version), so the statement names the bucket\'s objects.',
+      });
+    }
     Validations.of(this.function).acknowledge({
       id: 'AwsSolutions-L1',
       reason: 'The design pins nodejs22.x (docs/decisions.md#node-22-everywhere): the tests, benchmarks and local stack run on Node 22, so the functions run on the runtime they were tested on.',
@@ -145,8 +190,14 @@ export class BackupCopy extends StackPart {
       threshold: 0,
       ...above,
     });
-    if (props.alarmAction) for (const alarm of [lag, dead]) alarm.addAlarmAction(props.alarmAction);
+    this.alarms = [lag, dead];
     new CfnOutput(this, 'BackupBucketName', { value: this.bucket.bucketName });
+    new CfnOutput(this, 'BackupPublicBucketName', { value: this.publicBucket.bucketName });
     new CfnOutput(this, 'BackupRegion', { value: Stack.of(this).region });
+  }
+
+  /** Sends the backup's alarms (lag, DLQ) to `action` (the stack's alarm topic, made after this part). */
+  alarmTo(action: IAlarmAction): void {
+    for (const alarm of this.alarms) alarm.addAlarmAction(action);
   }
 }

@@ -12,21 +12,25 @@ import {
   FunctionCode,
   FunctionEventType,
   FunctionRuntime,
+  HeadersReferrerPolicy,
   HttpVersion,
   OriginRequestCookieBehavior,
   OriginRequestHeaderBehavior,
   OriginRequestPolicy,
   OriginRequestQueryStringBehavior,
   PriceClass,
+  ResponseHeadersPolicy,
   SecurityPolicyProtocol,
   ViewerProtocolPolicy,
   OriginProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
-import { FunctionUrlOrigin, HttpOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { FunctionUrlOrigin, HttpOrigin, OriginGroup, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { CfnPermission, FunctionUrlAuthType, type FunctionUrl, type IFunction } from 'aws-cdk-lib/aws-lambda';
 import { AaaaRecord, ARecord, RecordTarget, type IHostedZone } from 'aws-cdk-lib/aws-route53';
 import { CloudFrontTarget } from 'aws-cdk-lib/aws-route53-targets';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
+import { CONTENT_SECURITY_POLICY } from '../../../functions/resolver/page/elabel.ts';
 import { resolverCertificateArn, type DeploySettings } from '../settings.ts';
 import { StackPart } from './part.ts';
 
@@ -52,6 +56,17 @@ export const CREDENTIAL_PATH_PATTERNS = [
   '/org_????????????????/test/status/*',
   '/orgs/org_????????????????/did.json',
 ] as const;
+
+/**
+ * The public backup copy (docs/backup.md#the-public-copy), served from its bucket alone under
+ * `/backup/…` (every `backupUrl`): a viewer-request function drops the prefix, so the object key is
+ * the rest of the path.
+ */
+export const BACKUP_PATH_PATTERN = '/backup/*';
+export const BACKUP_PATH_PREFIX = '/backup';
+
+/** The primary's answers on which CloudFront asks the backup bucket instead (docs/backup.md#failover). */
+export const FAILOVER_STATUS_CODES = [500, 502, 503, 504] as const;
 
 /**
  * The headers the viewer-request function sets on every resolver request (VIEWER_REQUEST_CODE),
@@ -108,6 +123,8 @@ export interface ResolverCdnProps {
   zone?: IHostedZone;
   /** The HTTP API's domain (`{id}.execute-api.{region}.amazonaws.com`): the origin of CREDENTIAL_PATH_PATTERNS. */
   apiDomain: string;
+  /** The public backup copy: the failover origin of the version pages and credentials, and the origin of BACKUP_PATH_PATTERN. */
+  backupPublicBucket?: IBucket;
 }
 
 /**
@@ -179,8 +196,25 @@ export class ResolverCdn extends StackPart {
       enableAcceptEncodingGzip: true,
       enableAcceptEncodingBrotli: true,
     });
+    // The public backup copy (docs/backup.md#failover): a version page, JSON or credential the
+    // primary cannot answer (5xx) is read from it under the same path; `/backup/…` reads it alone.
+    const backupOrigin = props.backupPublicBucket ? S3BucketOrigin.withOriginAccessControl(props.backupPublicBucket) : undefined;
+    const withFailover = (primary: typeof origin) =>
+      backupOrigin ? new OriginGroup({ primaryOrigin: primary, fallbackOrigin: backupOrigin, fallbackStatusCodes: [...FAILOVER_STATUS_CODES] }) : primary;
+    // What S3 cannot store with an object: the page's security headers and CORS, added where the origin sent none.
+    const pageHeadersPolicy = new ResponseHeadersPolicy(this, 'ResolverPageHeaders', {
+      responseHeadersPolicyName: Fn.join('-', [stack.stackName, 'resolver-pages', stack.region]),
+      comment: 'Product Passport version pages: the headers the resolver sends, also on an answer from the backup copy',
+      securityHeadersBehavior: {
+        contentSecurityPolicy: { contentSecurityPolicy: CONTENT_SECURITY_POLICY, override: false },
+        contentTypeOptions: { override: false },
+        referrerPolicy: { referrerPolicy: HeadersReferrerPolicy.NO_REFERRER, override: false },
+      },
+      customHeadersBehavior: { customHeaders: [{ header: 'Access-Control-Allow-Origin', value: '*', override: false }] },
+    });
     const pagesBehavior = {
-      origin,
+      origin: withFailover(origin),
+      responseHeadersPolicy: pageHeadersPolicy,
       cachePolicy: pagesCachePolicy,
       allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
       cachedMethods: CachedMethods.CACHE_GET_HEAD,
@@ -189,12 +223,30 @@ export class ResolverCdn extends StackPart {
     };
     // The credential documents through the HTTP API (HTTPS only; it answers to its own Host, which
     // CloudFront sends when no Host is forwarded), cached like the pages as their Cache-Control says.
-    const credentialsBehavior = { ...pagesBehavior, origin: new HttpOrigin(props.apiDomain, { protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY }) };
+    const credentialsBehavior = { ...pagesBehavior, origin: withFailover(new HttpOrigin(props.apiDomain, { protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY })) };
+    // `/backup/{key}`: the public copy alone, the prefix dropped by a viewer-request function.
+    const backupBehavior = backupOrigin && {
+      ...pagesBehavior,
+      origin: backupOrigin,
+      functionAssociations: [
+        {
+          eventType: FunctionEventType.VIEWER_REQUEST,
+          function: new CloudFrontFunction(this, 'BackupPathFunction', {
+            comment: 'Product Passport backup copy: /backup/{key} reads {key} of the public backup bucket',
+            runtime: FunctionRuntime.JS_2_0,
+            code: FunctionCode.fromInline(
+              ['function handler(event) {', '  var request = event.request;', `  request.uri = request.uri.substring(${BACKUP_PATH_PREFIX.length});`, '  return request;', '}'].join('\n'),
+            ),
+          }),
+        },
+      ],
+    };
     this.distribution = new Distribution(this, 'ResolverDistribution', {
       comment: 'Product Passport public resolver (GS1 Digital Link)',
       additionalBehaviors: Object.fromEntries([
         ...CREDENTIAL_PATH_PATTERNS.map((pattern) => [pattern, credentialsBehavior] as const),
         ...PAGE_PATH_PATTERNS.map((pattern) => [pattern, pagesBehavior] as const),
+        ...(backupBehavior ? [[BACKUP_PATH_PATTERN, backupBehavior] as const] : []),
       ]),
       defaultBehavior: {
         origin,

@@ -132,6 +132,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/exports/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization's whole archive, to leave the service with its passports and their proofs
+         * @description Builds a ZIP of this environment's data and answers a presigned URL to it, valid 15 minutes (docs/import-export.md#leaving-the-archive): products.jsonl (the product export's JSON Lines), passports.jsonl (every passport version with digest and previousDigest), batches.jsonl and items.jsonl (every version of each), credentials.jsonl (each passport version's signed credential JWT; a version never signed is signed now), did.json (the organization's DID document, to verify the credentials offline) and manifest.json (each file's SHA-256 and line count). Restricted battery elements are included: it is the organization's own data. At most 5,000 lines and 200 credentials to sign per archive, else 422 before anything is written. Needs both products:read and passports:read. Changes nothing but signing the credentials not yet signed (no event).
+         */
+        get: operations["getV1ExportsArchive"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/passports": {
         parameters: {
             query?: never;
@@ -2252,6 +2272,34 @@ export interface components {
             /** @description A draft waits to be published (also beside a published version) */
             draft: boolean;
         };
+        Archive: {
+            /** @constant */
+            object: "archive";
+            /**
+             * Format: uri
+             * @description A presigned GET of the ZIP, valid 15 minutes; no credentials needed
+             */
+            url: string;
+            /**
+             * Format: date-time
+             * @description When the URL stops working
+             */
+            expiresAt: string;
+            /** @description The ZIP's size in bytes */
+            bytes: number;
+            /** @description The hex SHA-256 of the ZIP's bytes */
+            sha256: string;
+            /** @description The files in the ZIP, in order; manifest.json names each with its SHA-256 */
+            files: ({
+                name: string;
+                /** @description JSON Lines: one object a line */
+                lines: number;
+            } | {
+                name: string;
+                /** @description A JSON document */
+                bytes: number;
+            })[];
+        };
         CreatedPassport: {
             passportId: string;
             /** Format: uuid */
@@ -2930,6 +2978,11 @@ export interface components {
             previousDigest: string | null;
             /** @description The id the EN 18222 reads name this passport by (GET /v1/dpps/{dppId}; docs/access.md#reads); in API reads */
             dppId?: string;
+            /**
+             * Format: uri
+             * @description Where this version's public read form is served from the backup copy, independently of the table and the API, also when they are down (docs/backup.md#the-public-copy); absent where the service keeps no backup
+             */
+            backupUrl?: string;
         };
         PassportVersion: {
             passportId: string;
@@ -3159,6 +3212,11 @@ export interface components {
             digitalLink: string;
             /** @description The id the EN 18222 reads name this record's passport by (GET /v1/dpps/{dppId}; docs/access.md#reads) */
             dppId?: string;
+            /**
+             * Format: uri
+             * @description Where this version's public read form is served from the backup copy, also when the service is down (docs/backup.md#the-public-copy); absent where the service keeps no backup
+             */
+            backupUrl?: string;
         };
         /** @description A wine lot's (or bottle's) data: its bottling date and analysis */
         WineUnitData: {
@@ -3259,6 +3317,11 @@ export interface components {
             digitalLink: string;
             /** @description The id the EN 18222 reads name this record's passport by (GET /v1/dpps/{dppId}; docs/access.md#reads) */
             dppId?: string;
+            /**
+             * Format: uri
+             * @description Where this version's public read form is served from the backup copy, also when the service is down (docs/backup.md#the-public-copy); absent where the service keeps no backup
+             */
+            backupUrl?: string;
             lineage?: components["schemas"]["Lineage"];
             /** @description The organization that wrote this version, when another than the owner did (a grantee with write access; docs/access.md#grants) */
             updatedBy?: string;
@@ -3607,6 +3670,11 @@ export interface components {
             previousDigest: string | null;
             /** @description The id the EN 18222 reads name this passport by (GET /v1/dpps/{dppId}; docs/access.md#reads); in API reads */
             dppId?: string;
+            /**
+             * Format: uri
+             * @description Where this version's public read form is served from the backup copy, independently of the table and the API, also when they are down (docs/backup.md#the-public-copy); absent where the service keeps no backup
+             */
+            backupUrl?: string;
             /** @description The item's serial (an item's page) */
             serial?: string;
             /** @description The batch's lot, or the lot the item names */
@@ -4917,6 +4985,82 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication (authentication_error) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: a missing scope, or a session required (permission_error) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A field is invalid; param names it (validation_error) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After (rate_limit_error) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; quote the Request-Id (api_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service it depends on (the database, a queue, the key service) did not answer; nothing was changed; retry after Retry-After seconds (service_unavailable) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1ExportsArchive: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The archive: its URL, size, SHA-256 and files */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Archive"];
                 };
             };
             /** @description Missing or invalid authentication (authentication_error) */
