@@ -24,13 +24,14 @@ import { arbitraryOf, queryArbitrary, type JsonSchema, type QueryParameter } fro
  * passport; a resolver's linkType one the product has).
  *
  * Replay: the seed is printed. A plain run uses a fixed seed; FUZZ_SEED=<n> replays another,
- * FUZZ_SEED=random explores. FUZZ_RUNS (default 12) sets the requests per operation; all of them
+ * FUZZ_SEED=random explores. FUZZ_RUNS (default 8) sets the requests per operation; all of them
  * are sent, so a plain run sends the same requests on any machine. CONTRACT_TIME_MS, when set,
  * bounds the whole file instead (a quick look; which requests are sent then depends on the machine).
  */
 const FIXED_SEED = 20_261_123;
 const SEED = !process.env.FUZZ_SEED ? FIXED_SEED : process.env.FUZZ_SEED === 'random' ? Math.floor(Math.random() * 2 ** 31) : Number(process.env.FUZZ_SEED);
-const RUNS = Number(process.env.FUZZ_RUNS ?? 12);
+/** 8 a plain run: the first 8 of the 12 requests it used to send (same seed); the bugs it found are regression tests now (docs/testing.md). */
+const RUNS = Number(process.env.FUZZ_RUNS ?? 8);
 const TIME_MS = process.env.CONTRACT_TIME_MS ? Number(process.env.CONTRACT_TIME_MS) : undefined;
 
 /** Operations the property does not send, and why. */

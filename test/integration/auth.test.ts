@@ -216,11 +216,13 @@ describe('the session cookie', () => {
   it('makes members and sessions through the admin CLI (local stack only)', async () => {
     // Prepare
     const email = `cli.${Date.now()}@example.com`;
-    // Act
-    const added = await admin(['user', 'add', '--org', org.orgId, '--email', email, '--json']);
+    // Act: the refusals do not depend on the member, so they run beside adding it (a CLI process takes seconds)
+    const [added, inAws, stranger] = await Promise.all([
+      admin(['user', 'add', '--org', org.orgId, '--email', email, '--json']),
+      admin(['session', 'create', '--org', org.orgId, '--email', email, '--aws']),
+      admin(['session', 'create', '--org', org.orgId, '--email', 'nobody@example.com']),
+    ]);
     const created = await admin(['session', 'create', '--org', org.orgId, '--email', email, '--json']);
-    const inAws = await admin(['session', 'create', '--org', org.orgId, '--email', email, '--aws']);
-    const stranger = await admin(['session', 'create', '--org', org.orgId, '--email', 'nobody@example.com']);
     // Assess
     expect(added.code, added.stderr).toBe(0);
     expect(JSON.parse(added.stdout)).toMatchObject({ email, orgId: org.orgId, added: true });

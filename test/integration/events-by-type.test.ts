@@ -1,7 +1,7 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db, dynamo, tableName } from '../../lib/data/client.ts';
-import { listEvents, toItem } from '../../lib/data/events.ts';
+import { backfillEventTypeIndex, listEvents, toItem } from '../../lib/data/events.ts';
 import { GSI1 } from '../../lib/data/table.ts';
 import { newEvent } from '../../lib/domain/events.ts';
 import type { Tenant } from '../../lib/domain/tenant.ts';
@@ -66,13 +66,16 @@ beforeAll(async () => {
   );
   org = await newOrg('Events by type');
   tenant = { orgId: org.orgId, environment: 'live' };
-  // The oldest event of its type: one supplier, then 24 products (6 of them renamed) after it.
+  // The oldest event of its type: one supplier, then 24 products (6 of them renamed) after it, made
+  // at the same time (the tests compare with the log as listed, whatever order the events landed in).
   expect((await call('POST', '/v1/suppliers', { key: org.live, body: { name: 'Weingut Alt' } })).status).toBe(201);
-  for (let i = 0; i < 24; i++) {
-    const created = await call('POST', '/v1/products', { key: org.live, body: { name: `Wine ${i}`, category: 'wine', gtin: uniqueGtin13() } });
-    expect(created.status).toBe(201);
-    if (i % 4 === 0) expect((await call('PATCH', `/v1/products/${created.body.productId}`, { key: org.live, body: { name: `Wine ${i}, renamed` } })).status).toBe(200);
-  }
+  await Promise.all(
+    Array.from({ length: 24 }, async (_, i) => {
+      const created = await call('POST', '/v1/products', { key: org.live, body: { name: `Wine ${i}`, category: 'wine', gtin: uniqueGtin13() } });
+      expect(created.status).toBe(201);
+      if (i % 4 === 0) expect((await call('PATCH', `/v1/products/${created.body.productId}`, { key: org.live, body: { name: `Wine ${i}, renamed` } })).status).toBe(200);
+    }),
+  );
   log = (await list('limit=100')).data;
 }, 120_000);
 
@@ -160,10 +163,10 @@ describe('events stored before the index', () => {
     await db().send(new PutCommand({ TableName: tableName(), Item: stored }));
     const unindexed = await list('type=supplier.created&limit=10');
 
-    // Act
+    // Act: the operator's command, then the backfill it runs once more (in-process, without a second CLI process of seconds)
     const first = await admin(['events', 'index-types', '--json']);
     const indexed = await list('type=supplier.created&limit=10');
-    const second = await admin(['events', 'index-types', '--json']);
+    const second = await backfillEventTypeIndex();
 
     // Assess
     expect((await list('limit=1')).data[0]?.id).toBe(old.id);
@@ -171,7 +174,6 @@ describe('events stored before the index', () => {
     expect(first.code, first.stderr).toBe(0);
     expect(JSON.parse(first.stdout).updated).toBeGreaterThanOrEqual(1);
     expect(indexed.data.map((e) => e.id)).toEqual([old.id, log.find((e) => e.type === 'supplier.created')?.id]);
-    expect(second.code, second.stderr).toBe(0);
-    expect(JSON.parse(second.stdout).updated).toBe(0);
+    expect(second.updated).toBe(0);
   }, 120_000);
 });

@@ -451,6 +451,9 @@ const LISTINGS: Readonly<Record<string, { paths: () => string[] } | NotTenantDat
   'GET /v1/exports/items': {
     notTenantData: 'names the product in its query, like a path: another tenant’s product is a 404 (test/integration/items-import.test.ts); it lists nothing of the caller’s tenant otherwise',
   },
+  'GET /v1/exports/archive': {
+    notTenantData: 'answers a link to an archive, not data: test/integration/archive-export.test.ts opens another organization’s archive and finds none of this one’s data in it',
+  },
   'GET /v1/imports/template.csv': { notTenantData: 'the template is the same for every organization' },
   'GET /v1/imports/template.xlsx': { notTenantData: 'the template is the same for every organization' },
 };
@@ -483,10 +486,11 @@ const resourceRoutes = ROUTES.filter((r) => {
 describe("another tenant's resource named in the path is a 404 that leaks nothing and changes nothing", () => {
   it.each(resourceRoutes.map((r) => [routeKey(r), r] as const))('%s', async (_key, r) => {
     const c = PATH_CASES[routeKey(r)] as ResourceCase;
+    // Each caller's call is compared with the data as the previous caller's check left it (read once, not again).
+    let [beforeA, beforeB] = await snapshotBoth();
     for (const caller of callersOf(r)) {
       // Prepare
       const request = c.request();
-      const [beforeA, beforeB] = await snapshotBoth();
       // Act
       const response = await call(request.method, request.path, { ...caller.options(), ...(request.body === undefined ? {} : { body: request.body }) });
       // Assess
@@ -496,6 +500,7 @@ describe("another tenant's resource named in the path is a 404 that leaks nothin
       const [afterA, afterB] = await snapshotBoth();
       expect(diffSnapshots(beforeA, afterA), `${label} changed A's data`).toEqual([]);
       expect(diffSnapshots(beforeB, afterB), `${label} changed B's data`).toEqual([]);
+      [beforeA, beforeB] = [afterA, afterB];
     }
     // The resource is there for its owner: the 404s were not for want of one.
     const own = c.owner?.() ?? c.request();

@@ -67,9 +67,11 @@ describe('rate limits per API key, through HTTP', () => {
   it('refuses a limit below 1 and an unknown key in the admin CLI', async () => {
     // Prepare
     const org = await newOrg('CLI Limits Winery');
-    // Act
-    const zero = await admin(['key', 'rate-limit', '--org', org.orgId, '--key', 'key_x', '--per-minute', '0']);
-    const unknown = await admin(['key', 'rate-limit', '--org', org.orgId, '--key', `key_${'0'.repeat(20)}`, '--per-minute', '5']);
+    // Act: two CLI processes at once (each takes seconds to start)
+    const [zero, unknown] = await Promise.all([
+      admin(['key', 'rate-limit', '--org', org.orgId, '--key', 'key_x', '--per-minute', '0']),
+      admin(['key', 'rate-limit', '--org', org.orgId, '--key', `key_${'0'.repeat(20)}`, '--per-minute', '5']),
+    ]);
     // Assess
     expect(zero.code).toBe(2);
     expect(zero.stderr).toContain('--per-minute');

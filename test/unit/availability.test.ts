@@ -1,13 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { setTimeout as realSleep } from 'node:timers/promises';
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Context } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { handler } from '../../functions/products/handler.ts';
+import { config } from '../../lib/config.ts';
 import { MAX_ATTEMPTS, sdkClientBudget } from '../../lib/data/aws-budget.ts';
-import { awsJsonClient } from '../../lib/data/aws-json.ts';
+import { ATTEMPT_TIMEOUT_MS, awsJsonClient } from '../../lib/data/aws-json.ts';
 import { isDependencyUnavailable } from '../../lib/http/availability.ts';
 import type { HttpEvent } from '../../lib/http/types.ts';
 
@@ -38,6 +40,33 @@ afterAll(() => {
   return new Promise<void>((resolve) => silent.close(() => resolve()));
 });
 beforeEach(() => ddb.reset());
+afterEach(() => vi.useRealTimers());
+
+/**
+ * Settles `pending` (a call to the silent server or a closed port) on vitest's fake clock instead of
+ * waiting out each attempt's cut-off: as soon as the silent server holds a new attempt's
+ * connection, the clock jumps `cutOffMs`, past that attempt's cut-off; otherwise (connecting, or a
+ * back-off between attempts) it moves with real time, 10 ms at a time, so a connection gets as long
+ * to arrive as it would have. Call `vi.useFakeTimers` (setTimeout, clearTimeout, Date) before the call starts.
+ */
+async function onFakeClock<T>(pending: Promise<T>, cutOffMs: number): Promise<T> {
+  let settled = false;
+  void pending.then(() => {
+    settled = true;
+  });
+  let connections = held.size;
+  while (!settled) {
+    await realSleep(10);
+    if (held.size > connections) {
+      connections = held.size;
+      await vi.advanceTimersByTimeAsync(cutOffMs);
+    } else {
+      await vi.advanceTimersByTimeAsync(10);
+    }
+  }
+  return pending;
+}
+const FAKE_CLOCK: Parameters<typeof vi.useFakeTimers>[0] = { toFake: ['setTimeout', 'clearTimeout', 'Date'] };
 
 describe('what counts as a dependency that is down', () => {
   it('a refused connection, throttling, a 5xx, a cut-off attempt, and the same wrapped by Powertools idempotency', () => {
@@ -63,14 +92,21 @@ describe('what counts as a dependency that is down', () => {
   });
 
   it('the SDK client with the budget gives up on a server that never answers after its 3 attempts, as a dependency failure', async () => {
-    // Prepare
+    // Prepare: the attempts' cut-offs on the fake clock (seconds of real waiting otherwise)
+    vi.useFakeTimers(FAKE_CLOCK);
+    const connectionsBefore = held.size;
     const client = new DynamoDBClient({ region: 'eu-central-1', endpoint: silentEndpoint, credentials: { accessKeyId: 'a', secretAccessKey: 'b' }, ...sdkClientBudget() });
     // Act
-    const error = await client.send(new GetItemCommand({ TableName: 't', Key: { PK: { S: 'a' } } })).catch((e: unknown) => e as Error & { $metadata?: { attempts?: number } });
+    const error = await onFakeClock(
+      client.send(new GetItemCommand({ TableName: 't', Key: { PK: { S: 'a' } } })).catch((e: unknown) => e as Error & { $metadata?: { attempts?: number } }),
+      config().awsAttemptTimeoutMs,
+    );
     client.destroy();
-    // Assess
+    // Assess: each attempt reached the server, and was cut off for want of an answer
     expect(error).toBeInstanceOf(Error);
+    expect((error as Error).name).toBe('TimeoutError');
     expect(error?.$metadata?.attempts).toBe(MAX_ATTEMPTS);
+    expect(held.size - connectionsBefore).toBe(MAX_ATTEMPTS);
     expect(isDependencyUnavailable(error)).toBe(true);
   }, 30_000);
 
@@ -81,9 +117,10 @@ describe('what counts as a dependency that is down', () => {
     const closedEndpoint = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
     const client = (endpoint: string) => awsJsonClient({ signingName: 'dynamodb', targetPrefix: 'DynamoDB_20120810', region: 'eu-central-1', endpoint }, true);
-    // Act
-    const refusedError = await client(closedEndpoint).call('GetItem', {}).catch((e: unknown) => e);
-    const silentError = await client(silentEndpoint).call('GetItem', {}).catch((e: unknown) => e);
+    // Act: the silent server's cut-offs on the fake clock (seconds of real waiting otherwise)
+    vi.useFakeTimers(FAKE_CLOCK);
+    const refusedError = await onFakeClock(client(closedEndpoint).call('GetItem', {}).catch((e: unknown) => e), ATTEMPT_TIMEOUT_MS);
+    const silentError = await onFakeClock(client(silentEndpoint).call('GetItem', {}).catch((e: unknown) => e), ATTEMPT_TIMEOUT_MS);
     // Assess
     expect(isDependencyUnavailable(refusedError)).toBe(true);
     expect(isDependencyUnavailable(silentError)).toBe(true);
