@@ -107,6 +107,13 @@ export interface Config {
    */
   backupPublicBucket?: string;
   backupPublicOrigin?: string;
+  /**
+   * BACKUP_PUBLIC_PAGES=all: the public copy holds each passport version's page in every language
+   * beside its JSON (docs/backup.md#the-public-copy). Set in AWS; off in the local stack by default.
+   */
+  backupPublicPages: boolean;
+  /** BACKUP_REGION: the backup store's region when it is not the service's (docs/backup.md#another-region-or-account). */
+  backupRegion?: string;
   /** The OpenID Connect identity provider (Amazon Cognito in AWS, oidc-provider locally). */
   oidc: {
     issuer?: string;
@@ -158,6 +165,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     exportsBucket: env.EXPORTS_BUCKET || undefined,
     backupPublicBucket: env.BACKUP_PUBLIC_BUCKET || undefined,
     backupPublicOrigin: env.BACKUP_PUBLIC_ORIGIN || undefined,
+    backupRegion: env.BACKUP_REGION || undefined,
+    backupPublicPages: env.BACKUP_PUBLIC_PAGES === 'all',
     oidc: {
       issuer: env.OIDC_ISSUER || undefined,
       clientId: env.OIDC_CLIENT_ID || undefined,

@@ -1,3 +1,4 @@
+import { config } from '../../lib/config.ts';
 import { backupPublicBucket, putOnce, type ObjectHeaders } from '../../lib/data/backup-store.ts';
 import { versionPageFromItem } from '../../lib/data/public-reads.ts';
 import { getPublicView } from '../../lib/data/scan-reads.ts';
@@ -13,8 +14,9 @@ import { unitPassportView } from '../resolver/unit-pages.ts';
  * The public copy (docs/backup.md#the-public-copy): what anyone may read of each published version,
  * written once to its own bucket beside the private copy, under the paths of the primary's
  * immutable pages, so that it answers when the table or the API cannot:
- * - a passport version: its JSON read form, its page in each of the 24 languages, made by the same
- *   functions as the resolver's pages (a battery passport's public elements only, Art. 77(2));
+ * - a passport version: its JSON read form and, where BACKUP_PUBLIC_PAGES=all (in AWS), its page in
+ *   each of the 24 languages, made by the same functions as the resolver's pages (a battery
+ *   passport's public elements only, Art. 77(2));
  * - its credential, once signed (a battery's holds public elements only: docs/credentials.md);
  * - a batch or item version: its JSON read form with the passport version current when it is
  *   copied (one read of the GTIN item). A record of a product that has published no passport yet
@@ -39,7 +41,7 @@ export async function publicObjectsOf(object: BackupObject): Promise<PublicObjec
     const open = versionReadForm(tenant, version);
     return [
       { key: publicPassportKey(tenant, object.gtin, object.version, PASSPORT_JSON_SEGMENT), body: JSON.stringify(open), headers: JSON_HEADERS },
-      ...LANGUAGES.map((lang) => ({
+      ...(config().backupPublicPages ? LANGUAGES : []).map((lang) => ({
         key: publicPassportKey(tenant, object.gtin, object.version, lang),
         body: versionPageHtml(version, open, lang),
         headers: { contentType: 'text/html; charset=utf-8', contentLanguage: lang, cacheControl: IMMUTABLE },

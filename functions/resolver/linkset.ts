@@ -155,16 +155,19 @@ export function backupLink(view: PublicView & { passport: NonNullable<PublicView
   };
 }
 
+/** The IANA-registered relation `alternate` as a URI: the form of the IANA registry's own address. */
+export const ALTERNATE = 'http://www.iana.org/assignments/relation/alternate';
+
 /**
  * The RFC 9264 linkset in GS1's form: one link context object anchored at the Digital Link URI
  * as requested, the item's description, link relation types as full GS1 vocabulary URIs. The
- * backup copy, when given, is the IANA-registered relation `alternate` (RFC 8288 §6.2.2; GS1's
- * linkset schema admits registered relation names): a substitute for the same passport.
+ * backup copy, when given, is the IANA-registered relation `alternate` (RFC 8288), a substitute for
+ * the same passport, written as a URI as GS1's resolver schema wants every relation (ALTERNATE).
  */
 export function linkset(view: Pick<PublicView, 'name'>, anchor: string, links: Links, backup?: Link) {
   const context: Record<string, unknown> = { anchor, itemDescription: view.name };
   for (const type of LINK_TYPES) if (links[type].length > 0) context[`${GS1}${type}`] = links[type];
-  if (backup) context.alternate = [backup];
+  if (backup) context[ALTERNATE] = [backup];
   return { linkset: [context] };
 }
 

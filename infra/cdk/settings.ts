@@ -1,5 +1,6 @@
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
+import { backupStoreNames } from './constructs/backup-store.ts';
 
 /**
  * Deployment settings, from CDK context (`cdk deploy -c apiDomain=api.example.com ...` or the
@@ -154,4 +155,37 @@ export function validateSettings(settings: DeploySettings): void {
 
 function certificateRegion(arn: string): string | undefined {
   return /^arn:aws[a-z-]*:acm:([a-z0-9-]+):\d{12}:certificate\/[A-Za-z0-9-]+$/.exec(arn)?.[1];
+}
+
+/**
+ * The backup store in another region, and optionally another account, from the context values
+ * `backupRegion`, `backupAccount` (default: `account`) and `account` (the service's own account,
+ * which the store's policies name; required with `backupRegion`), with `backupRetentionYears`
+ * (docs/backup.md#another-region-or-account). Undefined without `backupRegion`: the store is then a
+ * part of the service's stack.
+ */
+export function backupStoreFromContext(node: Node, stackName: string) {
+  const text = (key: string): string | undefined => {
+    const value: unknown = node.tryGetContext(key);
+    return typeof value === 'string' && value ? value : undefined;
+  };
+  const region = text('backupRegion');
+  if (!region) return undefined;
+  const account = text('account');
+  if (!account || !/^\d{12}$/.test(account)) throw new Error('backupRegion needs the context value account: the service\'s 12-digit AWS account, which the backup store\'s policies name.');
+  const backupAccount = text('backupAccount') ?? account;
+  if (!/^\d{12}$/.test(backupAccount)) throw new Error(`backupAccount must be a 12-digit AWS account, not "${backupAccount}".`);
+  const names = backupStoreNames(stackName, backupAccount, region);
+  const roleName = `${stackName}-backup-writer`.slice(0, 64);
+  const years: unknown = node.tryGetContext('backupRetentionYears');
+  return {
+    stack: {
+      env: { account: backupAccount, region },
+      description: 'Product Passport backup copy: locked buckets in their own region and account',
+      names,
+      writer: { roleArn: `arn:aws:iam::${account}:role/${roleName}`, account },
+      ...(years === undefined ? {} : { retentionYears: Number(years) }),
+    },
+    service: { region, account: backupAccount, names, roleName },
+  };
 }

@@ -14,6 +14,8 @@ import { ROUTES } from '../../lib/api/routes.ts';
 import { FUNCTIONS } from '../functions.ts';
 import { Alarms } from './constructs/alarms.ts';
 import { BackupCopy } from './constructs/backup.ts';
+import { BackupStore, type BackupStoreNames } from './constructs/backup-store.ts';
+import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { ExportsStore } from './constructs/exports.ts';
 import { Api } from './constructs/api.ts';
 import { DashboardSite } from './constructs/dashboard.ts';
@@ -44,6 +46,12 @@ export interface PassportStackProps extends StackProps {
   tableInput?: CreateTableCommandInput;
   /** Serve the dashboard web app (constructs/dashboard.ts). Default: off; infra/app.ts turns it on. */
   dashboard?: boolean;
+  /**
+   * The backup store in another region or account (infra/cdk/backup-stack.ts, made by infra/app.ts
+   * from the context values backupRegion and backupAccount; docs/backup.md#another-region-or-account).
+   * Default: the store is a part of this stack.
+   */
+  backupStore?: { region: string; account: string; names: BackupStoreNames; roleName: string };
 }
 
 /**
@@ -103,13 +111,24 @@ export class PassportStack extends Stack {
     const defaultBackupOrigin = Lazy.string({ produce: () => (cdn ? `${cdn.origin}${BACKUP_PATH_PREFIX}` : undefined) });
     const backupPublicOrigin = typeof backupOriginContext === 'string' && backupOriginContext ? backupOriginContext : defaultBackupOrigin;
     if (!data.table.tableStreamArn) throw new Error('The backup copy reads the table stream, but the table has none.');
+    const remote = props.backupStore;
+    const store = remote
+      ? {
+          bucket: Bucket.fromBucketAttributes(this, 'RemoteBackupBucket', { bucketName: remote.names.bucketName, region: remote.region, account: remote.account }),
+          publicBucket: Bucket.fromBucketAttributes(this, 'RemoteBackupPublicBucket', { bucketName: remote.names.publicBucketName, region: remote.region, account: remote.account }),
+          region: remote.region,
+          account: remote.account,
+          keyAlias: remote.names.keyAlias,
+          roleName: remote.roleName,
+        }
+      : new BackupStore(this, 'BackupStore', retentionYears === undefined ? {} : { retentionYears: Number(retentionYears) });
     this.backup = new BackupCopy(this, 'Backup', {
       tableStreamArn: data.table.tableStreamArn,
       tableName: data.table.tableName,
       tableArn: data.table.tableArn,
       logRetention: settings.logRetention,
       publicOrigin: backupPublicOrigin,
-      ...(retentionYears === undefined ? {} : { retentionYears: Number(retentionYears) }),
+      store,
     });
     const secrets = new SecretsKey(this, 'SecretsKey');
     const signIn = new SignIn(this, 'SignIn', { apiOrigin: api.origin, ...(settings.authDomainPrefix ? { authDomainPrefix: settings.authDomainPrefix } : {}) });

@@ -46,6 +46,12 @@ export interface StackOptions {
   /** How long the resolver answers a GTIN from what it read (default 1000 ms; 0: every scan reads, functions/resolver/hot-cache.ts). */
   resolverViewCacheMs?: number;
   /**
+   * Copy each passport version's page in every language to the public backup copy, as in AWS
+   * (BACKUP_PUBLIC_PAGES=all; docs/backup.md#locally). Default off: 24 more puts a version load
+   * fauxqs, which also serves the queues.
+   */
+  backupPublicPages?: boolean;
+  /**
    * Told when the stack's readiness changes (a dependency stops or starts answering; checked every
    * second, as GET /ready checks: lib/data/readiness.ts). Default: a line on the console.
    */
@@ -337,7 +343,7 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
     };
     // The functions read their configuration from the environment, as they do in Lambda.
     Object.assign(process.env, localFunctionEnvironment(info, options, process.env));
-    Object.assign(process.env, { BACKUP_BUCKET: info.backupBucket, BACKUP_PUBLIC_BUCKET: info.backupPublicBucket, BACKUP_PUBLIC_ORIGIN: info.backupPublicOrigin, EXPORTS_BUCKET: info.exportsBucket, S3_ENDPOINT: info.backupEndpoint });
+    Object.assign(process.env, { BACKUP_BUCKET: info.backupBucket, BACKUP_PUBLIC_BUCKET: info.backupPublicBucket, BACKUP_PUBLIC_ORIGIN: info.backupPublicOrigin, ...(options.backupPublicPages ? { BACKUP_PUBLIC_PAGES: 'all' } : {}), EXPORTS_BUCKET: info.exportsBucket, S3_ENDPOINT: info.backupEndpoint });
 
     // Lambda's SQS event source mapping, played locally for every function a queue triggers.
     const queueOf = {

@@ -13,9 +13,10 @@ let client: S3Client | undefined;
 
 export function s3(): S3Client {
   if (client) return client;
-  const { region, s3Endpoint } = config();
+  const { region, backupRegion, s3Endpoint } = config();
   client = new S3Client({
-    region,
+    // The store may be in another region than the service (docs/backup.md#another-region-or-account).
+    region: backupRegion ?? region,
     ...sdkClientBudget(),
     ...(s3Endpoint ? { endpoint: s3Endpoint, forcePathStyle: true, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
   });

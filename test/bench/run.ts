@@ -31,7 +31,7 @@ const dataDir = mkdtempSync(join(tmpdir(), 'passport-bench-'));
 // A 500 ms batching window (Lambda's default here is 5 s) keeps the end-to-end figure about throughput.
 // Every scan reads its GTIN (no hot cache), so that the scan's figures stay those of an ordinary product;
 // the hot product's are the resolver function's (test/bench/resolver.ts).
-const stack = await startLocalStack({ port: 0, memory: true, dataDir, scanBatchWindowMs: 500, resolverViewCacheMs: 0 });
+const stack = await startLocalStack({ port: 0, memory: true, dataDir, scanBatchWindowMs: 500, resolverViewCacheMs: 0, backupPublicPages: true });
 try {
   const rows: Row[] = [...(await benchProducts(stack.info, count, concurrency))];
   const resolverRows = await benchResolver(stack.info, count, concurrency);

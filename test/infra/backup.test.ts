@@ -1,4 +1,8 @@
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
+import { BackupStoreStack } from '../../infra/cdk/backup-stack.ts';
+import { backupStoreFromContext } from '../../infra/cdk/settings.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BACKUP_LAG_ALARM_MINUTES } from '../../infra/cdk/constructs/backup.ts';
 import { STREAM_CONSUMER_ACTIONS } from '../../infra/cdk/function-table.ts';
@@ -27,7 +31,7 @@ describe('the backup bucket', () => {
     expect(bucket.VersioningConfiguration).toEqual({ Status: 'Enabled' });
     const sse = bucket.BucketEncryption.ServerSideEncryptionConfiguration[0];
     expect(sse.ServerSideEncryptionByDefault.SSEAlgorithm).toBe('aws:kms');
-    expect(sse.ServerSideEncryptionByDefault.KMSMasterKeyID).toEqual({ 'Fn::GetAtt': [logicalId(synth.stack.backup.key), 'Arn'] });
+    expect(sse.ServerSideEncryptionByDefault.KMSMasterKeyID).toEqual({ 'Fn::GetAtt': [logicalId(synth.stack.backup.key!), 'Arn'] });
     expect(bucket.PublicAccessBlockConfiguration).toEqual({ BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true });
     expect((synth.template.toJSON().Resources as Record<string, { DeletionPolicy?: string }>)[logicalId(synth.stack.backup.bucket)]?.DeletionPolicy).toBe('Retain');
   });
@@ -154,3 +158,68 @@ describe('cdk-nag', () => {
     expect(report.violations.map((v) => `${v.ruleName}: ${v.violatingResources.map((r) => r.constructPath).join(', ')}`)).toEqual([]);
   });
 });
+
+describe('the store in another region and account (docs/backup.md#another-region-or-account)', () => {
+  const context = { backupRegion: 'eu-west-1', account: '111111111111', backupAccount: '222222222222' };
+  const writerRole = 'arn:aws:iam::111111111111:role/PassportTest-backup-writer';
+  const remote = () => {
+    const app = new App({ context: { ...context, 'aws:cdk:bundling-stacks': [] }, builtinCloudFormationValidation: false });
+    const backup = backupStoreFromContext(app.node, 'PassportTest');
+    if (!backup) throw new Error('no backup store in the context');
+    const stack = new BackupStoreStack(app, 'PassportTestBackup', backup.stack);
+    return { app, backup, stack, resources: Template.fromStack(stack).toJSON().Resources as Record<string, { Type: string; Properties: Record<string, any> }> };
+  };
+
+  it('keeps the locked buckets and their key in a stack of that region and account, open to the service\'s backup role and distributions only', () => {
+    // Act
+    const { stack, resources } = remote();
+    const of = (type: string) => Object.values(resources).filter((r) => r.Type === type);
+    const policyOf = (name: string) => JSON.stringify(of('AWS::S3::BucketPolicy').find((p) => JSON.stringify(p.Properties.Bucket).includes(logicalIdIn(resources, name)))?.Properties.PolicyDocument);
+    // Assess
+    expect([stack.region, stack.account]).toEqual(['eu-west-1', '222222222222']);
+    const buckets = of('AWS::S3::Bucket').map((b) => b.Properties);
+    expect(buckets.map((b) => b.BucketName).sort()).toEqual(['passporttest-backup-222222222222-eu-west-1', 'passporttest-backup-public-222222222222-eu-west-1']);
+    for (const bucket of buckets) expect(bucket.ObjectLockConfiguration).toEqual({ ObjectLockEnabled: 'Enabled', Rule: { DefaultRetention: { Mode: 'COMPLIANCE', Days: 3650 } } });
+    expect(policyOf('passporttest-backup-222222222222-eu-west-1')).toContain(writerRole);
+    expect(policyOf('passporttest-backup-222222222222-eu-west-1')).toContain('DenyUnconditionalPuts');
+    expect(policyOf('passporttest-backup-public-222222222222-eu-west-1')).toContain('"AWS:SourceAccount":"111111111111"');
+    expect(JSON.stringify(of('AWS::KMS::Key')[0]?.Properties.KeyPolicy)).toContain(writerRole);
+    expect(of('AWS::KMS::Alias')[0]?.Properties.AliasName).toBe('alias/PassportTest-backup');
+  });
+
+  it('writes there from the service\'s stack: no bucket of its own, the store\'s region and names, the role by its fixed name, the key by its alias', () => {
+    // Prepare
+    const { backup } = remote();
+    // Act
+    const service = synthesize({ backupStore: backup.service }, context);
+    const fn = service.resources[logicalId(service.stack.backup.function)]?.Properties as { Environment: { Variables: Record<string, unknown> } };
+    const role = service.resources[logicalId(service.stack.backup.function.role as never)]?.Properties as { RoleName: string };
+    const statements = ofType(service, 'AWS::IAM::Policy').flatMap(([, p]) => (p.Properties?.PolicyDocument as { Statement: (Statement & { Sid?: string; Condition?: unknown })[] }).Statement);
+    // Assess
+    expect(ofType(service, 'AWS::S3::Bucket').filter(([, b]) => (b.Properties as { ObjectLockEnabled?: boolean }).ObjectLockEnabled)).toEqual([]);
+    expect(fn.Environment.Variables).toMatchObject({ BACKUP_REGION: 'eu-west-1', BACKUP_BUCKET: 'passporttest-backup-222222222222-eu-west-1', BACKUP_PUBLIC_BUCKET: 'passporttest-backup-public-222222222222-eu-west-1' });
+    expect(role.RoleName).toBe('PassportTest-backup-writer');
+    expect(statements).toContainEqual(expect.objectContaining({ Sid: 'BackupKey', Condition: { 'ForAnyValue:StringEquals': { 'kms:ResourceAliases': 'alias/PassportTest-backup' } } }));
+    expect(JSON.stringify((single(service, 'AWS::CloudFront::Distribution').DistributionConfig as { Origins: unknown[] }).Origins)).toContain('passporttest-backup-public-222222222222-eu-west-1');
+  });
+
+  it('refuses backupRegion without the service\'s account, which the store\'s policies name', () => {
+    // Act / Assess
+    const app = new App({ context: { backupRegion: 'eu-west-1' } });
+    expect(() => backupStoreFromContext(app.node, 'PassportTest')).toThrow(/context value account/);
+  });
+
+  it('reports no unacknowledged AwsSolutions finding on the backup stack', () => {
+    // Prepare
+    const { app, stack } = remote();
+    // Act
+    const report = new AwsSolutionsChecks(app).validateScope(stack);
+    // Assess
+    expect(report.violations.map((v) => `${v.ruleName}: ${v.violatingResources.map((r) => r.constructPath).join(', ')}`)).toEqual([]);
+  });
+});
+
+/** The logical id of the bucket named `name` in a template's resources. */
+function logicalIdIn(resources: Record<string, { Type: string; Properties: Record<string, any> }>, name: string): string {
+  return Object.entries(resources).find(([, r]) => r.Type === 'AWS::S3::Bucket' && r.Properties.BucketName === name)?.[0] ?? '';
+}

@@ -19,7 +19,7 @@ const KEY_USERS = ['webhooks', 'ingest', 'event-subscriptions', 'event-delivery'
 describe('the secrets key', () => {
   it('is one customer-managed KMS key with automatic rotation, kept when the stack goes', () => {
     // Act: every key but the backup bucket's own (test/infra/backup.test.ts)
-    const keys = ofType(synth, 'AWS::KMS::Key').filter(([id]) => id !== logicalId(synth.stack.backup.key));
+    const keys = ofType(synth, 'AWS::KMS::Key').filter(([id]) => id !== logicalId(synth.stack.backup.key!));
     // Assess
     expect(keys).toHaveLength(1);
     const [id, key] = keys[0]!;

@@ -81,6 +81,8 @@ beforeAll(async () => {
     dashboardDir: join(dataDir, 'dashboard'),
     // The resolver's hot cache on, as in AWS (the shared stack turns it off).
     resolverViewCacheMs: 1000,
+    // The public copy with every page, as in AWS (docs/backup.md#the-public-copy).
+    backupPublicPages: true,
     onReadinessChange: (change) => readiness.push(change),
   });
   // This worker's data layer now points at this stack (startLocalStack set the environment).
@@ -103,7 +105,9 @@ describe('DynamoDB Local killed, then started again', () => {
     const create = () => http('POST', '/v1/products', { body: { name: 'Created across the outage', category: 'wine', gtin }, headers: { 'idempotency-key': idempotencyKey } });
     // The passport's backup URL (docs/backup.md#the-public-copy), once the copy has written it.
     const { backupUrl } = (await http('GET', `/v1/products/${scanned.productId}/passport`)).body as { backupUrl: string };
-    await until('the public copy of the passport', async () => ((await fetch(backupUrl)).status === 200 ? true : undefined));
+    const frenchPage = backupUrl.replace(/passport\.json$/, 'fr');
+    await until('the public copy of the passport', async () => ((await fetch(frenchPage)).status === 200 && (await fetch(backupUrl)).status === 200 ? true : undefined));
+    const primaryPage = await (await fetch(`${stack.info.url}${new URL(frenchPage).pathname.replace(/^\/[^/]+/, '')}`)).text();
 
     // Act: kill DynamoDB Local by its PID
     const pid = stack.processes.dynamodb.pid();
@@ -121,6 +125,7 @@ describe('DynamoDB Local killed, then started again', () => {
     const json = await http('GET', scanned.qrCodeUrl, { headers: { accept: 'application/json', 'user-agent': PHONE } });
     const health = await http('GET', '/health');
     const backup = await http('GET', backupUrl, { headers: { authorization: '' } });
+    const backupPage = await fetch(frenchPage);
 
     // Assess: the outage
     for (const answer of [list, post, json, ready]) {
@@ -141,6 +146,9 @@ describe('DynamoDB Local killed, then started again', () => {
     // The backup URL answers from the backup store, which the outage does not touch.
     expect(backup.status, backup.text).toBe(200);
     expect(backup.body).toMatchObject({ productId: scanned.productId, version: 1, backupUrl });
+    // And the page in a reader's language, as the primary rendered it (fauxqs keeps no Content-Language: docs/backup.md#locally).
+    expect(backupPage.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(await backupPage.text()).toBe(primaryPage);
     expect(JSON.stringify([list.body, post.body, json.body])).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|dynamo/i);
     await until('the stack to print that it is not ready', async () => readiness.slice(printed).find((c) => !c.ready && c.failed.some((f) => f.name === 'table')));
 

@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { call, expectError, newOrg, type TestOrg } from '../support/api.ts';
 import { createProduct, publish, RED_WINE } from '../support/fixtures.ts';
 
@@ -127,6 +127,8 @@ describe('GET /v1/products/{id}/passport', () => {
       digest: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
       previousDigest: null,
       dppId: expect.stringMatching(/^dpp_[A-Za-z0-9_-]+$/),
+      // The version's public backup copy (docs/backup.md#the-backup-url).
+      backupUrl: `${inject('stack').backupPublicOrigin}/${org.orgId}/live/p/0${product.gtin}/1/passport.json`,
     });
   });
 

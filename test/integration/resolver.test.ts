@@ -4,6 +4,7 @@ import { LANGUAGES } from '../../lib/domain/labelling/languages.ts';
 import { baseUrl, call, newOrg, type TestOrg } from '../support/api.ts';
 import { createProduct, publish, RED_WINE, type CreatedProduct } from '../support/fixtures.ts';
 import { descriptionErrors, linksetErrors } from '../support/gs1-schemas.ts';
+import { ALTERNATE } from '../../functions/resolver/linkset.ts';
 import { sentScans } from '../support/scans.ts';
 
 let org: TestOrg;
@@ -30,8 +31,9 @@ const gs1Linkset = z.object({
       z
         .object({ anchor: z.url(), itemDescription: z.string().optional() })
         .catchall(z.array(gs1Link).min(1))
-        .refine((ctx) => Object.keys(ctx).filter((k) => k !== 'anchor' && k !== 'itemDescription').every((k) => /^https:\/\/gs1\.org\/voc\/\w+$/.test(k)), {
-          message: 'link relation types must be GS1 vocabulary URIs',
+        // GS1's link types, and the backup copy under the IANA relation `alternate` as a URI (docs/backup.md#the-backup-url).
+        .refine((ctx) => Object.keys(ctx).filter((k) => k !== 'anchor' && k !== 'itemDescription').every((k) => /^https:\/\/gs1\.org\/voc\/\w+$/.test(k) || k === ALTERNATE), {
+          message: 'link relation types must be GS1 vocabulary URIs (or the IANA alternate relation)',
         }),
     )
     .min(1),

@@ -9,6 +9,8 @@ import { batteryModelData } from '../support/battery.ts';
  */
 const ORIGIN = 'https://backup.example';
 process.env.BACKUP_PUBLIC_ORIGIN = ORIGIN;
+// The pages in every language, as in AWS (docs/backup.md#the-public-copy).
+process.env.BACKUP_PUBLIC_PAGES = 'all';
 const { backupObjectOf } = await import('../../lib/services/backup.ts');
 const { publicObjectsOf } = await import('../../functions/backup/public-copy.ts');
 const { publicCopyUrl, publicUnitKey, unitBackupUrl } = await import('../../lib/domain/backup.ts');

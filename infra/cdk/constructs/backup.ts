@@ -1,13 +1,13 @@
 import { join } from 'node:path';
-import { CfnOutput, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Stack, Validations } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, TreatMissingData, type IAlarmAction } from 'aws-cdk-lib/aws-cloudwatch';
-import { AnyPrincipal, Effect, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Key } from 'aws-cdk-lib/aws-kms';
+import { Effect, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { ApplicationLogLevel, Architecture, EventSourceMapping, FilterCriteria, FilterRule, LoggingFormat, Runtime, StartingPosition, SystemLogLevel } from 'aws-cdk-lib/aws-lambda';
 import { SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { BlockPublicAccess, Bucket, BucketEncryption, ObjectLockRetention, ObjectOwnership, type CfnBucket } from 'aws-cdk-lib/aws-s3';
+import type { CfnBucket, IBucket } from 'aws-cdk-lib/aws-s3';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { BACKED_UP_TYPES } from '../../../lib/services/backup.ts';
@@ -15,16 +15,18 @@ import { lambdaBundling, LAMBDA_NODE_OPTIONS, REPO_ROOT } from '../bundling.ts';
 import { STREAM_CONSUMER_ACTIONS } from '../function-table.ts';
 import { StackPart } from './part.ts';
 
-/** The default retention of every backup object: ten years (docs/backup.md#retention). */
-export const DEFAULT_BACKUP_RETENTION_YEARS = 10;
+export { DEFAULT_BACKUP_RETENTION_YEARS } from './backup-store.ts';
 /** The backup lag that raises the alarm: the stream mapping's iterator age, in minutes. */
 export const BACKUP_LAG_ALARM_MINUTES = 15;
 
 export interface BackupCopyProps {
   tableStreamArn: string;
   logRetention: RetentionDays;
-  /** How long each object is locked (compliance mode); default DEFAULT_BACKUP_RETENTION_YEARS. */
-  retentionYears?: number;
+  /**
+   * Where the copy goes: the buckets (and the private copy's key) of this stack's BackupStore, or
+   * of a BackupStoreStack in another region or account (`region`, `keyAlias`; docs/backup.md#another-region-or-account).
+   */
+  store: { bucket: IBucket; publicBucket: IBucket; key?: IKey; region?: string; account?: string; keyAlias?: string; roleName?: string };
   /** The table the backup function reads a record's current passport from (its public copy names it: docs/backup.md#the-public-copy). */
   tableName: string;
   tableArn: string;
@@ -42,81 +44,32 @@ export interface BackupCopyProps {
  * that fails after the retries goes to a DLQ. The lag is the mapping's iterator age, alarmed.
  */
 export class BackupCopy extends StackPart {
-  readonly bucket: Bucket;
+  readonly bucket: IBucket;
   /** The public copy (docs/backup.md#the-public-copy): the resolver distribution's failover origin for the version pages. */
-  readonly publicBucket: Bucket;
+  readonly publicBucket: IBucket;
   private readonly alarms: Alarm[];
-  readonly key: Key;
+  /** The private copy's key, when the store is in this stack. */
+  readonly key: IKey | undefined;
   readonly function: NodejsFunction;
   readonly deadLetterQueue: Queue;
 
   constructor(scope: Construct, id: string, props: BackupCopyProps) {
     super(scope, id);
-    const years = props.retentionYears ?? DEFAULT_BACKUP_RETENTION_YEARS;
-    if (!Number.isInteger(years) || years < 1 || years > 100) throw new Error(`The backup retention must be a whole number of years from 1 to 100, not ${years}.`);
-    this.key = new Key(this, 'BackupKey', { description: 'Product Passport backup copy (SSE-KMS)', enableKeyRotation: true, removalPolicy: RemovalPolicy.RETAIN });
-    this.bucket = new Bucket(this, 'BackupBucket', {
-      objectLockEnabled: true,
-      objectLockDefaultRetention: ObjectLockRetention.compliance(Duration.days(years * 365)),
-      versioned: true,
-      encryption: BucketEncryption.KMS,
-      encryptionKey: this.key,
-      bucketKeyEnabled: true,
-      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
-      enforceSSL: true,
-      removalPolicy: RemovalPolicy.RETAIN,
-    });
-    // Puts must be conditional: an object, once written, is never replaced by a new version.
-    this.bucket.addToResourcePolicy(
-      new PolicyStatement({
-        sid: 'DenyUnconditionalPuts',
-        effect: Effect.DENY,
-        principals: [new AnyPrincipal()],
-        actions: ['s3:PutObject'],
-        resources: [this.bucket.arnForObjects('*')],
-        conditions: { Null: { 's3:if-none-match': 'true' } },
-      }),
-    );
-    Validations.of(this.bucket).acknowledge({
-      id: 'AwsSolutions-S1',
-      reason:
-        'Only the backup function writes (conditional puts, never deletes, Object Lock in compliance mode); server access logs would be a second bucket to keep as long, and CloudTrail records the writes.',
-    });
-
-    // The public copy: what anyone may read of each version (docs/backup.md#the-public-copy), locked
-    // like the private copy, encrypted with S3's key (CloudFront reads it through origin access
-    // control; nothing in it is confidential), never public but through the resolver distribution.
-    this.publicBucket = new Bucket(this, 'BackupPublicBucket', {
-      objectLockEnabled: true,
-      objectLockDefaultRetention: ObjectLockRetention.compliance(Duration.days(years * 365)),
-      versioned: true,
-      encryption: BucketEncryption.S3_MANAGED,
-      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
-      enforceSSL: true,
-      removalPolicy: RemovalPolicy.RETAIN,
-    });
-    this.publicBucket.addToResourcePolicy(
-      new PolicyStatement({
-        sid: 'DenyUnconditionalPuts',
-        effect: Effect.DENY,
-        principals: [new AnyPrincipal()],
-        actions: ['s3:PutObject'],
-        resources: [this.publicBucket.arnForObjects('*')],
-        conditions: { Null: { 's3:if-none-match': 'true' } },
-      }),
-    );
-    Validations.of(this.publicBucket).acknowledge({
-      id: 'AwsSolutions-S1',
-      reason: 'Only the backup function writes (conditional puts, Object Lock in compliance mode); CloudFront reads it as the failover origin and logs as the distribution does.',
-    });
+    const store = props.store;
+    this.bucket = store.bucket;
+    this.publicBucket = store.publicBucket;
+    this.key = store.key;
 
     this.deadLetterQueue = new Queue(this, 'BackupDeadLetterQueue', { retentionPeriod: Duration.days(14), encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true });
     Validations.of(this.deadLetterQueue).acknowledge({ id: 'AwsSolutions-SQS3', reason: 'It is the dead-letter destination of the backup function\'s stream mapping: the records it could not copy after its retries.' });
 
     const logGroup = new LogGroup(this, 'BackupLogs', { retention: props.logRetention });
-    const role = new Role(this, 'BackupRole', { assumedBy: new ServicePrincipal('lambda.amazonaws.com'), description: 'Product Passport backup function: conditional puts to the backup bucket' });
+    // A store in another stack grants this role by name (BackupStoreStack): the name is fixed then.
+    const role = new Role(this, 'BackupRole', {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: 'Product Passport backup function: conditional puts to the backup bucket',
+      ...(store.roleName ? { roleName: store.roleName } : {}),
+    });
     this.function = new NodejsFunction(this, 'BackupFunction', {
       entry: join(REPO_ROOT, 'functions/backup/handler.ts'),
       handler: 'handler',
@@ -136,8 +89,10 @@ export class BackupCopy extends StackPart {
       bundling: lambdaBundling(),
       environment: {
         BACKUP_BUCKET: this.bucket.bucketName,
+        ...(store.region ? { BACKUP_REGION: store.region } : {}),
         BACKUP_PUBLIC_BUCKET: this.publicBucket.bucketName,
         BACKUP_PUBLIC_ORIGIN: props.publicOrigin,
+        BACKUP_PUBLIC_PAGES: 'all',
         TABLE_NAME: props.tableName,
         NODE_OPTIONS: LAMBDA_NODE_OPTIONS,
         POWERTOOLS_SERVICE_NAME: 'product-passport',
@@ -148,14 +103,22 @@ export class BackupCopy extends StackPart {
     role.addToPrincipalPolicy(new PolicyStatement({ sid: 'BackupObjects', effect: Effect.ALLOW, actions: ['s3:PutObject', 's3:GetObject'], resources: [this.bucket.arnForObjects('*'), this.publicBucket.arnForObjects('*')] }));
     // A batch's or item's public copy names the passport version current when it is copied: one GetItem of the GTIN item.
     role.addToPrincipalPolicy(new PolicyStatement({ sid: 'CurrentPassport', effect: Effect.ALLOW, actions: ['dynamodb:GetItem'], resources: [props.tableArn] }));
-    role.addToPrincipalPolicy(new PolicyStatement({ sid: 'BackupKey', effect: Effect.ALLOW, actions: ['kms:GenerateDataKey', 'kms:Decrypt'], resources: [this.key.keyArn] }));
+    // The private copy's key: this stack's, or the other stack's by its alias (its ARN is made there).
+    const keyStatement = this.key
+      ? { resources: [this.key.keyArn] }
+      : { resources: [`arn:${Stack.of(this).partition}:kms:${store.region}:${store.account}:key/*`], conditions: { 'ForAnyValue:StringEquals': { 'kms:ResourceAliases': store.keyAlias } } };
+    role.addToPrincipalPolicy(new PolicyStatement({ sid: 'BackupKey', effect: Effect.ALLOW, actions: ['kms:GenerateDataKey', 'kms:Decrypt'], ...keyStatement }));
     role.addToPrincipalPolicy(new PolicyStatement({ sid: 'TableStream', effect: Effect.ALLOW, actions: [...STREAM_CONSUMER_ACTIONS], resources: [props.tableStreamArn] }));
     const stack = Stack.of(this);
+    const objectsReason = 'The backup function writes objects per published version; object keys are made at run time (tenant, GTIN, version), so the statement names the bucket\'s objects.';
     for (const bucket of [this.bucket, this.publicBucket]) {
-      const bucketId = stack.resolve(stack.getLogicalId(bucket.node.defaultChild as CfnBucket)) as string;
+      const cfn = bucket.node.defaultChild as CfnBucket | undefined;
+      if (cfn) Validations.of(role).acknowledge({ id: `AwsSolutions-IAM5[Resource::<${stack.resolve(stack.getLogicalId(cfn)) as string}.Arn>/*]`, reason: objectsReason });
+    }
+    if (!this.key) {
       Validations.of(role).acknowledge({
-        id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/*]`,
-        reason: 'The backup function writes objects per published version; object keys are made at run time (tenant, GTIN, version), so the statement names the bucket\'s objects.',
+        id: 'AwsSolutions-IAM5',
+        reason: `${objectsReason} The store is in another stack (docs/backup.md#another-region-or-account): its buckets are named, and its key, whose ARN is made there, is granted by its alias.`,
       });
     }
     Validations.of(this.function).acknowledge({
