@@ -28,8 +28,8 @@ export const ARCHIVE_PREFIXES = {
 } as const;
 export type ArchivePrefix = keyof typeof ARCHIVE_PREFIXES;
 
-/** The tenant's items under one prefix, in sort-key order, a Query page at a time (only that page in memory). */
-export async function* tenantItems(tenant: Tenant, prefix: ArchivePrefix): AsyncGenerator<Item> {
+/** The Query pages of the tenant's items under one prefix, in sort-key order (with `count`, Select COUNT: no items sent). */
+async function* prefixPages(tenant: Tenant, prefix: ArchivePrefix, count = false) {
   let startKey: Item | undefined;
   do {
     const page = await db().send(
@@ -37,31 +37,24 @@ export async function* tenantItems(tenant: Tenant, prefix: ArchivePrefix): Async
         TableName: tableName(),
         KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
         ExpressionAttributeValues: { ':pk': tenantPk(tenant), ':prefix': ARCHIVE_PREFIXES[prefix] },
+        ...(count ? { Select: 'COUNT' as const } : {}),
         ...(startKey ? { ExclusiveStartKey: startKey } : {}),
       }),
     );
-    for (const item of page.Items ?? []) yield item;
+    yield page;
     startKey = page.LastEvaluatedKey;
   } while (startKey);
 }
 
-/** How many of the tenant's items are under one prefix (Select COUNT: DynamoDB pages, no items sent). */
+/** The tenant's items under one prefix, in sort-key order, a Query page at a time (only that page in memory). */
+export async function* tenantItems(tenant: Tenant, prefix: ArchivePrefix): AsyncGenerator<Item> {
+  for await (const page of prefixPages(tenant, prefix)) yield* page.Items ?? [];
+}
+
+/** How many of the tenant's items are under one prefix. */
 export async function countTenantItems(tenant: Tenant, prefix: ArchivePrefix): Promise<number> {
   let count = 0;
-  let startKey: Item | undefined;
-  do {
-    const page = await db().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-        ExpressionAttributeValues: { ':pk': tenantPk(tenant), ':prefix': ARCHIVE_PREFIXES[prefix] },
-        Select: 'COUNT',
-        ...(startKey ? { ExclusiveStartKey: startKey } : {}),
-      }),
-    );
-    count += page.Count ?? 0;
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+  for await (const page of prefixPages(tenant, prefix, true)) count += page.Count ?? 0;
   return count;
 }
 

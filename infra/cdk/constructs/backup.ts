@@ -35,12 +35,9 @@ export interface BackupCopyProps {
 }
 
 /**
- * The backup copy of every published version (docs/backup.md): a bucket with Object Lock in
- * compliance mode (every object kept `retentionYears`, by no one deletable, the root user
- * included), versioning (Object Lock needs it), SSE-KMS with its own key, no public access, TLS
- * only, and a bucket policy that refuses any put without `If-None-Match` (S3's condition key
- * `s3:if-none-match`), so that no code path replaces an object. The backup function reads the
- * table's stream, filtered to the items of published versions, and writes each once; a record
+ * The backup copy of every published version (docs/backup.md): the backup function reads the
+ * table's stream, filtered to the items of published versions, and writes each once to the backup
+ * store (constructs/backup-store.ts: in this stack, or in another region and account); a record
  * that fails after the retries goes to a DLQ. The lag is the mapping's iterator age, alarmed.
  */
 export class BackupCopy extends StackPart {
