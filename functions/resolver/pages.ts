@@ -84,11 +84,13 @@ export function versionReadForm(tenant: Tenant, version: VersionPage): Passport 
   };
 }
 
-/** A version's page in one language: a battery passport's public page, or the e-label with the organization's corrected terms. */
+/**
+ * A version's page in one language, from its read form (versionReadForm): a battery passport's
+ * public page, or the e-label (whose read form holds the whole passport) with the organization's
+ * corrected terms.
+ */
 export function versionPageHtml(version: VersionPage, open: Passport, lang: Lang): string {
-  return isBatteryPassport(open.category, version.passport.data)
-    ? renderBatteryPage(open, lang)
-    : renderElabel(toPassportView(version, version.passport), lang, version.labelTerms?.[lang]);
+  return isBatteryPassport(open.category, version.passport.data) ? renderBatteryPage(open, lang) : renderElabel(open, lang, version.labelTerms?.[lang]);
 }
 
 /** GET and HEAD of a version page (the routes `/{orgId}/{environment}/p/{gtin}/{version}/{page}`). */

@@ -132,10 +132,7 @@ export function publicReads(getItem: GetItem, batchGetItems?: BatchGetItems): Pu
   };
   const getVersionPage: PublicReads['getVersionPage'] = async (tenant, gtin14, version) => {
     const item = await getItem({ PK: tenantPk(tenant), SK: versionPageSk(gtin14, version) });
-    if (item) {
-      const page = toPublicView(item);
-      return page.passport ? { ...page, passport: page.passport } : undefined;
-    }
+    if (item) return versionPageFromItem(item);
     const view = await getPublicView(tenant, gtin14);
     const current = view?.passport;
     if (!view || !current || version > current.version) return undefined;
@@ -167,8 +164,7 @@ export function publicReads(getItem: GetItem, batchGetItems?: BatchGetItems): Pu
       const unit = current?.version === ref.unitVersion ? current : unitFromItem(find(items, archivedKey), ref.kind);
       if (!unit || unit.version !== ref.unitVersion || unit.gtin !== gtin14) return undefined;
       const pageItem = find(items, pageKey);
-      const pageView = pageItem ? toPublicView(pageItem) : undefined;
-      const page = pageView?.passport ? { ...pageView, passport: pageView.passport } : await getVersionPage(tenant, gtin14, version);
+      const page = (pageItem && versionPageFromItem(pageItem)) ?? (await getVersionPage(tenant, gtin14, version));
       return page ? { page, unit } : undefined;
     },
     async findDomainByHostname(hostname) {

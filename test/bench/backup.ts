@@ -1,9 +1,8 @@
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import { stringify } from 'csv-stringify/sync';
-import { checkDigit } from '../../lib/domain/gtin.ts';
 import { tenantBackupPrefix } from '../../lib/domain/backup.ts';
 import { createOrganization } from '../../lib/services/organizations.ts';
 import type { StackInfo } from '../../infra/local/stack.ts';
+import { wineImportFile } from './imports.ts';
 import type { Row } from './measure.ts';
 
 /**
@@ -18,24 +17,7 @@ export async function benchBackup(stack: StackInfo, products = 1000): Promise<Ro
   const { organization, keys } = await createOrganization('Bench backup');
   const tenant = { orgId: organization.orgId, environment: 'live' as const };
   const s3 = new S3Client({ region: stack.region, endpoint: stack.backupEndpoint, forcePathStyle: true, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-  const file = Buffer.from(
-    stringify(
-      Array.from({ length: products }, (_, i) => {
-        const body = `47${String(i).padStart(10, '0')}`;
-        return {
-          gtin: `${body}${checkDigit(body)}`,
-          name: `Backed-up Riesling ${i}`,
-          category: 'wine',
-          'passport.colour': 'white',
-          'passport.vintage': String(2000 + (i % 24)),
-          'passport.ingredients': 'grapes|sulphites',
-          'passport.nutrition.energyKj': String(300 + (i % 50)),
-          'passport.allergens.containsSulphites': 'true',
-        };
-      }),
-      { header: true },
-    ),
-  );
+  const file = wineImportFile(products, '47', 'Backed-up Riesling');
   const storeCounts = async () => (await (await fetch(`${stack.url}/_local/backup-store`)).json()) as Record<string, number>;
   /** The tenant's objects in a bucket and their bytes (ListObjectsV2 pages; these requests are subtracted below). */
   let listCalls = 0;

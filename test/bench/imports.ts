@@ -10,24 +10,17 @@ import type { StackInfo } from '../../infra/local/stack.ts';
 import type { Row } from './measure.ts';
 
 /**
- * Bulk import through the local pipeline (docs/imports.md): a CSV of new products with their
- * passports uploaded to the gateway, queued in chunks on fauxqs, imported by the worker through
- * the local poller; then the same file again (every row unchanged). Rows per second from the
- * upload to the job's final status, and DynamoDB calls per row: every call this process makes
- * meanwhile (the upload's authentication and rate limit, the job and chunk writes, the worker's
- * reads and transactions). The job is watched with a client whose calls are not counted.
+ * An import file of `rows` new wine products with their passports, as a brand uploads it: GTINs
+ * `{prefix}0000000000…` with their check digits, names `{name} {i}`.
  */
-export async function benchImports(stack: StackInfo, count: number): Promise<Row[]> {
-  const rows = Math.min(count, MAX_IMPORT_ROWS);
-  const { organization, keys } = await createOrganization('Bench imports');
-  const tenant = { orgId: organization.orgId, environment: 'live' as const };
-  const file = Buffer.from(
+export function wineImportFile(rows: number, gtinPrefix: string, name: string): Buffer {
+  return Buffer.from(
     stringify(
       Array.from({ length: rows }, (_, i) => {
-        const body = `48${String(i).padStart(10, '0')}`;
+        const body = `${gtinPrefix}${String(i).padStart(10, '0')}`;
         return {
           gtin: `${body}${checkDigit(body)}`,
-          name: `Bench Riesling ${i}`,
+          name: `${name} ${i}`,
           category: 'wine',
           'passport.colour': 'white',
           'passport.vintage': String(2000 + (i % 24)),
@@ -39,6 +32,21 @@ export async function benchImports(stack: StackInfo, count: number): Promise<Row
       { header: true },
     ),
   );
+}
+
+/**
+ * Bulk import through the local pipeline (docs/imports.md): a CSV of new products with their
+ * passports uploaded to the gateway, queued in chunks on fauxqs, imported by the worker through
+ * the local poller; then the same file again (every row unchanged). Rows per second from the
+ * upload to the job's final status, and DynamoDB calls per row: every call this process makes
+ * meanwhile (the upload's authentication and rate limit, the job and chunk writes, the worker's
+ * reads and transactions). The job is watched with a client whose calls are not counted.
+ */
+export async function benchImports(stack: StackInfo, count: number): Promise<Row[]> {
+  const rows = Math.min(count, MAX_IMPORT_ROWS);
+  const { organization, keys } = await createOrganization('Bench imports');
+  const tenant = { orgId: organization.orgId, environment: 'live' as const };
+  const file = wineImportFile(rows, '48', 'Bench Riesling');
   const raw = localClient(stack.dynamodbEndpoint, stack.region);
 
   async function run(): Promise<{ rowsPerSecond: number; callsPerRow: number; counts: unknown }> {

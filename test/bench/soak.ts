@@ -19,6 +19,7 @@ import { parseArgs } from 'node:util';
 import { freePort } from '../../infra/local/ports.ts';
 import { REPO_ROOT, runFile, type StackInfo } from '../../infra/local/stack.ts';
 import { checkDigit } from '../../lib/domain/gtin.ts';
+import { until } from '../support/until.ts';
 
 const { values } = parseArgs({
   options: {
@@ -85,16 +86,6 @@ async function stopStack(): Promise<void> {
   stack.kill('SIGINT');
   await Promise.race([exited, sleep(30_000)]);
   if (stack.exitCode === null && stack.signalCode === null) stack.kill('SIGKILL');
-}
-
-async function until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`soak: timed out after ${timeoutMs / 1000} s waiting for ${what}`);
-    await sleep(250);
-  }
 }
 
 interface Answer {

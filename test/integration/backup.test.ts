@@ -7,6 +7,7 @@ import { admin } from '../support/admin.ts';
 import { call, newOrg, type TestOrg } from '../support/api.ts';
 import { batteryModelData, batteryReading as readingOf } from '../support/battery.ts';
 import { createProduct, publish, RED_WINE, type CreatedProduct } from '../support/fixtures.ts';
+import { until as waitUntil } from '../support/until.ts';
 
 /**
  * The backup copy of every published version (issue 30, docs/backup.md), through HTTP against the
@@ -36,16 +37,8 @@ const batteryReading = (serial: string, reading: number): Json => readingOf(batt
 const tenant = () => ({ orgId: org.orgId, environment: 'live' as const });
 const gtin14 = (product: CreatedProduct) => `0${product.gtin}`;
 
-/** Polls until `check` answers a value, every 250 ms for at most 60 s. */
-async function until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
+/** Waits for a condition, every 250 ms for at most 60 s. */
+const until = <T>(what: string, check: () => Promise<T | undefined>) => waitUntil(what, check, 60_000);
 
 /** The object under `key` once the copy has written it. */
 const copied = (key: string) => until(key, async () => (await getObject(key)) ?? undefined);

@@ -8,6 +8,7 @@ import { callBudgetMs } from '../../lib/data/aws-budget.ts';
 import { createOrganization } from '../../lib/services/organizations.ts';
 import { RED_WINE } from '../support/fixtures.ts';
 import { uniqueGtin13 } from '../support/gtin.ts';
+import { until as waitUntil } from '../support/until.ts';
 
 /**
  * Dependencies killed under a running service (docs/api.md#when-a-dependency-is-down,
@@ -47,16 +48,8 @@ async function http(method: string, path: string, options: { body?: unknown; hea
   return { status: response.status, headers: response.headers, text, body: json, ms: Date.now() - started };
 }
 
-/** Polls `check` every 200 ms until it answers a value, for at most `timeoutMs`. */
-async function until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 120_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
+/** Waits for a condition, every 200 ms for at most `timeoutMs` (default 120 s). */
+const until = <T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 120_000) => waitUntil(what, check, timeoutMs, 200);
 
 const readyIs = (status: number) => until(`GET /ready to answer ${status}`, async () => ((await http('GET', '/ready')).status === status ? true : undefined));
 
