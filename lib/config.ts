@@ -37,9 +37,11 @@ export interface Config {
   /**
    * AWS_ATTEMPT_TIMEOUT_MS: when an attempt of a call to DynamoDB, SQS, KMS or Secrets Manager is
    * cut off (default 2000; lib/data/aws-budget.ts). SCAN_ATTEMPT_TIMEOUT_MS: the same on the scan
-   * path (default 1000; lib/data/aws-json.ts). Unset in AWS. With a local DynamoDB endpoint the
-   * defaults are 5000 and 3000: DynamoDB Local (Java, SQLite) on a busy machine pauses for seconds,
-   * which DynamoDB does not, and a write cut off and retried would find its own first attempt.
+   * path (default 1000; lib/data/aws-json.ts). Unset in AWS. With a local DynamoDB endpoint both
+   * default to 5000: DynamoDB Local (Java, SQLite) on a busy machine pauses for seconds, which
+   * DynamoDB does not, a write cut off and retried would find its own first attempt, and the local
+   * gateway shares its event loop with whatever else the process runs (the test runner's main
+   * process in the suite), so a timer may expire before the answer that came in time is read.
    */
   awsAttemptTimeoutMs: number;
   scanAttemptTimeoutMs: number;
@@ -146,7 +148,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     resolverOriginSecret: env.RESOLVER_ORIGIN_SECRET || undefined,
     keyCacheTtlMs: Number.isFinite(ttl) ? Math.min(Math.max(ttl, 0), 5000) : 5000,
     awsAttemptTimeoutMs: Math.min(positiveInt(env.AWS_ATTEMPT_TIMEOUT_MS, env.DYNAMODB_ENDPOINT ? 5000 : 2000), 20_000),
-    scanAttemptTimeoutMs: Math.min(positiveInt(env.SCAN_ATTEMPT_TIMEOUT_MS, env.DYNAMODB_ENDPOINT ? 3000 : 1000), 20_000),
+    scanAttemptTimeoutMs: Math.min(positiveInt(env.SCAN_ATTEMPT_TIMEOUT_MS, env.DYNAMODB_ENDPOINT ? 5000 : 1000), 20_000),
     resolverViewCacheMs: env.RESOLVER_VIEW_CACHE_MS === '0' ? 0 : Math.min(positiveInt(env.RESOLVER_VIEW_CACHE_MS, 1000), 1000),
     rateLimitPerMinute: positiveInt(env.RATE_LIMIT_PER_MINUTE, 1000),
     publicApiOrigin,
