@@ -64,8 +64,8 @@ const USAGE = `Usage: npm run admin -- <command> [options] [--json] [--aws]
       the whole table once; safe to run again, and beside a running service.
   backup restore --org ORG_ID [--env live|test] [--to-table TABLE]
       Rebuild the organization's products, passports, batches and items with their version
-      histories from the backup copy (docs/backup.md#restore) into its table, or into TABLE (made
-      when missing on the local stack; in AWS it must exist). Then run passports verify.
+      histories from the backup copy (docs/backup.md#restore) into its table, or into TABLE (either
+      made when missing on the local stack; in AWS it must exist). Then run passports verify.
   backup verify --org ORG_ID [--env live|test] [--table TABLE]
       Compare the table (or TABLE) with the backup copy: lists each version missing on either
       side or stored with another digest; exits 1 when there is any.
@@ -335,7 +335,8 @@ async function main(argv: string[]): Promise<number> {
         return findings.length ? 1 : 0;
       }
       const table = values['to-table'] ?? String(process.env.TABLE_NAME);
-      if (values['to-table'] && !values.aws && process.env.DYNAMODB_ENDPOINT) await ensureTable(process.env.DYNAMODB_ENDPOINT, table, process.env.AWS_REGION);
+      // Locally the table is made when missing: a lost table (deleted, or a new DynamoDB Local) is rebuilt in place.
+      if (!values.aws && process.env.DYNAMODB_ENDPOINT) await ensureTable(process.env.DYNAMODB_ENDPOINT, table, process.env.AWS_REGION);
       const report = await restoreTenant(tenant, table);
       out(
         `Restored ${report.products} product${report.products === 1 ? '' : 's'}, ${report.passportVersions} passport version${report.passportVersions === 1 ? '' : 's'} and ${report.unitVersions} batch or item version${report.unitVersions === 1 ? '' : 's'} of ${orgId} (${environment}) into ${table} on the ${target}${report.unreadable.length ? `; ${report.unreadable.length} unreadable object(s) left out:\n  ${report.unreadable.join('\n  ')}` : ''}.`,

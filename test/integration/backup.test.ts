@@ -134,9 +134,11 @@ describe('restore and verify', { timeout: 240_000 }, () => {
     const before = await admin(['backup', 'verify', '--org', org.orgId, '--json']);
     // Act
     const restored = await admin(['backup', 'restore', '--org', org.orgId, '--to-table', table, '--json']);
-    const compared = await admin(['backup', 'verify', '--org', org.orgId, '--table', table, '--json']);
-    const chain = await admin(['passports', 'verify', '--org', org.orgId, '--product', wine.productId, '--table', table, '--json']);
-    const batteryChain = await admin(['passports', 'verify', '--org', org.orgId, '--product', battery.productId, '--table', table, '--json']);
+    const [compared, chain, batteryChain] = await Promise.all([
+      admin(['backup', 'verify', '--org', org.orgId, '--table', table, '--json']),
+      admin(['passports', 'verify', '--org', org.orgId, '--product', wine.productId, '--table', table, '--json']),
+      admin(['passports', 'verify', '--org', org.orgId, '--product', battery.productId, '--table', table, '--json']),
+    ]);
     // Assess
     expect(before.code, before.stderr).toBe(0);
     expect(restored.code, restored.stderr).toBe(0);

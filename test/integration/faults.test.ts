@@ -2,10 +2,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
+import { localClient } from '../../infra/local/dynamodb.ts';
 import { startLocalStack, type LocalStack, type ReadinessChange } from '../../infra/local/stack.ts';
 import { config } from '../../lib/config.ts';
 import { callBudgetMs } from '../../lib/data/aws-budget.ts';
+import { verifyTenant } from '../../lib/services/backup-restore.ts';
 import { createOrganization } from '../../lib/services/organizations.ts';
+import { admin } from '../support/admin.ts';
+import { batteryModelData, batteryReading } from '../support/battery.ts';
 import { RED_WINE } from '../support/fixtures.ts';
 import { uniqueGtin13 } from '../support/gtin.ts';
 import { until as waitUntil } from '../support/until.ts';
@@ -14,7 +19,8 @@ import { until as waitUntil } from '../support/until.ts';
  * Dependencies killed under a running service (docs/api.md#when-a-dependency-is-down,
  * docs/resolver.md#when-a-dependency-is-down): this file starts a stack of its own, on its own
  * ports with its data on disk, since the suite's shared stack serves other files meanwhile, and
- * kills that stack's own child processes by their PIDs: DynamoDB Local, then the SQS endpoint.
+ * kills that stack's own child processes by their PIDs: DynamoDB Local, then the SQS endpoint;
+ * last it deletes the stack's table and restores the organization from the backup copy.
  * Every request goes through HTTP to that stack. DynamoDB Local gets SIGTERM, not SIGKILL: killed
  * with SIGKILL it loses the write it acknowledged last (docs/testing.md#faults), which DynamoDB
  * never does, and this test is about what the service loses.
@@ -22,6 +28,7 @@ import { until as waitUntil } from '../support/until.ts';
 let stack: LocalStack;
 let dataDir: string;
 let key: string;
+let orgId: string;
 const readiness: ReadinessChange[] = [];
 
 const PHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
@@ -79,8 +86,9 @@ beforeAll(async () => {
     onReadinessChange: (change) => readiness.push(change),
   });
   // This worker's data layer now points at this stack (startLocalStack set the environment).
-  const { keys } = await createOrganization('Faults Org');
+  const { organization, keys } = await createOrganization('Faults Org');
   key = keys.live.key;
+  orgId = organization.orgId;
 }, 180_000);
 
 afterAll(async () => {
@@ -206,3 +214,51 @@ describe('the SQS endpoint killed, then started again', () => {
   }, 300_000);
 });
 
+describe('the table deleted, then restored from the backup copy', () => {
+  it('rebuilds in the deleted table three passport versions of a wine and of a battery model and three versions of one battery: backup verify finds nothing missing, passports verify holds', async () => {
+    // Prepare: three passport versions of a wine and of a battery model, three versions of one battery
+    const asOperator = { port: stack.info.port, dataDir };
+    const wine = await publishedProduct('Restored Riesling');
+    const battery = await http('POST', '/v1/products', { body: { name: 'Restored traction battery', category: 'battery', gtin: uniqueGtin13() } });
+    const batteryId = battery.body.productId as string;
+    const serial = 'EVP75R0001';
+    for (const version of [2, 3]) {
+      const published = await http('POST', '/v1/passports', { body: { productId: wine.productId, data: { ...RED_WINE, vintage: 2020 + version } } });
+      expect(published.status, published.text).toBe(201);
+    }
+    for (const reading of [1, 2, 3]) {
+      const model = batteryModelData('ev');
+      model.generalProductInformation.batteryMass = 430 + reading;
+      const published = await http('POST', '/v1/passports?asOf=2027-03-01', { body: { productId: batteryId, data: model } });
+      const item = await http('PUT', `/v1/products/${batteryId}/items/${serial}`, { body: { data: batteryReading(battery.body.gtin as string, serial, reading) } });
+      expect(published.status, published.text).toBe(201);
+      expect([200, 201], item.text).toContain(item.status);
+    }
+    // The backup lag at zero: every version of the organization (the earlier tests' too) in the copy with the table's digest.
+    // Compared in this process, as `backup verify` compares them, to wait without starting the CLI each time.
+    const { versions } = await until('the backup copy to hold every version', async () => {
+      const compared = await verifyTenant({ orgId, environment: 'live' }, stack.info.tableName);
+      return compared.findings.length === 0 ? compared : undefined;
+    });
+
+    // Act: delete the table, then restore the organization into it
+    await localClient(stack.info.dynamodbEndpoint, stack.info.region).send(new DeleteTableCommand({ TableName: stack.info.tableName }));
+    const restored = await admin(['backup', 'restore', '--org', orgId, '--json'], asOperator);
+    const [compared, wineChain, batteryChain] = await Promise.all([
+      admin(['backup', 'verify', '--org', orgId, '--json'], asOperator),
+      admin(['passports', 'verify', '--org', orgId, '--product', wine.productId, '--json'], asOperator),
+      admin(['passports', 'verify', '--org', orgId, '--product', batteryId, '--json'], asOperator),
+    ]);
+
+    // Assess
+    expect(versions).toBeGreaterThanOrEqual(9);
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(JSON.parse(restored.stdout)).toMatchObject({ table: stack.info.tableName, unreadable: [] });
+    expect(compared.code, compared.stdout).toBe(0);
+    expect(JSON.parse(compared.stdout)).toEqual({ versions, findings: [] });
+    expect(wineChain.code, wineChain.stdout).toBe(0);
+    expect(JSON.parse(wineChain.stdout)).toMatchObject({ productId: wine.productId, intact: true, versions: [{ version: 1 }, { version: 2 }, { version: 3 }] });
+    expect(batteryChain.code, batteryChain.stdout).toBe(0);
+    expect(JSON.parse(batteryChain.stdout)).toMatchObject({ productId: batteryId, intact: true, versions: [{ version: 1 }, { version: 2 }, { version: 3 }] });
+  }, 300_000);
+});

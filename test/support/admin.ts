@@ -4,11 +4,14 @@ import { inject } from 'vitest';
 
 const run = promisify(execFile);
 
-/** Runs `npm run admin -- …` as an operator would, against the suite's stack found by PORT. */
-export async function admin(args: string[], port = inject('stack').port) {
+/**
+ * Runs `npm run admin -- …` as an operator would, against the suite's stack found by PORT, or
+ * against a stack of a test's own (its port and data directory).
+ */
+export async function admin(args: string[], stack: { port: number; dataDir: string } = { port: inject('stack').port, dataDir: inject('dataDir') }) {
   try {
     const { stdout } = await run('npx', ['tsx', 'infra/admin/cli.ts', ...args], {
-      env: { ...process.env, PORT: String(port), DATA_DIR: inject('dataDir'), DYNAMODB_ENDPOINT: '', TABLE_NAME: '' },
+      env: { ...process.env, PORT: String(stack.port), DATA_DIR: stack.dataDir, DYNAMODB_ENDPOINT: '', TABLE_NAME: '', BACKUP_BUCKET: '', S3_ENDPOINT: '' },
     });
     return { code: 0, stdout, stderr: '' };
   } catch (error) {
