@@ -2,7 +2,8 @@ import * as z from 'zod';
 import { routeKey, ROUTES, type Route } from './routes.ts';
 import { maxVintage, vintageSchema } from '../domain/passport.ts';
 import { SCOPES } from '../domain/scopes.ts';
-import { OPERATIONS, PATH_EXPANSIONS, PATH_PARAMETERS, TAGS, type Answer, type HeaderDoc } from './operations.ts';
+import { documentPaths } from './document-paths.ts';
+import { OPERATIONS, PATH_PARAMETERS, TAGS, type Answer, type HeaderDoc } from './operations.ts';
 import { errorSchema } from './schemas.ts';
 import { ERROR_TYPES } from '../http/error-types.ts';
 
@@ -55,32 +56,6 @@ class SchemaSet {
     }
     return rest;
   }
-}
-
-/**
- * The document's paths for a route's path: a greedy `{name+}` with an entry in PATH_EXPANSIONS
- * becomes one path item per form it takes (the resolver's key qualifiers), any other is a plain
- * `{name}` (OpenAPI has no greedy parameter).
- */
-export function documentPaths(path: string): string[] {
-  const greedy = /\{(\w+)\+\}/.exec(path);
-  const forms = greedy ? PATH_EXPANSIONS[greedy[1] ?? ''] : undefined;
-  if (!greedy || !forms) return [path.replace(/\{(\w+)\+\}/g, '{$1}')];
-  return forms.map((form) => path.replace(greedy[0], form));
-}
-
-/**
- * The document path a request path of `routePath` is: the expanded form it matches, or the first
- * form when it matches none (a malformed qualifier sequence, answered 400 by the same operation).
- */
-export function documentPathOf(routePath: string, requestPath: string): string {
-  const paths = documentPaths(routePath);
-  const segments = requestPath.split('/').filter((s) => s !== '');
-  const matches = (template: string) => {
-    const parts = template.split('/').filter((s) => s !== '');
-    return parts.length === segments.length && parts.every((part, i) => part.startsWith('{') || part === segments[i]);
-  };
-  return paths.find(matches) ?? (paths[0] as string);
 }
 
 /**

@@ -235,7 +235,7 @@ export const PATH_PARAMETERS: Readonly<Record<string, { description: string; sch
   },
   list: { description: 'A status list of the environment: 1, 2, … (131,072 products each)', schema: z.string().regex(/^[1-9]\d{0,5}$/) },
   asset: { description: 'A file of the reference page: swagger-ui.css, swagger-ui-bundle.js or docs.js', schema: z.string() },
-  // The key qualifiers, each its own path segment (see PATH_EXPANSIONS).
+  // The key qualifiers, each its own path segment (see PATH_EXPANSIONS, lib/api/document-paths.ts).
   cpv: { description: 'AI 22, consumer product variant: 1 to 20 characters of GS1 character set 82 (the pattern gives its URL-safe part)', schema: qualifierValue(20) },
   lot: { description: 'AI 10, batch or lot number: 1 to 20 characters of GS1 character set 82 (the pattern gives its URL-safe part)', schema: qualifierValue(20) },
   serial: { description: 'AI 21, serial number: 1 to 20 characters of GS1 character set 82 (the pattern gives its URL-safe part)', schema: qualifierValue(20) },
@@ -252,24 +252,6 @@ export const PATH_PARAMETERS: Readonly<Record<string, { description: string; sch
     description: `The e-label page in one language (${LANGUAGE_CODES.join(', ')}), or passport.json for the version's JSON read form; for a battery passport the page in that language shows its public elements, and {aspect}.json (${ASPECT_JSON_SEGMENTS.join(', ')}) holds one aspect's public elements (docs/battery.md#the-public-page-json-and-links)`,
     schema: z.enum([...LANGUAGE_CODES, PASSPORT_JSON_SEGMENT, ...ASPECT_JSON_SEGMENTS]),
   },
-};
-
-/**
- * Greedy path parameters the document writes out as explicit path items, so that a validating
- * proxy (Prism) routes each real form: `{qualifiers+}` is every valid sequence of GTIN key
- * qualifiers (22, then 10, then 21, each at most once; or 235 alone; GS1 Digital Link).
- */
-export const PATH_EXPANSIONS: Readonly<Record<string, readonly string[]>> = {
-  qualifiers: [
-    '22/{cpv}',
-    '22/{cpv}/10/{lot}',
-    '22/{cpv}/10/{lot}/21/{serial}',
-    '22/{cpv}/21/{serial}',
-    '10/{lot}',
-    '10/{lot}/21/{serial}',
-    '21/{serial}',
-    '235/{tpx}',
-  ],
 };
 
 const html = (description: string): Answer => ({ description, contentType: 'text/html', schema: z.string() });

@@ -12,9 +12,10 @@ export interface NewOrganization {
 
 /**
  * Creates an organization with one live and one test key holding every API scope, and fills its
- * test environment with sandbox data.
+ * test environment with sandbox data (docs/api.md#the-sandbox), unless `sandbox` is false: the test suite's
+ * organizations skip it where a test reads none of it.
  */
-export async function createOrganization(name: string): Promise<NewOrganization> {
+export async function createOrganization(name: string, options: { sandbox?: boolean } = {}): Promise<NewOrganization> {
   const now = new Date().toISOString();
   const organization: Organization = { orgId: newPrefixedId('org', 16), name, createdAt: now };
   await insertOrganization(organization);
@@ -30,6 +31,6 @@ export async function createOrganization(name: string): Promise<NewOrganization>
       return [environment, { keyId: record.keyId, key }] as const;
     }),
   );
-  await seedSandbox(organization.orgId);
+  if (options.sandbox !== false) await seedSandbox(organization.orgId);
   return { organization, keys: Object.fromEntries(entries) as NewOrganization['keys'] };
 }

@@ -1,13 +1,16 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { inject } from 'vitest';
 import { createRouteMatcher } from '../../infra/local/route-matcher.ts';
 import { ROUTES } from '../../lib/api/routes.ts';
-import { buildOpenApi, documentPathOf, type OpenApiDocument } from '../../lib/api/openapi.ts';
+import { documentPathOf } from '../../lib/api/document-paths.ts';
+import type { OpenApiDocument } from '../../lib/api/openapi.ts';
 
 /**
  * The contract test: every response the integration suite receives through `call()` is checked
  * against the OpenAPI document: its status must be one the operation declares, and its body must
- * validate against the declared schema for its content type.
+ * validate against the declared schema for its content type. The document is built once, by the
+ * global setup (test/support/global-setup.ts), not in each test file's worker.
  */
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 let document: OpenApiDocument | undefined;
@@ -27,7 +30,7 @@ function validator(pointer: string, schema: Record<string, unknown>): ValidateFu
 }
 
 export function checkContract(method: string, url: string, status: number, contentType: string, body: unknown): void {
-  document ??= buildOpenApi();
+  document ??= inject('openapi');
   const path = new URL(url).pathname;
   const found = match(method, path);
   if (found.kind !== 'route') return; // the gateway's own answers (unknown path, 405, /health)

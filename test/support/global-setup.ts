@@ -3,12 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startLocalStack, type LocalStack, type StackInfo } from '../../infra/local/stack.ts';
+import { buildOpenApi, type OpenApiDocument } from '../../lib/api/openapi.ts';
 import { TEST_ACCOUNTS } from './accounts.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     stack: StackInfo;
     dataDir: string;
+    /** The OpenAPI document, built once here: the contract check of every worker reads it (test/support/contract.ts). */
+    openapi: OpenApiDocument;
   }
 }
 
@@ -56,6 +59,7 @@ export default async function setup(project: TestProject) {
   const { stack, dataDir } = await entry.started;
   project.provide('stack', stack.info);
   project.provide('dataDir', dataDir);
+  project.provide('openapi', buildOpenApi());
   return async () => {
     if (--entry.users > 0) return;
     delete shared.__passportTestStack;

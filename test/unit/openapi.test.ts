@@ -1,7 +1,8 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { routeKey, ROUTES } from '../../lib/api/routes.ts';
-import { buildOpenApi, documentPathOf, documentPaths } from '../../lib/api/openapi.ts';
+import { documentPathOf, documentPaths } from '../../lib/api/document-paths.ts';
+import { buildOpenApi } from '../../lib/api/openapi.ts';
 import { COUNTRY_CODES } from '../../lib/domain/countries.ts';
 import { LANGUAGES } from '../../lib/domain/labelling/languages.ts';
 import { ASPECT_JSON_SEGMENTS } from '../../lib/domain/battery/page-urls.ts';
