@@ -1,7 +1,7 @@
 /**
  * How the OpenAPI document (lib/api/openapi.ts) writes a route's path, in a module of its own that
  * imports no schema: the contract check of the test suite maps each request to its documented path
- * with it, without building the document (docs/testing.md#the-contract).
+ * with it, without building the document (docs/testing.md#the-local-stack-in-tests).
  */
 
 /**

@@ -21,7 +21,7 @@ describe('a new organization’s first visit to the dashboard', () => {
   let session: TestSession;
 
   beforeAll(async () => {
-    org = await newOrg('First Visit Winery');
+    org = await newOrg('First Visit Winery', { sandbox: true });
     session = await newSession(org.orgId);
     mkdirSync(RESULTS_DIR, { recursive: true });
     if (mode !== 'skip') browser = await launchBrowser();

@@ -40,7 +40,7 @@ describe('the dashboard', () => {
     // sign-in lands in the first, the test switches to the second.
     const first = await getOrganization((await newOrg('Dashboard Cellar')).orgId);
     await addUserToOrganization(first!, DASHBOARD_ACCOUNT.email);
-    org = await newOrg('Dashboard Winery');
+    org = await newOrg('Dashboard Winery', { sandbox: true });
     const organization = await getOrganization(org.orgId);
     await addUserToOrganization(organization!, DASHBOARD_ACCOUNT.email);
     mkdirSync(RESULTS_DIR, { recursive: true });

@@ -7,7 +7,7 @@ let org: TestOrg;
 let ids: string[];
 
 beforeAll(async () => {
-  org = await newOrg('Pagination Org');
+  org = await newOrg('Pagination Org', { sandbox: true });
   ids = [];
   // Sequential creates: ids are UUID v7, so creation order is list order.
   for (let i = 0; i < TOTAL; i++) {

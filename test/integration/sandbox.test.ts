@@ -4,7 +4,7 @@ import { call, newOrg } from '../support/api.ts';
 describe('the sandbox', () => {
   it('gives a new organization’s test environment realistic data, and leaves live empty', async () => {
     // Prepare
-    const org = await newOrg('Sandbox Org');
+    const org = await newOrg('Sandbox Org', { sandbox: true });
     // Act
     const products = await call('GET', '/v1/products', { key: org.test });
     const suppliers = await call('GET', '/v1/suppliers', { key: org.test });

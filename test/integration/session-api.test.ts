@@ -9,7 +9,7 @@ let org: TestOrg;
 let session: TestSession;
 
 beforeAll(async () => {
-  org = await newOrg('Session API Winery');
+  org = await newOrg('Session API Winery', { sandbox: true });
   session = await newSession(org.orgId);
 });
 
