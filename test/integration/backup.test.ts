@@ -3,6 +3,7 @@ import { backupKey, publicPassportKey, publicUnitKey } from '../../lib/domain/ba
 import { passportJsonUrl } from '../../lib/domain/page-urls.ts';
 import { ALTERNATE } from '../../functions/resolver/linkset.ts';
 import type { BackupObject } from '../../lib/domain/backup.ts';
+import { ensureTable } from '../../infra/local/dynamodb.ts';
 import { admin } from '../support/admin.ts';
 import { call, newOrg, type TestOrg } from '../support/api.ts';
 import { batteryModelData, batteryReading as readingOf } from '../support/battery.ts';
@@ -154,7 +155,7 @@ describe('restore and verify', { timeout: 240_000 }, () => {
   it('lists each version that is in the copy but not in the table', async () => {
     // Prepare: an empty table holds none of the copy's versions.
     const table = `empty-${process.pid}-${Date.now()}`;
-    await admin(['backup', 'restore', '--org', 'org_without_backup', '--to-table', table]);
+    await ensureTable(stack.dynamodbEndpoint, table, stack.region);
     // Act
     const compared = await admin(['backup', 'verify', '--org', org.orgId, '--table', table, '--json']);
     // Assess
