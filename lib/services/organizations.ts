@@ -12,8 +12,8 @@ export interface NewOrganization {
 
 /**
  * Creates an organization with one live and one test key holding every API scope, and fills its
- * test environment with sandbox data (docs/api.md#the-sandbox), unless `sandbox` is false: the test suite's
- * organizations skip it where a test reads none of it.
+ * test environment with sandbox data (docs/api.md#the-sandbox) unless `sandbox` is false: the test
+ * suite's organizations skip it where a test reads none of it.
  */
 export async function createOrganization(name: string, options: { sandbox?: boolean } = {}): Promise<NewOrganization> {
   const now = new Date().toISOString();

@@ -1,4 +1,4 @@
-import { describe, inject, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { admin } from '../support/admin.ts';
 import { call, expectError } from '../support/api.ts';
 
@@ -36,7 +36,7 @@ describe('the admin CLI', { timeout: 120_000, concurrent: true }, () => {
   });
 
   it('refuses session-only and unknown scopes, and says so when no stack runs on PORT', async ({ expect }) => {
-    const [created, nowhere] = await Promise.all([admin(['org', 'create', '--name', 'Refused', '--json']), admin(['org', 'create', '--name', 'X'], { port: 1, dataDir: inject('dataDir') })]);
+    const [created, nowhere] = await Promise.all([admin(['org', 'create', '--name', 'Refused', '--json']), admin(['org', 'create', '--name', 'X'], { port: 1 })]);
     const org = JSON.parse(created.stdout);
     const manage = await admin(['key', 'create', '--org', org.orgId, '--env', 'live', '--scopes', 'api_keys:manage']);
     expect(manage.code).toBe(2);

@@ -27,12 +27,6 @@ let jam: CreatedProduct;
 let battery: CreatedProduct;
 
 type Json = any;
-/** The example's model-level data (as test/integration/battery.test.ts publishes it), with another mass per version. */
-function batteryModel(massKg: number): Json {
-  const data = batteryModelData('ev');
-  data.generalProductInformation.batteryMass = massKg;
-  return data;
-}
 /** One battery's own data at its n-th reading. */
 const batteryReading = (serial: string, reading: number): Json => readingOf(battery.gtin, serial, reading);
 const tenant = () => ({ orgId: org.orgId, environment: 'live' as const });
@@ -113,7 +107,7 @@ describe('a battery model and one battery', () => {
     const itemDigests: string[] = [];
     // Act
     for (const reading of [1, 2, 3]) {
-      const published = await call('POST', '/v1/passports?asOf=2027-03-01', { key: org.live, body: { productId: battery.productId, data: batteryModel(430 + reading) } });
+      const published = await call('POST', '/v1/passports?asOf=2027-03-01', { key: org.live, body: { productId: battery.productId, data: batteryModelData('ev', { massKg: 430 + reading }) } });
       expect(published.status, published.text).toBe(201);
       passportDigests.push((await call('GET', `/v1/products/${battery.productId}/passport`, { key: org.live })).body.digest as string);
       const item = await call('PUT', `/v1/products/${battery.productId}/items/${serial}`, { key: org.live, body: { data: batteryReading(serial, reading) } });

@@ -219,6 +219,7 @@ describe('the table deleted, then restored from the backup copy', () => {
   it('rebuilds in the deleted table three passport versions of a wine and of a battery model and three versions of one battery: backup verify finds nothing missing, passports verify holds', async () => {
     // Prepare: three passport versions of a wine and of a battery model, three versions of one battery
     const asOperator = { port: stack.info.port, dataDir };
+    const tenant = { orgId, environment: 'live' as const };
     const wine = await publishedProduct('Restored Riesling');
     const battery = await http('POST', '/v1/products', { body: { name: 'Restored traction battery', category: 'battery', gtin: uniqueGtin13() } });
     const batteryId = battery.body.productId as string;
@@ -228,9 +229,7 @@ describe('the table deleted, then restored from the backup copy', () => {
       expect(published.status, published.text).toBe(201);
     }
     for (const reading of [1, 2, 3]) {
-      const model = batteryModelData('ev');
-      model.generalProductInformation.batteryMass = 430 + reading;
-      const published = await http('POST', '/v1/passports?asOf=2027-03-01', { body: { productId: batteryId, data: model } });
+      const published = await http('POST', '/v1/passports?asOf=2027-03-01', { body: { productId: batteryId, data: batteryModelData('ev', { massKg: 430 + reading }) } });
       const item = await http('PUT', `/v1/products/${batteryId}/items/${serial}`, { body: { data: batteryReading(battery.body.gtin as string, serial, reading) } });
       expect(published.status, published.text).toBe(201);
       expect([200, 201], item.text).toContain(item.status);
@@ -238,7 +237,7 @@ describe('the table deleted, then restored from the backup copy', () => {
     // The backup lag at zero: every version of the organization (the earlier tests' too) in the copy with the table's digest.
     // Compared in this process, as `backup verify` compares them, to wait without starting the CLI each time.
     const { versions } = await until('the backup copy to hold every version', async () => {
-      const compared = await verifyTenant({ orgId, environment: 'live' }, stack.info.tableName);
+      const compared = await verifyTenant(tenant, stack.info.tableName);
       return compared.findings.length === 0 ? compared : undefined;
     });
 
@@ -250,8 +249,8 @@ describe('the table deleted, then restored from the backup copy', () => {
     // process costs seconds (test/integration/backup.test.ts runs all three commands).
     const [wineChain, compared, batteryChain] = await Promise.all([
       admin(['passports', 'verify', '--org', orgId, '--product', wine.productId, '--json'], asOperator),
-      verifyTenant({ orgId, environment: 'live' }, stack.info.tableName),
-      verifyPassportChain({ orgId, environment: 'live' }, batteryId),
+      verifyTenant(tenant, stack.info.tableName),
+      verifyPassportChain(tenant, batteryId),
     ]);
 
     // Assess

@@ -6,12 +6,12 @@ const run = promisify(execFile);
 
 /**
  * Runs `npm run admin -- …` as an operator would, against the suite's stack found by PORT, or
- * against a stack of a test's own (its port and data directory).
+ * against another port, or a stack of a test's own (its port and data directory).
  */
-export async function admin(args: string[], stack: { port: number; dataDir: string } = { port: inject('stack').port, dataDir: inject('dataDir') }) {
+export async function admin(args: string[], { port = inject('stack').port, dataDir = inject('dataDir') }: { port?: number; dataDir?: string } = {}) {
   try {
     const { stdout } = await run('npx', ['tsx', 'infra/admin/cli.ts', ...args], {
-      env: { ...process.env, PORT: String(stack.port), DATA_DIR: stack.dataDir, DYNAMODB_ENDPOINT: '', TABLE_NAME: '', BACKUP_BUCKET: '', S3_ENDPOINT: '' },
+      env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, DYNAMODB_ENDPOINT: '', TABLE_NAME: '', BACKUP_BUCKET: '', S3_ENDPOINT: '' },
     });
     return { code: 0, stdout, stderr: '' };
   } catch (error) {

@@ -12,8 +12,11 @@ export const BATTERY_EXAMPLE = JSON.parse(readFileSync(new URL('../../docs/examp
 /** The members of generalProductInformation each battery holds itself. */
 export const ITEM_MEMBERS = ['productIdentifier', 'batteryPassportIdentifier', 'manufacturingDate', 'batteryStatus', 'puttingIntoService'] as const;
 
-/** The example's model-level data for an EV or an LMT battery (an LMT pack weighs and stores less, and has no EV-only element). */
-export function batteryModelData(batteryCategory: 'ev' | 'lmt' = 'ev'): Json {
+/**
+ * The example's model-level data for an EV or an LMT battery (an LMT pack weighs and stores less,
+ * and has no EV-only element), with another mass when `massKg` is given (a new version's change).
+ */
+export function batteryModelData(batteryCategory: 'ev' | 'lmt' = 'ev', { massKg }: { massKg?: number } = {}): Json {
   const data = structuredClone(BATTERY_EXAMPLE);
   for (const member of ITEM_MEMBERS) delete data.generalProductInformation[member];
   delete data.performanceAndDurability.batteryCondition;
@@ -24,6 +27,7 @@ export function batteryModelData(batteryCategory: 'ev' | 'lmt' = 'ev'): Json {
     // An EV battery's element only (Annex XIII 1(k)).
     delete data.performanceAndDurability.batteryTechicalProperties.capacityThresholdForExhaustion;
   }
+  if (massKg !== undefined) data.generalProductInformation.batteryMass = massKg;
   return data;
 }
 

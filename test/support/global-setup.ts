@@ -15,8 +15,14 @@ declare module 'vitest' {
   }
 }
 
+interface Started {
+  stack: LocalStack;
+  dataDir: string;
+  openapi: OpenApiDocument;
+}
+
 interface SharedStack {
-  started: Promise<{ stack: LocalStack; dataDir: string }>;
+  started: Promise<Started>;
   users: number;
 }
 
@@ -26,7 +32,7 @@ interface SharedStack {
  */
 const shared = globalThis as typeof globalThis & { __passportTestStack?: SharedStack };
 
-async function start(): Promise<{ stack: LocalStack; dataDir: string }> {
+async function start(): Promise<Started> {
   const dataDir = mkdtempSync(join(tmpdir(), 'passport-test-'));
   process.env.POWERTOOLS_LOG_LEVEL ??= 'ERROR';
   // A short visibility timeout and batching window keep the queue tests quick.
@@ -45,7 +51,8 @@ async function start(): Promise<{ stack: LocalStack; dataDir: string }> {
     // own tests (test/unit/hot-cache.test.ts; test/integration/faults.test.ts runs a stack with it).
     resolverViewCacheMs: 0,
   });
-  return { stack, dataDir };
+  // Built once for every project's workers, whose contract check reads it (test/support/contract.ts).
+  return { stack, dataDir, openapi: buildOpenApi() };
 }
 
 /**
@@ -56,10 +63,10 @@ async function start(): Promise<{ stack: LocalStack; dataDir: string }> {
 export default async function setup(project: TestProject) {
   const entry = (shared.__passportTestStack ??= { started: start(), users: 0 });
   entry.users++;
-  const { stack, dataDir } = await entry.started;
+  const { stack, dataDir, openapi } = await entry.started;
   project.provide('stack', stack.info);
   project.provide('dataDir', dataDir);
-  project.provide('openapi', buildOpenApi());
+  project.provide('openapi', openapi);
   return async () => {
     if (--entry.users > 0) return;
     delete shared.__passportTestStack;
