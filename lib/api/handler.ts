@@ -118,8 +118,8 @@ async function authenticate(event: HttpEvent, route: Route): Promise<Principal> 
  * admission (the route; authentication as the route says: an API key with its rate limit, decided
  * before anything is read, or a dashboard session with its CSRF defence, which API-key routes also
  * accept, or none for public operations; the route's scope), then for routes with a body its raw
- * bytes (413 past 256 KiB), their nesting (400 past 32 levels, lib/http/json-depth.ts) and
- * @middy/http-json-body-parser, then the operation.
+ * bytes (413 past 256 KiB), their nesting and keys (400 past 32 levels or for a key twice in one
+ * object, lib/http/json-depth.ts) and @middy/http-json-body-parser, then the operation.
  * Throws at load time unless `operations` implements exactly the routes the table gives `fn`.
  */
 export function defineApiHandler(fn: FunctionName, operations: Readonly<Record<string, AnyOperation>>) {

@@ -5,7 +5,7 @@ import { checkHeaders, ingredientCell } from '../domain/import-columns.ts';
 import { holdsBatteryData, PASSPORT_JSON_COLUMN } from '../domain/passport-kinds.ts';
 import { IMPORT_MEDIA_TYPES, MAX_IMPORT_BYTES, MAX_IMPORT_COLUMNS, MAX_IMPORT_JSON_DEPTH, MAX_IMPORT_ROWS, MAX_ITEM_IMPORT_ROWS, MAX_XLSX_BYTES, type ImportFormat } from '../domain/imports.ts';
 import { ApiError, InvalidRequestError, PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from '../http/errors.ts';
-import { depthExceededAt } from '../http/json-depth.ts';
+import { duplicateKey, jsonBodyProblem } from '../http/json-depth.ts';
 import { checkWorkbookZip, tooManyRows } from './xlsx-guard.ts';
 
 /**
@@ -171,12 +171,15 @@ function parseNdjson(bytes: Buffer, maxRows = MAX_IMPORT_ROWS): { headers: strin
   for (const [index, line] of lines.entries()) {
     if (line.trim() === '') continue;
     if (rows.length >= maxRows) throw rowBudgetError(maxRows);
-    // One pass over the line, no recursion (lib/http/json-depth.ts), before JSON.parse and flatten (which recurses once a level) see it.
-    if (depthExceededAt(Buffer.from(line), MAX_IMPORT_JSON_DEPTH) !== undefined) {
+    // One pass over the line, no recursion (lib/http/json-depth.ts), before JSON.parse and flatten (which recurses once a level) see it:
+    // its nesting, and no key twice in one object (JSON.parse would keep the last, unseen).
+    const problem = jsonBodyProblem(Buffer.from(line), MAX_IMPORT_JSON_DEPTH);
+    if (problem?.kind === 'depth') {
       throw new InvalidRequestError(`Line ${index + 1} nests objects and arrays deeper than ${MAX_IMPORT_JSON_DEPTH} levels.`, {
         suggestion: `Write each line as the template's fields: at most ${MAX_IMPORT_JSON_DEPTH} levels of objects and arrays.`,
       });
     }
+    if (problem) throw duplicateKey(problem, `Line ${index + 1}`);
     let value: unknown;
     try {
       // Also a RangeError of the engine on some input nested past its own limit: still this line's fault.
