@@ -38,7 +38,7 @@ export interface PassportCredential {
 
 export interface VerifiedPassportCredential {
   credential: PassportCredential;
-  /** The issuer's DID (`did:web:…`): decide whether you trust it (the resolver host you expect). */
+  /** The issuer's DID (`did:web:…`): compare it with the organization you expect (or pass `expectedIssuer`). */
   issuer: string;
   /** The verification method that signed it. */
   kid: string;
@@ -58,7 +58,30 @@ export interface VerifyCredentialOptions {
   allowLoopbackHttp?: boolean;
   /** The time validFrom and validUntil are judged at. Default now. */
   now?: Date;
+  /**
+   * The issuer (a `did:web:…`) you expect, or several: a credential of any other is refused. Every
+   * organization's DID is on the same resolver host, so a valid signature of another organization
+   * is not enough (docs/sdk.md#verifying-signed-passports).
+   */
+  expectedIssuer?: string | readonly string[];
 }
+
+/**
+ * What the verifier reads at most (docs/sdk.md#verifying-signed-passports): the issuer writes the
+ * credential, its DID document and its status list, so each is read only up to its budget, and a
+ * status list is inflated only up to its own, then refused as not verified (a 255 KB list that
+ * inflated to 256 MiB once took 36 s and 0.9 GB: docs/security.md). Bytes, or characters for the JWT.
+ */
+export const CREDENTIAL_VERIFICATION_BUDGETS = {
+  /** The credential (a compact JWS), and the status list's: 4 times this service's largest passport body. */
+  jwtChars: 1024 * 1024,
+  /** The DID document as fetched: about a thousand keys. */
+  didDocumentBytes: 256 * 1024,
+  /** The status list credential as fetched (its gzip-compressed list inside). */
+  statusListBytes: 1024 * 1024,
+  /** The status list's bits once inflated: 33,554,432 entries, 256 times the Bitstring Status List minimum. */
+  statusListInflatedBytes: 4 * 1024 * 1024,
+} as const;
 
 /** Why a credential did not verify. */
 export class CredentialVerificationError extends Error {
@@ -73,13 +96,38 @@ const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])(:\d+)?$/i;
 
 /**
  * The URL of a did:web's document (the did:web method's read): the host (a port written `%3A`),
- * each further `:` segment a path segment, `/.well-known` without a path.
+ * each further `:` segment a path segment, `/.well-known` without a path. An IPv6 host is in
+ * brackets (`%5B::1%5D%3A3000`, or `[::1]`): the colons inside them are the address's, not segment
+ * separators.
  */
 export function didWebUrl(did: string, allowLoopbackHttp = false): string {
-  const [scheme, method, host, ...path] = did.split(':');
-  if (scheme !== 'did' || method !== 'web' || !host) return fail(`Not a did:web: ${did}`);
-  const authority = decodeURIComponent(host);
-  if (/[/?#@\s]/.test(authority)) fail(`Not a did:web host: ${authority}`);
+  const decodeURIComponent = (text: string): string => {
+    try {
+      return globalThis.decodeURIComponent(text);
+    } catch {
+      return fail(`Not a did:web: ${did}`);
+    }
+  };
+  if (!did.startsWith('did:web:')) return fail(`Not a did:web: ${did}`);
+  const id = did.slice('did:web:'.length);
+  let authority: string;
+  let path: string[];
+  const bracketed = /^(?:\[|%5B)(.*?)(?:\]|%5D)(.*)$/i.exec(id);
+  if (bracketed) {
+    const address = decodeURIComponent(bracketed[1] ?? '').toLowerCase();
+    if (!/^[0-9a-f:.]+$/.test(address) || !address.includes(':')) fail(`Not a did:web IPv6 host: [${address}]`);
+    const [port = '', ...rest] = (bracketed[2] ?? '').split(':');
+    if (port !== '' && !/^%3A\d{1,5}$/i.test(port)) fail(`Not a did:web port: ${decodeURIComponent(port)}`);
+    authority = `[${address}]${port ? `:${port.slice(3)}` : ''}`;
+    path = rest;
+  } else {
+    const [host = '', ...rest] = id.split(':');
+    authority = decodeURIComponent(host);
+    path = rest;
+  }
+  if (!authority || /[/?#@\s]/.test(authority)) fail(`Not a did:web host: ${authority}`);
+  if (!bracketed && !/^[^:]+(:\d{1,5})?$/.test(authority)) fail(`Not a did:web host: ${authority}`);
+  if (path.some((segment) => segment === '')) fail(`Not a did:web path: ${did}`);
   const protocol = allowLoopbackHttp && LOOPBACK.test(authority) ? 'http' : 'https';
   const rest = path.length ? `/${path.map((segment) => encodeURIComponent(decodeURIComponent(segment))).join('/')}` : '/.well-known';
   return `${protocol}://${authority}${rest}/did.json`;
@@ -91,21 +139,61 @@ interface DidDocument {
   assertionMethod?: unknown[];
 }
 
-async function get(url: string, fetcher: (url: string) => Promise<Response>): Promise<Response> {
+/** `bytes` as the budgets are written: 256 KiB, 1 MiB. */
+const sizeOf = (bytes: number) => (bytes >= 1024 * 1024 ? `${bytes / (1024 * 1024)} MiB` : `${bytes / 1024} KiB`);
+
+/**
+ * Reads `stream` to its end, or refuses (and cancels it) as soon as more than `budget` bytes have
+ * arrived: `what` names it in the refusal.
+ */
+async function readAtMost(stream: ReadableStream<Uint8Array> | null, budget: number, what: string, verb = 'is larger than'): Promise<Uint8Array> {
+  const out = new Uint8Array(budget);
+  let length = 0;
+  if (!stream) return out.subarray(0, 0);
+  const reader = stream.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return out.subarray(0, length);
+      if (length + value.length > budget) {
+        await reader.cancel().catch(() => undefined);
+        return fail(`${what} ${verb} its budget of ${sizeOf(budget)}`);
+      }
+      out.set(value, length);
+      length += value.length;
+    }
+  } catch (error) {
+    if (error instanceof CredentialVerificationError) throw error;
+    return fail(`${what} could not be read: ${(error as Error).message}`);
+  } finally {
+    reader.releaseLock();
+  }
+}
+
+/** The body of `url`, at most `budget` bytes (a larger Content-Length is refused before reading). */
+async function get(url: string, fetcher: (url: string) => Promise<Response>, budget: number): Promise<Uint8Array> {
   let response: Response;
   try {
     response = await fetcher(url);
   } catch (error) {
     return fail(`${url} could not be read: ${(error as Error).message}`);
   }
-  if (!response.ok) fail(`${url} answered ${response.status}`);
-  return response;
+  const refuse = (): never => {
+    void response.body?.cancel().catch(() => undefined);
+    return fail(`${url} is larger than its budget of ${sizeOf(budget)}`);
+  };
+  if (!response.ok) {
+    void response.body?.cancel().catch(() => undefined);
+    fail(`${url} answered ${response.status}`);
+  }
+  if (Number(response.headers.get('content-length') ?? 0) > budget) refuse();
+  return readAtMost(response.body, budget, url);
 }
 
-async function getJson(url: string, fetcher: (url: string) => Promise<Response>): Promise<unknown> {
-  const response = await get(url, fetcher);
+async function getJson(url: string, fetcher: (url: string) => Promise<Response>, budget: number): Promise<unknown> {
+  const bytes = await get(url, fetcher, budget);
   try {
-    return await response.json();
+    return JSON.parse(new TextDecoder().decode(bytes)) as unknown;
   } catch {
     return fail(`${url} is not JSON`);
   }
@@ -114,7 +202,8 @@ async function getJson(url: string, fetcher: (url: string) => Promise<Response>)
 /** The public key `kid` names in its DID's document, where the DID says it asserts with it. */
 async function keyOf(kid: string, fetcher: (url: string) => Promise<Response>, allowLoopbackHttp: boolean) {
   const did = kid.split('#')[0] ?? '';
-  const document = (await getJson(didWebUrl(did, allowLoopbackHttp), fetcher)) as DidDocument;
+  const document = (await getJson(didWebUrl(did, allowLoopbackHttp), fetcher, CREDENTIAL_VERIFICATION_BUDGETS.didDocumentBytes)) as DidDocument;
+  if (typeof document !== 'object' || document === null) return fail(`The DID document of ${did} is not an object`);
   if (document.id !== did) fail(`The DID document of ${did} names another DID`);
   if (!document.assertionMethod?.some((method) => method === kid || (method as { id?: unknown })?.id === kid)) fail(`${kid} is not an assertion method of ${did}`);
   const method = document.verificationMethod?.find((m) => m.id === kid);
@@ -123,7 +212,8 @@ async function keyOf(kid: string, fetcher: (url: string) => Promise<Response>, a
 }
 
 /** Checks the JWS's ES256 signature with its issuer's key; answers the payload and who signed it. */
-async function verifyJws(jwt: string, fetcher: (url: string) => Promise<Response>, allowLoopbackHttp: boolean) {
+async function verifyJws(jwt: string, fetcher: (url: string) => Promise<Response>, allowLoopbackHttp: boolean, what = 'The credential') {
+  if (jwt.length > CREDENTIAL_VERIFICATION_BUDGETS.jwtChars) fail(`${what} is larger than its budget of ${sizeOf(CREDENTIAL_VERIFICATION_BUDGETS.jwtChars)} (${jwt.length} characters)`);
   let header: ReturnType<typeof decodeProtectedHeader>;
   try {
     header = decodeProtectedHeader(jwt);
@@ -140,16 +230,37 @@ async function verifyJws(jwt: string, fetcher: (url: string) => Promise<Response
   } catch {
     return fail('The signature does not verify');
   }
-  const credential = JSON.parse(new TextDecoder().decode(payload)) as PassportCredential;
+  let credential: PassportCredential;
+  try {
+    credential = JSON.parse(new TextDecoder().decode(payload)) as PassportCredential;
+  } catch {
+    return fail(`${what}'s payload is not JSON`);
+  }
+  if (typeof credential !== 'object' || credential === null) fail(`${what}'s payload is not an object`);
   const issuer = typeof credential.issuer === 'string' ? credential.issuer : credential.issuer?.id;
   if (issuer !== did) fail(`Signed by ${did} for another issuer (${String(issuer)})`);
   if (!credential.type?.includes('VerifiableCredential')) fail('Not a VerifiableCredential');
   return { credential, did, kid };
 }
 
-async function gunzip(bytes: Uint8Array): Promise<Uint8Array> {
-  const stream = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream('gzip'));
-  return new Uint8Array(await new Response(stream).arrayBuffer());
+/**
+ * The gzip `bytes` inflated, refused as soon as the output passes `budget`: the input is fed in
+ * 16 KiB pieces and the output read as it comes, so a bomb is stopped after about `budget` bytes
+ * of work, whatever it would inflate to.
+ */
+async function gunzipAtMost(bytes: Uint8Array, budget: number, what: string): Promise<Uint8Array> {
+  let offset = 0;
+  const input = new ReadableStream<BufferSource>(
+    {
+      pull(controller) {
+        if (offset >= bytes.length) return controller.close();
+        controller.enqueue(bytes.slice(offset, offset + 16 * 1024));
+        offset += 16 * 1024;
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return readAtMost(input.pipeThrough(new DecompressionStream('gzip')), budget, what, 'inflates past');
 }
 
 /** Whether the credential's revocation bit is set in its status list (docs/credentials.md#revocation). */
@@ -158,12 +269,18 @@ async function isRevoked(credential: PassportCredential, did: string, fetcher: (
   if (!status || status.statusPurpose !== 'revocation') return false;
   const url = new URL(status.statusListCredential);
   if (url.protocol !== 'https:' && !(allowLoopbackHttp && url.protocol === 'http:' && LOOPBACK.test(url.host))) fail(`The status list is not on https: ${url.href}`);
-  const response = await get(url.href, fetcher);
-  const list = await verifyJws((await response.text()).trim(), fetcher, allowLoopbackHttp);
+  const text = new TextDecoder().decode(await get(url.href, fetcher, CREDENTIAL_VERIFICATION_BUDGETS.statusListBytes));
+  const list = await verifyJws(text.trim(), fetcher, allowLoopbackHttp, 'The status list');
   if (list.did !== did) fail('The status list has another issuer');
   const subject = list.credential.credentialSubject as unknown as { statusPurpose?: string; encodedList?: string };
   if (subject.statusPurpose !== 'revocation' || !subject.encodedList?.startsWith('u')) fail('The status list is not a revocation list');
-  const bits = await gunzip(base64url.decode(subject.encodedList!.slice(1)));
+  let compressed: Uint8Array;
+  try {
+    compressed = base64url.decode(subject.encodedList!.slice(1));
+  } catch {
+    return fail('The status list is not base64url');
+  }
+  const bits = await gunzipAtMost(compressed, CREDENTIAL_VERIFICATION_BUDGETS.statusListInflatedBytes, 'The status list');
   const index = Number(status.statusListIndex);
   if (!Number.isInteger(index) || index < 0 || index >= bits.length * 8) fail(`statusListIndex ${status.statusListIndex} is outside the list`);
   // Bit 0 is the leftmost bit of the first byte (Bitstring Status List).
@@ -173,13 +290,17 @@ async function isRevoked(credential: PassportCredential, did: string, fetcher: (
 /**
  * Verifies a passport credential as any third party can: resolves the issuer's did:web from the
  * `kid`, checks the ES256 signature with the key its DID document asserts with, that the issuer is
- * that DID, that `now` is within validFrom and validUntil, and (unless `checkStatus: false`)
- * whether the issuer revoked it. Throws CredentialVerificationError when it does not verify.
+ * that DID (and, with `expectedIssuer`, the one you expect), that `now` is within validFrom and
+ * validUntil, and (unless `checkStatus: false`) whether the issuer revoked it. What it reads is
+ * bounded by CREDENTIAL_VERIFICATION_BUDGETS. Throws CredentialVerificationError when it does not verify.
  */
 export async function verifyPassportCredential(jwt: string, options: VerifyCredentialOptions = {}): Promise<VerifiedPassportCredential> {
   const fetcher = options.fetch ?? ((url: string) => globalThis.fetch(url));
   const allowLoopbackHttp = options.allowLoopbackHttp ?? false;
+  if (typeof jwt !== 'string') fail('The credential is not a string');
   const { credential, did, kid } = await verifyJws(jwt.trim(), fetcher, allowLoopbackHttp);
+  const expected = options.expectedIssuer === undefined ? undefined : typeof options.expectedIssuer === 'string' ? [options.expectedIssuer] : options.expectedIssuer;
+  if (expected && !expected.includes(did)) fail(`issued by ${did}, not by ${expected.join(' or ')}`);
   const now = (options.now ?? new Date()).getTime();
   if (!(Date.parse(credential.validFrom) <= now)) fail(`Not valid before ${credential.validFrom}`);
   if (credential.validUntil !== undefined && !(now <= Date.parse(credential.validUntil))) fail(`Expired at ${credential.validUntil}`);

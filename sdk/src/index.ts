@@ -15,6 +15,7 @@ export { isFinished, rowsDone, IMPORT_MEDIA_TYPES, type ImportFile, type ImportF
 export type { TailOptions } from './resources/events.ts';
 export { verifyWebhook, WebhookVerificationError, type WebhookEvent, type WebhookHeaders } from './webhooks.ts';
 export {
+  CREDENTIAL_VERIFICATION_BUDGETS,
   CredentialVerificationError,
   didWebUrl,
   verifyPassportCredential,

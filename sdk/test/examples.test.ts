@@ -13,6 +13,8 @@ import { REPO, run, sdkClient, start, WINE } from './support.ts';
  * the API's origin in the environment) against the local stack.
  */
 const TSX = [process.execPath, '--import', 'tsx'];
+/** An organization's DID on the local stack's resolver host (docs/credentials.md). */
+const issuerOf = (o: TestOrg) => `did:web:${encodeURIComponent(new URL(baseUrl()).host)}:orgs:${o.orgId}`;
 let org: TestOrg;
 let client: PassportClient;
 let dir: string;
@@ -95,12 +97,35 @@ describe('sdk/examples', () => {
     const jwt = await client.passports.credential(productId, passportId);
     const credential = JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString('utf8')) as { id: string };
     // Act
-    const verified = await run([...TSX, 'sdk/examples/verify-credential.ts', credential.id, '--allow-loopback-http']);
+    const verified = await run([...TSX, 'sdk/examples/verify-credential.ts', credential.id, '--issuer', issuerOf(org), '--allow-loopback-http']);
     // Assess
     expect(credential.id).toMatch(/\/credential\.jwt$/);
     expect(verified.code).toBe(0);
     expect(verified.stdout).toContain('verified: Verified (GTIN');
     expect(verified.stdout).toContain(`issuer:   did:web:${encodeURIComponent(new URL(baseUrl()).host)}:orgs:${org.orgId}`);
     expect(verified.stdout).toContain('status:   not revoked');
+  });
+
+  it('attack: verify-credential.ts refuses a valid credential of another organization than the one expected, and one run without an expected issuer', async () => {
+    // Prepare: a neighbour's credential, validly signed by the neighbour (every organization shares the resolver host).
+    const neighbour = await newOrg('SDK Examples Neighbour');
+    const theirs = sdkClient(neighbour.live);
+    const { productId } = await theirs.products.create({ name: 'Not yours', category: 'wine', gtin: uniqueGtin13() });
+    const { passportId } = await theirs.passports.publish({ productId, data: WINE });
+    const file = join(dir, 'neighbour.jwt');
+    writeFileSync(file, await theirs.passports.credential(productId, passportId));
+    // Act
+    const refused = await run([...TSX, 'sdk/examples/verify-credential.ts', file, '--issuer', issuerOf(org), '--allow-loopback-http']);
+    const unexpected = await run([...TSX, 'sdk/examples/verify-credential.ts', file, '--allow-loopback-http']);
+    const theirOwn = await run([...TSX, 'sdk/examples/verify-credential.ts', file, '--issuer', issuerOf(neighbour), '--allow-loopback-http']);
+    // Assess: not verified for us (exit 1, nothing of it printed as verified); verified for the neighbour it is from.
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).not.toContain('verified:');
+    expect(refused.stderr).toContain(`not verified: issued by ${issuerOf(neighbour)}, not by ${issuerOf(org)}`);
+    expect(unexpected.code).toBe(1);
+    expect(unexpected.stdout).not.toContain('verified:');
+    expect(unexpected.stderr).toContain('--issuer');
+    expect(theirOwn.code).toBe(0);
+    expect(theirOwn.stdout).toContain('verified: Not yours');
   });
 });
