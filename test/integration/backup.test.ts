@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { backupKey, publicPassportKey, publicUnitKey } from '../../lib/domain/backup.ts';
 import { passportJsonUrl } from '../../lib/domain/page-urls.ts';
@@ -178,6 +179,56 @@ describe('a version in the backup store is never overwritten', () => {
     expect(plain.status).toBe(403);
     expect(deleted.status).toBe(403);
     expect(await getObject(key)).toEqual(first);
+  });
+});
+
+describe('the backup relay refuses every way to delete or replace an object', () => {
+  it('attack: the backup relay refuses every delete form (POST ?Delete, ?DELETE, ?%64elete, …) and the object stays as written', async () => {
+    // Prepare: an object written as the backup function writes one, and a decoy to copy from
+    const key = `${org.orgId}/live/relay-attack-${Date.now()}/v1.json`;
+    const decoy = `${key}.decoy`;
+    await putOnce(key, '{"kept":true}\n', 'sha256:kept');
+    await putOnce(decoy, '{"forged":true}\n', 'sha256:forged');
+    const first = await getObject(key);
+    const bucket = `/${stack.backupBucket}`;
+    const object = `${bucket}/${key}`;
+    const deleteBody = `<?xml version="1.0" encoding="UTF-8"?><Delete><Object><Key>${key}</Key></Object></Delete>`;
+    const statuses: Record<string, number> = {};
+    const attempt = async (name: string, path: string, init: RequestInit) => {
+      const response = await fetch(`${stack.backupEndpoint}${path}`, init);
+      statuses[name] = response.status;
+      return response.text();
+    };
+    // Act: each delete form S3 knows, in the spellings a relay matching raw text misses; the
+    // bucket settings that would let an object expire or be replaced; a copy onto the key; and a
+    // multipart upload onto the key (its part sent through another key's URL)
+    await attempt('DELETE the object', object, { method: 'DELETE' });
+    await attempt('DELETE the object ?versionId', `${object}?versionId=null`, { method: 'DELETE' });
+    for (const query of ['delete', 'Delete', 'DELETE', '%64elete', 'delete=', 'x-id=DeleteObjects&delete']) {
+      await attempt(`POST ?${query}`, `${bucket}?${query}`, { method: 'POST', body: deleteBody });
+    }
+    await attempt('POST the bucket, no query', bucket, { method: 'POST', body: deleteBody });
+    await attempt('POST the object, no query', object, { method: 'POST', body: deleteBody });
+    await attempt('PUT ?lifecycle', `${bucket}?lifecycle`, { method: 'PUT', body: '<LifecycleConfiguration><Rule><Status>Enabled</Status><Expiration><Days>1</Days></Expiration></Rule></LifecycleConfiguration>' });
+    await attempt('PUT ?Versioning', `${bucket}?Versioning`, { method: 'PUT', body: '<VersioningConfiguration><Status>Suspended</Status></VersioningConfiguration>' });
+    await attempt('PUT ?object-lock', `${bucket}?object-lock`, { method: 'PUT', body: '<ObjectLockConfiguration><ObjectLockEnabled>Enabled</ObjectLockEnabled></ObjectLockConfiguration>' });
+    await attempt('PUT ?policy', `${bucket}?policy`, { method: 'PUT', body: '{"Statement":[]}' });
+    await attempt('PUT x-amz-copy-source onto the object', object, { method: 'PUT', headers: { 'x-amz-copy-source': `${bucket}/${decoy}`, 'x-amz-metadata-directive': 'COPY' } });
+    await attempt('PUT ?retention', `${object}?retention`, { method: 'PUT', body: '<Retention><Mode>GOVERNANCE</Mode></Retention>' });
+    const created = await attempt('POST ?uploads onto the object', `${object}?uploads`, { method: 'POST' });
+    const uploadId = /<UploadId>([^<]+)<\/UploadId>/.exec(created)?.[1] ?? 'none';
+    await attempt('PUT a part through another key', `${bucket}/${key}.other?partNumber=1&uploadId=${uploadId}`, { method: 'PUT', body: '{"forged":true}' });
+    const etag = `"${createHash('md5').update('{"forged":true}').digest('hex')}"`;
+    await attempt('POST ?uploadId onto the object', `${object}?uploadId=${uploadId}`, {
+      method: 'POST',
+      body: `<CompleteMultipartUpload><Part><PartNumber>1</PartNumber><ETag>${etag}</ETag></Part></CompleteMultipartUpload>`,
+    });
+    // Assess: every form refused, the object as first written, and the relay still writes a new key once
+    const refused = Object.fromEntries(Object.keys(statuses).map((name) => [name, 403]));
+    expect(statuses).toEqual(refused);
+    expect(await getObject(key)).toEqual(first);
+    expect(first).toEqual({ body: '{"kept":true}\n', digest: 'sha256:kept' });
+    expect(await putOnce(`${key}.next`, '{}\n', 'sha256:next')).toEqual({ written: true });
   });
 });
 
