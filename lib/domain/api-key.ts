@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { plainText } from './text.ts';
 import { API_KEY_SCOPES, isScope, type Scope } from './scopes.ts';
 import { ENVIRONMENTS } from './tenant.ts';
 
@@ -34,12 +35,15 @@ const scopesSchema = z
   });
 
 export const createApiKeySchema = z.strictObject({
-  name: z
-    .string({ error: (issue) => (issue.input === undefined ? 'name is required.' : 'name must be a string.') })
-    .trim()
-    .min(1, { error: 'name must not be empty.' })
-    .max(100, { error: 'name must be at most 100 characters.' })
-    .regex(/\S/, { error: 'name must not be empty.' }),
+  name: plainText(
+    z
+      .string({ error: (issue) => (issue.input === undefined ? 'name is required.' : 'name must be a string.') })
+      .trim()
+      .min(1, { error: 'name must not be empty.' })
+      .max(100, { error: 'name must be at most 100 characters.' })
+      .regex(/\S/, { error: 'name must not be empty.' }),
+    'name',
+  ),
   scopes: scopesSchema,
   /** Defaults to the session's current environment. */
   environment: z.enum(ENVIRONMENTS, { error: `environment must be one of: ${ENVIRONMENTS.join(', ')}.` }).optional(),

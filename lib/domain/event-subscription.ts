@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import * as z from 'zod';
+import { plainText } from './text.ts';
 import { EVENT_TYPES, type EventType } from './event-types.ts';
 import { newSortableId } from './ids.ts';
 import { cursorQuerySchema } from './pagination.ts';
@@ -106,7 +107,7 @@ const eventsSchema = z
   .transform((events) => [...new Set(events)])
   .describe('The event types delivered, or ["*"] for all');
 
-const descriptionSchema = z.string().trim().max(200, { error: 'description must be at most 200 characters.' });
+const descriptionSchema = plainText(z.string().trim().max(200, { error: 'description must be at most 200 characters.' }), 'description');
 
 export const createSubscriptionSchema = z.strictObject({
   url: urlSchema,

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { columnLabel } from './import-columns.ts';
 import { cursorQuerySchema } from './pagination.ts';
 import type { Environment } from './tenant.ts';
+import { REFUSED_IN_A_LINE } from './text.ts';
 
 /**
  * Bulk import jobs (docs/imports.md): a file of rows, validated on upload, stored in chunks of at
@@ -187,8 +188,12 @@ export const queuedImportSchema = z
 
 /** The most characters of an upload's file name. */
 export const MAX_FILE_NAME_LENGTH = 200;
-/** A file name as a person gives it: no path separator, no control character, no space at either end (names of dots only are refused beside it). */
-export const FILE_NAME_PATTERN = /^[^/\\\u0000-\u001f\u007f\s](?:[^/\\\u0000-\u001f\u007f]*[^/\\\u0000-\u001f\u007f\s])?$/u;
+/**
+ * A file name as a person gives it: no path separator, no space at either end, nothing the text rule
+ * refuses (control characters, bidi overrides that would show "cod.exe" as "exe.doc", noncharacters:
+ * lib/domain/text.ts); names of dots only are refused beside it.
+ */
+export const FILE_NAME_PATTERN = new RegExp(`^[^/\\\\\\s${REFUSED_IN_A_LINE}](?:[^/\\\\${REFUSED_IN_A_LINE}]*[^/\\\\\\s${REFUSED_IN_A_LINE}])?$`, 'u');
 
 export const importQuerySchema = z.strictObject({
   type: z
@@ -207,7 +212,7 @@ export const importQuerySchema = z.strictObject({
     .string()
     .min(1, { error: 'fileName must not be empty: leave it out when the file has no name.' })
     .max(MAX_FILE_NAME_LENGTH, { error: `fileName must be at most ${MAX_FILE_NAME_LENGTH} characters.` })
-    .regex(FILE_NAME_PATTERN, { error: 'fileName must be a file name without a folder: no / or \\, no control characters, no space at its start or end.' })
+    .regex(FILE_NAME_PATTERN, { error: 'fileName must be a file name without a folder: no / or \\, no control characters or bidi overrides, no space at its start or end.' })
     .refine((name) => !/^\.+$/.test(name), { error: 'fileName must not be only dots.' })
     .optional()
     .meta({

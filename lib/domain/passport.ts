@@ -9,6 +9,7 @@ import { CATEGORIES, NOT_BLANK, type Category } from './product.ts';
 import { NEGLIGIBLE_NUTRIENTS, NEGLIGIBLE_THRESHOLDS } from './nutrition.ts';
 import { batteryPassportDataSchema, type BatteryPassportData } from './battery/index.ts';
 import { completenessReportSchema } from './passport-completeness.ts';
+import { plainText } from './text.ts';
 import { BATTERY_DATA_MEMBERS, passportKindOf, type PassportKind } from './passport-kinds.ts';
 
 /** Supplier roles (`producer` the default: docs/decisions.md#smaller-choices), colours, nutrition and allergen fields. */
@@ -28,13 +29,17 @@ const amount = (field: string) =>
     .refine((value) => value === 0 || value >= MIN_NON_ZERO_AMOUNT, { error: `${field} must be 0 or at least ${MIN_NON_ZERO_AMOUNT}.` })
     .meta({ anyOf: [{ const: 0 }, { minimum: MIN_NON_ZERO_AMOUNT }] });
 
+/** One line of free text (lib/domain/text.ts): no control characters, bidi overrides or noncharacters. */
 const shortText = (field: string, max = 200) =>
-  z
-    .string({ error: (issue) => (issue.input === undefined ? `${field} is required.` : `${field} must be a string.`) })
-    .trim()
-    .min(1, { error: `${field} must not be empty.` })
-    .max(max, { error: `${field} must be at most ${max} characters.` })
-    .regex(NOT_BLANK, { error: `${field} must not be empty.` });
+  plainText(
+    z
+      .string({ error: (issue) => (issue.input === undefined ? `${field} is required.` : `${field} must be a string.`) })
+      .trim()
+      .min(1, { error: `${field} must not be empty.` })
+      .max(max, { error: `${field} must be at most ${max} characters.` })
+      .regex(NOT_BLANK, { error: `${field} must not be empty.` }),
+    field,
+  );
 
 /**
  * Nutrition per 100 ml (wine, drinks) or 100 g; every figure optional, none negative.

@@ -3,6 +3,7 @@ import { CATEGORIES, type Category } from './enums.ts';
 import { checkDigit, normalizeGtin } from './gtin.ts';
 import { PRODUCT_GRANULARITIES, type ProductGranularity } from './import-columns.ts';
 import type { Environment } from './tenant.ts';
+import { plainText } from './text.ts';
 
 export { CATEGORIES, PRODUCT_GRANULARITIES, type Category, type ProductGranularity };
 
@@ -43,13 +44,17 @@ export type ProductStatus = (typeof PRODUCT_STATUSES)[number];
 /** Something other than white space: what trimming to at least one character means, as a pattern. */
 export const NOT_BLANK = /\S/;
 
+/** One line of text: no control characters, bidi overrides or noncharacters (lib/domain/text.ts). */
 const text = (field: string, max: number) =>
-  z
-    .string({ error: (issue) => (issue.input === undefined ? `${field} is required.` : `${field} must be a string.`) })
-    .trim()
-    .min(1, { error: `${field} must not be empty.` })
-    .max(max, { error: `${field} must be at most ${max} characters.` })
-    .regex(NOT_BLANK, { error: `${field} must not be empty.` });
+  plainText(
+    z
+      .string({ error: (issue) => (issue.input === undefined ? `${field} is required.` : `${field} must be a string.`) })
+      .trim()
+      .min(1, { error: `${field} must not be empty.` })
+      .max(max, { error: `${field} must be at most ${max} characters.` })
+      .regex(NOT_BLANK, { error: `${field} must not be empty.` }),
+    field,
+  );
 
 const category = z.enum(CATEGORIES, {
   error: (issue) =>

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { plainText } from './text.ts';
 import { countrySchema } from './country-schema.ts';
 import { SUPPLIER_ROLES, type SupplierRole } from './passport.ts';
 import { NOT_BLANK } from './product.ts';
@@ -26,12 +27,15 @@ export const VAT_PATTERN = /^[A-Z]{2}[0-9A-Z]{2,13}$/;
 export const VAT_INPUT_PATTERN = /^[\s.-]*[A-Za-z][\s.-]*[A-Za-z][\s.-]*(?:[0-9A-Za-z][\s.-]*){2,13}$/;
 
 export const createSupplierSchema = z.strictObject({
-  name: z
-    .string({ error: (i) => (i.input === undefined ? 'name is required.' : 'name must be a string.') })
-    .trim()
-    .min(1, { error: 'name must not be empty.' })
-    .max(200, { error: 'name must be at most 200 characters.' })
-    .regex(NOT_BLANK, { error: 'name must not be empty.' }),
+  name: plainText(
+    z
+      .string({ error: (i) => (i.input === undefined ? 'name is required.' : 'name must be a string.') })
+      .trim()
+      .min(1, { error: 'name must not be empty.' })
+      .max(200, { error: 'name must be at most 200 characters.' })
+      .regex(NOT_BLANK, { error: 'name must not be empty.' }),
+    'name',
+  ),
   country: countrySchema('country').optional(),
   role: z
     .enum(SUPPLIER_ROLES, { error: `role must be one of: ${SUPPLIER_ROLES.join(', ')}.` })

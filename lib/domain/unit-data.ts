@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { batteryItemDataSchema } from './battery/index.ts';
 import type { Category } from './enums.ts';
+import { plainText } from './text.ts';
 import { BASE_UNIT_STATUSES, type UnitKind } from './unit.ts';
 
 /**
@@ -66,7 +67,7 @@ export const OPEN_DATA_MAX_ARRAY = 50;
 export const OPEN_DATA_KEY = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 
 const scalar = z.union([
-  z.string().max(OPEN_DATA_MAX_STRING, { error: `A text value must be at most ${OPEN_DATA_MAX_STRING} characters.` }),
+  plainText(z.string().max(OPEN_DATA_MAX_STRING, { error: `A text value must be at most ${OPEN_DATA_MAX_STRING} characters.` }), 'A text value'),
   z.number().refine(isStorableNumber, { error: `A number ${STORABLE}` }),
   z.boolean(),
 ]);

@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import * as z from 'zod';
+import { plainText } from './text.ts';
 import { SIGNATURE_SCHEMES, SOURCES, type SignatureScheme, type Source } from './enums.ts';
 import { HEADLESS_CMS_MAPPING, mappingSchema, TARGETS, type Mapping } from './mapping.ts';
 import { CATEGORIES, type Category } from './product.ts';
@@ -69,7 +70,7 @@ export const createEndpointSchema = z
     environment: z.enum(ENVIRONMENTS, { error: 'environment must be live or test.' }).optional(),
     defaultCategory: z.enum(CATEGORIES, { error: `defaultCategory must be one of: ${CATEGORIES.join(', ')}.` }).default('wine'),
     mapping: mappingInput.optional(),
-    description: z.string().trim().max(200, { error: 'description must be at most 200 characters.' }).optional(),
+    description: plainText(z.string().trim().max(200, { error: 'description must be at most 200 characters.' }), 'description').optional(),
     signatureScheme: signatureSchemeSchema.optional(),
   })
   .superRefine((body, ctx) => {
@@ -84,7 +85,7 @@ export type CreateEndpointInput = z.infer<typeof createEndpointSchema>;
 export const updateEndpointSchema = z.strictObject({
   defaultCategory: z.enum(CATEGORIES, { error: `defaultCategory must be one of: ${CATEGORIES.join(', ')}.` }).optional(),
   mapping: mappingInput.optional(),
-  description: z.string().trim().max(200, { error: 'description must be at most 200 characters.' }).optional(),
+  description: plainText(z.string().trim().max(200, { error: 'description must be at most 200 characters.' }), 'description').optional(),
   signatureScheme: signatureSchemeSchema.optional(),
 });
 export type UpdateEndpointInput = z.infer<typeof updateEndpointSchema>;

@@ -425,3 +425,58 @@ describe('the passport status of each product (docs/dashboard.md#passport-status
     expect((await call('GET', `/v1/products/${newer.productId}`, { key: own.live })).body.passport).toEqual({ status: 'published', version: 2, draft: false });
   });
 });
+
+describe('text and JSON the API refuses (docs/api.md#text-and-json-rules)', () => {
+  it('attack: a product name with ESC, BEL or U+202E is refused with 422 naming name', async () => {
+    // Prepare: a terminal escape that clears the screen, a bell, and a right-to-left override
+    const own = await newOrg();
+    const names = ['Riesling\u001b[2J\u001b[H', 'Riesling\u0007', 'Riesling \u202Egnilseir'];
+
+    for (const name of names) {
+      // Act
+      const response = await call('POST', '/v1/products', { key: own.live, body: { name, category: 'wine', gtin: uniqueGtin13() } });
+
+      // Assess
+      const error = expectError(response, 422, 'validation_error', 'name');
+      expect(error.message).toMatch(/^name must not contain/);
+    }
+    // Assess: the rename is refused the same way, and nothing was written
+    const product = await createProduct(own.live);
+    expectError(await call('PATCH', `/v1/products/${product.productId}`, { key: own.live, body: { brand: 'Brand\u009b31m' } }), 422, 'validation_error', 'brand');
+    const list = await call('GET', '/v1/products?limit=100', { key: own.live });
+    expect((list.body.data as { name: string; brand?: string }[]).map((p) => [p.name, p.brand])).toEqual([['Château Test 2021', 'Château Test']]);
+  });
+
+  it('takes honest multilingual names: accents, emoji, Arabic, Hebrew, CJK', async () => {
+    // Prepare
+    const own = await newOrg();
+    const name = 'Château Ü 🍷 نبيذ أحمر יין אדום 赤ワイン 红葡萄酒';
+
+    // Act
+    const created = await createProduct(own.live, { name });
+
+    // Assess
+    expect((await call('GET', `/v1/products/${created.productId}`, { key: own.live })).body.name).toBe(name);
+  });
+
+  it('attack: a body with a duplicate key is refused with 400 naming the key, and nothing is written', async () => {
+    // Prepare: the second name would win with JSON.parse, unseen by whoever checked the first
+    const own = await newOrg();
+    const gtin = uniqueGtin13();
+    const bodies = [
+      `{"name":"Riesling","category":"wine","gtin":"${gtin}","name":"Evil"}`,
+      `{"name":"Riesling","category":"wine","gtin":"${gtin}","\\u006eame":"Evil"}`,
+    ];
+
+    for (const rawBody of bodies) {
+      // Act
+      const response = await call('POST', '/v1/products', { key: own.live, rawBody, headers: { 'content-type': 'application/json' } });
+
+      // Assess
+      const error = expectError(response, 400, 'invalid_request_error', 'name');
+      expect(error.message).toContain("'name'");
+    }
+    const list = await call('GET', `/v1/products?q=${gtin}`, { key: own.live });
+    expect(list.body.data).toEqual([]);
+  });
+});

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { LANGUAGES, type Lang } from '../labelling/languages.ts';
+import { plainText, REFUSED_IN_A_LINE, REFUSED_IN_LINES } from '../text.ts';
 
 /**
  * The field schemas every battery aspect is built from (docs/battery.md#tightenings). Each one
@@ -13,19 +14,18 @@ const typeError = (field: string, expected: string) => (issue: { input?: unknown
   issue.input === undefined ? `${field} is required.` : `${field} must be ${expected}.`;
 
 /**
- * One line of text: at least one visible character, no control characters. JSON Schema states it
- * as a single pattern (no look-ahead, so that a generator can sample it).
+ * One line of text: at least one visible character, and none of what lib/domain/text.ts refuses
+ * (control characters, bidi overrides and isolates, noncharacters, lone surrogates). JSON Schema
+ * states it as a single pattern (no look-ahead, so that a generator can sample it).
  */
-export const SINGLE_LINE_PATTERN = '^[^\\u0000-\\u001F\\u007F]*[^\\s\\u0000-\\u001F\\u007F][^\\u0000-\\u001F\\u007F]*$';
-/** Free text over several lines: as one line, and tabs and line breaks allowed. */
-export const MULTI_LINE_PATTERN =
-  '^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F]*[^\\s\\u0000-\\u001F\\u007F][^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F]*$';
+export const SINGLE_LINE_PATTERN = `^[^${REFUSED_IN_A_LINE}]*[^\\s${REFUSED_IN_A_LINE}][^${REFUSED_IN_A_LINE}]*$`;
+/** Free text over several lines: as one line, and tabs and line feeds allowed. */
+export const MULTI_LINE_PATTERN = `^[^${REFUSED_IN_LINES}]*[^\\s${REFUSED_IN_A_LINE}][^${REFUSED_IN_LINES}]*$`;
 
 /** Text of at most `max` characters (200 unless told), one line unless `multiLine`. */
 export const text = (field: string, max = 200, { multiLine = false }: { multiLine?: boolean } = {}) =>
-  z
-    .string({ error: typeError(field, 'a string') })
-    .max(max, { error: `${field} must be at most ${max} characters.` })
+  plainText(z.string({ error: typeError(field, 'a string') }).max(max, { error: `${field} must be at most ${max} characters.` }), field, { lines: multiLine })
+    // After the rule, whose message names the character: this one says the rest (empty, or a line break in one line).
     .regex(new RegExp(multiLine ? MULTI_LINE_PATTERN : SINGLE_LINE_PATTERN, 'u'), {
       error: `${field} must not be empty${multiLine ? '' : ' and must be one line'}, without control characters.`,
     });
