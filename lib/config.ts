@@ -53,6 +53,8 @@ export interface Config {
   resolverViewCacheMs: number;
   /** Requests a minute an API key may make unless it has its own limit (RATE_LIMIT_PER_MINUTE). */
   rateLimitPerMinute: number;
+  /** Requests a minute one client address may make without credentials to the read API (ANON_RATE_LIMIT_PER_MINUTE; lib/auth/anonymous-rate-limit.ts). */
+  anonymousRateLimitPerMinute: number;
   /** Origin of this API as browsers reach it (PUBLIC_API_ORIGIN); the dashboard's default origin. */
   publicApiOrigin: string;
   /** Origins allowed to make cookie-authenticated state-changing calls (DASHBOARD_ORIGINS, comma-separated). */
@@ -151,6 +153,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     scanAttemptTimeoutMs: Math.min(positiveInt(env.SCAN_ATTEMPT_TIMEOUT_MS, env.DYNAMODB_ENDPOINT ? 5000 : 1000), 20_000),
     resolverViewCacheMs: env.RESOLVER_VIEW_CACHE_MS === '0' ? 0 : Math.min(positiveInt(env.RESOLVER_VIEW_CACHE_MS, 1000), 1000),
     rateLimitPerMinute: positiveInt(env.RATE_LIMIT_PER_MINUTE, 1000),
+    anonymousRateLimitPerMinute: positiveInt(env.ANON_RATE_LIMIT_PER_MINUTE, 120),
     publicApiOrigin,
     dashboardOrigins: (env.DASHBOARD_ORIGINS || publicApiOrigin).split(',').map((o) => o.trim().replace(/\/+$/, '')).filter(Boolean),
     sessionSecret: env.SESSION_SECRET || undefined,

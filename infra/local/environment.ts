@@ -25,7 +25,7 @@ export interface LocalEnvironmentInput {
  */
 export function localFunctionEnvironment(
   info: LocalEnvironmentInput,
-  options: { dataDir: string; eventRetryScheduleSeconds?: readonly number[]; resolverViewCacheMs?: number },
+  options: { dataDir: string; eventRetryScheduleSeconds?: readonly number[]; resolverViewCacheMs?: number; anonymousRateLimitPerMinute?: number },
   env: Readonly<Record<string, string | undefined>>,
 ): Record<string, string> {
   return {
@@ -51,5 +51,6 @@ export function localFunctionEnvironment(
     EVENT_SUBSCRIPTIONS_ALLOW_LOOPBACK: env.EVENT_SUBSCRIPTIONS_ALLOW_LOOPBACK ?? 'true',
     ...(options.eventRetryScheduleSeconds ? { EVENT_RETRY_SCHEDULE_SECONDS: options.eventRetryScheduleSeconds.join(',') } : {}),
     ...(options.resolverViewCacheMs === undefined ? {} : { RESOLVER_VIEW_CACHE_MS: String(options.resolverViewCacheMs) }),
+    ...(options.anonymousRateLimitPerMinute === undefined ? {} : { ANON_RATE_LIMIT_PER_MINUTE: String(options.anonymousRateLimitPerMinute) }),
   };
 }

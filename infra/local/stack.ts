@@ -45,6 +45,8 @@ export interface StackOptions {
   eventRetryScheduleSeconds?: readonly number[];
   /** How long the resolver answers a GTIN from what it read (default 1000 ms; 0: every scan reads, functions/resolver/hot-cache.ts). */
   resolverViewCacheMs?: number;
+  /** Anonymous read-API requests a minute per client address (default 120; lib/auth/anonymous-rate-limit.ts). */
+  anonymousRateLimitPerMinute?: number;
   /**
    * Copy each passport version's page in every language to the public backup copy, as in AWS
    * (BACKUP_PUBLIC_PAGES=all; docs/backup.md#locally). Default off: 24 more puts a version load
@@ -116,7 +118,7 @@ export interface StackInfo {
   /** The public copy (docs/backup.md#the-public-copy): its bucket, and the origin its objects are read from unsigned. */
   backupPublicBucket: string;
   backupPublicOrigin: string;
-  /** The exports bucket in the same store: the archives of GET /v1/exports/archive (docs/import-export.md#leaving-the-archive). */
+  /** The exports bucket in the same store: the archives of POST /v1/exports/archive (docs/import-export.md#leaving-the-archive). */
   exportsBucket: string;
 }
 

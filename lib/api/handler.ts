@@ -4,6 +4,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { routeKey, routesOf, type FunctionName, type Route } from './routes.ts';
 import { authenticateApiKey, requireScope } from '../auth/authenticate.ts';
 import type { ApiKeyPrincipal, Principal, SessionPrincipal } from '../auth/principal.ts';
+import { anonymousRateLimit } from '../auth/anonymous-rate-limit.ts';
 import { rateLimit } from '../auth/rate-limit.ts';
 import { authenticateSession, hasSessionCookie } from '../auth/session.ts';
 import { sessionRateLimit, SessionRateLimitError } from '../auth/session-rate-limit.ts';
@@ -150,7 +151,14 @@ export function defineApiHandler(fn: FunctionName, operations: Readonly<Record<s
       const operation = operations[event.routeKey];
       if (!route || !operation) throw new NotFoundError('No such endpoint.');
       logger().appendKeys({ requestId: requestIdOf(event), routeKey: event.routeKey });
-      if (isPublic(operation) || (isOptional(operation) && !event.headers?.authorization && !hasSessionCookie(event))) {
+      if (isPublic(operation)) {
+        admitted.set(event, { route, operation });
+        return;
+      }
+      if (isOptional(operation) && !event.headers?.authorization && !hasSessionCookie(event)) {
+        // Without credentials, the client address's own limit (lib/auth/anonymous-rate-limit.ts), decided before anything is read.
+        const { headers } = await anonymousRateLimit(event.requestContext?.http?.sourceIp ?? 'unknown');
+        extraHeaders.set(event, headers);
         admitted.set(event, { route, operation });
         return;
       }

@@ -142,9 +142,9 @@ export class ValidationError extends ApiError<'validation_error'> {
 
 /** 429: too many requests for this API key. */
 export class RateLimitError extends ApiError<'rate_limit_error'> {
-  constructor(retryAfterSeconds: number, headers: Record<string, string> = {}) {
-    super(429, 'rate_limit_error', 'Too many requests for this API key.', {
-      suggestion: `Retry after ${retryAfterSeconds} seconds, with exponential backoff.`,
+  constructor(retryAfterSeconds: number, headers: Record<string, string> = {}, message = 'Too many requests for this API key.', advice = 'with exponential backoff') {
+    super(429, 'rate_limit_error', message, {
+      suggestion: `Retry after ${retryAfterSeconds} seconds, ${advice}.`,
       headers: { 'Retry-After': String(retryAfterSeconds), ...headers },
     });
   }

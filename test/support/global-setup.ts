@@ -47,6 +47,9 @@ async function start(): Promise<Started> {
     devAccounts: TEST_ACCOUNTS,
     // Outbound webhook retries after 1 s instead of 5 s, 5 min, … (test/integration/event-subscriptions.test.ts).
     eventRetryScheduleSeconds: [1, 1, 1, 1, 1, 1, 1],
+    // Every test reaches the gateway from 127.0.0.1: one address for the whole suite's anonymous reads.
+    // The per-address limit has its own tests (test/unit/anonymous-rate-limit.test.ts).
+    anonymousRateLimitPerMinute: 1_000_000,
     // Tests change a product and scan it at once: the resolver reads every scan. The hot cache has its
     // own tests (test/unit/hot-cache.test.ts; test/integration/faults.test.ts runs a stack with it).
     resolverViewCacheMs: 0,
