@@ -7,7 +7,7 @@ import { NotFoundError, UnsupportedMediaTypeError } from '../../lib/http/errors.
 import { json } from '../../lib/http/response.ts';
 import { parseBody, parseQuery } from '../../lib/http/validation.ts';
 import { createGrant, listGrantsOf, readGrant, revokeGrant } from '../../lib/services/access-grants.ts';
-import { dppIdOfIdentifier, patchDppItem, readDpp, readElement } from '../../lib/services/dpps.ts';
+import { dppIdOfIdentifier, patchDppItem, readDpp, readDpps, readElement } from '../../lib/services/dpps.ts';
 
 /**
  * Access grants and the EN 18222 reads (docs/access.md). The reads take credentials when sent and
@@ -57,17 +57,6 @@ export const handler = defineApiHandler('access', {
   }),
   'POST /v1/dppsByProductIds': optionalOperation(async (request: Caller) => {
     const { productIds } = parseBody(byProductIdsSchema, request.body);
-    const data = [];
-    for (const productIdentifier of productIds) {
-      const dppId = await dppIdOfIdentifier(request.principal, productIdentifier);
-      try {
-        if (!dppId) throw new NotFoundError('No passport for this product identifier.', { param: 'productIdentifier' });
-        data.push({ productIdentifier, dpp: await readDpp(request.principal, dppId, request.requestId, undefined, 'productIdentifier') });
-      } catch (error) {
-        if (!(error instanceof NotFoundError)) throw error;
-        data.push({ productIdentifier, error: error.toBody().error });
-      }
-    }
-    return json(200, { data });
+    return json(200, { data: await readDpps(request.principal, productIds, request.requestId) });
   }),
 });

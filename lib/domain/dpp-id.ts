@@ -21,14 +21,18 @@ export function dppIdOf(ref: DppRef): string {
   return `dpp_${Buffer.from(parts.join(' '), 'utf8').toString('base64url')}`;
 }
 
-/** The reference a DPP id names, or undefined for anything that was never handed out. */
+/** The reference a DPP id names, or undefined for anything that was never handed out (a non-canonical spelling included). */
 export function parseDppId(id: string): DppRef | undefined {
   if (id.length > DPP_ID_MAX_LENGTH || !/^dpp_[A-Za-z0-9_-]+$/.test(id)) return undefined;
   const parts = Buffer.from(id.slice(4), 'base64url').toString('utf8').split(' ');
   const [orgId, environment, gtin14, ai, value] = parts;
   if (!orgId || !/^org_[0-9A-Za-z]{1,64}$/.test(orgId) || environment === undefined || !isEnvironment(environment) || !gtin14 || !/^\d{14}$/.test(gtin14)) return undefined;
-  if (parts.length === 3) return { tenant: { orgId, environment }, gtin14 };
-  if (parts.length !== 5 || (ai !== '10' && ai !== '21') || value === undefined || !isUnitValue(value)) return undefined;
-  return { tenant: { orgId, environment }, gtin14, unit: { kind: ai === '10' ? 'batch' : 'item', value } };
+  let ref: DppRef;
+  if (parts.length === 3) ref = { tenant: { orgId, environment }, gtin14 };
+  else if (parts.length !== 5 || (ai !== '10' && ai !== '21') || value === undefined || !isUnitValue(value)) return undefined;
+  else ref = { tenant: { orgId, environment }, gtin14, unit: { kind: ai === '10' ? 'batch' : 'item', value } };
+  // Only the canonical form names a passport: base64url has other spellings of the same bytes (a
+  // last character with other padding bits, '=' padding), and a log must name one id per passport.
+  return dppIdOf(ref) === id ? ref : undefined;
 }
 

@@ -7,6 +7,7 @@ import type { Reader } from '../domain/battery/access-tiers.ts';
 import { newEvent, type Origin } from '../domain/events.ts';
 import { newSortableId } from '../domain/ids.ts';
 import type { Tenant } from '../domain/tenant.ts';
+import { underPairLimit } from '../auth/pair-rate-limit.ts';
 import type { Principal } from '../auth/principal.ts';
 import { NotFoundError, PermissionError, ValidationError } from '../http/errors.ts';
 import { parseBody } from '../http/validation.ts';
@@ -31,6 +32,7 @@ export async function createGrant(tenant: Tenant, body: unknown, origin: Origin)
   for (const [index, productId] of (productIds ?? []).entries()) {
     if (!(await getProduct(tenant, productId))) throw new NotFoundError(`No product with id '${productId}'.`, { param: `productIds[${index}]` });
   }
+  await underPairLimit(tenant.orgId, input.granteeOrgId);
   const now = new Date().toISOString();
   const grant: GrantRecord = {
     grantId: newSortableId('grant'),
@@ -71,6 +73,7 @@ export async function revokeGrant(tenant: Tenant, grantId: string, origin: Origi
   const { grant, side } = await findGrant(tenant, grantId);
   if (side === 'grantee') throw new PermissionError('Only the organization that gave a grant revokes it.');
   if (grant.revokedAt !== undefined) return grant;
+  await underPairLimit(tenant.orgId, grant.granteeOrgId);
   const now = new Date().toISOString();
   const revoked: GrantRecord = { ...grant, revokedAt: now };
   const view = toGrantView(revoked);
@@ -89,6 +92,8 @@ export interface ReaderAccess {
   /** The caller's organization, when it is another one than the owner. */
   orgId?: string;
   grantId?: string;
+  /** Which credential of that organization read: its environment and API key or user (logged with passport.accessed). */
+  caller?: { environment: Tenant['environment']; keyId?: string; userId?: string };
 }
 
 const RANK: Readonly<Record<Reader, number>> = { public: 0, legitimate_interest: 1, authority: 2, owner: 3 };
@@ -96,7 +101,8 @@ const RANK: Readonly<Record<Reader, number>> = { public: 0, legitimate_interest:
 /**
  * The tier `principal` reads `owner`'s product at (docs/access.md#who-holds-a-tier): the owner's own
  * keys and sessions everything; a grantee the highest tier of its active grants covering the product
- * in the owner's environment; an authority the authority tier of every live passport; anyone else,
+ * in the owner's environment; an authority, through its live keys and sessions, the authority tier
+ * of every live passport; anyone else,
  * and a request without credentials, the public tier.
  */
 export async function accessOf(principal: Principal | undefined, owner: Tenant, productId: string): Promise<ReaderAccess> {
@@ -106,17 +112,19 @@ export async function accessOf(principal: Principal | undefined, owner: Tenant, 
     // The owner's other environment is another tenant: its test keys do not read its live passports.
     return caller.environment === owner.environment ? { reader: 'owner', write: true, via: 'owner' } : { reader: 'public', write: false, via: 'none', orgId: caller.orgId };
   }
-  let best: ReaderAccess = { reader: 'public', write: false, via: 'none', orgId: caller.orgId };
+  const credential = { environment: caller.environment, ...(principal.kind === 'apiKey' ? { keyId: principal.keyId } : { userId: principal.userId }) };
+  let best: ReaderAccess = { reader: 'public', write: false, via: 'none', orgId: caller.orgId, caller: credential };
   if (caller.environment === owner.environment) {
     const now = Date.now();
     for (const grant of await grantsTo(owner, caller.orgId)) {
       if (!isActive(grant, now) || !covers(grant, productId)) continue;
       if (RANK[grant.tier] > RANK[best.reader] || (grant.tier === best.reader && grant.write && !best.write)) {
-        best = { reader: grant.tier, write: grant.write || best.write, via: 'grant', orgId: caller.orgId, grantId: grant.grantId };
+        best = { reader: grant.tier, write: grant.write || best.write, via: 'grant', orgId: caller.orgId, grantId: grant.grantId, caller: credential };
       } else if (grant.write) best = { ...best, write: true };
     }
   }
-  if (owner.environment === 'live' && RANK[best.reader] < RANK.authority && (await getOrganization(caller.orgId))?.authority === true) {
+  // The authority mark opens live passports to the authority's live credentials only: its test keys are a sandbox, as grants are bound to their environment.
+  if (owner.environment === 'live' && caller.environment === 'live' && RANK[best.reader] < RANK.authority && (await getOrganization(caller.orgId))?.authority === true) {
     best = { ...best, reader: 'authority', via: 'authority' };
   }
   return best;

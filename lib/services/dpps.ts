@@ -10,6 +10,7 @@ import { getProduct } from '../data/products.ts';
 import { dppIdOf, parseDppId, type DppRef } from '../domain/access.ts';
 import { canRead, type AccessTier } from '../domain/battery/access-tiers.ts';
 import { elementAt, elementsFor, filterByTier, overlayItemData, type BatteryItemData, type BatteryPassportData } from '../domain/battery/index.ts';
+import { granteePatchRefusal } from '../domain/battery/grantee-writes.ts';
 import { valueAt } from '../domain/battery/paths.ts';
 import { parseGtinPath } from '../domain/digital-link.ts';
 import { newEvent, type Origin } from '../domain/events.ts';
@@ -19,7 +20,7 @@ import type { ProductRecord } from '../domain/product.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import { unitDigitalLink, type UnitRecord } from '../domain/unit.ts';
 import { toUnitView } from '../domain/units.ts';
-import { NotFoundError, PermissionError, ValidationError } from '../http/errors.ts';
+import { InvalidRequestError, NotFoundError, PermissionError, ValidationError } from '../http/errors.ts';
 import { accessOf, type ReaderAccess } from './access-grants.ts';
 import { patchUnit } from './items.ts';
 import { config } from '../config.ts';
@@ -83,7 +84,7 @@ function schemaOf(found: Found): { version: string; specifications: string[] } {
 }
 
 /** Logs a read of restricted elements by another organization in the owner's log (docs/access.md#what-is-logged). */
-async function recordAccess(found: Found, dppId: string, elements: readonly string[], requestId: string): Promise<void> {
+async function recordAccess(found: Pick<Found, 'ref' | 'product' | 'access'>, dppId: string, elements: readonly string[], requestId: string): Promise<void> {
   if (elements.length === 0 || found.access.via === 'owner' || !found.access.orgId) return;
   const organization = await getOrganization(found.access.orgId);
   const origin: Origin = { actor: { type: 'organization', id: found.access.orgId, ...(organization ? { name: organization.name } : {}) }, requestId };
@@ -91,7 +92,13 @@ async function recordAccess(found: Found, dppId: string, elements: readonly stri
     object: 'passport_access',
     dppId,
     productId: found.product.productId,
-    reader: { orgId: found.access.orgId, tier: found.access.reader, via: found.access.via, ...(found.access.grantId ? { grantId: found.access.grantId } : {}) },
+    reader: {
+      orgId: found.access.orgId,
+      tier: found.access.reader,
+      via: found.access.via,
+      ...(found.access.grantId ? { grantId: found.access.grantId } : {}),
+      ...(found.access.caller ?? {}),
+    },
     elements,
   };
   await db().send(new TransactWriteCommand({ TransactItems: [eventPut(found.ref.tenant, newEvent('passport.accessed', object, origin))] }));
@@ -130,8 +137,54 @@ export type DppAnswer = ReturnType<typeof answer>;
 export async function readDpp(principal: Principal | undefined, dppId: string, requestId: string, at?: number, param = 'dppId'): Promise<DppAnswer> {
   const found = await find(principal, dppId, at, param);
   const { data, restricted } = visibleData(found);
-  await recordAccess(found, dppId, restricted, requestId);
+  await recordAccess(found, dppIdOf(found.ref), restricted, requestId);
   return answer(found, data);
+}
+
+/** Identifiers a request without credentials may name in one `POST /v1/dppsByProductIds` (docs/access.md#reads). */
+export const ANONYMOUS_BATCH_MAX = 10;
+
+/** One entry of `POST /v1/dppsByProductIds`: the passport an identifier names, or its error. */
+export type DppBatchEntry = { productIdentifier: string; dpp: DppAnswer } | { productIdentifier: string; error: ReturnType<NotFoundError['toBody']>['error'] };
+
+/**
+ * `POST /v1/dppsByProductIds` (docs/access.md#reads): each distinct identifier once, in the order
+ * first named (a repeated identifier is read and answered once); several identifiers of one
+ * passport read it once; without credentials at most ANONYMOUS_BATCH_MAX identifiers. A reader of
+ * restricted elements is logged once per passport and request, with every element it read.
+ */
+export async function readDpps(principal: Principal | undefined, identifiers: readonly string[], requestId: string): Promise<DppBatchEntry[]> {
+  const distinct = [...new Set(identifiers)];
+  if (!principal && distinct.length > ANONYMOUS_BATCH_MAX) {
+    throw new ValidationError(
+      `Without credentials a request reads at most ${ANONYMOUS_BATCH_MAX} passports; this one names ${distinct.length} identifiers.`,
+      'productIds',
+      'Send an API key to read up to 100 at once, or split the list.',
+    );
+  }
+  const reads = new Map<string, Promise<{ found: Found; data: Record<string, unknown>; restricted: string[] }>>();
+  const entries: DppBatchEntry[] = [];
+  for (const productIdentifier of distinct) {
+    try {
+      const dppId = await dppIdOfIdentifier(principal, productIdentifier);
+      if (!dppId) throw new NotFoundError('No passport for this product identifier.', { param: 'productIdentifier' });
+      let read = reads.get(dppId);
+      if (!read) {
+        read = find(principal, dppId, undefined, 'productIdentifier').then((found) => ({ found, ...visibleData(found) }));
+        reads.set(dppId, read);
+      }
+      const { found, data } = await read;
+      entries.push({ productIdentifier, dpp: answer(found, data) });
+    } catch (error) {
+      if (!(error instanceof NotFoundError)) throw error;
+      entries.push({ productIdentifier, error: error.toBody().error });
+    }
+  }
+  for (const [dppId, read] of reads) {
+    const outcome = await read.catch(() => undefined);
+    if (outcome) await recordAccess(outcome.found, dppId, outcome.restricted, requestId);
+  }
+  return entries;
 }
 
 /**
@@ -194,7 +247,7 @@ export async function readElement(principal: Principal | undefined, dppId: strin
   const { data } = visibleData(found);
   const value = valueAt(data, elementPath);
   if (value === undefined) throw new NotFoundError(`The passport has no value for ${elementPath}.`, { param: 'elementPath' });
-  if (tier !== 'public') await recordAccess(found, dppId, [elementPath], requestId);
+  if (tier !== 'public') await recordAccess(found, dppIdOf(found.ref), [elementPath], requestId);
   return { object: 'dpp_element', digitalProductPassportId: dppIdOf(found.ref), elementPath, tier, value };
 }
 
@@ -223,9 +276,26 @@ export async function patchDppItem(principal: Principal, dppId: string, patch: u
   }
   checkMediaType();
   const other = found.access.via !== 'owner' ? found.access.orgId : undefined;
+  if (other) {
+    // A grantee writes the battery's dynamic condition data and nothing else (docs/access.md#what-a-grantee-writes).
+    if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) throw new InvalidRequestError('The merge patch must be a JSON object, such as {"data": {…}}.');
+    const refusal = granteePatchRefusal(patch as Record<string, unknown>, found.unit.data);
+    if (refusal) throw new PermissionError(refusal.message, { param: refusal.param, suggestion: "Ask the passport's owner to change it." });
+  }
   const actorOrigin: Origin = other ? { actor: { type: 'organization', id: other, ...(await nameOf(other)) }, requestId: origin.requestId } : origin;
   const written = await patchUnit(found.ref.tenant, found.product, 'item', found.unit.serial ?? '', patch, actorOrigin, other);
-  return toUnitView(written.unit, found.product.qrCodeUrl, found.ref.tenant, config().backupPublicOrigin);
+  const item = toUnitView(written.unit, found.product.qrCodeUrl, found.ref.tenant, config().backupPublicOrigin);
+  if (!other) return item;
+  // The answer is a read by another organization: only its tier's elements, logged as any restricted read.
+  const battery = isBatteryPassport(found.product.category, item.data);
+  const data = battery ? (filterByTier(item.data, found.access.reader) as Record<string, unknown>) : item.data;
+  const restricted = battery
+    ? elementsFor(found.access.reader)
+        .filter((element) => element.tier !== 'public' && valueAt(data, element.path) !== undefined)
+        .map((element) => element.path)
+    : [];
+  await recordAccess(found, dppIdOf(found.ref), restricted, origin.requestId ?? '');
+  return { ...item, data };
 }
 
 const nameOf = async (orgId: string): Promise<{ name?: string }> => {

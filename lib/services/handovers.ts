@@ -1,3 +1,4 @@
+import { underPairLimit } from '../auth/pair-rate-limit.ts';
 import { eventPut } from '../data/events.ts';
 import { getHandover, insertHandover, listHandovers, writeHandoverTransition } from '../data/handovers.ts';
 import { getUnit, unitVersionWrites } from '../data/items.ts';
@@ -49,6 +50,7 @@ export async function offerHandover(tenant: Tenant, body: unknown, origin: Origi
   if (!(await getOrganization(input.toOrgId))) {
     throw new ValidationError(`No organization '${input.toOrgId}' on the platform.`, 'toOrgId', 'Ask the recipient for its organization id (the dashboard shows it under Settings).');
   }
+  await underPairLimit(tenant.orgId, input.toOrgId);
   const now = new Date().toISOString();
   const record: HandoverRecord = {
     handoverId: newSortableId('ho'),
@@ -166,6 +168,7 @@ export async function cancelHandover(tenant: Tenant, handoverId: string, origin:
   if (side === 'in') throw new PermissionError('Only the sender cancels a handover: the recipient accepts it or leaves it.');
   if (record.status === 'cancelled') return record;
   if (record.status !== 'offered') throw notOffered(record);
+  await underPairLimit(tenant.orgId, record.to.orgId);
   const now = new Date().toISOString();
   const cancelled: HandoverRecord = { ...record, status: 'cancelled', updatedAt: now };
   const view = toHandoverView(cancelled);

@@ -268,3 +268,181 @@ describe('what is logged, and who may write', () => {
     expectError(stranger_, 404, 'not_found');
   });
 });
+
+describe("the third review's findings (docs/security.md#the-third-review-issue-37)", () => {
+  const MERGE = { 'content-type': 'application/merge-patch+json' };
+  /** A battery of its own (the other tests change SERIAL), and a repairer holding a write grant on it. */
+  async function writableBattery(serial: string) {
+    const repairer = await newOrg(`Access Workshop ${serial}`);
+    const put = await call('PUT', `/v1/products/${battery.productId}/items/${serial}`, { key: owner.live, body: { data: itemData } });
+    const grant = await call('POST', '/v1/access-grants', { key: owner.live, body: { granteeOrgId: repairer.orgId, tier: 'legitimate_interest', productIds: [battery.productId], write: true } });
+    if (put.status !== 201 || grant.status !== 201) throw new Error(`set-up: ${put.text} ${grant.text}`);
+    return { repairer, dppId: put.body.dppId as string, item: put.body as Json };
+  }
+
+  it('attack: a grantee with write cannot withdraw, move, empty or re-identify a battery: 403 naming the field, and the item stays as it was', async () => {
+    // Prepare
+    const { repairer, dppId, item } = await writableBattery('ACCW0001');
+    const condition = (change: Json) => ({ data: { performanceAndDurability: { batteryCondition: change } } });
+    const attempts: Array<[Json, string]> = [
+      [{ status: 'withdrawn' }, 'status'],
+      [{ lot: 'OTHERLOT' }, 'lot'],
+      [{ lineage: { from: [] } }, 'lineage'],
+      [{ data: null }, 'data'],
+      [{ data: { generalProductInformation: { productIdentifier: 'https://id.evil.example/01/09520123456788/21/X' } } }, 'data.generalProductInformation.productIdentifier'],
+      [{ data: { generalProductInformation: { batteryPassportIdentifier: 'urn:evil:1' } } }, 'data.generalProductInformation.batteryPassportIdentifier'],
+      [{ data: { generalProductInformation: { manufacturingDate: '2020-01-01T00:00:00Z' } } }, 'data.generalProductInformation.manufacturingDate'],
+      [{ data: { generalProductInformation: { batteryStatus: 'Waste' } } }, 'data.generalProductInformation.batteryStatus'],
+      [condition({ negativeEvents: [] }), 'data.performanceAndDurability.batteryCondition.negativeEvents'],
+      [condition({ negativeEvents: null }), 'data.performanceAndDurability.batteryCondition.negativeEvents'],
+      [condition({ stateOfCharge: null }), 'data.performanceAndDurability.batteryCondition.stateOfCharge'],
+    ];
+
+    // Act
+    const answers = [];
+    for (const [patch] of attempts) answers.push(await call('PATCH', `/v1/dpps/${dppId}`, { key: repairer.live, headers: MERGE, body: patch }));
+    const after = (await call('GET', `/v1/products/${battery.productId}/items/ACCW0001`, { key: owner.live })).body;
+    const publicRead = await call('GET', `/v1/dpps/${dppId}`);
+
+    // Assess: each refused with its field named, nothing written, the public form still the owner's
+    answers.forEach((answer, i) => expectError(answer, 403, 'permission_error', attempts[i]![1]));
+    expect(after.version).toBe(item.version);
+    expect(after.status).toBe('active');
+    expect(after.data).toEqual(item.data);
+    expect(publicRead.body.data.generalProductInformation.productIdentifier).toBe(itemData.generalProductInformation.productIdentifier);
+  });
+
+  it('attack: a grantee adds a negative event and records a state of charge, but keeps every stored event', async () => {
+    // Prepare
+    const { repairer, dppId, item } = await writableBattery('ACCW0002');
+    const stored = item.data.performanceAndDurability.batteryCondition.negativeEvents ?? [];
+    const added = { negativeEvent: 'Water ingress found at inspection.', lastUpdate: '2029-02-01T10:00:00Z' };
+
+    // Act
+    const appended = await call('PATCH', `/v1/dpps/${dppId}`, {
+      key: repairer.live,
+      headers: MERGE,
+      body: { data: { performanceAndDurability: { batteryCondition: { negativeEvents: [...stored, added], stateOfCharge: { stateOfChargeValue: 40, lastUpdate: '2029-02-01T10:00:00Z' } } } } },
+    });
+
+    // Assess
+    expect(appended.status, appended.text).toBe(200);
+    expect(appended.body.data.performanceAndDurability.batteryCondition.negativeEvents).toEqual([...stored, added]);
+    expect(appended.body.version).toBe(item.version + 1);
+  });
+
+  it("attack: a grantee's PATCH, even an empty one, is logged as a read of the restricted data it answers", async () => {
+    // Prepare
+    const { repairer, dppId } = await writableBattery('ACCW0003');
+
+    // Act
+    const answer = await call('PATCH', `/v1/dpps/${dppId}`, { key: repairer.live, headers: MERGE, body: {} });
+    const events = (await call('GET', '/v1/events?type=passport.accessed&limit=100', { key: owner.live })).body.data as Json[];
+    const theirs = events.filter((event) => event.actor.id === repairer.orgId);
+
+    // Assess
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.body.data.performanceAndDurability.batteryCondition.stateOfCertifiedEnergy).toBeDefined();
+    expect(theirs).toHaveLength(1);
+    expect(theirs[0]!.data.object).toMatchObject({ dppId, reader: { orgId: repairer.orgId, tier: 'legitimate_interest', via: 'grant', environment: 'live' } });
+    expect(theirs[0]!.data.object.elements).toContain('performanceAndDurability.batteryCondition.stateOfCertifiedEnergy');
+  });
+
+  it('attack: 100 copies of one identifier are read once and answered once, without credentials too', async () => {
+    // Act
+    const anonymous = await call('POST', '/v1/dppsByProductIds', { body: { productIds: Array.from({ length: 100 }, () => itemLink) } });
+    const keyed = await call('POST', '/v1/dppsByProductIds', { key: stranger.live, body: { productIds: [itemLink, itemLink, battery.qrCodeUrl] } });
+
+    // Assess
+    expect(anonymous.status, anonymous.text).toBe(200);
+    expect(anonymous.body.data).toHaveLength(1);
+    expect(anonymous.body.data[0]).toMatchObject({ productIdentifier: itemLink, dpp: { digitalProductPassportId: dpp.item, accessTier: 'public' } });
+    expect(keyed.body.data.map((entry: Json) => entry.productIdentifier)).toEqual([itemLink, battery.qrCodeUrl]);
+  });
+
+  it('attack: without credentials a batch read names at most 10 passports (422 naming productIds); with a key up to 100', async () => {
+    // Prepare: 11 distinct identifiers
+    const eleven = Array.from({ length: 11 }, (_, i) => `${itemLink.replace(/\/21\/.*$/, '')}/21/NOPE${i}`);
+
+    // Act
+    const anonymous = await call('POST', '/v1/dppsByProductIds', { body: { productIds: eleven } });
+    const keyed = await call('POST', '/v1/dppsByProductIds', { key: stranger.live, body: { productIds: eleven } });
+
+    // Assess
+    expectError(anonymous, 422, 'validation_error', 'productIds');
+    expect(keyed.status).toBe(200);
+    expect(keyed.body.data).toHaveLength(11);
+  });
+
+  it("attack: a grantee's batch of 100 identifiers of one battery writes one passport.accessed event, not 100", async () => {
+    // Prepare: a grantee of its own, so that its events are only this request's
+    const reader = await newOrg('Access Batch Reader');
+    await call('POST', '/v1/access-grants', { key: owner.live, body: { granteeOrgId: reader.orgId, tier: 'legitimate_interest', productIds: [battery.productId] } });
+    const identifiers = [...Array.from({ length: 60 }, () => itemLink), ...Array.from({ length: 40 }, () => `${itemLink}?x=1`)];
+
+    // Act
+    const answer = await call('POST', '/v1/dppsByProductIds', { key: reader.live, body: { productIds: identifiers } });
+    const events = (await call('GET', '/v1/events?type=passport.accessed&limit=100', { key: owner.live })).body.data as Json[];
+
+    // Assess
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.body.data).toHaveLength(2);
+    expect(events.filter((event) => event.actor.id === reader.orgId)).toHaveLength(1);
+  });
+
+  it("attack: an authority's test key reads a live battery at the public tier; its live reads are logged with environment and key", async () => {
+    // Act
+    const testKey = await call('GET', `/v1/dpps/${dpp.product}`, { key: authority.test });
+    const element = await call('GET', `/v1/dpps/${dpp.product}/elements/labeling.resultOfTestReport`, { key: authority.test });
+    await call('GET', `/v1/dpps/${dpp.product}`, { key: authority.live });
+    const events = (await call('GET', '/v1/events?type=passport.accessed&limit=100', { key: owner.live })).body.data as Json[];
+    const theirs = events.filter((event) => event.actor.id === authority.orgId);
+
+    // Assess
+    expect(testKey.status).toBe(200);
+    expect(testKey.body.accessTier).toBe('public');
+    expect(testKey.body.data).toEqual(filterByTier(model, 'public'));
+    expectError(element, 403, 'permission_error');
+    expect(theirs.length).toBeGreaterThan(0);
+    expect(theirs.every((event) => event.data.object.reader.environment === 'live')).toBe(true);
+    expect(theirs[0]!.data.object.reader.keyId).toMatch(/^key_/);
+  });
+
+  it('attack: a non-canonical spelling of a DPP id names nothing (404), so the log names one id per passport', async () => {
+    // Prepare: another base64url spelling of the same bytes (unused low bits of the last character)
+    const variants = [dpp.product, dpp.item, dpp.batch].flatMap((id) => {
+      const bytes = Buffer.from(id.slice(4), 'base64url');
+      const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+      return [...alphabet].map((c) => `${id.slice(0, -1)}${c}`).filter((v) => v !== id && Buffer.from(v.slice(4), 'base64url').equals(bytes));
+    });
+    expect(variants.length).toBeGreaterThan(0);
+
+    // Act
+    const answers = await Promise.all(variants.slice(0, 3).map((variant) => call('GET', `/v1/dpps/${variant}`)));
+
+    // Assess
+    for (const answer of answers) expectError(answer, 404, 'not_found', 'dppId');
+  });
+
+  it('attack: grant-and-revoke cycles towards one organization stop at 20 actions an hour: the 21st is 429 and writes nothing in either log', async () => {
+    // Prepare
+    const [pusher, target, bystander] = await Promise.all([newOrg('Access Pusher'), newOrg('Access Target'), newOrg('Access Bystander')]);
+    const statuses: number[] = [];
+
+    // Act: 10 create-and-revoke cycles (20 actions), then one more create
+    for (let cycle = 0; cycle < 10; cycle++) {
+      const created = await call('POST', '/v1/access-grants', { key: pusher.live, body: { granteeOrgId: target.orgId, tier: 'legitimate_interest' } });
+      statuses.push(created.status, (await call('DELETE', `/v1/access-grants/${created.body.id}`, { key: pusher.live })).status);
+    }
+    const over = await call('POST', '/v1/access-grants', { key: pusher.live, body: { granteeOrgId: target.orgId, tier: 'legitimate_interest' } });
+    const elsewhere = await call('POST', '/v1/access-grants', { key: pusher.live, body: { granteeOrgId: bystander.orgId, tier: 'legitimate_interest' } });
+    const targetLog = (await call('GET', '/v1/events?limit=100', { key: target.live })).body.data as Json[];
+
+    // Assess
+    expect(statuses.every((status) => status === 201 || status === 200)).toBe(true);
+    expectError(over, 429, 'rate_limit_error');
+    expect(over.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(targetLog.filter((event) => String(event.type).startsWith('access_grant.'))).toHaveLength(20);
+    expect(elsewhere.status).toBe(201);
+  });
+});
