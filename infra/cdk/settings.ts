@@ -40,6 +40,13 @@ export interface DeploySettings {
   /** Default stage throttling of the HTTP API (steady requests per second, and burst). */
   apiRateLimit: number;
   apiBurstLimit: number;
+  /**
+   * Reserved concurrency per function (Lambda's ReservedConcurrentExecutions): from the context value
+   * `accessReservedConcurrency`, the access function's (docs/security.md#the-third-review-issue-37):
+   * a flood of anonymous reads then never takes the concurrency the resolver and the other functions
+   * need. Unset by default: a new account's concurrency quota may be too small to reserve any.
+   */
+  reservedConcurrency?: Readonly<Record<string, number>>;
 }
 
 export const DEFAULT_SETTINGS: DeploySettings = {
@@ -65,6 +72,7 @@ export const CONTEXT_KEYS = [
   'logRetentionDays',
   'apiRateLimit',
   'apiBurstLimit',
+  'accessReservedConcurrency',
 ] as const;
 
 export function settingsFromContext(node: Node): DeploySettings {
@@ -74,7 +82,7 @@ export function settingsFromContext(node: Node): DeploySettings {
     if (typeof value !== 'string' && typeof value !== 'number') throw new Error(`Context value ${key} must be a string.`);
     return String(value).trim();
   };
-  const positive = (key: 'apiRateLimit' | 'apiBurstLimit' | 'logRetentionDays', fallback: number): number => {
+  const positive = (key: 'apiRateLimit' | 'apiBurstLimit' | 'logRetentionDays' | 'accessReservedConcurrency', fallback: number): number => {
     const value = text(key);
     if (value === undefined) return fallback;
     const n = Number(value);
@@ -101,6 +109,7 @@ export function settingsFromContext(node: Node): DeploySettings {
     logRetention: retention as RetentionDays,
     apiRateLimit: positive('apiRateLimit', DEFAULT_SETTINGS.apiRateLimit),
     apiBurstLimit: positive('apiBurstLimit', DEFAULT_SETTINGS.apiBurstLimit),
+    ...(text('accessReservedConcurrency') === undefined ? {} : { reservedConcurrency: { access: positive('accessReservedConcurrency', 0) } }),
   };
   validateSettings(settings);
   return settings;

@@ -60,6 +60,7 @@ const SETTINGS: DeploySettings = {
   logRetention: RetentionDays.THREE_MONTHS,
   apiRateLimit: 50,
   apiBurstLimit: 100,
+  reservedConcurrency: { api: 40 },
 };
 
 /** The local table definition with its global secondary index projecting keys only, as another lib/data/table.ts may have. */
@@ -253,6 +254,9 @@ describe('deployment settings', () => {
     // Assess
     expect([...retentions]).toEqual([90]);
     synth.template.hasResourceProperties('AWS::ApiGatewayV2::Stage', { DefaultRouteSettings: { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 } });
+    // Reserved concurrency for the function the deployment names, and none for the others.
+    synth.template.hasResourceProperties('AWS::Lambda::Function', { Description: 'API', ReservedConcurrentExecutions: 40 });
+    expect(Object.values(synth.template.findResources('AWS::Lambda::Function')).filter((fn) => fn.Properties?.ReservedConcurrentExecutions !== undefined)).toHaveLength(1);
     synth.template.hasResourceProperties('AWS::Cognito::UserPoolDomain', { Domain: 'acme-passport' });
     synth.template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com' });
   });
@@ -279,13 +283,14 @@ describe('context values', () => {
       resolverDomain: 'id.example.com',
       logRetentionDays: '14',
       apiRateLimit: 20,
+      accessReservedConcurrency: '50',
     });
 
     // Act
     const settings = settingsFromContext(app.node);
 
     // Assess
-    expect(settings).toMatchObject({ apiDomain: 'api.example.com', resolverDomain: 'id.example.com', logRetention: 14, apiRateLimit: 20, apiBurstLimit: 1000 });
+    expect(settings).toMatchObject({ apiDomain: 'api.example.com', resolverDomain: 'id.example.com', logRetention: 14, apiRateLimit: 20, apiBurstLimit: 1000, reservedConcurrency: { access: 50 } });
     // A certificate in us-east-1 serves CloudFront too.
     expect(resolverCertificateArn(settings)).toBe(settings.certificateArn);
   });
@@ -297,6 +302,7 @@ describe('context values', () => {
     [{ hostedZoneId: 'Z0123', apiDomain: 'api.example.com', certificateArn: 'arn:aws:acm:eu-central-1:123456789012:certificate/abc-1' }, /go together/],
     [{ authDomainPrefix: 'my-cognito-login' }, /authDomainPrefix/],
     [{ apiRateLimit: '-3' }, /positive integer/],
+    [{ accessReservedConcurrency: '0' }, /positive integer/],
     [{ brandDistributionId: 'arn:aws:cloudfront::123456789012:distribution/E2X' }, /distribution id/],
     [{ brandCnameTarget: 'https://d111.cloudfront.net/' }, /brandCnameTarget/],
     [{ apiDomain: 'API.Example.com', certificateArn: 'arn:aws:acm:eu-central-1:123456789012:certificate/abc-1' }, /lower-case domain/],

@@ -133,6 +133,8 @@ export class Api extends StackPart {
         architecture: Architecture.ARM_64,
         memorySize: spec.memoryMb,
         timeout: Duration.seconds(spec.timeoutSeconds),
+        // Reserved concurrency where the deployment sets one (docs/deploy.md#context-values: accessReservedConcurrency).
+        ...(settings.reservedConcurrency?.[name] === undefined ? {} : { reservedConcurrentExecutions: settings.reservedConcurrency[name] }),
         role,
         logGroup,
         // Advanced logging controls (docs/configuration.md#logs): JSON lines; no START/END/REPORT
