@@ -6,7 +6,7 @@ import type { OperationDoc } from './operations.ts';
 /** The operations of access grants and the EN 18222 reads (docs/access.md). */
 const API_KEY_ERRORS = [401, 403, 429] as const;
 const READ =
-  'Without credentials the public tier; with an API key or session, the tier of the caller (docs/access.md#who-holds-a-tier): the owner everything, a grantee its grant\'s tier for the products it covers, an authority the authority tier of every live passport. A read of restricted elements by another organization is logged in the owner\'s event log as passport.accessed.';
+  'Without credentials the public tier, at most ANON_RATE_LIMIT_PER_MINUTE requests a minute per client address (429 past it); with an API key or session, the tier of the caller (docs/access.md#who-holds-a-tier): the owner everything, a grantee its grant\'s tier for the products it covers, an authority (its live keys and sessions) the authority tier of every live passport. A read of restricted elements by another organization is logged in the owner\'s event log as passport.accessed, naming the reader\'s organization, environment and key or user.';
 
 export function accessOperations(): Record<string, OperationDoc> {
   return {
@@ -51,7 +51,7 @@ export function accessOperations(): Record<string, OperationDoc> {
     'PATCH /v1/dpps/{dppId}': {
       summary: "Update an item's dynamic data (a grantee with write)",
       description:
-        "An RFC 7396 merge patch of an item's {status, data} by its owner or a grantee whose grant has write (docs/access.md#grants), sent as application/merge-patch+json (415 otherwise), checked as PATCH …/items/{serial} checks it. The version names the grantee's organization (updatedBy), and the owner's item.updated event names it as actor. Only an item's DPP id (422 for another); 403 without write access.",
+        "An RFC 7396 merge patch of an item's {status, data} by its owner or a grantee whose grant has write (docs/access.md#grants), sent as application/merge-patch+json (415 otherwise), checked as PATCH …/items/{serial} checks it. A grantee writes only the battery's dynamic condition data (data.performanceAndDurability.batteryCondition.*; negativeEvents append-only): anything else (status, lot, lineage, identifiers, dates, batteryStatus, a removal) is 403 naming the field (docs/access.md#what-a-grantee-writes). The version names the grantee's organization (updatedBy), and the owner's item.updated event names it as actor; the grantee's answer holds its tier's elements and is logged as passport.accessed. Only an item's DPP id (422 for another); 403 without write access.",
       tag: 'Access',
       bodyContent: { 'application/merge-patch+json': z.record(z.string(), z.unknown()).describe('A merge patch: {"data": {"performanceAndDurability": {"batteryCondition": {…}}}}') },
       responses: { 200: { description: 'The item after the patch', schema: itemSchema } },
@@ -81,10 +81,10 @@ export function accessOperations(): Record<string, OperationDoc> {
     },
     'POST /v1/dppsByProductIds': {
       summary: 'Read up to 100 passports by product identifier',
-      description: `Each identifier as GET /v1/dppsByProductId reads it, in order: its passport, or its error (404). ${READ}`,
+      description: `Each distinct identifier as GET /v1/dppsByProductId reads it, in the order first named: its passport, or its error (404). A repeated identifier is answered once, and identifiers of one passport read it once. Without credentials at most 10 distinct identifiers (422 naming productIds). A reader of restricted elements is logged once per passport and request. ${READ}`,
       tag: 'Access',
       body: byProductIdsSchema,
-      responses: { 200: { description: 'One entry per identifier', schema: dppBatchSchema } },
+      responses: { 200: { description: 'One entry per distinct identifier', schema: dppBatchSchema } },
       errors: [400, 401, 413, 422, 429],
     },
   };
