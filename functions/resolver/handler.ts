@@ -180,9 +180,14 @@ function queryParameters(rawQuery: string): Record<string, string> | undefined {
 
 /** How long a warm function trusts what it read of a hostname's claim, verified or not (docs/resolver.md). */
 export const HOST_CACHE_MS = 60_000;
-/** At most this many hostnames are remembered: a flood of made-up Host headers cannot grow memory without bound. */
-const HOST_CACHE_SIZE = 1_000;
-const hostCache = new Map<string, { orgId: string | undefined; until: number }>();
+/**
+ * The claims read in the last minute, least recently used first out (hot-cache.ts): at most 1,000
+ * verified hosts, and apart from them at most 1,000 hosts that are nobody's, so that a flood of
+ * made-up Host headers neither grows memory without bound nor pushes the brands' hosts out.
+ */
+const hostCache = new HotCache<string | undefined>(HOST_CACHE_MS, { maxEntries: 1_000, maxMisses: 1_000 });
+/** A host that is nobody's brand host (hot-cache.ts keeps such hosts apart). */
+const nobodys = (orgId: string | undefined): boolean => orgId === undefined;
 const HOSTNAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/;
 
 /** The host the viewer asked for, '' when it is no DNS name (lib/domain/viewer-host.ts): such a host is nobody's brand host, never looked up. */
@@ -231,14 +236,14 @@ async function brandOrganization(event: HttpEvent, hostname: string): Promise<st
   if (!HOSTNAME.test(hostname) || !/[a-z]/.test(hostname.slice(hostname.lastIndexOf('.'))) || isPlatformHost(event, hostname)) return undefined;
   // A function URL's own host (no X-Forwarded-Host: the platform distribution with a custom domain): never a brand's.
   if (hostname.endsWith('.on.aws')) return undefined;
-  const now = Date.now();
-  const known = hostCache.get(hostname);
-  if (known && known.until > now) return known.orgId;
-  const claim = await findDomainByHostname(hostname);
-  const orgId = claim?.status === 'verified' ? claim.orgId : undefined;
-  if (hostCache.size >= HOST_CACHE_SIZE) hostCache.clear();
-  hostCache.set(hostname, { orgId, until: now + HOST_CACHE_MS });
-  return orgId;
+  return hostCache.get(
+    hostname,
+    async () => {
+      const claim = await findDomainByHostname(hostname);
+      return claim?.status === 'verified' ? claim.orgId : undefined;
+    },
+    nobodys,
+  );
 }
 
 /** What a scan read: the GTIN's public view, and the batch or item its link names. */
@@ -246,6 +251,10 @@ type ScanRead = Awaited<ReturnType<typeof getScanView>>;
 let views: HotCache<ScanRead> | undefined;
 /** The views read in the last second (docs/resolver.md#a-hot-product), made once configuration is read. */
 const recentViews = (): HotCache<ScanRead> => (views ??= new HotCache<ScanRead>(config().resolverViewCacheMs));
+/** A read that found nothing the link names (hot-cache.ts keeps such reads apart: made-up links do not push the hot views out). */
+const noView = (read: ScanRead): boolean => !read.view;
+const noBatch = (read: ScanRead): boolean => !read.view || !read.batch;
+const noItem = (read: ScanRead): boolean => !read.view || !read.item;
 
 /** Whether the route is a brand host's `/01/{gtin}…` (the organization comes from the Host). */
 const isBrandRoute = (event: HttpEvent): boolean => / \/01\/\{gtin\}/.test(event.routeKey);
@@ -384,8 +393,10 @@ async function answer(event: HttpEvent, method: string, requested: Requested): P
   // Either is remembered for at most a second (hot-cache.ts): a hot product costs a warm instance one read a second.
   const lot = parsed.qualifiers['10'];
   const serial = parsed.qualifiers['21'];
-  const read = await recentViews().get(JSON.stringify([at.tenant.orgId, at.tenant.environment, parsed.gtin14, lot ?? null, serial ?? null]), async () =>
-    lot === undefined && serial === undefined ? { view: await getPublicView(at.tenant, parsed.gtin14) } : getScanView(at.tenant, parsed.gtin14, { lot, serial }),
+  const read = await recentViews().get(
+    JSON.stringify([at.tenant.orgId, at.tenant.environment, parsed.gtin14, lot ?? null, serial ?? null]),
+    async () => (lot === undefined && serial === undefined ? { view: await getPublicView(at.tenant, parsed.gtin14) } : getScanView(at.tenant, parsed.gtin14, { lot, serial })),
+    serial !== undefined ? noItem : lot !== undefined ? noBatch : noView,
   );
   const view = read.view;
   // A withdrawn product is gone, whatever link or representation is asked for (docs/lifecycle.md#withdrawal); no scan is counted.

@@ -1,5 +1,6 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { HotCache } from '../../functions/resolver/hot-cache.ts';
+import { checkDigit } from '../../lib/domain/gtin.ts';
 import type { HttpEvent } from '../../lib/http/types.ts';
 import { apiGatewayEvent, CONTEXT, GTIN, gtinItem, loadResolver, ORG, type Handler } from '../support/resolver-events.ts';
 import { ddb, sqs } from '../support/fake-aws.ts';
@@ -96,22 +97,100 @@ describe('a hot GTIN in one warm resolver', () => {
   });
 });
 
+describe('a flood of made-up links', () => {
+  /** The i-th made-up GTIN-14 (a valid check digit, so that the resolver reads it): registered nowhere. */
+  const madeUpGtin = (i: number) => {
+    const body = `0${String(900_000_000_000 + i)}`;
+    return `${body}${checkDigit(body)}`;
+  };
+  const onPlatform = (gtin: string): HttpEvent =>
+    apiGatewayEvent({
+      route: '/{orgId}/{environment}/01/{gtin}',
+      path: `/${ORG}/live/01/${gtin}`,
+      headers: { host: 'id.example.com', accept: 'application/json' },
+      pathParameters: { orgId: ORG, environment: 'live', gtin },
+    });
+  const onHost = (host: string): HttpEvent =>
+    apiGatewayEvent({ route: '/01/{gtin}', path: `/01/${GTIN}`, headers: { host, accept: 'application/json' }, pathParameters: { gtin: GTIN }, domainName: host });
+  /** The answers to `events`, 50 at a time. */
+  async function all(events: HttpEvent[]): Promise<number[]> {
+    const statuses: number[] = [];
+    for (let i = 0; i < events.length; i += 50) statuses.push(...(await Promise.all(events.slice(i, i + 50).map((e) => handler(e, CONTEXT)))).map((r) => r.statusCode ?? 0));
+    return statuses;
+  }
+  const readsOf = (pk: string, sk: string) => ddb.calls('GetItem').filter((c) => c.input.Key?.PK === pk && c.input.Key?.SK === sk).length;
+
+  it('attack: a flood of made-up links does not empty the hot cache: the hot entries stay cached', async () => {
+    // Prepare: the hot GTIN scanned on the platform and on its brand's host, all within one second;
+    // every other GTIN and host is registered nowhere
+    vi.setSystemTime(NOW + 40_000);
+    ddb.reset();
+    ddb.on('GetItem').resolves({});
+    ddb.on('GetItem', { Key: { PK: `T#${ORG}#live`, SK: `GTIN#${GTIN}` } }).resolves({ Item: gtinItem(LINK, 2) });
+    ddb.on('GetItem', { Key: { PK: 'HOST#id.brand.example', SK: 'HOST' } }).resolves({ Item: { PK: 'x', SK: 'HOST', orgId: ORG, domainId: 'dom_1', status: 'verified', default: true } });
+    const warm = await all([onPlatform(GTIN), onHost('id.brand.example')]);
+    // Act: 10,500 made-up GTINs and 1,100 made-up brand hosts (more than either cache holds), then the hot links again
+    const flood = await all([
+      ...Array.from({ length: 10_500 }, (_, i) => onPlatform(madeUpGtin(i))),
+      ...Array.from({ length: 1_100 }, (_, i) => onHost(`made-up-${i}.example`)),
+    ]);
+    const again = await all([onPlatform(GTIN), onHost('id.brand.example')]);
+    // Assess: each made-up link was read once and answered 404; the hot GTIN and the brand's claim were read once in all
+    expect(warm).toEqual([307, 307]);
+    expect(flood.every((status) => status === 404)).toBe(true);
+    expect(again).toEqual([307, 307]);
+    expect(readsOf(`T#${ORG}#live`, `GTIN#${GTIN}`)).toBe(1);
+    expect(readsOf('HOST#id.brand.example', 'HOST')).toBe(1);
+  }, 120_000);
+});
+
 describe('the cache itself', () => {
-  it('keeps at most its bound of keys: stale ones go first, and a flood of fresh ones empties it', async () => {
-    // Prepare: full with three keys read at NOW
+  /** The keys of `keys` the cache still answers without reading (each read again is remembered anew). */
+  const remembered = async (cache: HotCache<string>, keys: string[]) => {
+    const kept: string[] = [];
+    for (const key of keys) await cache.get(key, async () => { kept.push(key); return 'again'; });
+    return keys.filter((key) => !kept.includes(key));
+  };
+
+  it('keeps at most its bound of keys, forgetting the least recently used first, and misses apart from what was found', async () => {
+    // Prepare: three found keys, a used again after b and c
     vi.setSystemTime(NOW);
-    const cache = new HotCache<number>(1000, 3);
-    const fill = (keys: string[]) => Promise.all(keys.map((key) => cache.get(key, async () => 1)));
-    await fill(['a', 'b', 'c']);
-    // Act: a fourth a second later (the three are stale), then two more, then one past the bound within that second
-    vi.setSystemTime(NOW + 1000);
-    await fill(['d']);
-    const afterStale = cache.size;
-    await fill(['e', 'f']);
-    const full = cache.size;
-    await fill(['g']);
+    const cache = new HotCache<string>(1000, { maxEntries: 3, maxMisses: 2 });
+    const missed = (value: string) => value === '';
+    for (const key of ['a', 'b', 'c', 'a']) await cache.get(key, async () => key);
+    // Act: a fourth found key, then three misses
+    await cache.get('d', async () => 'd');
+    for (const key of ['x', 'y', 'z']) await cache.get(key, async () => '', missed);
+    // Assess: b, the least recently used, made room for d; the misses only for each other
+    expect(cache.size).toBe(5);
+    expect(await remembered(cache, ['a', 'c', 'd', 'y', 'z', 'b', 'x'])).toEqual(['a', 'c', 'd', 'y', 'z']);
+  });
+
+  it('keeps about its bound of bytes: the least recently used first out, a value beyond the whole bound never in', async () => {
+    // Prepare: room for 20 characters of JSON; "aaaaaaaa" is 10
+    vi.setSystemTime(NOW);
+    const cache = new HotCache<string>(1000, { maxBytes: 20 });
+    for (const key of ['a', 'b']) await cache.get(key, async () => key.repeat(8));
+    // Act: a third of 10, then one of 32
+    await cache.get('c', async () => 'c'.repeat(8));
+    await cache.get('huge', async () => 'h'.repeat(30));
     // Assess
-    expect([afterStale, full, cache.size]).toEqual([1, 3, 1]);
+    expect(await remembered(cache, ['b', 'c', 'a', 'huge'])).toEqual(['b', 'c']);
+  });
+
+  it('forgets an entry after its time, and a failed read at once', async () => {
+    // Prepare
+    vi.setSystemTime(NOW);
+    const cache = new HotCache<string>(1000);
+    await cache.get('a', async () => 'a');
+    await cache.get('b', async () => Promise.reject(new Error('down'))).catch(() => undefined);
+    // Act
+    vi.setSystemTime(NOW + 999);
+    const within = await remembered(cache, ['a', 'b']);
+    vi.setSystemTime(NOW + 2000);
+    const after = await remembered(cache, ['a']);
+    // Assess
+    expect([within, after]).toEqual([['a'], []]);
   });
 
   it('with 0 s, reads every time', async () => {
