@@ -10,7 +10,7 @@ import type { CreateProductBody } from '../src/resources/products.ts';
 import type { PublishPassportBody } from '../src/resources/passports.ts';
 import type { EventType, Product } from '../src/types.ts';
 import { configFile, DEFAULT_BASE_URL, readConfig, writeConfig } from './config.ts';
-import { details, json, progressBar, table } from './output.ts';
+import { details, json, printable, progressBar, table } from './output.ts';
 
 /**
  * `passport`, the brand CLI (docs/cli.md): the SDK from a terminal. Tables for people, `--json` for
@@ -61,7 +61,10 @@ type Flags = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositio
 
 class UsageError extends Error {}
 
-const out = (text: string) => process.stdout.write(`${text}\n`);
+/** Everything for people goes through printable (sdk/cli/output.ts): what a server sent cannot act on the terminal. */
+const out = (text: string) => process.stdout.write(`${printable(text)}\n`);
+/** What a file's bytes become on stdout: as they are for a pipe or a file, printable on a terminal. */
+const toStdout = (text: string) => process.stdout.write(process.stdout.isTTY ? printable(text.replace(/\r\n/g, '\n')) : text);
 
 function required<K extends keyof Flags>(flags: Flags, name: K): NonNullable<Flags[K]> {
   const value = flags[name];
@@ -221,7 +224,7 @@ async function exportFile(flags: Flags) {
   if (flags.items && !flags.product) throw new UsageError('--items needs --product PRODUCT_ID');
   const pages = flags.items ? api.exports.itemPages(flags.product ?? '', { format }) : api.exports.productPages({ format });
   const parts: string[] = [];
-  const sink = flags.output ? (text: string) => void parts.push(text) : (text: string) => void process.stdout.write(text);
+  const sink = flags.output ? (text: string) => void parts.push(text) : (text: string) => void toStdout(text);
   if (format === 'csv') for await (const text of csvFile(pages)) sink(text);
   else for await (const page of pages) sink(page.text);
   if (flags.output) await writeFile(flags.output, parts.join(''));
@@ -241,7 +244,7 @@ async function qr(args: string[], flags: Flags) {
   }
   const svg = await api.products.qr(productId, { ...(flags.size ? { size: integer(flags.size, 'size') } : {}), ...(flags.margin ? { margin: integer(flags.margin, 'margin') } : {}) });
   if (flags.output) await writeFile(flags.output, svg);
-  else process.stdout.write(svg);
+  else toStdout(svg);
 }
 
 async function tail(flags: Flags) {
@@ -255,7 +258,7 @@ async function tail(flags: Flags) {
   for await (const event of api.events.tail({ signal: controller.signal, intervalMs: seconds * 1000, onStart, ...(flags.type ? { type: flags.type as EventType } : {}) })) {
     const object = event.data.object as Record<string, unknown>;
     const subject = object.productId ?? object.id ?? object.supplierId ?? object.importId ?? '';
-    out(flags.json ? JSON.stringify(event) : `${event.createdAt}  ${event.type.padEnd(24)} ${String(subject).padEnd(38)} ${event.actor.name ?? event.actor.id}`);
+    out(flags.json ? json(event, { compact: true }) : `${event.createdAt}  ${event.type.padEnd(24)} ${String(subject).padEnd(38)} ${event.actor.name ?? event.actor.id}`);
   }
 }
 
@@ -291,8 +294,8 @@ try {
   process.exitCode = error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ? 2 : 1;
   if (error instanceof PassportError) {
     const where = [error.type, error.param && `param ${error.param}`, error.requestId && `request ${error.requestId}`].filter(Boolean).join(', ');
-    process.stderr.write(`error: ${error.message} (${where})\n`);
+    process.stderr.write(printable(`error: ${error.message} (${where})\n`));
   } else {
-    process.stderr.write(`error: ${(error as Error).message}\n`);
+    process.stderr.write(printable(`error: ${(error as Error).message}\n`));
   }
 }

@@ -6,7 +6,7 @@ import type { PassportClient } from '../src/index.ts';
 import { baseUrl, newOrg, type TestOrg } from '../../test/support/api.ts';
 import { uniqueGtin13 } from '../../test/support/gtin.ts';
 import { writeConfig } from '../cli/config.ts';
-import { run, sdkClient, start, WINE } from './support.ts';
+import { errorBody, run, sdkClient, start, startStub, WINE } from './support.ts';
 
 /**
  * The brand CLI (docs/cli.md), run as `passport …` is: its bin under node, a config directory of its
@@ -118,6 +118,56 @@ describe('with the stored key', () => {
       expect(JSON.parse(line)).toMatchObject({ type: 'product.created', data: { object: { productId, name: 'Tailed' } } });
     } finally {
       expect(await tail.stop()).toBe(0);
+    }
+  });
+});
+
+describe('what the CLI prints from a server (docs/cli.md#output)', () => {
+  /** A product as a server could hold it from before the text rule (lib/domain/text.ts), or as a hostile server sends it. */
+  const HOSTILE = 'Riesling\u001b[2J\u001b]0;pwned\u0007 \u202Egnilseir\u009b31m\u2066x\u2069';
+  const product = {
+    object: 'product',
+    productId: '0192f4a6-3b8c-7d2e-9f10-4a5b6c7d8e9f',
+    gtin: '04006381333931',
+    name: HOSTILE,
+    category: 'wine',
+    brand: 'Tab\there',
+    status: 'active',
+    createdAt: '2026-11-01T00:00:00.000Z',
+  };
+  /** What a terminal would act on: C0 controls but LF, DEL and C1 controls, bidi overrides and isolates. */
+  const ACTIVE = /[\u0000-\u0009\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/u;
+
+  it('attack: names with ESC, BEL, C1 controls and U+202E are printed escaped (\\u{1b}), in tables, details, JSON and errors', async () => {
+    // Prepare: a loopback server answering as a hostile or pre-fix server would
+    const stub = await startStub((request) => {
+      if (request.path.startsWith('/v1/products?')) return { status: 200, body: { object: 'list', data: [product], hasMore: false } };
+      if (request.path === `/v1/products/${product.productId}`) return { status: 200, body: product };
+      return { status: 422, body: { error: { ...errorBody('validation_error', `name is wrong: ${HOSTILE}`).error, param: 'name\u001b[1A' } } };
+    });
+    const stubEnv = { ...env, PASSPORT_API_KEY: `sk_live_${'a'.repeat(32)}`, PASSPORT_BASE_URL: stub.url };
+    const cli = (args: string[]) => run([process.execPath, 'sdk/cli/passport.js', ...args], { env: stubEnv });
+
+    try {
+      // Act
+      const details = await cli(['products', 'get', product.productId]);
+      const listed = await cli(['products', 'list']);
+      const json = await cli(['products', 'get', product.productId, '--json']);
+      const refused = await cli(['products', 'get', '0192f4a6-3b8c-7d2e-9f10-000000000000']);
+
+      // Assess: nothing a terminal would act on, and the escapes show what was there
+      for (const output of [details.stdout, listed.stdout, json.stdout, refused.stderr]) expect(output).not.toMatch(ACTIVE);
+      expect(details.code).toBe(0);
+      expect(details.stdout).toContain('Riesling\\u{1b}[2J\\u{1b}]0;pwned\\u{7} \\u{202e}gnilseir\\u{9b}31m\\u{2066}x\\u{2069}');
+      expect(listed.stdout).toContain('Riesling\\u{1b}[2J');
+      // Assess: --json stays JSON that reads back to the exact value
+      expect(json.code).toBe(0);
+      expect((JSON.parse(json.stdout) as { name: string }).name).toBe(HOSTILE);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain('error: name is wrong: Riesling\\u{1b}[2J');
+      expect(refused.stderr).toContain('param name\\u{1b}[1A');
+    } finally {
+      await stub.close();
     }
   });
 });
