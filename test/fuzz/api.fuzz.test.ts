@@ -1064,6 +1064,12 @@ async function reviewAttacks(): Promise<Map<string, Case[]>> {
   // JSON bodies past the depth budget, on a merge patch and a signed delivery.
   add('PATCH /v1/products/{productId}/draft', { contentType: 'application/merge-patch+json', body: { kind: 'deep', depth: 40_000, open: '{"data":', close: '}' } });
   add('POST /v1/webhooks/ingest', { body: { kind: 'deep', depth: 33, open: '{"entity":', close: '}' } });
+  // Finding 8 of issue 37: a key twice in one object, and a name with a terminal escape, BEL and a right-to-left override.
+  add(
+    'POST /v1/products',
+    { body: { kind: 'text', text: '{"name":"Riesling","category":"wine","gtin":"4006381333931","\\u006eame":"Evil"}' } },
+    { body: { kind: 'json', value: { name: 'Riesling\u001b[2J\u0007\u202Egnilseir', category: 'wine', gtin: '4006381333931' } } },
+  );
   return attacks;
 }
 let attacks: Map<string, Case[]>;
