@@ -8,6 +8,7 @@ import { unitFromItem, unitValue } from '../../lib/domain/unit.ts';
 import { logger } from '../../lib/http/logger.ts';
 import { LANGUAGES } from '../resolver/page/i18n.ts';
 import { IMMUTABLE, versionPageHtml, versionReadForm } from '../resolver/pages.ts';
+import { withLabelTerms } from '../resolver/label-terms.ts';
 import { unitPassportView } from '../resolver/unit-pages.ts';
 
 /**
@@ -36,8 +37,10 @@ const JSON_HEADERS: ObjectHeaders = { contentType: 'application/json; charset=ut
 export async function publicObjectsOf(object: BackupObject): Promise<PublicObject[]> {
   const tenant = { orgId: object.orgId, environment: object.environment };
   if (object.kind === 'passport') {
-    const version = versionPageFromItem(object.item);
-    if (!version) return [];
+    const page = versionPageFromItem(object.item);
+    if (!page) return [];
+    // The pages show the corrected terms the version names (one GetItem of its set, docs/labelling.md#correcting-a-term).
+    const version = config().backupPublicPages ? await withLabelTerms(tenant, page) : page;
     const open = versionReadForm(tenant, version);
     return [
       { key: publicPassportKey(tenant, object.gtin, object.version, PASSPORT_JSON_SEGMENT), body: JSON.stringify(open), headers: JSON_HEADERS },

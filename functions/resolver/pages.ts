@@ -12,6 +12,7 @@ import { NotFoundError } from '../../lib/http/errors.ts';
 import type { HttpEvent, HttpResult } from '../../lib/http/types.ts';
 import { renderBatteryPage } from './page/battery.ts';
 import { renderElabel, renderNotFound } from './page/elabel.ts';
+import { withLabelTerms } from './label-terms.ts';
 import { pageHeaders, tenantOfPath } from './page/http.ts';
 import { DEFAULT_LANGUAGE, LANGUAGES, type Lang } from './page/i18n.ts';
 
@@ -22,7 +23,8 @@ import { DEFAULT_LANGUAGE, LANGUAGES, type Lang } from './page/i18n.ts';
  * version never changes, so a page answers with a one-year immutable Cache-Control and CloudFront
  * serves every repeat from its cache; the resolver's 307 always names the current version.
  *
- * One GetItem per page (the version's page item, lib/data/passports.ts). No scan is counted: the
+ * One GetItem per page (the version's page item, lib/data/passports.ts), and for an e-label whose
+ * version names a set of corrected terms not yet in the instance's memory one more (label-terms.ts). No scan is counted: the
  * scan was counted by the resolver's answer that led here. The page has the e-label's privacy
  * properties: no cookie, no script, nothing from another origin, a CSP naming the stylesheet's hash.
  * Nothing varies with request headers (the URL names the language), so nothing is in Vary.
@@ -118,7 +120,7 @@ export async function servePage(event: HttpEvent): Promise<HttpResult> {
     const battery = open !== undefined && isBatteryPassport(open.category, version?.passport.data);
     if (!version || !open || (aspect !== undefined && !battery)) result = notFound();
     else if (ref.kind === 'json') result = jsonResult(200, aspect === undefined ? open : { ...open, data: aspectOnly(open.data, aspect) }, IMMUTABLE);
-    else result = htmlResult(200, versionPageHtml(version, open, ref.lang as Lang), ref.lang as Lang, IMMUTABLE);
+    else result = htmlResult(200, versionPageHtml(battery ? version : await withLabelTerms(tenant, version), open, ref.lang as Lang), ref.lang as Lang, IMMUTABLE);
   }
   if (event.requestContext.http.method === 'HEAD') delete result.body;
   return result;

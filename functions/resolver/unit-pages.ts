@@ -1,5 +1,6 @@
 import { config } from '../../lib/config.ts';
 import { getUnitPage } from '../../lib/data/scan-reads.ts';
+import { withLabelTerms } from './label-terms.ts';
 import { unitBackupUrl } from '../../lib/domain/backup.ts';
 import type { Tenant } from '../../lib/domain/tenant.ts';
 import type { PublicView } from '../../lib/data/public-reads.ts';
@@ -86,7 +87,9 @@ export async function serveUnitPage(event: HttpEvent): Promise<HttpResult> {
   if (!tenant || !ref || !unitRef || (ref.kind === 'elabel' && !isLang(ref.lang))) {
     result = notFound();
   } else {
-    const found = await getUnitPage(tenant, ref.gtin14, ref.version, unitRef);
+    const unitPage = await getUnitPage(tenant, ref.gtin14, ref.version, unitRef);
+    // An e-label shows the version's corrected terms (label-terms.ts); the JSON form does not need them.
+    const found = unitPage && ref.kind !== 'json' ? { ...unitPage, page: await withLabelTerms(tenant, unitPage.page) } : unitPage;
     if (!found) result = notFound();
     else {
       const view = unitPassportView(tenant, found.page, found.unit);

@@ -8,7 +8,7 @@ import { db, tableName } from './client.ts';
 import { itemBytes, valueBytes } from './item-size.ts';
 import { cancellationReasons, isConditionFailure, retryOnConflict } from './errors.ts';
 import { gtinSk, IMPORT_PREFIX, importChunkSk, importSk, productSk, tenantPk } from './keys.ts';
-import type { LabelTerms } from '../domain/labelling-term.ts';
+import type { LabelTermSetRef } from '../domain/labelling-term.ts';
 import { versionItems } from './passports.ts';
 import { fromItem as productFromItem, toItem as productToItem } from './products.ts';
 import { beginsWith, queryItems } from './query.ts';
@@ -275,8 +275,8 @@ export async function createImportedProduct(
   passport: PassportVersion | undefined,
   mark: RowMark,
   events: readonly TransactItem[] = [],
-  /** The organization's corrected legal terms, read once per chunk, for the version's pages (docs/labelling.md#correcting-a-term). */
-  labelTerms?: LabelTerms,
+  /** The digest of the organization's corrected legal terms, read once per chunk, for the version's pages (docs/labelling.md#correcting-a-term). */
+  labelTerms?: LabelTermSetRef,
 ): Promise<'created' | 'exists' | 'chunk-done'> {
   const stored: ProductRecord = { ...product, passportVersion: passport ? passport.version : 0, ...(passport ? { passportDigest: passport.digest } : {}) };
   try {
@@ -320,7 +320,7 @@ export async function updateImportedProduct(
   now: string,
   mark: RowMark,
   events: readonly TransactItem[] = [],
-  labelTerms?: LabelTerms,
+  labelTerms?: LabelTermSetRef,
 ): Promise<'updated' | 'conflict' | 'chunk-done'> {
   const pk = tenantPk(tenant);
   const fields = Object.entries(changes).filter(([, value]) => value !== undefined);

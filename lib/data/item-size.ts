@@ -19,6 +19,15 @@
 /** DynamoDB's largest item: 400 KB (DynamoDB counts 1 KB as 1,024 bytes). */
 export const DYNAMODB_MAX_ITEM_BYTES = 400 * 1024;
 
+/**
+ * The most a published version's largest item (its version item or page item, lib/data/passports.ts)
+ * may take: DynamoDB's limit less 16 KiB for what the GTIN item and the `passport.published` event
+ * hold beside the same passport. A tenant's corrections of legal terms are not among them: they are
+ * stored once per tenant, not on a version's items (docs/labelling.md#correcting-a-term); a page
+ * item names them by a digest of 51 bytes, counted here like any other attribute.
+ */
+export const MAX_PUBLISHED_ITEM_BYTES = DYNAMODB_MAX_ITEM_BYTES - 16 * 1024;
+
 const utf8 = (text: string): number => Buffer.byteLength(text, 'utf8');
 
 /** Significant digits of a number: its decimal digits without sign, exponent, point, leading and trailing zeros. */

@@ -120,6 +120,10 @@ export const handoverSk = (side: 'out' | 'in', handoverId: string): string => `$
 // An organization's correction of a legal term of the e-label, per tenant (docs/labelling.md#correcting-a-term).
 export const LABEL_TERM_PREFIX = 'LABELTERM#';
 export const labelTermSk = (lang: string, termKey: string): string => `${LABEL_TERM_PREFIX}${lang}#${termKey}`;
+/** The tenant's current set of corrections, in one item (neither key starts with LABEL_TERM_PREFIX). */
+export const LABEL_TERM_SET_SK = 'LABELTERMSET';
+/** A set of corrections that versions were published with, by its digest: never changed once written. */
+export const labelTermSnapshotSk = (digest: string): string => `LABELTERMSET#${digest}`;
 /** Sort-key prefix of a tenant's import jobs (`IMPORTCHUNK#` does not start with it). */
 export const IMPORT_PREFIX = 'IMPORT#';
 export const importSk = (importId: string): string => `${IMPORT_PREFIX}${importId}`;

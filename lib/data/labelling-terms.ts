@@ -1,17 +1,26 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Actor } from '../domain/events.ts';
-import { isLegalTerm, isTextKey, type LabelTermRecord, type LabelTerms } from '../domain/labelling-term.ts';
-import { isLang } from '../domain/labelling/languages.ts';
+import { isLegalTerm, isTextKey, labelTermsBytes, labelTermsDigest, type LabelTermRecord, type LabelTerms, type LabelTermSetRef } from '../domain/labelling-term.ts';
+import { isLang, type Lang } from '../domain/labelling/languages.ts';
+import type { TextKey } from '../domain/labelling/texts.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import { db, tableName } from './client.ts';
-import { LABEL_TERM_PREFIX, labelTermSk, tenantPk } from './keys.ts';
+import { LABEL_TERM_PREFIX, LABEL_TERM_SET_SK, labelTermSk, labelTermSnapshotSk, tenantPk } from './keys.ts';
+import { labelTermsFromItem } from './public-reads.ts';
 import { beginsWith, queryItems } from './query.ts';
 import { writeIfFirstHolds, type TransactItem } from './writes.ts';
 
 /**
- * An organization's corrections of legal terms (docs/labelling.md#correcting-a-term), one item per
- * corrected term in the tenant's partition: `LABELTERM#{lang}#{termKey}`. A tenant has at most
- * 24 languages × the legal terms of each, so one query reads them all.
+ * An organization's corrections of legal terms (docs/labelling.md#correcting-a-term), in the
+ * tenant's partition:
+ * - `LABELTERM#{lang}#{termKey}`: one correction with its note and who made it (the API's read form);
+ * - `LABELTERMSET`: the tenant's current corrections together, texts only (at most
+ *   MAX_TERM_OVERRIDES_BYTES of texts), with their digest and a revision that every change moves:
+ *   written in the same transaction as each correction, on the condition that the revision is the
+ *   one read, so the budget is checked against what is stored;
+ * - `LABELTERMSET#{digest}`: a set that versions were published with, written once (the first
+ *   publish after a change) and never changed; a version's page item names it by `labelTermSet`.
+ * Nothing of the corrections is copied into a passport version's items, whatever their size.
  */
 type Item = Record<string, unknown>;
 
@@ -28,23 +37,85 @@ function fromItem(item: Item): LabelTermRecord | undefined {
   };
 }
 
+/** The tenant's current corrections as one set. */
+export interface LabelTermSet {
+  terms: LabelTerms;
+  /** Their texts' UTF-8 bytes (labelTermsBytes). */
+  bytes: number;
+  digest: string;
+  /** Moves with every change; 0 while the set item was never written (corrections stored before it existed are read from their items). */
+  revision: number;
+  /** The digest of the last set copied to its `LABELTERMSET#{digest}` item (stored as `copiedDigest`). */
+  copied?: string;
+}
+
+const setKey = (tenant: Tenant) => ({ PK: tenantPk(tenant), SK: LABEL_TERM_SET_SK });
+
+/** A set of `terms` at `revision`. */
+export const labelTermSet = (terms: LabelTerms, revision: number): LabelTermSet => ({ terms, bytes: labelTermsBytes(terms), digest: labelTermsDigest(terms), revision });
+
+/** The corrections with `lang`/`termKey` set to `text`, or removed when `text` is undefined. */
+export function withTerm(terms: LabelTerms, lang: Lang, termKey: TextKey, text: string | undefined): LabelTerms {
+  const texts = { ...terms[lang] };
+  if (text === undefined) delete texts[termKey];
+  else texts[termKey] = text;
+  const next: LabelTerms = { ...terms, [lang]: texts };
+  if (Object.keys(texts).length === 0) delete next[lang];
+  return next;
+}
+
+/**
+ * The tenant's current set (one strongly consistent GetItem). A tenant whose corrections were stored
+ * before the set item existed has them read from their items (one query) until its next change.
+ */
+export async function currentLabelTermSet(tenant: Tenant): Promise<LabelTermSet> {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: setKey(tenant), ConsistentRead: true }));
+  if (Item) {
+    const terms = labelTermsFromItem(Item) ?? {};
+    return { ...labelTermSet(terms, Number(Item.revision ?? 1)), ...(typeof Item.copiedDigest === 'string' ? { copied: Item.copiedDigest } : {}) };
+  }
+  let terms: LabelTerms = {};
+  for (const record of await listLabelTerms(tenant)) if (isLegalTerm(record.lang, record.termKey)) terms = withTerm(terms, record.lang, record.termKey, record.text);
+  return labelTermSet(terms, 0);
+}
+
+/** The transaction's write of the set `next`, on the condition that the stored set is still `read` (its revision). */
+function putSet(tenant: Tenant, read: LabelTermSet, next: LabelTerms): TransactItem {
+  const set = labelTermSet(next, read.revision + 1);
+  return {
+    Put: {
+      TableName: tableName(),
+      Item: { ...setKey(tenant), type: 'labelTermSet', terms: set.terms, bytes: set.bytes, digest: set.digest, revision: set.revision },
+      ...(read.revision === 0 ? { ConditionExpression: 'attribute_not_exists(PK)' } : { ConditionExpression: 'revision = :revision', ExpressionAttributeValues: { ':revision': read.revision } }),
+    },
+  };
+}
+
 export async function getLabelTerm(tenant: Tenant, lang: string, termKey: string): Promise<LabelTermRecord | undefined> {
   const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: { PK: tenantPk(tenant), SK: labelTermSk(lang, termKey) } }));
   return Item ? fromItem(Item) : undefined;
 }
 
-/** Puts the correction (replacing any earlier one) with `extra` (its event) in one transaction. */
-export async function putLabelTerm(tenant: Tenant, record: LabelTermRecord, extra: TransactItem[] = []): Promise<void> {
-  await writeIfFirstHolds([
+/**
+ * Puts the correction (replacing any earlier one), the tenant's set `read` with it, and `extra` (its
+ * event) in one transaction: false, writing nothing, when the set changed since it was read.
+ */
+export async function putLabelTerm(tenant: Tenant, record: LabelTermRecord, read: LabelTermSet, extra: TransactItem[] = []): Promise<boolean> {
+  return writeIfFirstHolds([
+    putSet(tenant, read, withTerm(read.terms, record.lang, record.termKey, record.text)),
     { Put: { TableName: tableName(), Item: { PK: tenantPk(tenant), SK: labelTermSk(record.lang, record.termKey), type: 'labelTerm', ...record } } },
     ...extra,
   ]);
 }
 
-/** Deletes the correction with `extra` (its event) in one transaction: false, writing nothing, when there was none. */
-export async function deleteLabelTerm(tenant: Tenant, lang: string, termKey: string, extra: TransactItem[] = []): Promise<boolean> {
+/**
+ * Deletes the correction, removes it from the tenant's set `read` and writes `extra` (its event) in
+ * one transaction: false, writing nothing, when the set changed since it was read.
+ */
+export async function deleteLabelTerm(tenant: Tenant, lang: Lang, termKey: TextKey, read: LabelTermSet, extra: TransactItem[] = []): Promise<boolean> {
   return writeIfFirstHolds([
-    { Delete: { TableName: tableName(), Key: { PK: tenantPk(tenant), SK: labelTermSk(lang, termKey) }, ConditionExpression: 'attribute_exists(PK)' } },
+    putSet(tenant, read, withTerm(read.terms, lang, termKey, undefined)),
+    { Delete: { TableName: tableName(), Key: { PK: tenantPk(tenant), SK: labelTermSk(lang, termKey) } } },
     ...extra,
   ]);
 }
@@ -56,16 +127,38 @@ export async function listLabelTerms(tenant: Tenant): Promise<LabelTermRecord[]>
 }
 
 /**
- * The corrections a version's pages carry, by language and key: what publishing copies into the
- * page item. Only keys that are still legal terms of their language; undefined when there are none.
+ * The set of corrections a version about to be published names on its page item: the digest of the
+ * tenant's current set, undefined when there are none. The first publish after a change writes the
+ * set's `LABELTERMSET#{digest}` item (a PutItem of at most the budget's texts, before the version's
+ * transaction, so a page never names a set that is not stored) and marks it copied; every other
+ * publish reads the set item only (one GetItem).
  */
-export async function labelTermsForPages(tenant: Tenant): Promise<LabelTerms | undefined> {
-  const terms: LabelTerms = {};
-  let any = false;
-  for (const record of await listLabelTerms(tenant)) {
-    if (!isLegalTerm(record.lang, record.termKey)) continue;
-    (terms[record.lang] ??= {})[record.termKey] = record.text;
-    any = true;
+export async function labelTermsForPages(tenant: Tenant): Promise<LabelTermSetRef | undefined> {
+  const set = await currentLabelTermSet(tenant);
+  if (Object.keys(set.terms).length === 0) return undefined;
+  if (set.copied !== set.digest) {
+    const pk = tenantPk(tenant);
+    await db().send(
+      new PutCommand({ TableName: tableName(), Item: { PK: pk, SK: labelTermSnapshotSk(set.digest), type: 'labelTermSnapshot', terms: set.terms, bytes: set.bytes, digest: set.digest } }),
+    );
+    // Marks the set copied, unless it changed meanwhile (then the next publish copies the new one).
+    const mark =
+        set.revision === 0
+          ? new PutCommand({
+              TableName: tableName(),
+              Item: { ...setKey(tenant), type: 'labelTermSet', terms: set.terms, bytes: set.bytes, digest: set.digest, revision: 1, copiedDigest: set.digest },
+              ConditionExpression: 'attribute_not_exists(PK)',
+            })
+          : new UpdateCommand({
+              TableName: tableName(),
+              Key: setKey(tenant),
+              UpdateExpression: 'SET copiedDigest = :digest',
+              ConditionExpression: 'digest = :digest',
+              ExpressionAttributeValues: { ':digest': set.digest },
+            });
+    await (mark instanceof PutCommand ? db().send(mark) : db().send(mark)).catch((error: unknown) => {
+      if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
+    });
   }
-  return any ? terms : undefined;
+  return set.digest;
 }

@@ -1,10 +1,11 @@
 import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { LabelTerms } from '../domain/labelling-term.ts';
+import type { LabelTermSetRef } from '../domain/labelling-term.ts';
 import type { PassportVersion } from '../domain/passport.ts';
 import type { ProductRecord } from '../domain/product.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import { db, getItem, tableName } from './client.ts';
 import { cancellationReasons } from './errors.ts';
+import { itemBytes } from './item-size.ts';
 import { gtinSk, passportIdSk, passportVersionPrefix, passportVersionSk, productSk, tenantPk, versionPageSk } from './keys.ts';
 import { passportFromItem as fromItem, publicReads } from './public-reads.ts';
 import { beginsWith, queryItems } from './query.ts';
@@ -35,8 +36,11 @@ export function versionItems(
   tenant: Tenant,
   product: Pick<ProductRecord, 'productId' | 'name' | 'category' | 'gtin' | 'qrCodeUrl'>,
   passport: PassportVersion,
-  /** The organization's corrections of legal terms when the version is published: its pages show them (docs/labelling.md#correcting-a-term). */
-  labelTerms?: LabelTerms,
+  /**
+   * The digest of the organization's corrections of legal terms when the version is published: its
+   * pages show that set, stored once per tenant (docs/labelling.md#correcting-a-term), never copied here.
+   */
+  labelTermSet?: LabelTermSetRef,
 ): NonNullable<TransactWriteCommandInput['TransactItems']> {
   const pk = tenantPk(tenant);
   return [
@@ -57,11 +61,25 @@ export function versionItems(
     {
       Put: {
         TableName: tableName(),
-        Item: { PK: pk, SK: versionPageSk(product.gtin, passport.version), type: 'page', ...pageFields(product), passport, ...(labelTerms ? { labelTerms } : {}) },
+        Item: { PK: pk, SK: versionPageSk(product.gtin, passport.version), type: 'page', ...pageFields(product), passport, ...(labelTermSet ? { labelTermSet } : {}) },
         ConditionExpression: 'attribute_not_exists(PK)',
       },
     },
   ];
+}
+
+/**
+ * The largest of a version's new items, by the item-size model (lib/data/item-size.ts): what
+ * publishing compares with MAX_PUBLISHED_ITEM_BYTES before it writes, so that a version too large
+ * for DynamoDB is a 422 naming `data`, never DynamoDB's ValidationException (a 500).
+ */
+export function largestVersionItemBytes(
+  tenant: Tenant,
+  product: Pick<ProductRecord, 'productId' | 'name' | 'category' | 'gtin' | 'qrCodeUrl'>,
+  passport: PassportVersion,
+  labelTermSet?: LabelTermSetRef,
+): number {
+  return Math.max(...versionItems(tenant, product, passport, labelTermSet).map((item) => (item.Put?.Item ? itemBytes(item.Put.Item) : 0)));
 }
 
 /**
@@ -75,8 +93,8 @@ export async function insertPassportVersion(
   passport: PassportVersion,
   /** More items for the same transaction (webhook ingest: its replay ledger and watermark); their failed conditions are a 'conflict' too. */
   also: NonNullable<TransactWriteCommandInput['TransactItems']> = [],
-  /** The organization's corrections of legal terms, copied into the version's page item. */
-  labelTerms?: LabelTerms,
+  /** The digest of the organization's corrections of legal terms, named on the version's page item. */
+  labelTermSet?: LabelTermSetRef,
   /** The version publishes the product's draft: its hasDraft mark is removed in the product's update. */
   clearsDraft = false,
 ): Promise<'created' | 'conflict'> {
@@ -98,7 +116,7 @@ export async function insertPassportVersion(
               ExpressionAttributeValues: { ':version': passport.version, ':previous': previous, ':digest': passport.digest },
             },
           },
-          ...versionItems(tenant, product, passport, labelTerms),
+          ...versionItems(tenant, product, passport, labelTermSet),
           {
             Update: {
               TableName: tableName(),

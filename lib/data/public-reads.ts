@@ -3,7 +3,7 @@ import type { PassportData, PassportVersion } from '../domain/passport.ts';
 import type { Category, ProductGranularity } from '../domain/product.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import { unitFromItem, type UnitKind, type UnitPageRef, type UnitRecord } from '../domain/unit.ts';
-import { batchSk, batchVersionSk, gtinSk, hostnameClaimKey, itemSk, itemVersionSk, passportVersionSk, tenantPk, versionPageSk, type ItemKey } from './keys.ts';
+import { batchSk, batchVersionSk, gtinSk, hostnameClaimKey, itemSk, itemVersionSk, labelTermSnapshotSk, passportVersionSk, tenantPk, versionPageSk, type ItemKey } from './keys.ts';
 
 /**
  * The reads behind a public page: a GTIN's public view, a version's page, a hostname's claim. The
@@ -50,9 +50,20 @@ export interface PublicView {
   withdrawn?: boolean;
   /** What one passport covers (`model` when absent): at `item` or `batch`, an unregistered serial or lot is a 404. */
   granularity?: ProductGranularity;
-  /** A version page's corrections of legal terms, as the organization had them when the version was published (docs/labelling.md#correcting-a-term). */
+  /**
+   * A version page's corrections of legal terms, as the organization had them when the version was
+   * published (docs/labelling.md#correcting-a-term): on page items written before the corrections
+   * were stored once per tenant, and filled in from `labelTermSet` by the pages that show them.
+   */
   labelTerms?: LabelTerms;
+  /** The digest of the set of corrections the version was published with (its `LABELTERMSET#{digest}` item): getLabelTermSet reads it. */
+  labelTermSet?: string;
 }
+
+const isMap = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The `terms` of a set item of corrections (lib/data/labelling-terms.ts), undefined when it has none. */
+export const labelTermsFromItem = (item: Record<string, unknown>): LabelTerms | undefined => (isMap(item.terms) ? (item.terms as LabelTerms) : undefined);
 
 function toPublicView(item: Record<string, unknown>): PublicView {
   return {
@@ -64,7 +75,8 @@ function toPublicView(item: Record<string, unknown>): PublicView {
     ...(item.passport ? { passport: passportFromItem(item.passport as Record<string, unknown>) } : {}),
     ...(item.withdrawn === true ? { withdrawn: true } : {}),
     ...(item.granularity === 'batch' || item.granularity === 'item' || item.granularity === 'model' ? { granularity: item.granularity } : {}),
-    ...(typeof item.labelTerms === 'object' && item.labelTerms !== null && !Array.isArray(item.labelTerms) ? { labelTerms: item.labelTerms as LabelTerms } : {}),
+    ...(isMap(item.labelTerms) ? { labelTerms: item.labelTerms as LabelTerms } : {}),
+    ...(typeof item.labelTermSet === 'string' ? { labelTermSet: item.labelTermSet } : {}),
   };
 }
 
@@ -92,6 +104,11 @@ export interface PublicReads {
    */
   getVersionPage(tenant: Tenant, gtin14: string, version: number): Promise<(PublicView & { passport: PassportVersion }) | undefined>;
   getPassportVersion(tenant: Tenant, productId: string, version: number): Promise<PassportVersion | undefined>;
+  /**
+   * A set of corrections of legal terms by its digest (a version page's `labelTermSet`; one GetItem
+   * of at most MAX_TERM_OVERRIDES_BYTES of texts): docs/labelling.md#correcting-a-term.
+   */
+  getLabelTermSet(tenant: Tenant, digest: string): Promise<LabelTerms | undefined>;
   /** The claim on a hostname (one GetItem): which organization's domain it is, and whether it is verified. */
   findDomainByHostname(hostname: string): Promise<HostnameClaim | undefined>;
   /**
@@ -166,6 +183,10 @@ export function publicReads(getItem: GetItem, batchGetItems?: BatchGetItems): Pu
       const pageItem = find(items, pageKey);
       const page = (pageItem && versionPageFromItem(pageItem)) ?? (await getVersionPage(tenant, gtin14, version));
       return page ? { page, unit } : undefined;
+    },
+    async getLabelTermSet(tenant, digest) {
+      const item = await getItem({ PK: tenantPk(tenant), SK: labelTermSnapshotSk(digest) });
+      return item && labelTermsFromItem(item);
     },
     async findDomainByHostname(hostname) {
       const item = await getItem(hostnameClaimKey(hostname));

@@ -53,4 +53,4 @@ const batchGetItems: BatchGetItems = async (keys) => {
   return items;
 };
 
-export const { getPublicView, getVersionPage, findDomainByHostname, getScanView, getUnitPage } = publicReads(getItem, batchGetItems);
+export const { getPublicView, getVersionPage, findDomainByHostname, getScanView, getUnitPage, getLabelTermSet } = publicReads(getItem, batchGetItems);

@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import * as z from 'zod';
 import { ACTOR_TYPES } from './event-types.ts';
 import type { Actor } from './events.ts';
+import { canonicalJson } from './json.ts';
 import { isLang, LANGUAGES, type Lang } from './labelling/languages.ts';
 import { TEXT_FILES, TEXT_KEYS, type TextKey } from './labelling/texts.ts';
 
@@ -9,16 +11,40 @@ import { TEXT_FILES, TEXT_KEYS, type TextKey } from './labelling/texts.ts';
  * the wording it shows instead of the platform's in one language. Only legal terms can be
  * corrected: the keys whose text has a `source` in that language's file (interface texts cannot).
  * Corrections belong to a tenant (organization + environment) and reach the pages of versions
- * published after them: publishing copies them into the version's page item (lib/data/passports.ts).
+ * published after them: the tenant's corrections are kept once, in one item per distinct set, and a
+ * version's page item names the set it was published with by its digest (lib/data/labelling-terms.ts).
  */
 
 export const MAX_TERM_TEXT = 200;
 export const MAX_TERM_NOTE = 500;
+/**
+ * The budget of a tenant's corrections: the UTF-8 bytes of all its corrected texts together
+ * (64 KiB). Checked when a correction is written: one that would take the total over it is a 422
+ * naming `text`. It bounds the one item that holds them for the pages (lib/data/labelling-terms.ts).
+ */
+export const MAX_TERM_OVERRIDES_BYTES = 64 * 1024;
 
 /** The corrected texts of one language, by key: what a version's page carries and its translator prefers. */
 export type LabelTermTexts = Partial<Record<TextKey, string>>;
-/** The corrected texts of every language that has any, as stored on a version's page item. */
+/** The corrected texts of every language that has any: one set, as a version's pages show it. */
 export type LabelTerms = Partial<Record<Lang, LabelTermTexts>>;
+
+/** The digest of a set of corrections (labelTermsDigest): what a version's page item names them by. */
+export type LabelTermSetRef = string;
+
+/** What a set of corrections weighs against MAX_TERM_OVERRIDES_BYTES: the UTF-8 bytes of its texts. */
+export function labelTermsBytes(terms: LabelTerms): number {
+  let bytes = 0;
+  for (const texts of Object.values(terms)) for (const text of Object.values(texts ?? {})) bytes += Buffer.byteLength(text ?? '', 'utf8');
+  return bytes;
+}
+
+/** The digest that names a set of corrections (`sha256:` + 43 base64url characters): equal sets, equal digests. */
+export const labelTermsDigest = (terms: LabelTerms): string => `sha256:${createHash('sha256').update(canonicalJson(terms), 'utf8').digest('base64url')}`;
+
+/** The message of a correction that would take the tenant's total over MAX_TERM_OVERRIDES_BYTES (a 422 naming `text`). */
+export const overBudgetMessage = (total: number): string =>
+  `text would take the organization's corrections to ${total.toLocaleString('en')} bytes, over their budget of ${MAX_TERM_OVERRIDES_BYTES.toLocaleString('en')} bytes (UTF-8) for all corrected texts together.`;
 
 /** One stored correction. */
 export interface LabelTermRecord {
@@ -35,8 +61,14 @@ export const isTextKey = (value: string): value is TextKey => (TEXT_KEYS as read
 /** The platform's entry of `key` in `lang` (its text, source and whether it is unconfirmed). */
 export const platformEntry = (lang: Lang, key: TextKey) => TEXT_FILES[lang]?.texts[key];
 
-/** Whether `key` is a legal term in `lang`: its text names a source. */
-export const isLegalTerm = (lang: Lang, key: TextKey): boolean => typeof platformEntry(lang, key)?.source === 'string';
+/**
+ * Keys with a source that are still no legal term: a language's name (its endonym from CLDR) names
+ * the language in the page's language switch; a correction of it would rename the language.
+ */
+export const NOT_CORRECTABLE: ReadonlySet<TextKey> = new Set<TextKey>(['languageName']);
+
+/** Whether `key` is a legal term in `lang`: its text names a source, and it is not a language's name. */
+export const isLegalTerm = (lang: Lang, key: TextKey): boolean => !NOT_CORRECTABLE.has(key) && typeof platformEntry(lang, key)?.source === 'string';
 
 /** The legal terms of one language, in the order of TEXT_KEYS. */
 export const legalTermKeys = (lang: Lang): TextKey[] => TEXT_KEYS.filter((key) => isLegalTerm(lang, key));
@@ -49,8 +81,19 @@ const PLACEHOLDER = /\{(year|per|list|version|date)\}/g;
 /** The placeholders a text holds, such as `{list}`, sorted and each once. */
 export const placeholdersOf = (text: string): string[] => [...new Set([...text.matchAll(PLACEHOLDER)].map((m) => m[0]))].sort();
 
-/** Control characters (C0, DEL, C1) and the bidirectional overrides and isolates, which could reorder what a label shows. */
-const FORBIDDEN = /[\p{Cc}\u202A-\u202E\u2066-\u2069]/u;
+/** Whether a placeholder occurs more than once (the page fills each once: "Contains: {list}, {list}" would repeat the list). */
+export const repeatsPlaceholder = (text: string): boolean => {
+  const all = [...text.matchAll(PLACEHOLDER)].map((m) => m[0]);
+  return new Set(all).size !== all.length;
+};
+
+/**
+ * What a one-line term must not hold: control characters (C0, DEL, C1), format characters (Unicode
+ * category Cf: zero-width spaces and joiners, soft hyphens, byte order marks, direction marks and the
+ * bidirectional overrides and isolates, which could reorder or hide what a label shows) and the line
+ * and paragraph separators U+2028 and U+2029.
+ */
+const FORBIDDEN = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
 /** A note may hold line breaks and tabs, no other control character. */
 const FORBIDDEN_IN_NOTE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/u;
 
@@ -61,9 +104,10 @@ export const putLabelTermSchema = z.strictObject({
     .min(1, { error: 'text must not be empty.' })
     .max(MAX_TERM_TEXT, { error: `text must be at most ${MAX_TERM_TEXT} characters.` })
     .refine((v) => !FORBIDDEN.test(v), {
-      error: 'text must not contain control characters (line breaks, tabs) or bidirectional overrides.',
+      error: 'text must not contain control characters (line breaks, tabs), line or paragraph separators, or format characters (zero-width spaces, soft hyphens, direction marks and overrides).',
       params: { suggestion: 'Send the term as one line of plain text.' },
     })
+    .refine((v) => !repeatsPlaceholder(v), { error: 'text may hold each placeholder (such as {list}) only once.' })
     .describe(`The organization's wording: 1 to ${MAX_TERM_TEXT} characters, trimmed, one line; the platform text's placeholders (such as {list}) kept, no others`),
   note: z
     .string({ error: 'note must be a string.' })

@@ -1,10 +1,14 @@
 import { eventPut } from '../data/events.ts';
-import { deleteLabelTerm, getLabelTerm, listLabelTerms, putLabelTerm } from '../data/labelling-terms.ts';
+import { currentLabelTermSet, deleteLabelTerm, getLabelTerm, listLabelTerms, putLabelTerm, withTerm } from '../data/labelling-terms.ts';
 import { newEvent, type Origin } from '../domain/events.ts';
 import {
   isLegalTerm,
   isTextKey,
+  labelTermsBytes,
   legalTermKeys,
+  MAX_TERM_OVERRIDES_BYTES,
+  NOT_CORRECTABLE,
+  overBudgetMessage,
   placeholdersOf,
   platformEntry,
   toLabelTermView,
@@ -15,7 +19,7 @@ import {
 import { isLang, LANGUAGES, type Lang } from '../domain/labelling/languages.ts';
 import type { TextKey } from '../domain/labelling/texts.ts';
 import type { Tenant } from '../domain/tenant.ts';
-import { NotFoundError, ValidationError } from '../http/errors.ts';
+import { NotFoundError, ServiceUnavailableError, ValidationError } from '../http/errors.ts';
 
 /**
  * Corrections of the e-label's legal terms (docs/labelling.md#correcting-a-term). A path that names
@@ -25,6 +29,13 @@ import { NotFoundError, ValidationError } from '../http/errors.ts';
 export function resolveTerm(lang: string, termKey: string): { lang: Lang; termKey: TextKey } {
   if (!isLang(lang)) throw new NotFoundError(`No language '${lang}': use one of ${LANGUAGES.join(', ')}.`, { param: 'lang' });
   if (!isTextKey(termKey)) throw new NotFoundError(`No e-label text '${termKey}'.`, { param: 'termKey', suggestion: 'GET /v1/labelling/terms lists the legal terms.' });
+  if (NOT_CORRECTABLE.has(termKey)) {
+    throw new ValidationError(
+      `'${termKey}' is the language's name in the page's language switch, not a legal term: it cannot be corrected.`,
+      'termKey',
+      'GET /v1/labelling/terms lists the legal terms.',
+    );
+  }
   if (!isLegalTerm(lang, termKey)) {
     throw new ValidationError(
       `'${termKey}' is an interface text, not a legal term: only legal terms (those with a source) can be corrected.`,
@@ -69,9 +80,24 @@ export async function setTerm(tenant: Tenant, lang: string, termKey: string, inp
     updatedBy: { type: origin.actor.type, id: origin.actor.id },
   };
   const view = toLabelTermView(term.lang, term.termKey, record);
-  await putLabelTerm(tenant, record, [eventPut(tenant, newEvent('labelling_term.updated', view, origin, now))]);
-  return view;
+  const event = eventPut(tenant, newEvent('labelling_term.updated', view, origin, now));
+  // The tenant's corrections are one set, within a budget: checked against the set as stored, and
+  // written with it on the condition that it has not changed since (lib/data/labelling-terms.ts).
+  for (let attempt = 1; attempt <= SET_ATTEMPTS; attempt++) {
+    const set = await currentLabelTermSet(tenant);
+    const total = labelTermsBytes(withTerm(set.terms, term.lang, term.termKey, input.text));
+    // Over the budget is refused unless the change makes the total smaller (a set stored before the budget).
+    if (total > MAX_TERM_OVERRIDES_BYTES && total > set.bytes) {
+      throw new ValidationError(overBudgetMessage(total), 'text', 'Shorten this text, or remove corrections that are no longer needed (DELETE /v1/labelling/terms/{lang}/{termKey}).');
+    }
+    if (await putLabelTerm(tenant, record, set, [event])) return view;
+  }
+  throw busy();
 }
+
+/** How often a correction is tried against a set that changes under it before the caller is asked to retry. */
+const SET_ATTEMPTS = 5;
+const busy = () => new ServiceUnavailableError(1, "The organization's corrections were changed by several requests at once; nothing was changed.");
 
 /**
  * Removes the tenant's wording: the platform's shows again on versions published afterwards.
@@ -81,8 +107,13 @@ export async function setTerm(tenant: Tenant, lang: string, termKey: string, inp
 export async function clearTerm(tenant: Tenant, lang: string, termKey: string, origin: Origin, now = new Date().toISOString()): Promise<LabelTerm> {
   const term = resolveTerm(lang, termKey);
   const view = toLabelTermView(term.lang, term.termKey, undefined);
-  await deleteLabelTerm(tenant, term.lang, term.termKey, [eventPut(tenant, newEvent('labelling_term.deleted', view, origin, now))]);
-  return view;
+  const event = eventPut(tenant, newEvent('labelling_term.deleted', view, origin, now));
+  for (let attempt = 1; attempt <= SET_ATTEMPTS; attempt++) {
+    const set = await currentLabelTermSet(tenant);
+    if (set.terms[term.lang]?.[term.termKey] === undefined) return view;
+    if (await deleteLabelTerm(tenant, term.lang, term.termKey, set, [event])) return view;
+  }
+  throw busy();
 }
 
 /** Every legal term of `langs` (in that order, each language's in the order of the texts), with the tenant's corrections. */

@@ -1,5 +1,6 @@
 import { getProduct } from '../data/products.ts';
-import { getPassportVersion, insertPassportVersion } from '../data/passports.ts';
+import { getPassportVersion, insertPassportVersion, largestVersionItemBytes } from '../data/passports.ts';
+import { MAX_PUBLISHED_ITEM_BYTES } from '../data/item-size.ts';
 import { eventPut } from '../data/events.ts';
 import { labelTermsForPages } from '../data/labelling-terms.ts';
 import { newEvent, type Origin } from '../domain/events.ts';
@@ -112,8 +113,8 @@ export async function publishVersion(tenant: Tenant, product: ProductRecord, giv
   const data = battery ? given : withComputedEnergy(given);
   if (!battery) checkDeclaration(data);
   const wanted = options.unlessCurrent ? canonicalJson(data) : undefined;
-  // The organization's corrections of legal terms, fixed into the version's pages (docs/labelling.md#correcting-a-term).
-  const labelTerms = battery ? undefined : await labelTermsForPages(tenant);
+  // The organization's corrections of legal terms, fixed into the version's pages by their set's digest (docs/labelling.md#correcting-a-term).
+  const labelTermSet = battery ? undefined : await labelTermsForPages(tenant);
   const completeness = (passport: PassportVersion) =>
     battery && { completeness: completenessReport({ product, source: 'passport', version: passport.version, data: passport.data, asOf: battery.asOf, generalMissing: () => [] }) };
   let current: ProductRecord | undefined = product;
@@ -123,9 +124,18 @@ export async function publishVersion(tenant: Tenant, product: ProductRecord, giv
       if (latest && canonicalJson(latest.data) === wanted) return { passport: latest, duplicate: true, ...completeness(latest) };
     }
     const passport = nextPassportVersion(current, data);
+    // The largest item the version writes must fit DynamoDB's (lib/data/item-size.ts): a 422, never a 500.
+    const bytes = largestVersionItemBytes(tenant, current, passport, labelTermSet);
+    if (bytes > MAX_PUBLISHED_ITEM_BYTES) {
+      throw new ValidationError(
+        `data is too large to publish: the version's stored item would take ${bytes.toLocaleString('en')} bytes, over the ${MAX_PUBLISHED_ITEM_BYTES.toLocaleString('en')} bytes a published version may take.`,
+        'data',
+        'Shorten the passport data (free texts, translations of ingredients).',
+      );
+    }
     const event = newEvent('passport.published', toPassportView(current, passport), options.origin, passport.publishedAt);
     const also = [...(options.also?.(current, passport) ?? []), eventPut(tenant, event)];
-    if ((await insertPassportVersion(tenant, current, passport, also, labelTerms, options.clearsDraft === true)) === 'created') return { passport, duplicate: false, ...completeness(passport) };
+    if ((await insertPassportVersion(tenant, current, passport, also, labelTermSet, options.clearsDraft === true)) === 'created') return { passport, duplicate: false, ...completeness(passport) };
     const settled = await options.settle?.(current);
     if (settled) return settled;
     await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(100, 5 * attempt)));

@@ -1,7 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { legalTermKeys } from '../../lib/domain/labelling-term.ts';
+import { legalTermKeys, MAX_TERM_OVERRIDES_BYTES, MAX_TERM_TEXT, placeholdersOf, platformEntry } from '../../lib/domain/labelling-term.ts';
+import { LANGUAGES, type Lang } from '../../lib/domain/labelling/languages.ts';
+import { TEXT_KEYS, type TextKey } from '../../lib/domain/labelling/texts.ts';
 import { call, expectError, newOrg, newSession, type TestOrg, type TestSession } from '../support/api.ts';
-import { createProduct, publish } from '../support/fixtures.ts';
+import { createProduct, publish, RED_WINE } from '../support/fixtures.ts';
 import { uniqueGtin13 } from '../support/gtin.ts';
 import { eventually } from '../support/queues.ts';
 
@@ -225,4 +227,74 @@ describe("the organization's pages", () => {
     expect(page.text).toContain('Allergens present: sulphites');
     await call('DELETE', termPath('en', 'contains'), { key: org.live });
   });
+});
+
+describe('the corrections are stored once per tenant, within a budget (docs/labelling.md#correcting-a-term)', () => {
+  /** Every key with a source in each language's texts (480: the 20 keys × 24 languages, language names among them). */
+  const everySourcedTerm = (): { lang: string; key: TextKey }[] =>
+    LANGUAGES.flatMap((lang) => TEXT_KEYS.filter((key) => typeof platformEntry(lang, key)?.source === 'string').map((key) => ({ lang, key })));
+
+  /** A wine passport of at least 128 KB: the red wine with 98 ingredients given in free text in seven languages. */
+  const bigWine = () => {
+    const text = (lang: string, i: number) => `${lang} ingredient ${i} `.padEnd(200, 'x');
+    const langs = ['en', 'de', 'fr', 'it', 'es', 'nl', 'pt'];
+    const extra = Array.from({ length: 98 }, (_, i) => ({ text: Object.fromEntries(langs.map((lang) => [lang, text(lang, i)])) }));
+    return { ...RED_WINE, ingredients: [...RED_WINE.ingredients, ...extra] };
+  };
+
+  it('attack: 480 full-length term overrides, then a 128 KB wine passport: publishing answers 201 (or 422 naming the budget), never 500', async () => {
+    // Prepare: every sourced term corrected at full length (200 characters of three UTF-8 bytes each), placeholders kept.
+    const attacker = await newOrg('Full Length Terms');
+    const terms = everySourcedTerm();
+    expect(terms).toHaveLength(480);
+    const statuses: { status: number; param: string | undefined }[] = [];
+    for (const { lang, key } of terms) {
+      const kept = placeholdersOf(platformEntry(lang as Lang, key)?.text ?? '').join(' ');
+      const text = `${kept}${kept ? ' ' : ''}`.padEnd(MAX_TERM_TEXT, '語');
+      const response = await call<{ error?: { param?: string } }>('PUT', termPath(lang, key), { key: attacker.live, body: { text } });
+      statuses.push({ status: response.status, param: response.body.error?.param });
+    }
+    const product = await createProduct(attacker.live, { name: 'Grand Vin Volumineux' });
+    const data = bigWine();
+    expect(JSON.stringify(data).length).toBeGreaterThanOrEqual(128 * 1024);
+
+    // Act
+    const published = await call('POST', '/v1/passports', { key: attacker.live, body: { productId: product.productId, data } });
+
+    // Assess: each correction was taken or refused by name, the version published, and its page shows the corrections kept.
+    expect(statuses.filter((s) => s.status !== 200 && s.status !== 422)).toEqual([]);
+    expect(statuses.filter((s) => s.status === 422 && s.param !== 'text' && s.param !== 'termKey')).toEqual([]);
+    expect(statuses.filter((s) => s.status === 200).length).toBeGreaterThan(0);
+    expect(published.status, published.text).not.toBe(500);
+    if (published.status === 422) expect(published.body.error.message).toMatch(/budget/);
+    else expect(published.status, published.text).toBe(201);
+    const page = await call('GET', `/${attacker.orgId}/live/p/0${product.gtin}/1/bg`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain(''.padEnd(MAX_TERM_TEXT, '語'));
+  }, 120_000);
+
+  it('attack: a correction that takes the total just over the budget is refused (422 naming text) and stores nothing; a replacement counts only its difference', async () => {
+    // Prepare: corrections of exactly MAX_TERM_OVERRIDES_BYTES bytes in all.
+    const filler = await newOrg('Budget Filler');
+    const plain = everySourcedTerm().filter(({ lang, key }) => key !== 'languageName' && placeholdersOf(platformEntry(lang as Lang, key)?.text ?? '').length === 0);
+    const longest = ''.padEnd(MAX_TERM_TEXT, '語'); // 200 characters of three UTF-8 bytes each
+    const full = Math.floor(MAX_TERM_OVERRIDES_BYTES / Buffer.byteLength(longest));
+    const rest = MAX_TERM_OVERRIDES_BYTES - full * Buffer.byteLength(longest);
+    const fills = plain.slice(0, full + 1).map((term, i) => ({ ...term, text: i < full ? longest : 'x'.repeat(rest) }));
+    for (const { lang, key, text } of fills) {
+      const response = await call('PUT', termPath(lang, key), { key: filler.live, body: { text } });
+      expect(response.status, response.text).toBe(200);
+    }
+    const next = plain[full + 1]!;
+
+    // Act
+    const over = await call('PUT', termPath(next.lang, next.key), { key: filler.live, body: { text: 'z' } });
+    const replaced = await call('PUT', termPath(fills[0]!.lang, fills[0]!.key), { key: filler.live, body: { text: ''.padEnd(MAX_TERM_TEXT, '詞') } });
+
+    // Assess
+    expectError(over, 422, 'validation_error', 'text');
+    expect(over.body.error.message).toMatch(/budget/);
+    expect((await call<Term>('GET', termPath(next.lang, next.key), { key: filler.live })).body.override).toBeNull();
+    expect(replaced.status, replaced.text).toBe(200);
+  }, 120_000);
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  isLegalTerm,
   legalTermKeys,
   listLabelTermsQuerySchema,
   placeholdersOf,
@@ -7,6 +8,7 @@ import {
   toLabelTermView,
 } from '../../lib/domain/labelling-term.ts';
 import { parseOrThrow } from '../../lib/http/validation.ts';
+import { resolveTerm } from '../../lib/services/labelling-terms.ts';
 import { ValidationError } from '../../lib/http/errors.ts';
 
 /** The rules of a legal term's correction (docs/labelling.md#correcting-a-term). */
@@ -40,6 +42,15 @@ describe('the body of PUT /v1/labelling/terms/{lang}/{termKey}', () => {
     ['missing', {}, 'text'],
     ['with a note over 500 characters', { text: 'Salz', note: 'n'.repeat(501) }, 'note'],
     ['with an unknown field', { text: 'Salz', lang: 'de' }, 'lang'],
+    ['with a line separator (U+2028)', { text: 'davon\u2028Zucker' }, 'text'],
+    ['with a paragraph separator (U+2029)', { text: 'davon\u2029Zucker' }, 'text'],
+    ['with a zero-width space (U+200B)', { text: 'davon\u200bZucker' }, 'text'],
+    ['with a zero-width joiner (U+200D, a format character)', { text: 'davon\u200dZucker' }, 'text'],
+    ['with a byte order mark (U+FEFF, a format character)', { text: 'davon\ufeffZucker' }, 'text'],
+    ['with a soft hyphen (U+00AD, a format character)', { text: 'Kohlen\u00adhydrate' }, 'text'],
+    ['with a left-to-right mark (U+200E)', { text: 'davon \u200eZucker' }, 'text'],
+    ['with a DEL control character', { text: 'davon\u007fZucker' }, 'text'],
+    ['with {list} twice', { text: 'Enthält: {list}, {list}' }, 'text'],
   ])('refuses a text %s, naming the field', (_what, body, param) => {
     // Act / Assess
     expect(paramOf(() => parseOrThrow(putLabelTermSchema, body))).toBe(param);
@@ -75,6 +86,13 @@ describe('legal terms', () => {
     expect(keys).toEqual(expect.arrayContaining(['energy', 'sugars', 'contains', 'allergen_sulphites']));
     expect(keys).not.toContain('pageKicker');
     expect(keys).not.toContain('versionPublished');
+  });
+
+  it('attack: a language name is no correctable term (its override would rename the language switch): PUT answers 422 naming termKey', () => {
+    // Act / Assess
+    expect(legalTermKeys('de')).not.toContain('languageName');
+    expect(isLegalTerm('de', 'languageName')).toBe(false);
+    expect(paramOf(() => resolveTerm('de', 'languageName'))).toBe('termKey');
   });
 
   it('name their placeholders once each, sorted', () => {
