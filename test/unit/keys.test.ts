@@ -20,7 +20,8 @@ import { addToWindow } from '../../lib/data/rate-limits.ts';
 import { countBatch, emptyWriteStats, queryRollups } from '../../lib/data/rollups.ts';
 import { deleteSession, getSession, insertSession } from '../../lib/data/sessions.ts';
 import { findSupplierIdByName, getSupplier, insertSupplier, listSuppliers } from '../../lib/data/suppliers.ts';
-import { deleteLabelTerm, getLabelTerm, listLabelTerms, putLabelTerm } from '../../lib/data/labelling-terms.ts';
+import { currentLabelTermSet, deleteLabelTerm, getLabelTerm, labelTermSet, listLabelTerms, putLabelTerm } from '../../lib/data/labelling-terms.ts';
+import { labelTermSnapshotSk } from '../../lib/data/keys.ts';
 import { findUserIdByEmail, findUserIdByIdentity, getUser, insertUser, linkIdentity } from '../../lib/data/users.ts';
 import { deleteEndpoint, getEndpointById, listEndpoints, putEndpoint } from '../../lib/data/webhook-endpoints.ts';
 import {
@@ -197,17 +198,23 @@ describe('stored keys', () => {
     // Prepare
     const record = { lang: 'de' as const, termKey: 'sugars' as const, text: 'davon Zucker', updatedAt: product.createdAt, updatedBy: { type: 'user' as const, id: 'usr_1' } };
     // Act
-    await putLabelTerm(tenant, record);
+    await putLabelTerm(tenant, record, labelTermSet({}, 0));
     await getLabelTerm(tenant, 'de', 'sugars');
-    await deleteLabelTerm(tenant, 'de', 'sugars');
+    await deleteLabelTerm(tenant, 'de', 'sugars', labelTermSet({ de: { sugars: 'davon Zucker' } }, 1));
     await listLabelTerms(tenant);
+    await currentLabelTermSet(tenant);
     // Assess
     expect(keysSent()).toEqual([
+      'T#org_1#test | LABELTERMSET',
       'T#org_1#test | LABELTERM#de#sugars',
       'T#org_1#test | LABELTERM#de#sugars',
+      'T#org_1#test | LABELTERMSET',
       'T#org_1#test | LABELTERM#de#sugars',
       'query T#org_1#test | LABELTERM#',
+      'T#org_1#test | LABELTERMSET',
+      'query T#org_1#test | LABELTERM#',
     ]);
+    expect(labelTermSnapshotSk('sha256:abc')).toBe('LABELTERMSET#sha256:abc');
   });
 
   it('keeps the organization partition: organizations, API keys, members, webhook endpoints', async () => {
