@@ -41,7 +41,7 @@ export interface Grants {
   signingKeys?: readonly ('kms:CreateKey' | 'kms:TagResource' | 'kms:Sign' | 'kms:GetPublicKey')[];
   /**
    * S3 actions on the exports bucket's objects (infra/cdk/constructs/exports.ts): the archive of
-   * `GET /v1/exports/archive` is uploaded (in parts; an unfinished upload aborted) and read back
+   * `POST /v1/exports/archive` is uploaded (in parts; an unfinished upload aborted) and read back
    * through a presigned URL signed with the function's role (docs/import-export.md#leaving-the-archive).
    */
   exportsBucket?: readonly ('s3:PutObject' | 's3:GetObject' | 's3:AbortMultipartUpload')[];
@@ -177,7 +177,7 @@ export const FUNCTIONS: Record<FunctionName, FunctionSpec> = {
     entry: 'functions/credentials/handler.ts',
     description: 'Signed passports: version credentials (VC-JOSE), DID documents and status lists',
     memoryMb: 512,
-    // 29 s, API Gateway's integration limit, for GET /v1/exports/archive, whose budgets end well inside it (docs/import-export.md#leaving-the-archive).
+    // 29 s, API Gateway's integration limit, for POST /v1/exports/archive, whose budgets end well inside it (docs/import-export.md#leaving-the-archive).
     timeoutSeconds: 29,
     // The first credential of a version is signed and stored (PutItem); a product's status index is claimed (UpdateItem, PutItem, a transaction).
     // The archive reads the products' passports (BatchGetItem, as the product export) and writes the exports bucket.

@@ -99,7 +99,7 @@ export interface Config {
   backupBucket?: string;
   s3Endpoint?: string;
   /**
-   * EXPORTS_BUCKET: where `GET /v1/exports/archive` writes an organization's archive
+   * EXPORTS_BUCKET: where `POST /v1/exports/archive` writes an organization's archive
    * (docs/import-export.md#leaving-the-archive); unset, the route answers 503. Locally a second
    * bucket of the backup store (S3_ENDPOINT).
    */

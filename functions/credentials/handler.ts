@@ -75,10 +75,11 @@ async function publicCredential({ event }: PublicRequest): Promise<HttpResult> {
 /**
  * The organization's whole archive (docs/import-export.md#leaving-the-archive): built into the
  * exports bucket, answered as a presigned URL. Here because it signs the versions never signed.
- * Like the product export, it needs both scopes (the route table admits either).
+ * Like the product export, it needs both scopes (the route table admits either). A POST: it
+ * signs and writes, so a session cookie's call passes the CSRF defence first (lib/auth/session.ts).
  */
 async function archive(request: ApiRequest): Promise<HttpResult> {
-  const operation = 'GET /v1/exports/archive';
+  const operation = 'POST /v1/exports/archive';
   requireScope(request.principal, ['products:read'], operation);
   requireScope(request.principal, ['passports:read'], operation);
   return json(200, await exportArchive(request.principal.tenant));
@@ -111,5 +112,5 @@ export const handler = defineApiHandler('credentials', {
   'GET /orgs/{orgId}/did.json': publicOperation(organizationDid),
   'GET /.well-known/did.json': publicOperation(hostDid),
   'GET /{orgId}/{environment}/status/{list}': publicOperation(statusList),
-  'GET /v1/exports/archive': archive,
+  'POST /v1/exports/archive': archive,
 });

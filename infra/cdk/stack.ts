@@ -201,7 +201,7 @@ export class PassportStack extends Stack {
     if (props.dashboard) new CfnOutput(this, 'DashboardUrl', { value: `${api.origin}/dashboard` });
     this.backup.alarmTo(new SnsAction(alarms.topic));
 
-    // The archives of GET /v1/exports/archive, granted to the functions whose grants name the bucket.
+    // The archives of POST /v1/exports/archive, granted to the functions whose grants name the bucket.
     this.exports = new ExportsStore(this, 'Exports', { functions: api.functions, specs: functions });
     this.table = data.table;
     this.scanQueue = scans.queue;

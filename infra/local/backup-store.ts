@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 export const BACKUP_BUCKET = 'passport-backup';
 /** The public copy (docs/backup.md#the-public-copy): each version's public read form and pages, read unsigned. */
 export const BACKUP_PUBLIC_BUCKET = 'passport-backup-public';
-/** The archives of `GET /v1/exports/archive` (docs/import-export.md#leaving-the-archive), read through presigned URLs. */
+/** The archives of `POST /v1/exports/archive` (docs/import-export.md#leaving-the-archive), read through presigned URLs. */
 export const EXPORTS_BUCKET = 'passport-exports';
 
 export interface LocalBackupStore {

@@ -96,7 +96,8 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', path: '/v1/exports/products', function: 'products', auth: 'apiKey', scopes: ['products:read', 'passports:read'], body: false },
   // The organization's whole archive, a presigned URL to a ZIP (docs/import-export.md#leaving-the-archive); both scopes, as the export.
   // Served by the credentials function: it signs the versions never signed, and only that function holds the signing keys.
-  { method: 'GET', path: '/v1/exports/archive', function: 'credentials', auth: 'apiKey', scopes: ['products:read', 'passports:read'], body: false },
+  // A POST: it changes state (signs, writes the archive), so a session cookie's call needs the CSRF proof (lib/auth/session.ts).
+  { method: 'POST', path: '/v1/exports/archive', function: 'credentials', auth: 'apiKey', scopes: ['products:read', 'passports:read'], body: false },
 
   { method: 'POST', path: '/v1/passports', function: 'passports', auth: 'apiKey', scopes: ['passports:write'], body: true, idempotent: true, event: 'passport.published' },
   { method: 'GET', path: '/v1/products/{productId}/passport', function: 'passports', auth: 'apiKey', scopes: ['products:read', 'passports:read'], body: false },

@@ -10,7 +10,7 @@ import { db, tableName } from './client.ts';
 import { tenantPk } from './keys.ts';
 
 /**
- * What `GET /v1/exports/archive` reads and writes (docs/import-export.md#leaving-the-archive): the
+ * What `POST /v1/exports/archive` reads and writes (docs/import-export.md#leaving-the-archive): the
  * tenant's partition by sort-key prefix, one DynamoDB page (at most 1 MB) at a time, and the
  * archive's object in the exports bucket, uploaded as a stream and read through a presigned URL.
  */

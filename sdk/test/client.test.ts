@@ -37,6 +37,22 @@ describe('each resource', () => {
     expect(svg).toContain('width="128"');
   });
 
+  it('exports.archive: a POST that answers the URL of the organization’s ZIP, which downloads', async () => {
+    // Prepare
+    const { productId } = await client.products.create(wine('Archived by the SDK'));
+    await client.passports.publish({ productId, data: WINE });
+    const methods: string[] = [];
+    const recording = sdkClient(org.live, { fetch: (request) => (methods.push(`${request.method} ${new URL(request.url).pathname}`), fetch(request)) });
+    // Act
+    const archive = await recording.exports.archive();
+    const zip = await fetch(archive.url);
+    // Assess
+    expect(methods).toEqual(['POST /v1/exports/archive']);
+    expect(archive).toMatchObject({ object: 'archive', files: expect.arrayContaining([{ name: 'manifest.json', bytes: expect.any(Number) }]) });
+    expect(zip.status).toBe(200);
+    expect((await zip.arrayBuffer()).byteLength).toBe(archive.bytes);
+  });
+
   it('passports: publish, the current version, the history, completeness and the signed credential', async () => {
     // Prepare
     const { productId } = await client.products.create(wine());

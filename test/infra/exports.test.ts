@@ -34,7 +34,7 @@ describe('the exports bucket', () => {
     expect(JSON.stringify(policy?.Properties?.PolicyDocument)).toContain('"aws:SecureTransport":"false"');
   });
 
-  it('is written and read by the function serving GET /v1/exports/archive only, which is told its name', () => {
+  it('is written and read by the function serving POST /v1/exports/archive only, which is told its name', () => {
     // Act
     const touching = Object.keys(FUNCTIONS).filter((name) => JSON.stringify(roleStatements(synth, name).statements).includes(bucketId()));
     const variables = (synth.resources[functionLogicalId(synth, 'credentials')]?.Properties?.Environment as { Variables: Record<string, unknown> }).Variables;

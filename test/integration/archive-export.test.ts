@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { compactVerify, decodeProtectedHeader, importJWK, type JWK } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
-import { call, expectError, newOrg, type TestOrg } from '../support/api.ts';
+import { baseUrl, call, expectError, newOrg, newSession, type TestOrg } from '../support/api.ts';
 import { batteryModelData, batteryReading } from '../support/battery.ts';
 import { createProduct, publish, RED_WINE, type CreatedProduct } from '../support/fixtures.ts';
 
@@ -52,7 +52,7 @@ const sha256 = (text: string | Buffer) => createHash('sha256').update(text).dige
 
 /** Asks for the archive with `key` and downloads it through its URL, as a brand would. */
 async function archiveOf(key: string) {
-  const answer = await call('GET', '/v1/exports/archive', { key });
+  const answer = await call('POST', '/v1/exports/archive', { key });
   expect(answer.status, answer.text).toBe(200);
   const download = await fetch(answer.body.url as string);
   expect(download.status).toBe(200);
@@ -104,7 +104,7 @@ beforeAll(async () => {
   await call('GET', `/v1/products/${wine.productId}/passports/${versions.body.data[0].passportId}/credential`, { key: org.live });
 });
 
-describe('GET /v1/exports/archive', () => {
+describe('POST /v1/exports/archive', () => {
   it('answers a URL to a ZIP holding every version with its digest chain, each credential verifiable with the DID document alone, and a manifest whose hashes hold', async () => {
     // Act
     const { answer, zip, files } = await archiveOf(org.live);
@@ -159,14 +159,35 @@ describe('GET /v1/exports/archive', () => {
     // Prepare
     const [productsOnly, passportsOnly] = await Promise.all([org.keyWith(['products:read']), org.keyWith(['passports:read'])]);
     // Act
-    const answers = await Promise.all([productsOnly, passportsOnly].map((key) => call('GET', '/v1/exports/archive', { key })));
+    const answers = await Promise.all([productsOnly, passportsOnly].map((key) => call('POST', '/v1/exports/archive', { key })));
     // Assess
     for (const answer of answers) expectError(answer, 403, 'permission_error');
   });
 
+  it('attack: the archive cannot be made with a session cookie from another origin or without the CSRF token', async () => {
+    // Prepare: a member's dashboard session; a cross-site page can make the browser send its cookie, not read its CSRF token.
+    const session = await newSession(org.orgId);
+    const cookie = { cookie: session.cookie };
+    // Act: the cookie from another origin (with or without the token), from the dashboard's origin without the token, and as a GET (the route was one).
+    const foreignOrigin = await call('POST', '/v1/exports/archive', { headers: { ...cookie, origin: 'https://evil.example', 'x-csrf-token': session.csrfToken } });
+    const noOrigin = await call('POST', '/v1/exports/archive', { headers: { ...cookie, 'x-csrf-token': session.csrfToken } });
+    const noToken = await call('POST', '/v1/exports/archive', { headers: { ...cookie, origin: baseUrl() } });
+    const wrongToken = await call('POST', '/v1/exports/archive', { headers: { ...cookie, origin: baseUrl(), 'x-csrf-token': 'x'.repeat(43) } });
+    const asGet = await call('GET', '/v1/exports/archive', { headers: { ...cookie, origin: 'https://evil.example' } });
+    const fromDashboard = await call('POST', '/v1/exports/archive', { session });
+    // Assess: each refused before anything is built (403, or the gateway's 405 for a GET); the dashboard's own call with its proof builds it.
+    expect([404, 405], asGet.text).toContain(asGet.status);
+    expect(asGet.body.url).toBeUndefined();
+    for (const refused of [foreignOrigin, noOrigin, noToken, wrongToken]) expectError(refused, 403, 'permission_error');
+    expect(expectError(foreignOrigin, 403, 'permission_error').message).toMatch(/Origin/);
+    expect(expectError(noToken, 403, 'permission_error').message).toMatch(/CSRF/);
+    expect(fromDashboard.status, fromDashboard.text).toBe(200);
+    expect(fromDashboard.body).toMatchObject({ object: 'archive' });
+  });
+
   it('answers a URL that expires 15 minutes after it was signed', async () => {
     // Act
-    const answer = await call('GET', '/v1/exports/archive', { key: org.test });
+    const answer = await call('POST', '/v1/exports/archive', { key: org.test });
     // Assess: the presigned URL's own expiry parameters, and expiresAt, say 15 minutes.
     expect(answer.status, answer.text).toBe(200);
     const url = new URL(answer.body.url as string);

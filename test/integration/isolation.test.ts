@@ -451,9 +451,6 @@ const LISTINGS: Readonly<Record<string, { paths: () => string[] } | NotTenantDat
   'GET /v1/exports/items': {
     notTenantData: 'names the product in its query, like a path: another tenant’s product is a 404 (test/integration/items-import.test.ts); it lists nothing of the caller’s tenant otherwise',
   },
-  'GET /v1/exports/archive': {
-    notTenantData: 'answers a link to an archive, not data: test/integration/archive-export.test.ts opens another organization’s archive and finds none of this one’s data in it',
-  },
   'GET /v1/imports/template.csv': { notTenantData: 'the template is the same for every organization' },
   'GET /v1/imports/template.xlsx': { notTenantData: 'the template is the same for every organization' },
 };

@@ -16,7 +16,7 @@ export interface ExportsStoreProps {
 }
 
 /**
- * The exports bucket: the archives of `GET /v1/exports/archive` (docs/import-export.md#leaving-the-archive).
+ * The exports bucket: the archives of `POST /v1/exports/archive` (docs/import-export.md#leaving-the-archive).
  * Private (no public access, bucket owner enforced), SSE-S3, TLS only; every archive expires after
  * ARCHIVE_EXPIRY_DAYS and an unfinished multipart upload after a day. An archive is read only
  * through the presigned URL its function answers, signed with that function's role.

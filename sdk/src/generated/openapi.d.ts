@@ -139,13 +139,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        get?: never;
+        put?: never;
         /**
          * The organization's whole archive, to leave the service with its passports and their proofs
-         * @description Builds a ZIP of this environment's data and answers a presigned URL to it, valid 15 minutes (docs/import-export.md#leaving-the-archive): products.jsonl (the product export's JSON Lines), passports.jsonl (every passport version with digest and previousDigest), batches.jsonl and items.jsonl (every version of each), credentials.jsonl (each passport version's signed credential JWT; a version never signed is signed now), did.json (the organization's DID document, to verify the credentials offline) and manifest.json (each file's SHA-256 and line count). Restricted battery elements are included: it is the organization's own data. At most 5,000 lines and 200 credentials to sign per archive, else 422 before anything is written. Needs both products:read and passports:read. Changes nothing but signing the credentials not yet signed (no event).
+         * @description Builds a ZIP of this environment's data and answers a presigned URL to it, valid 15 minutes (docs/import-export.md#leaving-the-archive): products.jsonl (the product export's JSON Lines), passports.jsonl (every passport version with digest and previousDigest), batches.jsonl and items.jsonl (every version of each), credentials.jsonl (each passport version's signed credential JWT; a version never signed is signed now), did.json (the organization's DID document, to verify the credentials offline) and manifest.json (each file's SHA-256 and line count). Restricted battery elements are included: it is the organization's own data. At most 5,000 lines and 200 credentials to sign per archive, else 422 before anything is written. Needs both products:read and passports:read. A POST because it signs the credentials not yet signed and writes the archive (nothing else changes, no event): called with the dashboard's session cookie it needs the Origin of the dashboard and the X-CSRF-Token, like every state-changing call. Takes no body.
          */
-        get: operations["getV1ExportsArchive"];
-        put?: never;
-        post?: never;
+        post: operations["postV1ExportsArchive"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5045,7 +5045,7 @@ export interface operations {
             };
         };
     };
-    getV1ExportsArchive: {
+    postV1ExportsArchive: {
         parameters: {
             query?: never;
             header?: never;

@@ -1,5 +1,5 @@
 import { linkPages, nextLink, queryOf, type LinkPage } from '../pagination.ts';
-import { init, okText, type Api, type RequestOptions } from '../request.ts';
+import { init, ok, okText, type Api, type RequestOptions } from '../request.ts';
 import type { Query } from '../types.ts';
 
 export type ProductExportQuery = Omit<Query<'/v1/exports/products', 'get'>, 'starting_after'>;
@@ -47,5 +47,11 @@ export const exportFiles = (api: Api) => {
     /** A product's items with their Digital Links, page after page (CSV by default). */
     itemPages,
     items: (productId: string, query: Omit<ItemExportQuery, 'format'> = {}, options?: RequestOptions) => rowsOf(itemPages(productId, { ...query, format: 'ndjson' }, options)),
+    /**
+     * The organization's whole archive (docs/import-export.md#leaving-the-archive): `POST
+     * /v1/exports/archive` builds it (signing the versions never signed) and answers a presigned URL
+     * to the ZIP, valid 15 minutes. A POST without an Idempotency-Key: not sent again after a lost answer.
+     */
+    archive: (options?: RequestOptions) => ok(api.POST('/v1/exports/archive', init(options))),
   };
 };
