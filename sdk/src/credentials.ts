@@ -250,7 +250,7 @@ async function verifyJws(jwt: string, fetcher: (url: string) => Promise<Response
  */
 async function gunzipAtMost(bytes: Uint8Array, budget: number, what: string): Promise<Uint8Array> {
   let offset = 0;
-  const input = new ReadableStream<BufferSource>(
+  const input = new ReadableStream<Uint8Array<ArrayBuffer>>(
     {
       pull(controller) {
         if (offset >= bytes.length) return controller.close();
