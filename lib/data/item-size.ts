@@ -24,7 +24,7 @@ export const DYNAMODB_MAX_ITEM_BYTES = 400 * 1024;
  * may take: DynamoDB's limit less 16 KiB for what the GTIN item and the `passport.published` event
  * hold beside the same passport. A tenant's corrections of legal terms are not among them: they are
  * stored once per tenant, not on a version's items (docs/labelling.md#correcting-a-term); a page
- * item names them by a digest of 51 bytes, counted here like any other attribute.
+ * item names them by a digest of 50 bytes, counted here like any other attribute.
  */
 export const MAX_PUBLISHED_ITEM_BYTES = DYNAMODB_MAX_ITEM_BYTES - 16 * 1024;
 

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DYNAMODB_MAX_ITEM_BYTES, itemBytes, numberBytes, valueBytes } from '../../lib/data/item-size.ts';
+import { DYNAMODB_MAX_ITEM_BYTES, itemBytes, MAX_PUBLISHED_ITEM_BYTES, numberBytes, valueBytes } from '../../lib/data/item-size.ts';
+import { labelTermsBytes, labelTermsDigest, legalTermKeys, MAX_TERM_OVERRIDES_BYTES, type LabelTerms } from '../../lib/domain/labelling-term.ts';
+import { LANGUAGES } from '../../lib/domain/labelling/languages.ts';
 
 /** DynamoDB's item size rule (lib/data/item-size.ts), against sizes computed by hand. */
 describe('DynamoDB item size', () => {
@@ -46,5 +48,43 @@ describe('DynamoDB item size', () => {
   it('states the 400 KB limit in bytes', () => {
     // Assess
     expect(DYNAMODB_MAX_ITEM_BYTES).toBe(409_600);
+  });
+});
+
+describe("a tenant's corrections of legal terms in the item-size model (docs/labelling.md#correcting-a-term)", () => {
+  /** Every legal term of every language corrected, the texts filling the budget to the byte. */
+  const fullSet = (): LabelTerms => {
+    const keys = LANGUAGES.flatMap((lang) => legalTermKeys(lang).map((key) => [lang, key] as const));
+    const each = Math.floor(MAX_TERM_OVERRIDES_BYTES / keys.length);
+    let terms: LabelTerms = {};
+    keys.forEach(([lang, key], i) => {
+      terms = { ...terms, [lang]: { ...terms[lang], [key]: 'x'.repeat(i === 0 ? MAX_TERM_OVERRIDES_BYTES - each * (keys.length - 1) : each) } };
+    });
+    return terms;
+  };
+
+  it('keeps the set item at the budget (every legal term corrected) far within an item', () => {
+    // Prepare
+    const terms = fullSet();
+    const digest = labelTermsDigest(terms);
+
+    // Act
+    const bytes = itemBytes({ PK: 'T#org_0123456789abcdef#live', SK: 'LABELTERMSET', type: 'labelTermSet', terms, bytes: labelTermsBytes(terms), digest, revision: 999_999, copiedDigest: digest });
+
+    // Assess: 64 KiB of texts, and the languages' and keys' names beside them
+    expect(labelTermsBytes(terms)).toBe(MAX_TERM_OVERRIDES_BYTES);
+    expect(bytes).toBeGreaterThan(MAX_TERM_OVERRIDES_BYTES);
+    expect(bytes).toBeLessThan(80 * 1024);
+  });
+
+  it("adds to a version's page item only the digest that names the set, whatever the set's size", () => {
+    // Prepare
+    const empty = labelTermsDigest({});
+    const full = labelTermsDigest(fullSet());
+
+    // Act / Assess: "labelTermSet" 12 + "sha256:" and 43 base64url characters
+    expect(itemBytes({ labelTermSet: full })).toBe(12 + 50);
+    expect(itemBytes({ labelTermSet: empty })).toBe(itemBytes({ labelTermSet: full }));
+    expect(MAX_PUBLISHED_ITEM_BYTES).toBeLessThan(DYNAMODB_MAX_ITEM_BYTES);
   });
 });
