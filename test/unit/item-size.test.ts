@@ -1,7 +1,13 @@
-import { describe, expect, it } from 'vitest';
+import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { DYNAMODB_MAX_ITEM_BYTES, itemBytes, MAX_PUBLISHED_ITEM_BYTES, numberBytes, valueBytes } from '../../lib/data/item-size.ts';
 import { labelTermsBytes, labelTermsDigest, legalTermKeys, MAX_TERM_OVERRIDES_BYTES, type LabelTerms } from '../../lib/domain/labelling-term.ts';
 import { LANGUAGES } from '../../lib/domain/labelling/languages.ts';
+import type { PassportData } from '../../lib/domain/passport.ts';
+import type { ProductRecord } from '../../lib/domain/product.ts';
+import { ValidationError } from '../../lib/http/errors.ts';
+import { publishVersion } from '../../lib/services/passports.ts';
 
 /** DynamoDB's item size rule (lib/data/item-size.ts), against sizes computed by hand. */
 describe('DynamoDB item size', () => {
@@ -86,5 +92,41 @@ describe("a tenant's corrections of legal terms in the item-size model (docs/lab
     expect(itemBytes({ labelTermSet: full })).toBe(12 + 50);
     expect(itemBytes({ labelTermSet: empty })).toBe(itemBytes({ labelTermSet: full }));
     expect(MAX_PUBLISHED_ITEM_BYTES).toBeLessThan(DYNAMODB_MAX_ITEM_BYTES);
+  });
+});
+
+describe('publishing measures its largest item first', () => {
+  const ddb = mockClient(DynamoDBDocumentClient);
+  beforeEach(() => {
+    ddb.reset();
+    ddb.onAnyCommand().resolves({});
+  });
+
+  it("refuses a version whose largest item would pass MAX_PUBLISHED_ITEM_BYTES with 422 naming data, writing nothing (never DynamoDB's ValidationException, a 500)", async () => {
+    // Prepare: 100 ingredients, each given in all 24 languages at 200 characters: about 500 KB stored
+    const product: ProductRecord = {
+      productId: '01937f4e-8a6b-7c3d-9e2f-0a1b2c3d4e5f',
+      orgId: 'org_1',
+      environment: 'test',
+      gtin: '04006381333931',
+      name: 'Riesling',
+      category: 'food',
+      qrCodeUrl: 'http://localhost:3000/01/04006381333931',
+      createdAt: '2026-11-01T00:00:00.000Z',
+      updatedAt: '2026-11-01T00:00:00.000Z',
+      passportVersion: 0,
+    };
+    const ingredients = Array.from({ length: 100 }, (_, i) => ({ text: Object.fromEntries(LANGUAGES.map((lang) => [lang, `${i} `.padEnd(200, 'x')])) }));
+
+    // Act
+    const refusal = await publishVersion({ orgId: 'org_1', environment: 'test' }, product, { ingredients } as PassportData, {
+      origin: { actor: { type: 'user', id: 'usr_1' }, requestId: null },
+    }).catch((error: unknown) => error);
+
+    // Assess
+    expect(refusal).toBeInstanceOf(ValidationError);
+    expect((refusal as ValidationError).toBody().error).toMatchObject({ code: 'validation_error', param: 'data' });
+    expect((refusal as ValidationError).message).toMatch(/too large to publish/);
+    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
   });
 });
