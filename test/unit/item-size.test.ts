@@ -121,6 +121,7 @@ describe('publishing measures its largest item first', () => {
     // Act
     const refusal = await publishVersion({ orgId: 'org_1', environment: 'test' }, product, { ingredients } as PassportData, {
       origin: { actor: { type: 'user', id: 'usr_1' }, requestId: null },
+      unlessCurrent: false,
     }).catch((error: unknown) => error);
 
     // Assess
