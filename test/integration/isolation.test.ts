@@ -723,3 +723,64 @@ describe("the second review's attacks stay inside their tenant (docs/security.md
     }
   });
 });
+
+describe("the third review's attacks stay inside their tenant (docs/security.md#the-third-review-issue-37)", () => {
+  it("attack: B names A's item 100 times in a batch read without a grant: one public entry, nothing written in A's log", async () => {
+    // Prepare
+    const link = (await call('GET', `/v1/dpps/${w.itemDppId}`)).body.uniqueProductIdentifier as string;
+    const [beforeA] = await snapshotBoth();
+    // Act
+    const response = await call('POST', '/v1/dppsByProductIds', { key: w.b.live, body: { productIds: Array.from({ length: 100 }, () => link) } });
+    // Assess
+    expect(response.status, response.text).toBe(200);
+    expect(response.body.data).toHaveLength(1);
+    expect(response.body.data[0].dpp.accessTier).toBe('public');
+    const [afterA] = await snapshotBoth();
+    expect(diffSnapshots(beforeA, afterA)).toEqual([]);
+  });
+
+  it("attack: B holding A's write grant cannot withdraw A's item or rewrite its identity: 403 naming the field, A's item unchanged", async () => {
+    // Prepare: A gives B write access to the item's product for this test only
+    const grant = await call('POST', '/v1/access-grants', { key: w.a.live, body: { granteeOrgId: w.b.orgId, tier: 'legitimate_interest', productIds: [w.productId], write: true } });
+    expect(grant.status, grant.text).toBe(201);
+    const before = (await call('GET', `/v1/dpps/${w.itemDppId}`, { key: w.a.live })).body;
+    try {
+      // Act
+      const withdraw = await call('PATCH', `/v1/dpps/${w.itemDppId}`, { key: w.b.live, headers: { 'content-type': 'application/merge-patch+json' }, body: { status: 'withdrawn' } });
+      const identity = await call('PATCH', `/v1/dpps/${w.itemDppId}`, {
+        key: w.b.live,
+        headers: { 'content-type': 'application/merge-patch+json' },
+        body: { data: { generalProductInformation: { productIdentifier: 'https://id.evil.example/01/09520123456788/21/X' } } },
+      });
+      // Assess
+      expectError(withdraw, 403, 'permission_error', 'status');
+      expectError(identity, 403, 'permission_error', 'data.generalProductInformation.productIdentifier');
+      const after = (await call('GET', `/v1/dpps/${w.itemDppId}`, { key: w.a.live })).body;
+      expect(after.unit).toEqual(before.unit);
+      expect(after.data).toEqual(before.data);
+    } finally {
+      await call('DELETE', `/v1/access-grants/${grant.body.id}`, { key: w.a.live });
+    }
+  });
+
+  it("attack: another spelling of A's item's DPP id is a 404 for B and carries nothing of A's", async () => {
+    // Prepare: an item of A whose DPP id's bytes leave one byte over a multiple of 3, so that its last
+    // base64url character has 4 unused low bits: 15 other spellings of the same bytes
+    const prefix = Buffer.byteLength(`${w.a.orgId} live ${w.gtin14} 21 `);
+    const serial = `NC${'0'.repeat((((1 - prefix - 3) % 3) + 3) % 3)}1`;
+    const item = await call('PUT', `/v1/products/${w.productId}/items/${serial}`, { key: w.a.live, body: {} });
+    expect(item.status, item.text).toBe(201);
+    const id = item.body.dppId as string;
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const bytes = Buffer.from(id.slice(4), 'base64url');
+    const variants = [...alphabet].map((c) => `${id.slice(0, -1)}${c}`).filter((v) => v !== id && Buffer.from(v.slice(4), 'base64url').equals(bytes));
+    expect(variants).toHaveLength(15);
+    // Act
+    const answers = await Promise.all(variants.slice(0, 4).map((variant) => call('GET', `/v1/dpps/${variant}`, { key: w.b.live })));
+    // Assess
+    for (const [i, answer] of answers.entries()) {
+      expectError(answer, 404, 'not_found', 'dppId');
+      expectNoLeak(answer, variants[i]!, 'B reading a non-canonical DPP id');
+    }
+  });
+});
