@@ -1006,7 +1006,7 @@ function seedOf(route: Route): number {
 // ---- The reviews' attacks, sent first on every run ---------------------------------------------
 
 /**
- * The second review's attacks (docs/security.md#the-second-review-issue-24) as fast-check examples:
+ * The reviews' attacks (docs/security.md#the-second-review-issue-24, #the-third-review-issue-37) as fast-check examples:
  * every run sends them before its generated cases, so a regression shows as a 5xx, an undeclared
  * status or a 4xx that changed data, whether or not the seed would have found it.
  */
@@ -1038,7 +1038,7 @@ async function reviewAttacks(): Promise<Map<string, Case[]>> {
     return route;
   };
   const attacks = new Map<string, Case[]>();
-  const add = (key: string, ...parts: Array<Partial<Case>>) => attacks.set(key, parts.map((p) => attackCase(byKey(key), p)));
+  const add = (key: string, ...parts: Array<Partial<Case>>) => attacks.set(key, [...(attacks.get(key) ?? []), ...parts.map((p) => attackCase(byKey(key), p))]);
   const dryRun: Query = { pairs: [['dryRun', 'true']] };
   // Findings 1, 2, 7, 8: tall.xlsx, a 40 MiB bomb, JSON Lines 200,000 deep, formula cells.
   const bomb = zipOf([...(await templateEntries()), await runOfZeros('xl/media/image1.bin', 40 * 1024 * 1024)]);
@@ -1070,6 +1070,19 @@ async function reviewAttacks(): Promise<Map<string, Case[]>> {
     { body: { kind: 'text', text: '{"name":"Riesling","category":"wine","gtin":"4006381333931","\\u006eame":"Evil"}' } },
     { body: { kind: 'json', value: { name: 'Riesling\u001b[2J\u0007\u202Egnilseir', category: 'wine', gtin: '4006381333931' } } },
   );
+  // Issue 37, finding 3: an anonymous batch of 100 copies of one identifier, and 11 distinct ones (over the anonymous 10).
+  const link = 'https://id.example/01/09520123456788/21/SER1';
+  add(
+    'POST /v1/dppsByProductIds',
+    { auth: 'none', body: { kind: 'json', value: { productIds: Array.from({ length: 100 }, () => link) } } },
+    { auth: 'none', body: { kind: 'json', value: { productIds: Array.from({ length: 11 }, (_, i) => `${link}${i}`) } } },
+  );
+  // Issue 37, finding 7: serials '.' and '..' through the items import, as PUT refuses them.
+  add('POST /v1/imports', {
+    query: { pairs: [['type', 'items'], ['productId', { $ref: 'productId' }], ['dryRun', 'true']] },
+    contentType: 'text/csv',
+    body: { kind: 'text', text: 'serial,status\n.,active\n..,active\n' },
+  });
   return attacks;
 }
 let attacks: Map<string, Case[]>;
