@@ -192,7 +192,7 @@ describe('what the public reads of a battery passport', () => {
     expect(labeling.status).toBe(200);
     expect(labeling.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect(labeling.body.data).toEqual({ labeling: { declarationOfConformity: EXAMPLE.labeling.declarationOfConformity, labels: EXAMPLE.labeling.labels } });
-    expect(Object.keys(materials.body.data.materialComposition).sort()).toEqual(['batteryChemistry', 'hazardousSubstances']);
+    expect(Object.keys(materials.body.data.materialComposition).sort()).toEqual(['batteryChemistry', 'criticalRawMaterials', 'hazardousSubstances']);
     for (const text of [json.text, labeling.text, materials.text]) for (const value of RESTRICTED) expect(text).not.toContain(value);
   });
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { renderBatteryPage } from '../../functions/resolver/page/battery.ts';
+import { renderBatteryPage, warrantyInWords } from '../../functions/resolver/page/battery.ts';
 import { LIFECYCLE_STAGES } from '../../lib/domain/battery/carbon-footprint.ts';
 import { RECYCLED_MATERIALS } from '../../lib/domain/battery/circularity.ts';
 import { ELEMENTS } from '../../lib/domain/battery/element-map.ts';
@@ -97,7 +97,8 @@ describe('the battery passport page', () => {
     expect(page).toContain('<dt>Fabricant</dt>');
     expect(page).toContain('452,5\u00a0kg');
     expect(page).toContain('Batterie de véhicule électrique');
-    expect(page).toMatch(/12[\s\u00a0\u202f]mois/u); // the warranty period, --12
+    expect(page).toMatch(/8[\s\u00a0\u202f]ans/u); // the commercial warranty period, P8Y
+    expect(page).not.toMatch(/12[\s\u00a0\u202f]mois/u); // the data model's gMonth --12 is not a period
     expect(page).toContain('<span class="field">Nom\u00a0:</span>'); // French puts a space before the colon
     expect(page).toContain('Extraction et prétraitement des matières premières');
     // A label's meaning in the page's language, the other languages' not shown.
@@ -147,5 +148,41 @@ describe('public passport data (lib/domain/passport-kinds.ts)', () => {
     expect(asWine).toBe(wine);
     expect(recategorised).toEqual(battery);
     expect(holdsBatteryData({ vintage: 2022 })).toBe(false);
+  });
+});
+
+describe('point 5: the commercial warranty period in words (docs/battery.md#extension-members)', () => {
+  it('point 5: a 10-year warranty (P10Y) is stated and rendered in words; --10 is never shown as 10 months', () => {
+    // Prepare: golden strings, each from the Unicode CLDR data the runtime's Intl carries (units
+    // duration-year and duration-month, long, with their plural forms; list pattern "and").
+    const golden = [
+      // CLDR de: unit duration-year long, other "{0} Jahre"; duration-month long, other "{0} Monate"; list "{0} und {1}".
+      { lang: 'de', value: 'P10Y', words: '10 Jahre' },
+      { lang: 'de', value: 'P8Y6M', words: '8 Jahre und 6 Monate' },
+      { lang: 'de', value: 'P1Y1M', words: '1 Jahr und 1 Monat' },
+      // CLDR fr: duration-year long, one "{0} an", other "{0} ans"; duration-month "{0} mois"; list "{0} et {1}".
+      { lang: 'fr', value: 'P10Y', words: '10 ans' },
+      { lang: 'fr', value: 'P1Y6M', words: '1 an et 6 mois' },
+      // CLDR pl: duration-year long, one "{0} rok", few "{0} lata", many "{0} lat"; duration-month many "{0} miesięcy"; list "{0} i {1}".
+      { lang: 'pl', value: 'P10Y', words: '10 lat' },
+      { lang: 'pl', value: 'P2Y5M', words: '2 lata i 5 miesięcy' },
+      { lang: 'pl', value: 'P1Y', words: '1 rok' },
+    ] as const;
+    const data = { generalProductInformation: { warrentyPeriod: '--10', commercialWarrantyPeriod: 'P10Y' } };
+
+    // Act
+    const words = golden.map(({ lang, value }) => warrantyInWords(value, lang)?.replace(/[\u00a0\u202f]/gu, ' '));
+    const pages = LANGUAGES.map((lang) => ({ lang, page: renderBatteryPage(view(data), lang) }));
+
+    // Assess
+    expect(words).toEqual(golden.map(({ words }) => words));
+    expect(pages.find(({ lang }) => lang === 'de')?.page).toMatch(/10[\s\u00a0]Jahre/u);
+    // Every language states the period in words, with no unit abbreviation, and none shows the gMonth.
+    for (const { lang, page } of pages) {
+      expect(warrantyInWords('P10Y', lang)).not.toMatch(/^10 y$/u);
+      expect(page).toContain(warrantyInWords('P10Y', lang)?.replace(/&/gu, '&amp;'));
+      expect(page).not.toContain('--10');
+      expect(page).not.toMatch(/10[\s\u00a0\u202f](months|Monate|mois|miesięcy)/u);
+    }
   });
 });

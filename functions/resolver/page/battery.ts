@@ -1,8 +1,10 @@
 import { ELEMENTS, type BatteryElement } from '../../../lib/domain/battery/element-map.ts';
 import { ASPECT_NAMES } from '../../../lib/domain/battery/page-urls.ts';
 import { valueAt } from '../../../lib/domain/battery/paths.ts';
-import { categoryWord, ELEMENT_NAMES, FIELD_NAMES, nameIn, pageWords, UNITS, VALUE_NAMES, type PageKey } from '../../../lib/domain/battery/texts.ts';
+import { categoryWord, DURATION_WORDS_UNCONFIRMED, ELEMENT_NAMES, FIELD_NAMES, nameIn, pageWords, UNITS, VALUE_NAMES, type PageKey } from '../../../lib/domain/battery/texts.ts';
+import { warrantyYearsAndMonths } from '../../../lib/domain/battery/general-product-information.ts';
 import { BATTERY_CATEGORIES, type BatteryCategory } from '../../../lib/domain/battery/categories.ts';
+import { predecessorsOf } from '../../../lib/domain/battery/lifecycle.ts';
 import { FORMAT_LOCALES } from '../../../lib/domain/labelling/languages.ts';
 import { text } from '../../../lib/domain/labelling/texts.ts';
 import type { Passport } from '../../../lib/domain/passport.ts';
@@ -35,7 +37,8 @@ const ENUMERATED = new Set(['lifecycleStage', 'hazardousSubstanceClass', 'recycl
 
 const HTTPS = /^https:\/\//;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T/;
-const G_MONTH = /^--(0[1-9]|1[0-2])/;
+/** Public elements the page leaves out: the data model's gMonth warranty names a month of the year, not a period (docs/battery.md#extension-members). */
+const NOT_SHOWN = new Set(['generalProductInformation.warrentyPeriod']);
 
 /** A name, in the page's language or in English marked as such. */
 function named(name: { text: string; lang?: 'en' } | undefined, fallback: string): Fragment {
@@ -43,17 +46,30 @@ function named(name: { text: string; lang?: 'en' } | undefined, fallback: string
   return name.lang ? html`<span lang="${name.lang}">${name.text}</span>` : name.text;
 }
 
-const monthFormats = new Map<Lang, Intl.NumberFormat>();
-
-/** A warranty period as the data model types it (`--12`, XML Schema's gMonth, unit month): "12 months" in the language. */
-function months(value: string, lang: Lang): string {
-  const count = Number(G_MONTH.exec(value)?.[1]);
-  let format = monthFormats.get(lang);
-  if (!format) {
-    format = new Intl.NumberFormat(FORMAT_LOCALES[lang], { style: 'unit', unit: 'month', unitDisplay: 'long' });
-    monthFormats.set(lang, format);
+/**
+ * A number of years or months in words (`10 Jahre`, `6 miesięcy`): the plural forms of the Unicode
+ * CLDR data of the runtime (Intl), or our own words where CLDR has no long names
+ * (DURATION_WORDS_UNCONFIRMED, lib/domain/battery/texts.ts).
+ */
+function unitWords(count: number, unit: 'year' | 'month', lang: Lang): string {
+  const own = DURATION_WORDS_UNCONFIRMED[lang]?.[unit];
+  if (own) {
+    const rule = new Intl.PluralRules(FORMAT_LOCALES[lang]).select(count);
+    return (own[rule] ?? own.other).replace('{0}', formatNumber(count, lang, 0));
   }
-  return format.format(count);
+  return new Intl.NumberFormat(FORMAT_LOCALES[lang], { style: 'unit', unit, unitDisplay: 'long' }).format(count);
+}
+
+/**
+ * A commercial warranty period (`P8Y6M`, an ISO 8601 duration: docs/battery.md#extension-members)
+ * in words: "8 years and 6 months" in the language (Intl.ListFormat joins the two). Never the data
+ * model's gMonth `warrentyPeriod`, which names a month of the year, not a duration, and is not shown.
+ */
+export function warrantyInWords(value: string, lang: Lang): string | undefined {
+  const period = warrantyYearsAndMonths(value);
+  if (!period) return undefined;
+  const parts = [...(period.years > 0 ? [unitWords(period.years, 'year', lang)] : []), ...(period.months > 0 ? [unitWords(period.months, 'month', lang)] : [])];
+  return new Intl.ListFormat(FORMAT_LOCALES[lang], { type: 'conjunction', style: 'long' }).format(parts);
 }
 
 function stringValue(value: string, member: string, lang: Lang, words: Words): Fragment {
@@ -61,7 +77,7 @@ function stringValue(value: string, member: string, lang: Lang, words: Words): F
   if (ENUMERATED.has(member)) return named(nameIn(VALUE_NAMES, value, lang), value);
   if (member === 'emailAddress') return html`<a href="mailto:${value}">${value}</a>`;
   if (HTTPS.test(value)) return html`<a href="${value}">${value}</a>`;
-  if (member === 'warrentyPeriod' && G_MONTH.test(value)) return months(value, lang);
+  if (member === 'commercialWarrantyPeriod') return warrantyInWords(value, lang) ?? value;
   if (DATE_TIME.test(value)) return formatDate(value, lang) ?? value;
   return value;
 }
@@ -109,7 +125,7 @@ function valueHtml(value: unknown, member: string, lang: Lang, words: Words): Fr
 }
 
 function aspectSection(aspect: string, data: unknown, lang: Lang, words: Words): SafeHtml | undefined {
-  const entries = PUBLIC_ELEMENTS.filter((element) => element.path.startsWith(`${aspect}.`))
+  const entries = PUBLIC_ELEMENTS.filter((element) => element.path.startsWith(`${aspect}.`) && !NOT_SHOWN.has(element.path))
     .map((element) => ({ element, value: valueAt(data, element.path) }))
     .filter(({ value }) => value !== undefined && value !== null && !(Array.isArray(value) && value.length === 0));
   if (entries.length === 0) return undefined;
@@ -124,7 +140,7 @@ function aspectSection(aspect: string, data: unknown, lang: Lang, words: Words):
 function lineageLinks(lang: Lang, unit?: UnitLine): SafeHtml | undefined {
   const words = pageWords(lang);
   const links = [
-    ...(unit?.lineage?.predecessor ? [{ href: unit.lineage.predecessor.digitalLink, label: words.predecessor }] : []),
+    ...predecessorsOf(unit?.lineage).map((link) => ({ href: link.digitalLink, label: words.predecessor })),
     ...(unit?.lineage?.successors ?? []).map((link) => ({ href: link.digitalLink, label: words.successor })),
   ].filter((link) => /^https?:\/\//.test(link.href));
   if (links.length === 0) return undefined;

@@ -73,6 +73,12 @@ const circularityShape = {
   recycledContent: list('recycledContent', recycledContentSchema, RECYCLED_MATERIALS.length).describe('Recycled content per material (Annex XIII point 1(e))'),
   endOfLifeInformation: endOfLifeInformationSchema,
   renewableContent: measure('renewableContent', { min: 0, max: 100, unit: '%', description: 'Share of renewable content, % (Annex XIII point 1(f))' }),
+  // Extension of the data model (docs/battery.md#extension-members): optional in the complete aspect too.
+  wasteBatterySafetyInstructions: url('wasteBatterySafetyInstructions')
+    .optional()
+    .describe(
+      'Extension of the data model (docs/battery.md#extension-members): link to the safety instructions for handling waste batteries, including the risks of batteries containing lithium (Art. 74(1)(d), public through Annex XIII point 1(s))',
+    ),
 };
 
 export const circularityCompleteSchema = z.strictObject({ ...circularityShape, safetyMeasures: safetyMeasuresCompleteSchema }, { error: 'circularity must be an object.' });

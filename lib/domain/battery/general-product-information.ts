@@ -18,6 +18,24 @@ export const BATTERY_PASSPORT_IDENTIFIER_PATTERN = '^urn:[a-z0-9]+:[a-z0-9]+$';
  */
 export const WARRANTY_PERIOD_PATTERN = '^--(?:0[1-9]|1[0-2])(?:Z|[+-](?:(?:0[0-9]|1[0-3]):[0-5][0-9]|14:00))?$';
 
+/**
+ * A commercial warranty period as an ISO 8601 duration of years and months, in canonical form:
+ * `P8Y`, `P8Y6M`, `P18M` written `P1Y6M` (at most 99 years and 11 months, no zero component). An
+ * extension of the data model (docs/battery.md#extension-members): its `warrentyPeriod` is a gMonth,
+ * which names a month of the year and cannot state an eight-year warranty.
+ */
+export const COMMERCIAL_WARRANTY_PERIOD_PATTERN = '^P(?:[1-9][0-9]?Y(?:(?:[1-9]|1[01])M)?|(?:[1-9]|1[01])M)$';
+/** The length budget of a warranty period, checked before the pattern (docs/security.md#parser-budgets). */
+export const MAX_WARRANTY_PERIOD_LENGTH = 20;
+
+/** The years and months of a period COMMERCIAL_WARRANTY_PERIOD_PATTERN accepts, or undefined for anything else. */
+export function warrantyYearsAndMonths(value: string): { years: number; months: number } | undefined {
+  if (value.length > MAX_WARRANTY_PERIOD_LENGTH || !new RegExp(COMMERCIAL_WARRANTY_PERIOD_PATTERN, 'u').test(value)) return undefined;
+  const years = /(\d+)Y/u.exec(value)?.[1];
+  const months = /(\d+)M/u.exec(value)?.[1];
+  return { years: Number(years ?? 0), months: Number(months ?? 0) };
+}
+
 export const postalAddressSchema = z
   .strictObject(
     {
@@ -66,7 +84,17 @@ export const generalProductInformationCompleteSchema = z.strictObject(
       .string({ error: (issue) => (issue.input === undefined ? 'warrentyPeriod is required.' : 'warrentyPeriod must be a string.') })
       .max(20, { error: 'warrentyPeriod must be at most 20 characters.' })
       .regex(new RegExp(WARRANTY_PERIOD_PATTERN, 'u'), { error: 'warrentyPeriod must be a month as the data model types it, --01 to --12.' })
-      .describe('Commercial warranty period (Annex XIII point 1(m)), spelt as the data model spells it; typed by the model as an XML Schema gMonth (--MM)'),
+      .describe('Commercial warranty period (Annex XIII point 1(m)), spelt as the data model spells it; typed by the model as an XML Schema gMonth (--MM), which names a month of the year, not a duration: state the period in commercialWarrantyPeriod'),
+    commercialWarrantyPeriod: z
+      .string({ error: (issue) => (issue.input === undefined ? 'commercialWarrantyPeriod is required.' : 'commercialWarrantyPeriod must be a string.') })
+      .max(MAX_WARRANTY_PERIOD_LENGTH, { error: `commercialWarrantyPeriod must be at most ${MAX_WARRANTY_PERIOD_LENGTH} characters.` })
+      .regex(new RegExp(COMMERCIAL_WARRANTY_PERIOD_PATTERN, 'u'), {
+        error: 'commercialWarrantyPeriod must be an ISO 8601 duration of years and months, such as P8Y or P8Y6M (1 to 99 years, 1 to 11 months; 18 months is P1Y6M).',
+      })
+      .optional()
+      .describe(
+        'Extension of the data model (docs/battery.md#extension-members): the period of the commercial warranty for the calendar life (Annex XIII point 1(m)) as an ISO 8601 duration of years and months, e.g. P8Y',
+      ),
   },
   { error: 'generalProductInformation must be an object.' },
 );

@@ -3,7 +3,7 @@ import { carbonFootprintCompleteSchema, carbonFootprintSchema } from './carbon-f
 import { circularityCompleteSchema, circularitySchema } from './circularity.ts';
 import { generalProductInformationCompleteSchema, generalProductInformationSchema } from './general-product-information.ts';
 import { labelingCompleteSchema, labelingSchema } from './labeling.ts';
-import { materialCompositionCompleteSchema, materialCompositionSchema } from './material-composition.ts';
+import { deriveCriticalRawMaterials, materialCompositionCompleteSchema, materialCompositionSchema } from './material-composition.ts';
 import { overlayItemData as overlay } from './overlay.ts';
 import { batteryConditionSchema, performanceAndDurabilityCompleteSchema, performanceAndDurabilitySchema } from './performance-and-durability.ts';
 import { supplyChainDueDiligenceCompleteSchema, supplyChainDueDiligenceSchema } from './supply-chain-due-diligence.ts';
@@ -28,6 +28,19 @@ export const BATTERY_ASPECTS = [
 ] as const;
 export type BatteryAspect = (typeof BATTERY_ASPECTS)[number];
 
+/**
+ * The members this service adds to the data model's aspects (docs/battery.md#extension-members), by
+ * path. The model's generated JSON Schemas allow members they do not name (no
+ * additionalProperties); the project's stricter copies of them (test/support/schemas/battery/) do
+ * not, and test/unit/battery-schemas.test.ts validates an aspect against them without these.
+ */
+export const BATTERY_EXTENSION_MEMBERS = [
+  'generalProductInformation.commercialWarrantyPeriod',
+  'materialComposition.criticalRawMaterials',
+  'circularity.wasteBatterySafetyInstructions',
+  'performanceAndDurability.batteryCondition.numberOfDeepDischargeEvents',
+] as const;
+
 /** A passport's data: every aspect and every element optional; completeness() says what is missing. */
 export const batteryPassportDataSchema = z
   .strictObject(
@@ -42,6 +55,17 @@ export const batteryPassportDataSchema = z
     },
     { error: 'A battery passport\'s data must be an object of aspects.' },
   )
+  // The public critical raw materials are derived from the detailed composition on every write
+  // (docs/battery.md#extension-members): a value sent is replaced, and without materials there is none.
+  .overwrite((data) => {
+    const composition = data.materialComposition;
+    if (composition === undefined) return data;
+    const { criticalRawMaterials: _sent, ...rest } = composition;
+    const materials = composition.batteryMaterials;
+    data.materialComposition =
+      materials === undefined ? rest : { ...rest, criticalRawMaterials: deriveCriticalRawMaterials(materials, data.generalProductInformation?.batteryMass) };
+    return data;
+  })
   .meta({
     id: 'BatteryPassportData',
     description:

@@ -117,6 +117,21 @@ export const internalResistanceIncreaseSchema = z
   )
   .meta({ id: 'BatteryInternalResistanceIncrease', description: 'Internal resistance increase of the pack, a module or a cell, %' });
 
+/**
+ * The number of deep discharge events of one battery with its last update: an extension of the data
+ * model (docs/battery.md#extension-members), the attribute of DIN DKE SPEC 99100 6.7.8.2 as the
+ * consortium's longlist names it (Annex VII Part B(4)).
+ */
+export const deepDischargeEventsSchema = z
+  .strictObject(
+    {
+      value: measure('value', { min: 0, max: 10_000_000, integer: true, unit: 'events', description: 'How often the voltage dropped below the lower operational limit' }),
+      lastUpdate: dateTime('lastUpdate'),
+    },
+    { error: 'numberOfDeepDischargeEvents is an object with value and lastUpdate.' },
+  )
+  .meta({ id: 'BatteryDeepDischargeEvents', description: 'Number of deep discharge events, with the time of its last update (extension of the data model)' });
+
 export const batteryConditionCompleteSchema = z.strictObject(
   {
     energyThroughput: dynamicValue('BatteryEnergyThroughput', 'energyThroughputValue', { min: 0, max: 1e12, unit: 'kWh' }, 'Energy throughput, kWh'),
@@ -139,6 +154,8 @@ export const batteryConditionCompleteSchema = z.strictObject(
       'Remaining round trip energy efficiency, %',
     ),
     stateOfCharge: dynamicValue('BatteryStateOfCharge', 'stateOfChargeValue', { min: 0, max: 100, unit: '%' }, 'State of charge, %'),
+    // Extension of the data model (docs/battery.md#extension-members): optional in the complete aspect too.
+    numberOfDeepDischargeEvents: deepDischargeEventsSchema.optional(),
   },
   { error: 'batteryCondition must be an object.' },
 );

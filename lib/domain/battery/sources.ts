@@ -43,6 +43,12 @@ export const SOURCES = {
     language: 'de',
     note: 'The German text as published by Haufe: the declaration applies from 18 Feb 2025 (EV), 18 Feb 2026 (industrial except exclusively external storage), 18 Aug 2028 (LMT), or 12 (EV) / 18 months after the delegated and implementing acts, whichever is later. Paragraphs 2 and 3 (class, maximum) could not be read: their dates are from secondary sources.',
   },
+  'reg-art-74': {
+    title: 'Regulation (EU) 2023/1542, Article 74 (information on the prevention and management of waste batteries), paragraph 1',
+    url: 'https://haufe.de/recht/deutsches-anwalt-office-premium/verordnung-eu-20231542-des-europaeischen-parlaments-un-art-74-informationen-ueber-die-abfallvermeidung-und-bewirtschaftung-von-altbatterien_idesk_PI17574_HI15825511.html',
+    language: 'de',
+    note: 'The German text as published by Haufe: points (a) to (f) of paragraph 1, point (d) being the safety instructions for handling waste batteries, including the risks of batteries containing lithium and their handling.',
+  },
   'ec-guidance': {
     title: 'European Commission, Guidance Document: Digital Batteries Passport – data points by category, version 1.0, 28 July 2026, Ares(2026)7579758',
     url: 'https://github.com/openepcis/openepcis-dpp-ready/blob/main/extensions/eu/battery/vocab/ec-guidance-datapoints.json',
