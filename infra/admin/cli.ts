@@ -13,13 +13,14 @@ import { addUserToOrganization, normalizeEmail } from '../../lib/services/users.
 import { setApiKeyRateLimit } from '../../lib/data/api-keys.ts';
 import { getMembership } from '../../lib/data/memberships.ts';
 import { getOrganization, setAuthority } from '../../lib/data/organizations.ts';
+import { getProduct } from '../../lib/data/products.ts';
 import { findUserIdByEmail, getUser } from '../../lib/data/users.ts';
 import { API_KEY_SCOPES, isScope, type Scope } from '../../lib/domain/scopes.ts';
 import { isEnvironment } from '../../lib/domain/tenant.ts';
 import { createEndpointSchema } from '../../lib/domain/webhook.ts';
 import { toValidationError } from '../../lib/http/validation.ts';
 import { createEndpoint } from '../../lib/services/webhooks.ts';
-import { verifyPassportChain } from '../../lib/services/passport-chain.ts';
+import { repairUnitChain, verifyPassportChain } from '../../lib/services/passport-chain.ts';
 import { backfillEventTypeIndex } from '../../lib/data/events.ts';
 import { rotateSigningKey } from '../../lib/services/credentials.ts';
 import { dnsRecordsFile, setTxtRecords } from '../local/dns.ts';
@@ -68,7 +69,15 @@ const USAGE = `Usage: npm run admin -- <command> [options] [--json] [--aws]
       made when missing on the local stack; in AWS it must exist). Then run passports verify.
   backup verify --org ORG_ID [--env live|test] [--table TABLE]
       Compare the table (or TABLE) with the backup copy: lists each version missing on either
-      side or stored with another digest; exits 1 when there is any.
+      side or stored with another digest, and each batch's or item's forked chain on either side
+      (two versions under one number, a previousDigest that is not the prior version's digest, a
+      digest its version does not give); exits 1 when there is any.
+  items repair --org ORG_ID --product PRODUCT_ID (--serial SERIAL | --lot LOT) [--env live|test] [--dry-run]
+      Repair an item's (or, with --lot, a batch's) forked digest chain, such as backup verify reports
+      (docs/operator-cli.md#repairing-a-batch-or-an-item): from every version in the table and the
+      backup copy, keep the longest consistent chain from version 1, make its newest version current
+      and print the versions left out whole. --dry-run prints the same without writing. Exits 1 when
+      the record changed meanwhile (run it again).
   dns set-txt --name NAME --value VALUE [--value VALUE…]
       Local stack only: publish TXT records at NAME on the stack's DNS server, replacing any
       there (no --value removes them), such as the record that verifies a brand domain.
@@ -154,6 +163,9 @@ async function main(argv: string[]): Promise<number> {
       off: { type: 'boolean', default: false },
       table: { type: 'string' },
       'to-table': { type: 'string' },
+      serial: { type: 'string' },
+      lot: { type: 'string' },
+      'dry-run': { type: 'boolean', default: false },
     },
   });
   const command = positionals.join(' ');
@@ -330,8 +342,11 @@ async function main(argv: string[]): Promise<number> {
       if (command === 'backup verify') {
         const table = values.table ?? String(process.env.TABLE_NAME);
         const { versions, findings } = await verifyTenant(tenant, table);
-        const lines = findings.map((f) => `  ${f.problem.padEnd(20)} ${f.key}${f.tableDigest ? `  table ${f.tableDigest}` : ''}${f.backupDigest ? `  backup ${f.backupDigest}` : ''}`);
-        out(`${versions} version${versions === 1 ? '' : 's'} of ${orgId} (${environment}) in ${table} and the backup copy: ${findings.length ? `${findings.length} differ\n${lines.join('\n')}` : 'the same on both sides'}`, { versions, findings });
+        const lines = findings.map(
+          (f) => `  ${f.problem.padEnd(20)} ${f.key}${f.tableDigest ? `  table ${f.tableDigest}` : ''}${f.backupDigest ? `  backup ${f.backupDigest}` : ''}${f.side ? `  in the ${f.side}: ${f.digests?.join(' ')}` : ''}`,
+        );
+        if (findings.some((f) => f.side)) lines.push('  A forked chain of a batch or item: repair it with "items repair" (docs/operator-cli.md#repairing-a-batch-or-an-item).');
+        out(`${versions} version${versions === 1 ? '' : 's'} of ${orgId} (${environment}) in ${table} and the backup copy: ${findings.length ? `${findings.length} finding${findings.length === 1 ? '' : 's'}\n${lines.join('\n')}` : 'the same on both sides, each chain intact'}`, { versions, findings });
         return findings.length ? 1 : 0;
       }
       const table = values['to-table'] ?? String(process.env.TABLE_NAME);
@@ -343,6 +358,43 @@ async function main(argv: string[]): Promise<number> {
         report,
       );
       return report.unreadable.length ? 1 : 0;
+    }
+    case 'items repair': {
+      const orgId = required(values.org, '--org');
+      const productId = required(values.product, '--product').toLowerCase();
+      const environment = values.env ?? 'live';
+      if (!isEnvironment(environment)) throw new UsageError('--env must be live or test.');
+      if ((values.serial === undefined) === (values.lot === undefined)) throw new UsageError('Give one of --serial (an item) or --lot (a batch).');
+      const kind = values.serial === undefined ? 'batch' : 'item';
+      const value = values.serial ?? values.lot ?? '';
+      connect(values.aws);
+      const tenant = { orgId, environment };
+      const product = await getProduct(tenant, productId, true);
+      if (!product) throw new UsageError(`No product ${productId} in ${orgId} (${environment}).`);
+      // The backup copy holds every version once made current: a version the table lost to a forked write is there.
+      const report = await repairUnitChain(tenant, product.gtin, kind, value, { backup: Boolean(process.env.BACKUP_BUCKET), dryRun: values['dry-run'] });
+      if (!report) throw new UsageError(`Product ${productId} has no ${kind} '${value}' in the table${process.env.BACKUP_BUCKET ? ' or the backup copy' : ''}.`);
+      const found = report.findings.map((f) => `  ${f.problem.padEnd(18)} v${f.version}  ${f.digests.join(' ')}`);
+      const dropped = report.dropped.map((u) => `  v${u.version}  ${u.digest}  ${u.updatedAt}  ${JSON.stringify({ lot: u.lot ?? null, status: u.status, data: u.data })}`);
+      const head = report.chain.at(-1);
+      const verdict = {
+        intact: `chain intact: ${report.chain.length} version${report.chain.length === 1 ? '' : 's'}, nothing written`,
+        planned: `would keep versions 1 to ${head?.version} and make v${head?.version} current (dry run: nothing written)`,
+        repaired: `kept versions 1 to ${head?.version}; v${head?.version} is current`,
+        conflict: `the ${kind} changed while it was repaired: nothing current was replaced; run it again`,
+      }[report.outcome];
+      const restored = report.chain.filter((v) => v.from === 'backup').map((v) => `v${v.version}`);
+      out(
+        [
+          `${kind} '${value}' of ${productId} (${orgId}, ${environment})`,
+          ...(found.length ? ['found:', ...found] : []),
+          ...(restored.length ? [`from the backup copy: ${restored.join(', ')}`] : []),
+          ...(dropped.length ? ['left out (on no consistent chain from version 1):', ...dropped] : []),
+          verdict,
+        ].join('\n'),
+        report,
+      );
+      return report.outcome === 'conflict' ? 1 : 0;
     }
     case 'dns set-txt': {
       const name = required(values.name, '--name').trim().toLowerCase().replace(/\.$/, '');

@@ -427,7 +427,8 @@ function unitOperations(kind: UnitKind): Record<string, OperationDoc> {
   const base = `/v1/products/{productId}/${collection}`;
   const schema = kind === 'batch' ? batchSchema : itemSchema;
   const events = `Writes ${noun}.created for a new ${noun}, ${noun}.withdrawn when its status becomes withdrawn, ${noun}.updated for any other change; nothing when nothing changes.`;
-  const badValue = `A ${param} that is not 1 to 20 characters of GS1 character set 82 is 422 naming ${param}.`;
+  const badValue = `A ${param} that is not 1 to 20 characters of GS1 character set 82, or is . or .. alone, is 422 naming ${param}.`;
+  const race = `Written on the condition that the ${noun} is still the version read: a concurrent write (another call, an import, a handover) makes it read and decide again, and 409 conflict when it lost five times (nothing changed; send it again).`;
   return {
     [`GET ${base}`]: {
       summary: `List a product's ${collection}`,
@@ -439,14 +440,14 @@ function unitOperations(kind: UnitKind): Record<string, OperationDoc> {
     },
     [`PUT ${base}/{${param}}`]: {
       summary: `Register or replace a ${noun}`,
-      description: `Creates the ${noun} (201) or replaces what it holds (200): ${kind === 'item' ? 'its lot, ' : ''}its status (active when absent) and its data, checked against the product's category (a wine: bottling date and analysis; others: an open object within bounds), a 422 naming the field. Every change is the next version with its digest; a PUT that changes nothing writes nothing. ${badValue} ${events}`,
+      description: `Creates the ${noun} (201) or replaces what it holds (200): ${kind === 'item' ? 'its lot, ' : ''}its status (active when absent) and its data, checked against the product's category (a wine: bottling date and analysis; others: an open object within bounds), a 422 naming the field. Every change is the next version with its digest; a PUT that changes nothing writes nothing. ${race} ${badValue} ${events}`,
       tag: 'Products',
       body: kind === 'batch' ? putBatchDocSchema : putItemDocSchema,
       responses: {
         201: { description: `Registered: the ${noun}`, schema, headers: { Location: header(`The ${noun}`) } },
         200: { description: `Replaced (or unchanged): the ${noun}`, schema },
       },
-      errors: [400, ...API_KEY_ERRORS, 404, 413, 422],
+      errors: [400, ...API_KEY_ERRORS, 404, 409, 413, 422],
     },
     [`GET ${base}/{${param}}`]: {
       summary: `Get a ${noun}`,
@@ -458,11 +459,11 @@ function unitOperations(kind: UnitKind): Record<string, OperationDoc> {
     },
     [`PATCH ${base}/{${param}}`]: {
       summary: `Merge a patch into a ${noun}`,
-      description: `An RFC 7396 JSON Merge Patch of the ${noun}'s own document (${kind === 'item' ? 'lot, ' : ''}status, data), sent as application/merge-patch+json (415 otherwise, after the ${noun} is found): members replace, null removes (status cannot be removed), objects merge, arrays replace whole. The result is checked as a whole (422 names the field). ${events}`,
+      description: `An RFC 7396 JSON Merge Patch of the ${noun}'s own document (${kind === 'item' ? 'lot, ' : ''}status, data), sent as application/merge-patch+json (415 otherwise, after the ${noun} is found): members replace, null removes (status cannot be removed), objects merge, arrays replace whole. The result is checked as a whole (422 names the field). ${race} ${events}`,
       tag: 'Products',
       bodyContent: { 'application/merge-patch+json': unitPatchDocSchema(kind) },
       responses: { 200: { description: `The ${noun} after the patch`, schema } },
-      errors: [400, ...API_KEY_ERRORS, 404, 413, 415, 422],
+      errors: [400, ...API_KEY_ERRORS, 404, 409, 413, 415, 422],
     },
     [`GET ${base}/{${param}}/qr`]: {
       summary: `A ${noun}'s QR code`,
@@ -1054,18 +1055,18 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   },
   'PUT /v1/labelling/terms/{lang}/{termKey}': {
     summary: 'Correct a legal term',
-    description: `Sets the organization's wording of a legal term in this environment (text: 1 to ${MAX_TERM_TEXT} characters, one line, keeping the platform text's placeholders such as {list}; note: why). Pages of versions published afterwards show it; versions already published keep their wording. Writes labelling_term.updated.`,
+    description: `Sets the organization's wording of a legal term in this environment (text: 1 to ${MAX_TERM_TEXT} characters, one line, keeping the platform text's placeholders such as {list}; note: why). Pages of versions published afterwards show it; versions already published keep their wording. Writes labelling_term.updated. 409 conflict when the organization's corrections kept changing under concurrent requests (nothing written; send it again).`,
     tag: 'Labelling',
     body: putLabelTermSchema,
     responses: { 200: { description: 'The term with its correction', schema: labelTermSchema } },
-    errors: [400, ...API_KEY_ERRORS, 404, 413, 422],
+    errors: [400, ...API_KEY_ERRORS, 404, 409, 413, 422],
   },
   'DELETE /v1/labelling/terms/{lang}/{termKey}': {
     summary: "Remove a legal term's correction",
-    description: "Removes the organization's wording: versions published afterwards show the platform's again. Writes labelling_term.deleted; a term without a correction is answered as it is and nothing is written.",
+    description: "Removes the organization's wording: versions published afterwards show the platform's again. Writes labelling_term.deleted; a term without a correction is answered as it is and nothing is written. 409 conflict when the corrections kept changing under concurrent requests.",
     tag: 'Labelling',
     responses: { 200: { description: 'The term without a correction', schema: labelTermSchema } },
-    errors: [...API_KEY_ERRORS, 404, 422],
+    errors: [...API_KEY_ERRORS, 404, 409, 422],
   },
   'GET /v1/openapi.json': {
     summary: 'This document', description: 'The OpenAPI 3.1 document of this API, generated from the route table and the schemas the handlers validate with.',

@@ -1,8 +1,9 @@
-import { BatchGetCommand, BatchWriteCommand, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Tenant } from '../domain/tenant.ts';
 import { unitFromItem, unitValue, type UnitKind, type UnitRecord } from '../domain/unit.ts';
+import { putItems } from './backup-restore.ts';
 import { db, tableName } from './client.ts';
-import { cancellationReasons, retryOnConflict } from './errors.ts';
+import { cancellationReasons, isConditionFailure, isTransactionConflict, retryOnConflict } from './errors.ts';
 import { batchPrefix, batchSk, batchVersionPrefix, batchVersionSk, itemPrefix, itemSk, itemVersionPrefix, itemVersionSk, tenantPk, type ItemKey } from './keys.ts';
 import { beginsWith, queryItems } from './query.ts';
 import type { TransactItem } from './writes.ts';
@@ -69,29 +70,38 @@ export async function getUnit(tenant: Tenant, kind: UnitKind, gtin14: string, va
 }
 
 /**
+ * The condition of a record's next version, every writer's (the API's transactions, bulk
+ * registration's puts, a handover): no record yet (a new one), or the stored current version is
+ * still `before`, the very version it was planned from (its number and its digest, so that a
+ * version forked under the same number is not taken for it).
+ */
+function plannedFrom(before: UnitRecord | undefined): { ConditionExpression: string; ExpressionAttributeValues?: Item } {
+  return before
+    ? { ConditionExpression: 'version = :version AND digest = :digest', ExpressionAttributeValues: { ':version': before.version, ':digest': before.digest } }
+    : { ConditionExpression: 'attribute_not_exists(PK)' };
+}
+
+/**
  * The writes of a record's next version, for a transaction: `after` as the current version on the
- * condition that none exists (a new record) or that the stored one is still `before` (its version),
- * and `before` archived under its own key.
+ * condition that none exists (a new record) or that the stored one is still `before` (its version
+ * and digest), and `before` archived under its own key.
  */
 export function unitVersionWrites(tenant: Tenant, before: UnitRecord | undefined, after: UnitRecord): TransactItem[] {
   return [
-    {
-      Put: {
-        TableName: tableName(),
-        Item: currentItem(tenant, after),
-        ConditionExpression: before ? 'version = :version' : 'attribute_not_exists(PK)',
-        ...(before ? { ExpressionAttributeValues: { ':version': before.version } } : {}),
-      },
-    },
+    { Put: { TableName: tableName(), Item: currentItem(tenant, after), ...plannedFrom(before) } },
     ...(before ? [{ Put: { TableName: tableName(), Item: archivedItem(tenant, before), ConditionExpression: 'attribute_not_exists(PK)' } }] : []),
   ];
 }
 
+/** Whether a write failed because a concurrent one won: its condition failed, or it lost to a transaction on the same item. */
+const lostRace = (error: unknown): boolean =>
+  isConditionFailure(error) || isTransactionConflict(error) || cancellationReasons(error).some((reason) => reason.Code === 'ConditionalCheckFailed');
+
 /**
  * Writes `after` as the record's current version in one transaction with `also` (its event): a new
  * record on the condition that none exists, a next version on the condition that the stored one is
- * still `before` (its version), which is archived under its own key beside it. 'conflict' when the
- * condition failed (a concurrent write won): nothing was written.
+ * still `before` (its version and digest), which is archived under its own key beside it. 'conflict'
+ * when a condition failed or the transaction kept losing to concurrent ones: nothing was written.
  */
 export async function writeUnitVersion(tenant: Tenant, before: UnitRecord | undefined, after: UnitRecord, also: readonly TransactItem[] = []): Promise<'written' | 'conflict'> {
   const items: TransactItem[] = [...unitVersionWrites(tenant, before, after), ...also];
@@ -99,7 +109,7 @@ export async function writeUnitVersion(tenant: Tenant, before: UnitRecord | unde
     await retryOnConflict(() => db().send(new TransactWriteCommand({ TransactItems: items })));
     return 'written';
   } catch (error) {
-    if (cancellationReasons(error).some((reason) => reason.Code === 'ConditionalCheckFailed')) return 'conflict';
+    if (lostRace(error)) return 'conflict';
     throw error;
   }
 }
@@ -196,7 +206,7 @@ async function inParallel<T>(parts: readonly T[], inFlight: number, task: (part:
   );
 }
 
-/** Bulk calls a chunk makes at once: a chunk of 500 items is 5 reads of 100 and 20 writes of 25. */
+/** BatchGetItem calls a chunk makes at once: a chunk of 500 items is 5 reads of 100. */
 const IN_FLIGHT = 8;
 
 /** The current versions of a product's records named by `values` (strongly consistent): one BatchGetItem per 100, several at once. */
@@ -220,20 +230,112 @@ export async function readUnits(tenant: Tenant, kind: UnitKind, gtin14: string, 
   return out;
 }
 
+/** A record's next version as planned: `after`, on the condition that the stored record is still `before` (none: a new record). */
+export interface PlannedVersion {
+  before: UnitRecord | undefined;
+  after: UnitRecord;
+}
+
+/** Conditional writes a chunk makes at once (DynamoDB takes no condition in a BatchWriteItem: one call an item). */
+const WRITES_IN_FLIGHT = 16;
+
 /**
- * Puts items without conditions, 25 to a BatchWriteItem call (DynamoDB's most), several calls at
- * once, the unprocessed ones again: bulk registration's writes (lib/services/imports-items.ts), one
- * write unit for each item of at most 1 KB.
+ * Writes planned versions, each on its own condition (docs/decisions.md#bulk-registration-within-11-write-units-an-item):
+ * a new record with one PutItem on the condition that none exists (one write unit for an item of
+ * at most 1 KB), a changed one with writeUnitVersion's transaction (the next version current on the
+ * condition that the stored one is still the version it was planned from, that version archived
+ * beside it: two items, four write units). A condition that fails costs its write too. Answers, in
+ * the order of `plans`, 'written' or 'conflict' (a concurrent write won and nothing was written: the
+ * caller plans the record again from what is stored).
  */
-export async function putInBulk(items: readonly Item[]): Promise<void> {
-  const parts = Array.from({ length: Math.ceil(items.length / 25) }, (_, i) => items.slice(i * 25, i * 25 + 25));
-  await inParallel(parts, IN_FLIGHT, async (part) => {
-    let requests: { PutRequest: { Item: Item } }[] = part.map((Item) => ({ PutRequest: { Item } }));
-    for (let attempt = 1; requests.length; attempt++) {
-      const { UnprocessedItems } = await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: requests } }));
-      requests = (UnprocessedItems?.[tableName()] ?? []) as typeof requests;
-      if (requests.length && attempt >= 8) throw new Error(`Could not write ${requests.length} records`);
-      if (requests.length) await backOff(attempt);
+export async function writeVersions(tenant: Tenant, plans: readonly PlannedVersion[]): Promise<('written' | 'conflict')[]> {
+  const outcomes: ('written' | 'conflict')[] = plans.map(() => 'conflict');
+  await inParallel([...plans.keys()], WRITES_IN_FLIGHT, async (index) => {
+    const { before, after } = plans[index] as PlannedVersion;
+    if (before) {
+      outcomes[index] = await writeUnitVersion(tenant, before, after);
+      return;
+    }
+    try {
+      await db().send(new PutCommand({ TableName: tableName(), Item: currentItem(tenant, after), ...plannedFrom(undefined) }));
+      outcomes[index] = 'written';
+    } catch (error) {
+      if (!lostRace(error)) throw error;
     }
   });
+  return outcomes;
+}
+
+/**
+ * Whether the import `importId` wrote a version of the record after version `since` (0: since
+ * before it existed): `current` (read strongly consistent just before) or an archived version between
+ * them (one Query). What a bulk write that lost its race asks before planning its row again: its own
+ * write may be stored after all (cut off by the client and sent again, the second attempt failing
+ * its condition on the first), or another delivery of the same chunk wrote the row.
+ */
+export async function importWroteSince(tenant: Tenant, kind: UnitKind, gtin14: string, value: string, importId: string, since: number, current: UnitRecord | undefined): Promise<boolean> {
+  if (!current || current.version <= since) return false;
+  if (current.importId === importId) return true;
+  if (current.version - 1 <= since) return false;
+  const { items } = await queryItems({
+    KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
+    ExpressionAttributeValues: { ':pk': tenantPk(tenant), ':from': versionSk(kind, gtin14, value, since + 1), ':to': versionSk(kind, gtin14, value, current.version - 1) },
+    ConsistentRead: true,
+  });
+  return items.some((item) => item.importId === importId);
+}
+
+/** Every stored version of a record: its current item and its archived ones (oldest first), each with its sort key. */
+export interface StoredUnitVersions {
+  current: UnitRecord | undefined;
+  archived: { sk: string; unit: UnitRecord }[];
+}
+
+/** A record's current item and every archived version (all pages), strongly consistent: what a chain check or a repair reads. */
+export async function readUnitVersions(tenant: Tenant, kind: UnitKind, gtin14: string, value: string): Promise<StoredUnitVersions> {
+  const current = await getUnit(tenant, kind, gtin14, value, true);
+  const { items } = await queryItems({ ...beginsWith(tenantPk(tenant), versionPrefix(kind, gtin14, value)), ConsistentRead: true });
+  const archived = items.flatMap((item) => {
+    const unit = unitFromItem(item, kind);
+    return unit ? [{ sk: String(item.SK), unit }] : [];
+  });
+  return { current, archived: archived.sort((a, b) => a.unit.version - b.unit.version) };
+}
+
+/**
+ * Makes `chain` (versions 1..n of one record, each naming its predecessor's digest) the record's
+ * stored history (an operator's repair, docs/operator-cli.md#repairing-a-batch-or-an-item): versions
+ * 1..n-1 archived under their keys, version n current, any other archived item of the record
+ * deleted. The archived versions are put first; the current version, with the deletions, in one
+ * transaction on the condition that the current item is still the one `stored` read (its digest;
+ * none: no current item), so that a write that lands meanwhile is not overwritten ('conflict': run
+ * the repair again).
+ */
+export async function replaceUnitChain(tenant: Tenant, chain: readonly UnitRecord[], stored: StoredUnitVersions): Promise<'written' | 'conflict'> {
+  const head = chain.at(-1);
+  if (!head) throw new Error('A chain to store needs at least one version.');
+  const keep = new Map(chain.slice(0, -1).map((unit) => [versionSk(unit.kind, unit.gtin, unitValue(unit), unit.version), unit]));
+  const archivedDigests = new Map(stored.archived.map(({ sk, unit }) => [sk, unit.digest]));
+  const puts = [...keep].filter(([sk, unit]) => archivedDigests.get(sk) !== unit.digest).map(([, unit]) => archivedItem(tenant, unit));
+  await putItems(tableName(), puts);
+  const deletions = [...new Set(stored.archived.map(({ sk }) => sk))].filter((sk) => !keep.has(sk));
+  const seen = stored.current;
+  const items: TransactItem[] = [
+    {
+      Put: {
+        TableName: tableName(),
+        Item: currentItem(tenant, head),
+        ...(seen ? { ConditionExpression: 'digest = :seen', ExpressionAttributeValues: { ':seen': seen.digest } } : { ConditionExpression: 'attribute_not_exists(PK)' }),
+      },
+    },
+    ...deletions.map((sk) => ({ Delete: { TableName: tableName(), Key: { PK: tenantPk(tenant), SK: sk } } })),
+  ];
+  if (items.length > 100) throw new Error(`The repair would delete ${deletions.length} archived versions in one transaction; DynamoDB takes at most 99.`);
+  try {
+    await retryOnConflict(() => db().send(new TransactWriteCommand({ TransactItems: items })));
+    return 'written';
+  } catch (error) {
+    if (lostRace(error)) return 'conflict';
+    throw error;
+  }
 }

@@ -25,11 +25,37 @@ export const UNIT_PARAM: Readonly<Record<UnitKind, 'lot' | 'serial'>> = { batch:
 /** AI 10 and AI 21 both hold 1 to 20 characters of GS1 character set 82. */
 export const UNIT_VALUE_MAX_LENGTH = 20;
 
-/** The same rule as a pattern, for the API reference: 1 to 20 characters of GS1 character set 82. */
-export const UNIT_VALUE_PATTERN = `^[!"%&'()*+,\\-./0-9:;<=>?A-Z_a-z]{1,${UNIT_VALUE_MAX_LENGTH}}$`;
+/** GS1 character set 82 in a character class, and the same without the full stop. */
+const CSET82_CLASS = `!"%&'()*+,\\-./0-9:;<=>?A-Z_a-z`;
+const CSET82_CLASS_NO_DOT = `!"%&'()*+,\\-/0-9:;<=>?A-Z_a-z`;
 
-/** Whether `value` is a lot or serial as GS1 writes it: 1 to 20 characters of character set 82. */
-export const isUnitValue = (value: string): boolean => value.length >= 1 && value.length <= UNIT_VALUE_MAX_LENGTH && CSET82.test(value);
+/**
+ * The same rule as unitValueProblem, as a pattern for the API reference: 1 to 20 characters of GS1
+ * character set 82, but not `.` or `..` alone (spelt without a lookahead, which JSON Schema tools
+ * and the fuzz suite's generator do not all take).
+ */
+export const UNIT_VALUE_PATTERN = `^(?:[${CSET82_CLASS_NO_DOT}][${CSET82_CLASS}]?|\\.[${CSET82_CLASS_NO_DOT}]|[${CSET82_CLASS}]{3,${UNIT_VALUE_MAX_LENGTH}})$`;
+
+/** `.` and `..` alone: GS1 allows them, but a URL path cannot carry them as a segment (RFC 3986 removes dot segments, `%2E` included). */
+const DOT_SEGMENTS: readonly string[] = ['.', '..'];
+
+/**
+ * The one rule for a lot or serial, whichever way it comes in (a PUT's path, an items file's row, a
+ * body's lot, a handover's serial, a list's cursor): what is wrong with `value`, or undefined when it
+ * is a lot or serial the service takes. 1 to 20 characters of GS1 character set 82, and not `.` or
+ * `..` alone: those are dot segments, which every URL parser removes, so the record's Digital Link,
+ * its pages and its backup copy's link could never name it (issue 37, finding 7).
+ */
+export function unitValueProblem(kind: UnitKind, value: string): string | undefined {
+  const param = UNIT_PARAM[kind];
+  if (value === '') return `${param} is required.`;
+  if (value.length > UNIT_VALUE_MAX_LENGTH || !CSET82.test(value)) return `${param} must be 1 to ${UNIT_VALUE_MAX_LENGTH} characters of GS1 character set 82 (AI ${UNIT_AI[kind]}).`;
+  if (DOT_SEGMENTS.includes(value)) return `${param} cannot be '${value}' alone: a URL path drops it as a dot segment, so its Digital Link would not name it.`;
+  return undefined;
+}
+
+/** Whether `value` is a lot or serial the service takes (unitValueProblem finds nothing wrong with it). */
+export const isUnitValue = (value: string): boolean => unitValueProblem('item', value) === undefined;
 
 /** The statuses every category has; a category may add its own (lib/domain/unit-data.ts). */
 export const BASE_UNIT_STATUSES = ['active', 'withdrawn'] as const;
@@ -153,6 +179,87 @@ export function nextUnitVersion(
     ...(content.updatedBy === undefined ? {} : { updatedBy: content.updatedBy }),
   };
   return { ...unsigned, digest: unitDigest(unsigned), createdAt: before?.createdAt ?? now, ...(importId ? { importId } : {}) };
+}
+
+// ---- A record's digest chain as stored -----------------------------------------------------------
+
+/**
+ * What is wrong with a record's stored versions (docs/operator-cli.md#repairing-a-batch-or-an-item):
+ * two versions under one number (`duplicate_version`: a forked chain), a version whose
+ * previousDigest is not its predecessor's digest (`broken_link`; version 1's is null), a digest its
+ * version's members do not give (`digest`), or a number missing between 1 and the newest (`gap`).
+ */
+export interface UnitChainFinding {
+  version: number;
+  problem: 'duplicate_version' | 'broken_link' | 'digest' | 'gap';
+  /** The digests of the versions concerned. */
+  digests: string[];
+}
+
+/** The stored versions by number, oldest first, a version stored twice with one digest (an archived copy of the current one) once. */
+function byNumber(versions: readonly UnitRecord[]): Map<number, UnitRecord[]> {
+  const out = new Map<number, UnitRecord[]>();
+  for (const version of [...versions].sort((a, b) => a.version - b.version)) {
+    const same = out.get(version.version) ?? [];
+    if (!same.some((other) => other.digest === version.digest)) out.set(version.version, [...same, version]);
+  }
+  return out;
+}
+
+/**
+ * Checks a record's stored versions, in any order (its archived ones and its current one): every
+ * problem found, by version; none for an intact chain 1..n.
+ */
+export function unitChainFindings(versions: readonly UnitRecord[]): UnitChainFinding[] {
+  const findings: UnitChainFinding[] = [];
+  const numbers = byNumber(versions);
+  const newest = Math.max(0, ...numbers.keys());
+  for (let n = 1; n <= newest; n++) {
+    const here = numbers.get(n);
+    if (!here) {
+      findings.push({ version: n, problem: 'gap', digests: [] });
+      continue;
+    }
+    if (here.length > 1) findings.push({ version: n, problem: 'duplicate_version', digests: here.map((v) => v.digest) });
+    const bad = here.filter((v) => unitDigest(v) !== v.digest);
+    if (bad.length) findings.push({ version: n, problem: 'digest', digests: bad.map((v) => v.digest) });
+    const before = numbers.get(n - 1);
+    const unlinked = here.filter((v) => (n === 1 ? v.previousDigest !== null : before !== undefined && !before.some((p) => p.digest === v.previousDigest)));
+    if (unlinked.length) findings.push({ version: n, problem: 'broken_link', digests: unlinked.map((v) => v.digest) });
+  }
+  return findings;
+}
+
+/**
+ * The longest consistent chain among `versions` (a record's stored versions, from the table and the
+ * backup copy): version 1 naming no predecessor, each next version naming the previous one's digest,
+ * every digest what its version's members give. Of two chains as long, the one whose newest version
+ * was made later (then the lower digest, so that the answer never depends on the order read).
+ * Empty when no version 1 holds.
+ */
+export function longestUnitChain(versions: readonly UnitRecord[]): UnitRecord[] {
+  const sound = [...new Map(versions.filter((v) => unitDigest(v) === v.digest).map((v) => [v.digest, v])).values()];
+  const next = new Map<string, UnitRecord[]>();
+  for (const v of sound) if (v.previousDigest !== null) next.set(v.previousDigest, [...(next.get(v.previousDigest) ?? []), v]);
+  const better = (a: UnitRecord[], b: UnitRecord[]): UnitRecord[] => {
+    if (a.length !== b.length) return a.length > b.length ? a : b;
+    const [headA, headB] = [a.at(-1)!, b.at(-1)!];
+    if (headA.updatedAt !== headB.updatedAt) return headA.updatedAt > headB.updatedAt ? a : b;
+    return headA.digest <= headB.digest ? a : b;
+  };
+  // The longest chain from each version onwards (memoised by digest: each version is visited once).
+  const from = new Map<string, UnitRecord[]>();
+  const longestFrom = (v: UnitRecord): UnitRecord[] => {
+    const known = from.get(v.digest);
+    if (known) return known;
+    let best: UnitRecord[] = [v];
+    for (const child of next.get(v.digest) ?? []) if (child.version === v.version + 1) best = better(best, [v, ...longestFrom(child)]);
+    from.set(v.digest, best);
+    return best;
+  };
+  let best: UnitRecord[] = [];
+  for (const first of sound) if (first.version === 1 && first.previousDigest === null) best = best.length ? better(best, longestFrom(first)) : longestFrom(first);
+  return best;
 }
 
 /**

@@ -110,6 +110,16 @@ export class DuplicateError extends ApiError<'duplicate_error'> {
   }
 }
 
+/**
+ * 409: the write lost its race to concurrent writes of the same resource as many times as it tried
+ * (each write is conditional on the version it read); nothing was changed, and sending it again may win.
+ */
+export class ConflictError extends ApiError<'conflict'> {
+  constructor(message: string, options?: ApiErrorOptions) {
+    super(409, 'conflict', message, options);
+  }
+}
+
 /** 410: the product behind a Digital Link was withdrawn by its producer (docs/lifecycle.md#withdrawal). */
 export class GoneError extends ApiError<'not_found'> {
   constructor(message: string, options?: ApiErrorOptions) {

@@ -1,5 +1,5 @@
 import { eventPut } from '../data/events.ts';
-import { archivedItem, currentItem, putInBulk, readUnits } from '../data/items.ts';
+import { importWroteSince, readUnits, writeVersions } from '../data/items.ts';
 import { finishChunk, getImportChunk, settleImportJob } from '../data/imports.ts';
 import type { ItemChunkRow } from '../data/import-queue.ts';
 import { getProduct } from '../data/products.ts';
@@ -9,7 +9,7 @@ import type { ProductRecord } from '../domain/product.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import { itemRowInput } from '../domain/unit-columns.ts';
 import { unitSpecOf, unitStatusesOf } from '../domain/unit-data.ts';
-import { isUnitValue, nextUnitVersion, sameContent, type UnitContent, type UnitRecord } from '../domain/unit.ts';
+import { nextUnitVersion, sameContent, unitValueProblem, type UnitContent, type UnitRecord } from '../domain/unit.ts';
 import { formatPath } from '../http/validation.ts';
 
 /**
@@ -17,9 +17,10 @@ import { formatPath } from '../http/validation.ts';
  * docs/decisions.md#bulk-registration-within-11-write-units-an-item): the rows are checked on upload
  * against the product's category; each chunk of at most ITEM_CHUNK_ROWS rows travels in its SQS
  * message, and the worker reads the chunk's items in BatchGetItem calls, writes the new and changed
- * ones with BatchWriteItem (one write unit for an item of at most 1 KB) and logs one `item.imported`
- * event for the chunk, in the transaction that adds its counts to the job. Importing the same file
- * again changes nothing.
+ * ones each on the condition that the item is still the version its row was planned from (a new
+ * item with one PutItem, one write unit for an item of at most 1 KB; a changed one in a transaction
+ * with its predecessor's archive) and logs one `item.imported` event for the chunk, in the
+ * transaction that adds its counts to the job. Importing the same file again changes nothing.
  */
 
 /** A row that passed its checks: what the worker writes. */
@@ -37,10 +38,11 @@ type Checked = { ok: true; value: CheckedItemRow } | { ok: false; errors: Import
 export function checkItemRow(product: Pick<ProductRecord, 'category'>, row: number, cells: Readonly<Record<string, string>>): Checked {
   const input = itemRowInput(cells);
   const errors: ImportRowError[] = input.errors.map((e) => ({ row, ...e }));
-  if (!isUnitValue(input.serial)) {
-    errors.push({ row, column: 'serial', message: input.serial === '' ? 'serial is required: every row names its item.' : 'serial must be 1 to 20 characters of GS1 character set 82 (AI 21).' });
-  }
-  if (input.lot !== undefined && !isUnitValue(input.lot)) errors.push({ row, column: 'lot', message: 'lot must be 1 to 20 characters of GS1 character set 82 (AI 10).' });
+  // The one rule of a serial and a lot, as PUT …/items/{serial} applies it (lib/domain/unit.ts).
+  const serialProblem = input.serial === '' ? 'serial is required: every row names its item.' : unitValueProblem('item', input.serial);
+  if (serialProblem !== undefined) errors.push({ row, column: 'serial', message: serialProblem });
+  const lotProblem = input.lot === undefined ? undefined : unitValueProblem('batch', input.lot);
+  if (lotProblem !== undefined) errors.push({ row, column: 'lot', message: lotProblem });
   const statuses = unitStatusesOf(product.category);
   if (input.status !== undefined && !statuses.includes(input.status)) errors.push({ row, column: 'status', message: `status must be one of: ${statuses.join(', ')}.` });
   let data: Record<string, unknown> | undefined;
@@ -139,22 +141,79 @@ function contentOf(row: CheckedItemRow, stored: UnitRecord | undefined): UnitCon
 }
 
 /**
+ * Decides one row against its stored item (`before`; undefined: none yet). `importId` (the worker's)
+ * recognises an item an earlier delivery of the chunk, or an earlier attempt of this one, wrote. The
+ * next version is always the stored one's number plus one (an import never lowers a version), made
+ * no earlier than the stored one.
+ */
+function planItemRow(product: ProductRecord, row: CheckedItemRow, before: UnitRecord | undefined, now: string, importId?: string): ItemPlan {
+  if (importId !== undefined && before?.importId === importId) return { kind: 'done', row, outcome: before.version === 1 ? 'created' : 'updated' };
+  const content = contentOf(row, before);
+  // The product's category may have changed since the upload: the row is checked again against it.
+  const statuses = unitStatusesOf(product.category);
+  if (!statuses.includes(content.status)) return { kind: 'failed', error: { row: row.row, column: 'status', message: `status must be one of: ${statuses.join(', ')}.` } };
+  if (before && sameContent(before, content)) return { kind: 'unchanged', row };
+  const at = before && before.updatedAt > now ? before.updatedAt : now;
+  const after = nextUnitVersion({ kind: 'item', productId: product.productId, gtin: product.gtin, value: row.serial }, before, content, at, importId);
+  return { kind: before ? 'update' : 'create', row, before, after };
+}
+
+/**
  * Decides each row against the product's stored items: one BatchGetItem (strongly consistent) per
  * 100 rows. `importId` (the worker's) recognises items an earlier delivery of the chunk wrote.
  */
 export async function planItemRows(tenant: Tenant, product: ProductRecord, rows: readonly CheckedItemRow[], now: string, importId?: string): Promise<ItemPlan[]> {
   const stored = await readUnits(tenant, 'item', product.gtin, rows.map((r) => r.serial));
-  const statuses = unitStatusesOf(product.category);
-  return rows.map((row): ItemPlan => {
-    const before = stored.get(row.serial);
-    if (importId !== undefined && before?.importId === importId) return { kind: 'done', row, outcome: before.version === 1 ? 'created' : 'updated' };
-    const content = contentOf(row, before);
-    // The product's category may have changed since the upload: the row is checked again against it.
-    if (!statuses.includes(content.status)) return { kind: 'failed', error: { row: row.row, column: 'status', message: `status must be one of: ${statuses.join(', ')}.` } };
-    if (before && sameContent(before, content)) return { kind: 'unchanged', row };
-    const after = nextUnitVersion({ kind: 'item', productId: product.productId, gtin: product.gtin, value: row.serial }, before, content, now, importId);
-    return { kind: before ? 'update' : 'create', row, before, after };
-  });
+  return rows.map((row) => planItemRow(product, row, stored.get(row.serial), now, importId));
+}
+
+/** How often a row is planned and written again after losing to a concurrent write of its item. */
+const ITEM_ROW_ATTEMPTS = 5;
+
+/** The pause before a row's next attempt: jittered, growing, at most about half a second. */
+const pause = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.min(500, 25 * 2 ** attempt) * (0.5 + Math.random())));
+
+/** The row error of a row whose item kept changing under concurrent writes: nothing of the row was written. */
+const lostRow = (row: CheckedItemRow): ImportRowError => ({
+  row: row.row,
+  column: 'serial',
+  message: `The item '${row.serial}' changed under concurrent writes (API calls or another import) each of the ${ITEM_ROW_ATTEMPTS} times this row was written; nothing of this row was written. Import it again.`,
+});
+
+/**
+ * Writes the planned creates and updates, each on the condition that its item is still the one it
+ * was planned from (writeVersions, lib/data/items.ts). A row whose write lost is read again
+ * (strongly consistent): written after all when this import wrote a version of it meanwhile
+ * (importWroteSince), else planned again on top of what is stored now and written again, at most
+ * ITEM_ROW_ATTEMPTS times in all; one that never wins is a row error. Answers the plans as they
+ * ended: written ones as planned, the others as decided last (unchanged, done or failed).
+ */
+async function writeItemPlans(tenant: Tenant, product: ProductRecord, plans: readonly ItemPlan[], importId: string): Promise<ItemPlan[]> {
+  const out = [...plans];
+  let pending = out.flatMap((plan, index) => (plan.kind === 'create' || plan.kind === 'update' ? [index] : []));
+  for (let attempt = 1; pending.length; attempt++) {
+    const writes = pending.map((index) => out[index] as Extract<ItemPlan, { kind: 'create' | 'update' }>);
+    const outcomes = await writeVersions(tenant, writes);
+    const lost = pending.filter((_, i) => outcomes[i] === 'conflict');
+    if (!lost.length) break;
+    const last = attempt >= ITEM_ROW_ATTEMPTS;
+    if (!last) await pause(attempt);
+    const lostPlans = lost.map((index) => out[index] as Extract<ItemPlan, { kind: 'create' | 'update' }>);
+    const stored = await readUnits(tenant, 'item', product.gtin, lostPlans.map((plan) => plan.row.serial));
+    // The row may be written after all: by this write, cut off by the client and sent again (the second
+    // attempt failing its condition on the first), or by another delivery of the same chunk.
+    const written = await Promise.all(
+      lostPlans.map(({ row, before }) => importWroteSince(tenant, 'item', product.gtin, row.serial, importId, before?.version ?? 0, stored.get(row.serial))),
+    );
+    const now = new Date().toISOString();
+    for (const [i, index] of lost.entries()) {
+      const { row, after } = lostPlans[i] as Extract<ItemPlan, { kind: 'create' | 'update' }>;
+      if (written[i]) out[index] = { kind: 'done', row, outcome: after.version === 1 ? 'created' : 'updated' };
+      else out[index] = last ? { kind: 'failed', error: lostRow(row) } : planItemRow(product, row, stored.get(row.serial), now, importId);
+    }
+    pending = lost.filter((index) => out[index]?.kind === 'create' || out[index]?.kind === 'update');
+  }
+  return out;
 }
 
 /** The counts of planned rows, as a dry run reports them. */
@@ -179,7 +238,8 @@ export interface ItemChunk {
 
 /**
  * Imports one chunk of an items file (the worker's unit, one SQS message): the new and changed items
- * in BatchWriteItem calls (a changed item's previous version archived beside it), then the chunk's
+ * in conditional writes (writeItemPlans: a changed item's previous version archived beside it, a row
+ * that loses to a concurrent write planned again, at most ITEM_ROW_ATTEMPTS times), then the chunk's
  * counts, its row errors and its one `item.imported` event in the transaction that marks it done,
  * so a redelivered chunk counts once; the items it wrote carry the import's id, so a redelivery
  * before that transaction counts them as they were written. Returns 'missing' for an unknown chunk.
@@ -192,12 +252,8 @@ export async function importItemChunk(tenant: Tenant, importId: string, chunkNum
   const rows = message.rows.map(fromChunkRow);
   const product = await getProduct(tenant, message.productId, true);
   const plans: ItemPlan[] = product
-    ? await planItemRows(tenant, product, rows, now, importId)
+    ? await writeItemPlans(tenant, product, await planItemRows(tenant, product, rows, now, importId), importId)
     : rows.map((row) => ({ kind: 'failed', error: { row: row.row, column: '', message: 'The product no longer exists.' } }));
-  const writes = plans.flatMap((plan) =>
-    plan.kind === 'create' || plan.kind === 'update' ? [currentItem(tenant, plan.after), ...(plan.before ? [archivedItem(tenant, plan.before)] : [])] : [],
-  );
-  await putInBulk(writes);
   const counted = countItemPlans(plans);
   const serials = (kind: 'create' | 'update', outcome: 'created' | 'updated') =>
     plans.flatMap((plan) => ((plan.kind === kind || (plan.kind === 'done' && plan.outcome === outcome)) && 'row' in plan ? [plan.row.serial] : []));

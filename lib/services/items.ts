@@ -6,9 +6,9 @@ import { mergePatch } from '../domain/merge-patch.ts';
 import type { ProductRecord } from '../domain/product.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import { unitSpecOf, unitStatusesOf } from '../domain/unit-data.ts';
-import { isUnitValue, nextUnitVersion, sameContent, UNIT_PARAM, UNIT_VALUE_MAX_LENGTH, WITHDRAWN, type UnitContent, type UnitKind, type UnitRecord } from '../domain/unit.ts';
+import { nextUnitVersion, sameContent, UNIT_PARAM, unitValueProblem, WITHDRAWN, type UnitContent, type UnitKind, type UnitRecord } from '../domain/unit.ts';
 import { IMMUTABLE_UNIT_FIELDS, putBatchSchema, putItemSchema, toUnitView, type UnitInput } from '../domain/units.ts';
-import { InvalidRequestError, NotFoundError, ValidationError } from '../http/errors.ts';
+import { ConflictError, InvalidRequestError, NotFoundError, ValidationError } from '../http/errors.ts';
 import { parseBody, parseOrThrow } from '../http/validation.ts';
 
 /**
@@ -21,17 +21,14 @@ import { parseBody, parseOrThrow } from '../http/validation.ts';
 const NOUN: Readonly<Record<UnitKind, string>> = { batch: 'batch', item: 'item' };
 
 /**
- * A lot or serial from the path, percent-decoded once by the gateway: 1 to 20 characters of GS1
- * character set 82, else 422 naming it (a long segment is refused on its length, before any pattern).
+ * A lot or serial from the path, percent-decoded once by the gateway, by the one rule of every way in
+ * (unitValueProblem, lib/domain/unit.ts): 1 to 20 characters of GS1 character set 82, not `.` or `..`
+ * alone, else 422 naming it (a long segment is refused on its length, before any pattern).
  */
 export function unitValueOf(kind: UnitKind, raw: string): string {
-  const param = UNIT_PARAM[kind];
-  if (!isUnitValue(raw)) {
-    throw new ValidationError(
-      `${param} must be 1 to ${UNIT_VALUE_MAX_LENGTH} characters of GS1 character set 82 (GS1 AI ${kind === 'batch' ? '10' : '21'}).`,
-      param,
-      "Use letters, digits and ! \" % & ' ( ) * + , - . / : ; < = > ? _ only, percent-encoded in the path where a URL needs it.",
-    );
+  const problem = unitValueProblem(kind, raw);
+  if (problem !== undefined) {
+    throw new ValidationError(problem, UNIT_PARAM[kind], "Use letters, digits and ! \" % & ' ( ) * + , - . / : ; < = > ? _ only, percent-encoded in the path where a URL needs it.");
   }
   return raw;
 }
@@ -77,6 +74,16 @@ function eventTypeOf(kind: UnitKind, before: UnitRecord | undefined, after: Unit
 /** How often a write is decided again after losing to a concurrent one. */
 const ATTEMPTS = 5;
 
+/** The pause before deciding again: jittered and growing (about 20, 40, 80, 160 ms), so that racing writers spread out. */
+const pause = (attempt: number) => new Promise((resolve) => setTimeout(resolve, 10 * 2 ** attempt * (0.5 + Math.random())));
+
+/** 409 when a write lost its race ATTEMPTS times: nothing was written, and the client may send it again. */
+const keptChanging = (kind: UnitKind, value: string) =>
+  new ConflictError(`The ${NOUN[kind]} '${value}' kept changing under concurrent writes (API calls, an import or a handover) while this change was written ${ATTEMPTS} times; nothing was changed.`, {
+    param: UNIT_PARAM[kind],
+    suggestion: `Read the ${NOUN[kind]} again and repeat the change.`,
+  });
+
 export interface UnitWrite {
   unit: UnitRecord;
   /** The record did not exist before. */
@@ -85,8 +92,9 @@ export interface UnitWrite {
 
 /**
  * Writes the next version of a record from `contentOf(current)` (undefined: no record yet), with its
- * event in the same transaction. A content equal to the current one writes nothing. A concurrent
- * write makes it read again and decide again (the last write wins, each a version of its own).
+ * event in the same transaction, on the condition that the stored record is still `current`. A
+ * content equal to the current one writes nothing. A concurrent write makes it read again and decide
+ * again (the last write wins, each a version of its own), at most ATTEMPTS times: then 409.
  */
 async function writeNext(
   tenant: Tenant,
@@ -102,11 +110,18 @@ async function writeNext(
     if (!current && mustExist) await requireUnit(tenant, product, kind, value);
     const content = contentOf(current);
     if (current && sameContent(current, content)) return { unit: current, created: false };
-    const now = new Date().toISOString();
+    // Never made before the version it follows (another writer's clock may run ahead): `?at=` reads rely on the order.
+    const clock = new Date().toISOString();
+    const now = current && current.updatedAt > clock ? current.updatedAt : clock;
     const next = nextUnitVersion({ kind, productId: product.productId, gtin: product.gtin, value }, current, content, now);
     const event = newEvent(eventTypeOf(kind, current, next), toUnitView(next, product.qrCodeUrl), origin, now);
     if ((await writeUnitVersion(tenant, current, next, [eventPut(tenant, event)])) === 'written') return { unit: next, created: !current };
-    if (attempt >= ATTEMPTS) throw new Error(`The ${NOUN[kind]} '${value}' kept changing under concurrent writes`);
+    if (attempt >= ATTEMPTS) {
+      // A transaction cut off by the client and sent again fails its condition on its own first attempt: then it is written.
+      if ((await getUnit(tenant, kind, product.gtin, value, true))?.digest === next.digest) return { unit: next, created: !current };
+      throw keptChanging(kind, value);
+    }
+    await pause(attempt);
   }
 }
 

@@ -19,7 +19,7 @@ import {
 import { isLang, LANGUAGES, type Lang } from '../domain/labelling/languages.ts';
 import type { TextKey } from '../domain/labelling/texts.ts';
 import type { Tenant } from '../domain/tenant.ts';
-import { NotFoundError, ServiceUnavailableError, ValidationError } from '../http/errors.ts';
+import { ConflictError, NotFoundError, ValidationError } from '../http/errors.ts';
 
 /**
  * Corrections of the e-label's legal terms (docs/labelling.md#correcting-a-term). A path that names
@@ -97,7 +97,9 @@ export async function setTerm(tenant: Tenant, lang: string, termKey: string, inp
 
 /** How often a correction is tried against a set that changes under it before the caller is asked to retry. */
 const SET_ATTEMPTS = 5;
-const busy = () => new ServiceUnavailableError(1, "The organization's corrections were changed by several requests at once; nothing was changed.");
+/** 409 when the set kept changing under the write (docs/labelling.md#correcting-a-term): nothing was changed, and sending it again may win. */
+const busy = () =>
+  new ConflictError("The organization's corrections were changed by several requests at once; nothing was changed.", { param: 'termKey', suggestion: 'Send the correction again.' });
 
 /**
  * Removes the tenant's wording: the platform's shows again on versions published afterwards.

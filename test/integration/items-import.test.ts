@@ -126,6 +126,35 @@ describe('importing items', () => {
   });
 });
 
+describe('lots and serials . and .. (issue 37, finding 7)', () => {
+  it("attack: a bulk import of serials '.' and '..' is refused row by row, as PUT refuses them", async () => {
+    // Prepare: the two dot segments as serials and as a lot, beside rows that are fine (a dot inside a value is)
+    const dotted = await createProduct(org.live, { name: 'Dotted bottles', granularity: 'item' });
+    const csv = `serial,lot\n.,L1\n..,L1\nDOT.OK,L1\nDOT2,..\n...,L1\n`;
+    const path = (serial: string) => `/v1/products/${dotted.productId}/items/${serial}`;
+    // Act
+    const dry = await upload(csv, `productId=${dotted.productId}&dryRun=true`);
+    const job = await finished((await upload(csv, `productId=${dotted.productId}`)).body.id);
+    const puts = await Promise.all(['.', '..', '%2E', '%2E%2E'].map((serial) => call('PUT', path(serial), { key: org.live, body: { lot: 'L1' } })));
+    const dotLot = await call('PUT', path('DOT3'), { key: org.live, body: { lot: '..' } });
+    const listed = await call<{ data: { serial: string }[] }>('GET', `/v1/products/${dotted.productId}/items?limit=100`, { key: org.live });
+    // Assess: each refused row names its column, the others are registered
+    for (const report of [dry.body as Job, job]) {
+      expect(report.counts).toMatchObject({ rows: 5, created: 2, failed: 3 });
+      expect(report.errors.map((e) => [e.row, e.column])).toEqual([
+        [2, 'serial'],
+        [3, 'serial'],
+        [5, 'lot'],
+      ]);
+      expect(report.errors[0]?.message).toContain("cannot be '.' alone");
+    }
+    // PUT never registers them either: a URL path cannot carry a dot segment (405: the path is the collection's)
+    for (const put of puts) expect(put.status, put.text).toBe(405);
+    expectError(dotLot, 422, 'validation_error', 'lot');
+    expect(listed.body.data.map((item) => item.serial)).toEqual(['...', 'DOT.OK']);
+  }, 60_000);
+});
+
 describe('exporting items', () => {
   it('lists serials with their Digital Links in pages (Link: rel="next"), and a CSV page imports back unchanged', async () => {
     // Act

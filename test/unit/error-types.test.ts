@@ -5,6 +5,7 @@ import { ERROR_TYPES, ERROR_TYPE_NAMES, statusesOf, typesOfStatus } from '../../
 import {
   ApiError,
   AuthenticationError,
+  ConflictError,
   DuplicateError,
   InternalError,
   InvalidRequestError,
@@ -27,6 +28,7 @@ describe('the table of error types', () => {
       new NotFoundError('x'),
       new MethodNotAllowedError('PUT', ['GET']),
       new DuplicateError('x'),
+      new ConflictError('x'),
       new PayloadTooLargeError(10),
       new ValidationError('x', 'name'),
       new RateLimitError(3),
@@ -54,8 +56,10 @@ describe('the table of error types', () => {
     const errorEnum = (document.components.schemas.Error as { properties: { error: { properties: { type: { enum: string[] } } } } }).properties.error.properties.type.enum;
     // Assess
     expect(errorEnum).toEqual(Object.keys(ERROR_TYPES));
-    expect(typesOfStatus(409)).toEqual(['duplicate_error', 'idempotency_error']);
-    expect(create?.responses['409']?.description).toBe('Conflict: a duplicate (duplicate_error); the same Idempotency-Key in flight (idempotency_error)');
+    expect(typesOfStatus(409)).toEqual(['duplicate_error', 'conflict', 'idempotency_error']);
+    expect(create?.responses['409']?.description).toBe(
+      'Conflict: a duplicate (duplicate_error); a concurrent change of the same resource kept winning; nothing was changed: read it again and retry (conflict); the same Idempotency-Key in flight (idempotency_error)',
+    );
     expect(create?.responses['413']?.description).toBe('Body over its limit: 256 KiB; a bulk import file over 5 MB (XLSX 4 MB) or 10,000 rows (invalid_request_error)');
   });
 
