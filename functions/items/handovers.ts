@@ -4,10 +4,10 @@ import { handoverListQuerySchema, toHandoverView } from '../../lib/domain/handov
 import { toUnitView } from '../../lib/domain/units.ts';
 import { json } from '../../lib/http/response.ts';
 import { parseQuery } from '../../lib/http/validation.ts';
-import { acceptHandover, cancelHandover, listHandoversOf, offerHandover, readHandover } from '../../lib/services/handovers.ts';
+import { acceptHandover, cancelHandover, listHandoversOf, offerHandover, readHandover, recycleBattery } from '../../lib/services/handovers.ts';
 import { config } from '../../lib/config.ts';
 
-/** Handovers of batteries to their second life (docs/battery.md#second-life). */
+/** Handovers of batteries to their second life or as waste, and the recycling that ends a passport (docs/battery.md#second-life). */
 export const handoverRoutes = {
   'POST /v1/handovers': async (request: ApiRequest) => {
     const record = await offerHandover(request.principal.tenant, request.body, originOf(request));
@@ -20,8 +20,12 @@ export const handoverRoutes = {
   },
   'GET /v1/handovers/{handoverId}': async (request: ApiRequest) => json(200, toHandoverView(await readHandover(request.principal.tenant, pathParam(request, 'handoverId')))),
   'POST /v1/handovers/{handoverId}/accept': async (request: ApiRequest) => {
-    const { handover, item, product } = await acceptHandover(request.principal.tenant, pathParam(request, 'handoverId'), request.body, originOf(request));
-    return json(200, { ...toHandoverView(handover), item: toUnitView(item, product.qrCodeUrl, request.principal.tenant, config().backupPublicOrigin) });
+    const { handover, item, product, itemTenant } = await acceptHandover(request.principal.tenant, pathParam(request, 'handoverId'), request.body, originOf(request));
+    return json(200, { ...toHandoverView(handover), item: toUnitView(item, product.qrCodeUrl, itemTenant, config().backupPublicOrigin) });
+  },
+  'POST /v1/handovers/{handoverId}/recycle': async (request: ApiRequest) => {
+    const { handover, item, product, itemTenant } = await recycleBattery(request.principal.tenant, pathParam(request, 'handoverId'), originOf(request));
+    return json(200, { ...toHandoverView(handover), item: toUnitView(item, product.qrCodeUrl, itemTenant, config().backupPublicOrigin) });
   },
   'DELETE /v1/handovers/{handoverId}': async (request: ApiRequest) => json(200, toHandoverView(await cancelHandover(request.principal.tenant, pathParam(request, 'handoverId'), originOf(request)))),
 };

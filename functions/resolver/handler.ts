@@ -19,7 +19,7 @@ import { GoneError, InvalidRequestError, MethodNotAllowedError, NotFoundError, P
 import { logger } from '../../lib/http/logger.ts';
 import { requestIdHeader, requestIdOf } from '../../lib/http/request-id.ts';
 import type { HttpEvent, HttpResult } from '../../lib/http/types.ts';
-import { renderBadLink, renderNotFound, renderUnavailable, renderWithdrawn } from './page/elabel.ts';
+import { renderBadLink, renderNotFound, renderRecycled, renderUnavailable, renderWithdrawn } from './page/elabel.ts';
 import { pageHeaders, tenantOfPath } from './page/http.ts';
 import { negotiateLanguage, type Lang } from './page/i18n.ts';
 import { backupLink, bestLink, labelLanguage, LINKSET_CONTEXT_LINK, linkset, parseLinkType, productLinks, resolverDescription, wantsLinkset } from './linkset.ts';
@@ -352,6 +352,8 @@ type Named =
   | { kind: 'product' }
   /** The record the link names, or the batch of the item it names, is withdrawn: 410. */
   | { kind: 'gone'; message: string }
+  /** The battery item the link names was recycled: its passport ceased (docs/battery.md#a-batterys-life), 410 with its own page. */
+  | { kind: 'recycled'; message: string }
   /** The product is passported by item (or batch), and the link names one never registered: 404, so that it cannot look genuine. */
   | { kind: 'unregistered'; message: string };
 
@@ -368,6 +370,7 @@ function namedRecord(view: PublicView, read: { batch?: UnitRecord; item?: UnitRe
   if (item) {
     if (withdrawn(item)) return { kind: 'gone', message: 'The producer has withdrawn this item.' };
     if (withdrawn(read.batch)) return { kind: 'gone', message: 'The producer has withdrawn the batch of this item.' };
+    if (item.lineage?.recycled) return { kind: 'recycled', message: 'This battery was recycled: its battery passport has ceased to exist (Regulation (EU) 2023/1542 Art. 77(8)).' };
     return { kind: 'record', unit: item };
   }
   if (serial !== undefined && granularity === 'item') return { kind: 'unregistered', message: 'No item is registered under this serial number.' };
@@ -405,6 +408,7 @@ async function answer(event: HttpEvent, method: string, requested: Requested): P
   if (!view || !passport) return failure(event, new NotFoundError('No product information is published under this link.'), renderNotFound);
   const named = namedRecord(view, read, lot, serial);
   if (named.kind === 'gone') return failure(event, new GoneError(named.message), renderWithdrawn);
+  if (named.kind === 'recycled') return failure(event, new GoneError(named.message), renderRecycled);
   if (named.kind === 'unregistered') return failure(event, new NotFoundError(named.message), renderNotFound);
   const unit = named.kind === 'record' ? named.unit : undefined;
 

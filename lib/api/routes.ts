@@ -137,12 +137,14 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', path: '/v1/dppsByProductId/{productIdentifier}', function: 'access', auth: 'optional', scopes: [], body: false },
   { method: 'GET', path: '/v1/dppsByIdAndDate/{dppId}', function: 'access', auth: 'optional', scopes: [], body: false },
   { method: 'POST', path: '/v1/dppsByProductIds', function: 'access', auth: 'optional', scopes: [], body: true, event: { none: 'reads passports: nothing changes (a read of restricted elements is logged as passport.accessed)' } },
-  // A battery handed over to another organization for its second life (docs/battery.md#second-life).
+  // A battery handed over to another organization for its second life or as waste (docs/battery.md#second-life).
   { method: 'POST', path: '/v1/handovers', function: 'items', auth: 'apiKey', scopes: ['products:write'], body: true, idempotent: true, event: 'handover.offered' },
   { method: 'GET', path: '/v1/handovers', function: 'items', auth: 'apiKey', scopes: ['products:read'], body: false },
   { method: 'GET', path: '/v1/handovers/{handoverId}', function: 'items', auth: 'apiKey', scopes: ['products:read'], body: false },
   { method: 'POST', path: '/v1/handovers/{handoverId}/accept', function: 'items', auth: 'apiKey', scopes: ['products:write'], body: true, event: 'handover.accepted', changeEvents: ['item.updated'] },
   { method: 'DELETE', path: '/v1/handovers/{handoverId}', function: 'items', auth: 'apiKey', scopes: ['products:write'], body: false, event: 'handover.cancelled' },
+  // The responsible organization of a waste battery declares it recycled: its passport ceases (docs/battery.md#a-batterys-life).
+  { method: 'POST', path: '/v1/handovers/{handoverId}/recycle', function: 'items', auth: 'apiKey', scopes: ['products:write'], body: false, event: 'item.recycled' },
 
   { method: 'POST', path: '/v1/suppliers', function: 'suppliers', auth: 'apiKey', scopes: ['suppliers:write'], body: true, idempotent: true, event: 'supplier.created' },
   { method: 'GET', path: '/v1/suppliers', function: 'suppliers', auth: 'apiKey', scopes: ['suppliers:read'], body: false },

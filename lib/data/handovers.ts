@@ -32,6 +32,7 @@ const attributes = (record: HandoverRecord): Item => ({
   createdAt: record.createdAt,
   updatedAt: record.updatedAt,
   ...(record.acceptedAt === undefined ? {} : { acceptedAt: record.acceptedAt }),
+  ...(record.recycledAt === undefined ? {} : { recycledAt: record.recycledAt }),
 });
 
 /** Both copies of a new offer, with the events of each side: nothing is written unless all is. */
@@ -80,6 +81,25 @@ export function handoverTransition(next: HandoverRecord): TransactItem[] {
 
 /** Writes a transition with what rides along (the items' versions, the events): false when the handover was no longer offered or a record changed meanwhile. */
 export const writeHandoverTransition = (next: HandoverRecord, also: readonly TransactItem[]): Promise<boolean> => writeIfFirstHoldsAll([...handoverTransition(next), ...also]);
+
+/**
+ * A waste handover's battery declared recycled (docs/battery.md#a-batterys-life): both copies take
+ * `recycledAt`, each on the condition that the handover is accepted and not yet recycled, with what
+ * rides along (the item's last version, the events): false when a condition failed.
+ */
+export const writeHandoverRecycled = (next: HandoverRecord, also: readonly TransactItem[]): Promise<boolean> =>
+  writeIfFirstHoldsAll([
+    ...(['out', 'in'] as const).map((side) => ({
+      Put: {
+        TableName: tableName(),
+        Item: { ...handoverKey(side === 'out' ? senderTenant(next) : recipientTenant(next), side, next.handoverId), ...attributes(next) },
+        ConditionExpression: '#status = :accepted AND attribute_not_exists(recycledAt)',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':accepted': 'accepted' },
+      },
+    })),
+    ...also,
+  ]);
 
 /** Like writeIfFirstHolds, but any failed condition (not only the first) answers false. */
 async function writeIfFirstHoldsAll(items: readonly TransactItem[]): Promise<boolean> {

@@ -36,7 +36,9 @@ export const EVENT_TYPES = [
   'item.updated',
   'item.withdrawn',
   'item.imported',
-  // A battery handed over to its second life (docs/battery.md#second-life): in both organizations' logs.
+  // A battery's passport ceased: the organization responsible for the waste battery declared it recycled (docs/battery.md#a-batterys-life).
+  'item.recycled',
+  // A battery handed over to its second life or as waste (docs/battery.md#second-life): in both organizations' logs.
   'handover.offered',
   'handover.accepted',
   'handover.cancelled',

@@ -3,7 +3,8 @@ import { cursorLimit } from './pagination.ts';
 import { serialSchema } from './units.ts';
 
 /**
- * A handover of a battery to its second life (docs/battery.md#second-life): the organization that
+ * A handover of a battery to its second life or to waste management (docs/battery.md#second-life,
+ * docs/battery.md#a-batterys-life): the organization that
  * owns a battery's passport (the sender) offers it to another organization on the platform (the
  * recipient), naming what the recipient does to the battery. The recipient accepts by naming the
  * item of its own product that is the battery after the operation. Accepting writes, in one
@@ -12,22 +13,34 @@ import { serialSchema } from './units.ts';
  * operation gives. Neither organization writes the other's records: each wrote only its own half of
  * the agreement, and the service writes the links both agreed to.
  *
- * Regulation (EU) 2023/1542 Art. 77(6), read in secondary sources only (docs/battery.md#sources):
- * a battery that is prepared for re-use, prepared for repurposing, repurposed or remanufactured gets
- * a new battery passport, for which the economic operator placing it on the market is responsible,
- * linked to the passport of the original battery.
+ * Regulation (EU) 2023/1542 Art. 77(7) first subparagraph, read in secondary sources only
+ * (docs/battery.md#sources): a battery that is prepared for re-use, prepared for repurposing,
+ * repurposed or remanufactured gets a new battery passport, for which the economic operator placing
+ * it on the market is responsible, linked to the passport of the original battery or batteries: a
+ * second-life item may accept several handovers, one per original. Art. 77(7) second subparagraph:
+ * a waste battery's passport passes to the producer, its producer responsibility organisation or a
+ * waste management operator: a `waste` handover names no item of the recipient; accepting it makes
+ * the recipient responsible for the original's passport (`lineage.responsible`), which it alone then
+ * declares recycled (Art. 77(8)).
  */
-export const HANDOVER_OPERATIONS = ['repurposing', 'remanufacturing', 'preparation_for_reuse'] as const;
+export const SECOND_LIFE_OPERATIONS = ['repurposing', 'remanufacturing', 'preparation_for_reuse', 'preparation_for_repurposing'] as const;
+export const HANDOVER_OPERATIONS = [...SECOND_LIFE_OPERATIONS, 'waste'] as const;
 export type HandoverOperation = (typeof HANDOVER_OPERATIONS)[number];
+export const isSecondLife = (operation: HandoverOperation): operation is (typeof SECOND_LIFE_OPERATIONS)[number] => operation !== 'waste';
 
 /**
- * The battery status each operation gives both passports: the Battery Pass data model's
- * BatteryStatusEnumeration (Annex XIII point 4(c)): Original, Repurposed, Reused, Remanufactured, Waste.
+ * The battery status each operation gives: the Battery Pass data model's BatteryStatusEnumeration
+ * (Annex XIII point 4(c)): Original, Repurposed, Reused, Remanufactured, Waste. The data model has
+ * no value of its own for a battery prepared for repurposing: it becomes Repurposed (our reading of
+ * Art. 3 point (30): prepared so that it can be used for a different purpose, as a repurposed one is).
+ * A second-life operation gives it to both items; a waste handover to the original alone.
  */
-export const STATUS_AFTER: Readonly<Record<HandoverOperation, 'Repurposed' | 'Remanufactured' | 'Reused'>> = {
+export const STATUS_AFTER: Readonly<Record<HandoverOperation, 'Repurposed' | 'Remanufactured' | 'Reused' | 'Waste'>> = {
   repurposing: 'Repurposed',
   remanufacturing: 'Remanufactured',
   preparation_for_reuse: 'Reused',
+  preparation_for_repurposing: 'Repurposed',
+  waste: 'Waste',
 };
 
 export const HANDOVER_STATUSES = ['offered', 'accepted', 'cancelled'] as const;
@@ -54,6 +67,8 @@ export interface HandoverRecord {
   createdAt: string;
   updatedAt: string;
   acceptedAt?: string;
+  /** A waste handover: when its recipient declared the battery recycled. */
+  recycledAt?: string;
 }
 
 const handoverIdSchema = z.string().regex(/^ho_[0-9A-Za-z_-]{1,64}$/, { error: 'handoverId must be a handover id (ho_…).' });
@@ -66,17 +81,22 @@ export const createHandoverSchema = z
     toOrgId: z
       .string({ error: 'toOrgId must be an organization id.' })
       .regex(/^org_[0-9A-Za-z]{1,64}$/, { error: 'toOrgId must be an organization id (org_…).' })
-      .describe('The organization that repurposes, remanufactures or prepares the battery for re-use'),
-    operation: z.enum(HANDOVER_OPERATIONS, { error: `operation must be one of: ${HANDOVER_OPERATIONS.join(', ')}.` }).describe('What the recipient does to the battery (Art. 77(6))'),
+      .describe('The organization that repurposes, remanufactures or prepares the battery for re-use or repurposing; for waste, the producer, its producer responsibility organisation or the waste management operator'),
+    operation: z
+      .enum(HANDOVER_OPERATIONS, { error: `operation must be one of: ${HANDOVER_OPERATIONS.join(', ')}.` })
+      .describe('What the recipient does to the battery (Regulation (EU) 2023/1542 Art. 77(7) first subparagraph), or waste: it takes over the waste battery\'s passport (Art. 77(7) second subparagraph)'),
   })
   .meta({ id: 'HandoverCreate' });
 export type CreateHandover = z.infer<typeof createHandoverSchema>;
 
-/** `POST /v1/handovers/{handoverId}/accept`: the recipient names its own item that is the battery after the operation. */
+/**
+ * `POST /v1/handovers/{handoverId}/accept`: the recipient names its own item that is the battery
+ * after a second-life operation; a waste handover names none (an empty body).
+ */
 export const acceptHandoverSchema = z
   .strictObject({
-    productId: z.uuid({ error: 'productId must be the id of one of your battery products.' }).describe('Your battery product the battery now is'),
-    serial: serialSchema.describe('The serial of your item (registered beforehand with PUT …/items/{serial}) that is the battery after the operation'),
+    productId: z.uuid({ error: 'productId must be the id of one of your battery products.' }).optional().describe('Your battery product the battery now is (second-life operations; not for waste)'),
+    serial: serialSchema.optional().describe('The serial of your item (registered beforehand with PUT …/items/{serial}) that is the battery after the operation (second-life operations; not for waste)'),
   })
   .meta({ id: 'HandoverAccept' });
 
@@ -100,14 +120,15 @@ export const handoverSchema = z
     id: z.string(),
     operation: z.enum(HANDOVER_OPERATIONS),
     status: z.enum(HANDOVER_STATUSES).describe('offered until the recipient accepts or the sender cancels'),
-    batteryStatus: z.enum(['Repurposed', 'Remanufactured', 'Reused']).describe('The battery status the operation gives both items when accepted'),
+    batteryStatus: z.enum(['Repurposed', 'Remanufactured', 'Reused', 'Waste']).describe('The battery status the operation gives when accepted: both items for a second life, the original for waste'),
     from: sideSchema.describe("The sender's battery"),
     to: sideSchema.describe("The recipient; with its battery once accepted"),
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),
     acceptedAt: z.iso.datetime().optional(),
+    recycledAt: z.iso.datetime().optional().describe('A waste handover: when its recipient declared the battery recycled (Art. 77(8))'),
   })
-  .meta({ id: 'Handover', description: 'A battery handed over to another organization for its second life (docs/battery.md#second-life)' });
+  .meta({ id: 'Handover', description: 'A battery handed over to another organization for its second life or as waste (docs/battery.md#second-life)' });
 export type Handover = z.infer<typeof handoverSchema>;
 
 export const handoverListSchema = z.object({ data: z.array(handoverSchema), hasMore: z.boolean() }).meta({ id: 'HandoverList' });
@@ -123,6 +144,7 @@ export const toHandoverView = (record: HandoverRecord): Handover => ({
   createdAt: record.createdAt,
   updatedAt: record.updatedAt,
   ...(record.acceptedAt === undefined ? {} : { acceptedAt: record.acceptedAt }),
+  ...(record.recycledAt === undefined ? {} : { recycledAt: record.recycledAt }),
 });
 
 /** Whether a stored value is a handover record (the table's items are read back through this). */
@@ -138,6 +160,7 @@ export function handoverFromItem(item: Record<string, unknown> | undefined): Han
     createdAt: String(item.createdAt),
     updatedAt: String(item.updatedAt),
     ...(typeof item.acceptedAt === 'string' ? { acceptedAt: item.acceptedAt } : {}),
+    ...(typeof item.recycledAt === 'string' ? { recycledAt: item.recycledAt } : {}),
   };
 }
 

@@ -77,10 +77,24 @@ export interface LineageLink {
   at: string;
 }
 
-/** An item's second-life links: the item it came from, and the items it became. */
+/** A waste handover's mark on a battery: the organization, the handover, when (docs/battery.md#a-batterys-life). */
+export interface LineageMark {
+  orgId: string;
+  handoverId: string;
+  at: string;
+}
+
+/**
+ * An item's second-life links and the marks of its life's operations: the items it came from (a
+ * list, one per original; versions written before hold one link, read by predecessorsOf in
+ * lib/domain/battery/lifecycle.ts), the items it became, the organization responsible since a waste
+ * handover, and its recycling (docs/battery.md#a-batterys-life).
+ */
 export interface Lineage {
-  predecessor?: LineageLink;
+  predecessor?: LineageLink[] | LineageLink;
   successors?: LineageLink[];
+  responsible?: LineageMark;
+  recycled?: LineageMark;
 }
 
 /** A batch or an item as stored: one version of it (the current one, or an archived one). */

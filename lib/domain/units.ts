@@ -98,17 +98,25 @@ export type Batch = z.infer<typeof batchSchema>;
 const lineageLinkSchema = z
   .object({
     digitalLink: z.url().describe("The other item's GS1 Digital Link"),
-    operation: z.string().describe('repurposing, remanufacturing or preparation_for_reuse'),
+    operation: z.string().describe('repurposing, remanufacturing, preparation_for_reuse or preparation_for_repurposing'),
     handoverId: z.string(),
     at: z.iso.datetime().describe('When the handover was accepted'),
   })
   .meta({ id: 'LineageLink' });
 
+/** A waste handover's mark on the battery: the organization, the handover, when (docs/battery.md#a-batterys-life). */
+const lineageMarkSchema = z.object({ orgId: z.string(), handoverId: z.string(), at: z.iso.datetime() }).meta({ id: 'LineageMark' });
+
 /** An item's second-life links (docs/battery.md#second-life). */
 export const lineageSchema = z
   .object({
-    predecessor: lineageLinkSchema.optional().describe('The item this one was made from (a repurposed or remanufactured battery names its original)'),
+    predecessor: z
+      .union([z.array(lineageLinkSchema), lineageLinkSchema])
+      .optional()
+      .describe('The items this one was made from, a list (a pack may be made of several originals); versions written before lists hold one link object, read as a list of one (docs/battery.md#second-life)'),
     successors: z.array(lineageLinkSchema).optional().describe('The items this one became'),
+    responsible: lineageMarkSchema.optional().describe('Since a waste handover: the organization responsible for the passport (Regulation (EU) 2023/1542 Art. 77(7), second subparagraph)'),
+    recycled: lineageMarkSchema.optional().describe('The battery was recycled and its passport ceased (Art. 77(8)): who declared it, when'),
   })
   .meta({ id: 'Lineage', description: 'Links written by an accepted handover between two organizations; absent when the item has none' });
 

@@ -1,5 +1,6 @@
 import { eventPut } from '../data/events.ts';
 import { getUnit, getUnitAt, listUnits, writeUnitVersion, type UnitFilter } from '../data/items.ts';
+import { editRefusal } from '../domain/battery/lifecycle.ts';
 import type { EventType } from '../domain/event-types.ts';
 import { newEvent, type Origin } from '../domain/events.ts';
 import { mergePatch } from '../domain/merge-patch.ts';
@@ -8,7 +9,7 @@ import type { Tenant } from '../domain/tenant.ts';
 import { unitSpecOf, unitStatusesOf } from '../domain/unit-data.ts';
 import { nextUnitVersion, sameContent, UNIT_PARAM, unitValueProblem, WITHDRAWN, type UnitContent, type UnitKind, type UnitRecord } from '../domain/unit.ts';
 import { IMMUTABLE_UNIT_FIELDS, putBatchSchema, putItemSchema, toUnitView, type UnitInput } from '../domain/units.ts';
-import { ConflictError, InvalidRequestError, NotFoundError, ValidationError } from '../http/errors.ts';
+import { ConflictError, DuplicateError, InvalidRequestError, NotFoundError, ValidationError } from '../http/errors.ts';
 import { parseBody, parseOrThrow } from '../http/validation.ts';
 
 /**
@@ -110,6 +111,9 @@ async function writeNext(
     if (!current && mustExist) await requireUnit(tenant, product, kind, value);
     const content = contentOf(current);
     if (current && sameContent(current, content)) return { unit: current, created: false };
+    // A battery's status moves only by operations; a waste or recycled battery is not its producer's to edit (docs/battery.md#a-batterys-life).
+    const refusal = product.category === 'battery' && kind === 'item' ? editRefusal(current, content) : undefined;
+    if (refusal) throw new DuplicateError(refusal.message, { param: refusal.param });
     // Never made before the version it follows (another writer's clock may run ahead): `?at=` reads rely on the order.
     const clock = new Date().toISOString();
     const now = current && current.updatedAt > clock ? current.updatedAt : clock;

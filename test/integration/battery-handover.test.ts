@@ -74,7 +74,7 @@ describe('a battery handed over for repurposing', () => {
     // Assess
     expect(accepted.status, accepted.text).toBe(200);
     expect(accepted.body).toMatchObject({ status: 'accepted', to: { orgId: repurposer.orgId, productId: storage.productId, serial: SECOND, digitalLink: mine.digitalLink } });
-    expect(mine.lineage.predecessor).toMatchObject({ digitalLink: original.digitalLink, operation: 'repurposing', handoverId: handover.id });
+    expect(mine.lineage.predecessor).toEqual([expect.objectContaining({ digitalLink: original.digitalLink, operation: 'repurposing', handoverId: handover.id })]);
     expect(mine.data.generalProductInformation.batteryStatus).toBe('Repurposed');
     expect(mine.version).toBe(2);
     expect(after.lineage.successors).toEqual([expect.objectContaining({ digitalLink: mine.digitalLink, operation: 'repurposing', handoverId: handover.id })]);
@@ -101,7 +101,7 @@ describe('a battery handed over for repurposing', () => {
     expect(newOne.page.text).toContain('Pass der ursprünglichen Batterie');
     expect(old.page.text).toContain(`href="${accepted.body.to.digitalLink}"`);
     expect(old.page.text).toContain('Pass dieser Batterie in ihrem zweiten Leben');
-    expect(newOne.json.body.item.lineage.predecessor.digitalLink).toBe(accepted.body.from.digitalLink);
+    expect(newOne.json.body.item.lineage.predecessor[0].digitalLink).toBe(accepted.body.from.digitalLink);
     expect(old.json.body.item.lineage.successors[0].digitalLink).toBe(accepted.body.to.digitalLink);
   });
 

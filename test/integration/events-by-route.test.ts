@@ -274,6 +274,19 @@ const CASES: Readonly<Record<string, EventCase>> = {
       return { path: `/v1/handovers/${id}/accept`, options: { ...asKey(), body: { productId, serial: 'R1' } }, status: 409 };
     },
   },
+  // A battery's life (docs/battery.md#a-batterys-life): the other organization hands its battery over as waste to this one, which declares it recycled.
+  'POST /v1/handovers/{handoverId}/recycle': {
+    actor: keyActor,
+    prepare: async () => {
+      const theirs = await newBatteryItem(w.other.live, 'W1');
+      const offered = await ok(call('POST', '/v1/handovers', { key: w.other.live, body: { productId: theirs, serial: 'W1', toOrgId: w.org.orgId, operation: 'waste' } }), 201);
+      await ok(call('POST', `/v1/handovers/${offered.body.id as string}/accept`, { ...asKey(), body: {} }), 200);
+      return offered.body.id as string;
+    },
+    success: (id) => ({ path: `/v1/handovers/${id}/recycle`, options: asKey(), status: 200 }),
+    // Recycled already: 409.
+    refused: (id) => ({ path: `/v1/handovers/${id}/recycle`, options: asKey(), status: 409 }),
+  },
   'DELETE /v1/handovers/{handoverId}': {
     actor: keyActor,
     prepare: async () => {

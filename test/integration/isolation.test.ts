@@ -357,6 +357,8 @@ const PATH_CASES: Readonly<Record<string, ResourceCase | NotTenantData | { resol
     owner: readHandover,
   },
   'DELETE /v1/handovers/{handoverId}': { ...same(route('DELETE /v1/handovers/{handoverId}'), handover), owner: readHandover },
+  // A battery's life (docs/battery.md#a-batterys-life): declaring A's handed-over battery recycled.
+  'POST /v1/handovers/{handoverId}/recycle': { ...same(route('POST /v1/handovers/{handoverId}/recycle'), handover), owner: readHandover },
   // Access grants and the EN 18222 reads (docs/access.md).
   'GET /v1/access-grants/{grantId}': same(route('GET /v1/access-grants/{grantId}'), accessGrant),
   'DELETE /v1/access-grants/{grantId}': { ...same(route('DELETE /v1/access-grants/{grantId}'), accessGrant), owner: readGrant },

@@ -1,4 +1,5 @@
 import type { Lineage } from '../../../lib/domain/unit.ts';
+import { pageWords } from '../../../lib/domain/battery/texts.ts';
 import { text, type TextKey, type TextVars } from '../../../lib/domain/labelling/texts.ts';
 import { allergenMatcher } from '../../../lib/domain/labelling/allergen-words.ts';
 import { categoryById, ingredientByCode, type Allergen } from '../../../lib/domain/labelling/vocabulary.ts';
@@ -478,4 +479,14 @@ export function renderUnavailable(lang: Lang): string {
 export function renderWithdrawn(lang: Lang): string {
   const t = translator(lang);
   return messagePage(lang, t('withdrawnTitle'), t('withdrawnHeading'), [t('withdrawnBody'), t('withdrawnHint')]);
+}
+
+/**
+ * For a battery recycled at the end of its life, whose passport has ceased (served with 410, in
+ * every language; docs/battery.md#a-batterys-life): not the page of a withdrawal, which is its
+ * producer's, for a mistake or a recall.
+ */
+export function renderRecycled(lang: Lang): string {
+  const words = pageWords(lang);
+  return messagePage(lang, words.recycledTitle, words.recycledHeading, [words.recycledBody]);
 }
