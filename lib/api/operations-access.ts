@@ -1,19 +1,20 @@
 import * as z from 'zod';
 import { byDateQuerySchema, byProductIdsSchema, createGrantSchema, dppBatchSchema, dppElementSchema, dppSchema, grantListQuerySchema, grantListSchema, grantSchema } from '../domain/access.ts';
+import { accessRequestListQuerySchema, accessRequestListSchema, accessRequestSchema, createAccessRequestSchema, OVERDUE_AFTER_DAYS, refuseAccessRequestSchema } from '../domain/access-requests.ts';
 import { itemSchema } from '../domain/units.ts';
 import type { OperationDoc } from './operations.ts';
 
-/** The operations of access grants and the EN 18222 reads (docs/access.md). */
+/** The operations of access grants, access requests and the EN 18222 reads (docs/access.md). */
 const API_KEY_ERRORS = [401, 403, 429] as const;
 const READ =
-  'Without credentials the public tier, at most ANON_RATE_LIMIT_PER_MINUTE requests a minute per client address (429 past it); with an API key or session, the tier of the caller (docs/access.md#who-holds-a-tier): the owner everything, a grantee its grant\'s tier for the products it covers, an authority (its live keys and sessions) the authority tier of every live passport. A read of restricted elements by another organization is logged in the owner\'s event log as passport.accessed, naming the reader\'s organization, environment and key or user.';
+  "Without credentials the public elements, at most ANON_RATE_LIMIT_PER_MINUTE requests a minute per client address (429 past it); with an API key or session, the elements of the caller's audiences (docs/access.md#who-reads-what): the owner everything, a grantee its grants' audiences for the products they cover (a battery: authority, Annex XIII points 1 to 3; dismantling_repair_repurposing_recycling, points 1 and 2; energy_services, points 1 and 4), an authority (its live keys and sessions) points 1 to 3 of every live passport. A read of restricted elements by another organization is logged in the owner's event log as passport.accessed, naming the reader's organization, environment and key or user.";
 
 export function accessOperations(): Record<string, OperationDoc> {
   return {
     'POST /v1/access-grants': {
-      summary: 'Grant another organization a tier of your passports',
+      summary: 'Grant another organization access to your passports',
       description:
-        "Gives granteeOrgId the tier legitimate_interest or authority on all your products in this environment, or on productIds (404 names an unknown one), until expiresAt if given; write lets it update the covered items' dynamic data (PATCH /v1/dpps/{dppId}). Writes access_grant.created in both organizations' logs. 422 names the field (yourself or an unknown organization as grantee, a past expiresAt).",
+        "Gives granteeOrgId access for a purpose of Art. 77(2) (purpose: dismantling_repair_repurposing_recycling or energy_services; tier legitimate_interest, which may be left out) or as an authority (tier: authority, no purpose) on all your products in this environment, or on productIds (404 names an unknown one), until expiresAt if given; write lets it update the covered items' dynamic data (PATCH /v1/dpps/{dppId}). tier legitimate_interest without a purpose opens both purposes' elements (docs/access.md#purposes). Writes access_grant.created in both organizations' logs. 422 names the field (neither tier nor purpose, a purpose with tier authority, yourself or an unknown organization as grantee, a past expiresAt).",
       tag: 'Access',
       body: createGrantSchema,
       responses: { 201: { description: 'The grant', schema: grantSchema } },
@@ -36,10 +37,50 @@ export function accessOperations(): Record<string, OperationDoc> {
     },
     'DELETE /v1/access-grants/{grantId}': {
       summary: 'Revoke an access grant',
-      description: 'The owner revokes a grant: from the next request on, the grantee reads the public tier (grants are not cached). Revoking again answers the revoked grant. 403 for the grantee. Writes access_grant.revoked in both logs.',
+      description: 'The owner revokes a grant: from the next request on, the grantee reads what its other grants open, or the public elements (grants are not cached). Revoking again answers the revoked grant. 403 for the grantee. Writes access_grant.revoked in both logs.',
       tag: 'Access',
       responses: { 200: { description: 'The revoked grant', schema: grantSchema } },
       errors: [...API_KEY_ERRORS, 404],
+    },
+    'POST /v1/access-requests': {
+      summary: 'Ask an organization for access to its battery passports',
+      description:
+        `A person with a legitimate interest asks for the elements of one purpose of Regulation (EU) 2023/1542 Art. 77(2) (docs/access.md#access-requests): the passports by their Digital Links (productIds, up to 100, all of one organization and of your credentials' environment), or by ownerOrgId and gtin; a justification. 404 names an identifier without a published passport; 422 names the field (a passport of another kind than a battery, yours, of several organizations or of the other environment, neither productIds nor gtin, gtin without ownerOrgId). Writes access_request.created in both organizations' logs; each request counts against the limit of actions towards that organization (429).`,
+      tag: 'Access',
+      body: createAccessRequestSchema,
+      responses: { 201: { description: 'The pending request', schema: accessRequestSchema } },
+      errors: [400, ...API_KEY_ERRORS, 404, 413, 422],
+    },
+    'GET /v1/access-requests': {
+      summary: 'List access requests',
+      description: `as=owner (default): the requests made to you, oldest first; as=requester: those you made. A request pending ${OVERDUE_AFTER_DAYS} days or more is overdue: true.`,
+      tag: 'Access',
+      query: accessRequestListQuerySchema,
+      responses: { 200: { description: 'A page of requests', schema: accessRequestListSchema } },
+      errors: [400, ...API_KEY_ERRORS, 422],
+    },
+    'GET /v1/access-requests/{requestId}': {
+      summary: 'Get an access request',
+      description: 'A request you made or were asked; any other is 404.',
+      tag: 'Access',
+      responses: { 200: { description: 'The request', schema: accessRequestSchema } },
+      errors: [...API_KEY_ERRORS, 404],
+    },
+    'POST /v1/access-requests/{requestId}/approve': {
+      summary: 'Approve an access request',
+      description:
+        "The organization asked approves: in one transaction the request is approved and a grant of its purpose for its products is made to the requester (without write, without end; revoke it with DELETE /v1/access-grants/{grantId}). Answers the grant. Writes access_request.approved and access_grant.created in both logs. 403 for the requester; 409 once answered.",
+      tag: 'Access',
+      responses: { 201: { description: 'The grant', schema: grantSchema } },
+      errors: [...API_KEY_ERRORS, 404, 409],
+    },
+    'POST /v1/access-requests/{requestId}/refuse': {
+      summary: 'Refuse an access request',
+      description: 'The organization asked refuses, saying why (reason, required: 422 without it); the requester reads the reason. Writes access_request.refused in both logs. 403 for the requester; 409 once answered.',
+      tag: 'Access',
+      body: refuseAccessRequestSchema,
+      responses: { 200: { description: 'The refused request', schema: accessRequestSchema } },
+      errors: [400, ...API_KEY_ERRORS, 404, 409, 413, 422],
     },
     'GET /v1/dpps/{dppId}': {
       summary: 'Read a passport',
@@ -51,7 +92,7 @@ export function accessOperations(): Record<string, OperationDoc> {
     'PATCH /v1/dpps/{dppId}': {
       summary: "Update an item's dynamic data (a grantee with write)",
       description:
-        "An RFC 7396 merge patch of an item's {status, data} by its owner or a grantee whose grant has write (docs/access.md#grants), sent as application/merge-patch+json (415 otherwise), checked as PATCH …/items/{serial} checks it. A grantee writes only the battery's dynamic condition data (data.performanceAndDurability.batteryCondition.*; negativeEvents append-only): anything else (status, lot, lineage, identifiers, dates, batteryStatus, a removal) is 403 naming the field (docs/access.md#what-a-grantee-writes). The version names the grantee's organization (updatedBy), and the owner's item.updated event names it as actor; the grantee's answer holds its tier's elements and is logged as passport.accessed. Only an item's DPP id (422 for another); 403 without write access.",
+        "An RFC 7396 merge patch of an item's {status, data} by its owner or a grantee whose grant has write (docs/access.md#grants), sent as application/merge-patch+json (415 otherwise), checked as PATCH …/items/{serial} checks it. A grantee writes only the battery's dynamic condition data (data.performanceAndDurability.batteryCondition.*; negativeEvents append-only): anything else (status, lot, lineage, identifiers, dates, batteryStatus, a removal) is 403 naming the field (docs/access.md#what-a-grantee-writes). The version names the grantee's organization (updatedBy), and the owner's item.updated event names it as actor; the grantee's answer holds its audiences' elements and is logged as passport.accessed. Only an item's DPP id (422 for another); 403 without write access.",
       tag: 'Access',
       bodyContent: { 'application/merge-patch+json': z.record(z.string(), z.unknown()).describe('A merge patch: {"data": {"performanceAndDurability": {"batteryCondition": {…}}}}') },
       responses: { 200: { description: 'The item after the patch', schema: itemSchema } },
@@ -59,7 +100,7 @@ export function accessOperations(): Record<string, OperationDoc> {
     },
     'GET /v1/dpps/{dppId}/elements/{elementPath}': {
       summary: 'Read one element of a passport',
-      description: `One element by its dotted path (a battery's: the element map's, docs/battery.md#the-element-map; e.g. performanceAndDurability.batteryCondition.stateOfCertifiedEnergy). ${READ} 403 permission_error naming the tier the element needs when the caller's is lower; 404 for an unknown element or one without a value.`,
+      description: `One element by its dotted path (a battery's: the element map's, docs/battery.md#the-element-map; e.g. performanceAndDurability.batteryCondition.stateOfCertifiedEnergy), with its audiences. ${READ} 403 permission_error naming the element's audiences when the caller is not among them; 404 for an unknown element or one without a value.`,
       tag: 'Access',
       responses: { 200: { description: 'The element', schema: dppElementSchema } },
       errors: [401, 403, 404, 429],
@@ -92,6 +133,7 @@ export function accessOperations(): Record<string, OperationDoc> {
 
 export const ACCESS_PATH_PARAMETERS = {
   grantId: { description: 'An access grant id (grant_…)', schema: z.string() },
+  requestId: { description: 'An access request id (areq_…)', schema: z.string() },
   dppId: { description: 'A DPP id (dpp_…), as every passport, batch and item read names it', schema: z.string() },
   elementPath: { description: 'An element path, dotted (e.g. performanceAndDurability.batteryCondition.stateOfCertifiedEnergy)', schema: z.string() },
   productIdentifier: { description: 'A GS1 Digital Link URI, URL-encoded, or a GTIN of your own', schema: z.string() },

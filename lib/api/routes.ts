@@ -131,6 +131,12 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', path: '/v1/access-grants', function: 'access', auth: 'apiKey', scopes: ['access_grants:read'], body: false },
   { method: 'GET', path: '/v1/access-grants/{grantId}', function: 'access', auth: 'apiKey', scopes: ['access_grants:read'], body: false },
   { method: 'DELETE', path: '/v1/access-grants/{grantId}', function: 'access', auth: 'apiKey', scopes: ['access_grants:write'], body: false, event: 'access_grant.revoked' },
+  // Requests for access by a person with a legitimate interest (docs/access.md#access-requests): the requester asks, the owner answers.
+  { method: 'POST', path: '/v1/access-requests', function: 'access', auth: 'apiKey', scopes: ['access_grants:write'], body: true, idempotent: true, event: 'access_request.created' },
+  { method: 'GET', path: '/v1/access-requests', function: 'access', auth: 'apiKey', scopes: ['access_grants:read'], body: false },
+  { method: 'GET', path: '/v1/access-requests/{requestId}', function: 'access', auth: 'apiKey', scopes: ['access_grants:read'], body: false },
+  { method: 'POST', path: '/v1/access-requests/{requestId}/approve', function: 'access', auth: 'apiKey', scopes: ['access_grants:write'], body: false, event: 'access_request.approved', changeEvents: ['access_grant.created'] },
+  { method: 'POST', path: '/v1/access-requests/{requestId}/refuse', function: 'access', auth: 'apiKey', scopes: ['access_grants:write'], body: true, event: 'access_request.refused' },
   { method: 'GET', path: '/v1/dpps/{dppId}', function: 'access', auth: 'optional', scopes: [], body: false },
   { method: 'PATCH', path: '/v1/dpps/{dppId}', function: 'access', auth: 'apiKey', scopes: ['products:write'], body: true, event: 'item.updated', otherEvents: ['item.withdrawn'] },
   { method: 'GET', path: '/v1/dpps/{dppId}/elements/{elementPath}', function: 'access', auth: 'optional', scopes: [], body: false },

@@ -4,7 +4,8 @@ import { RateLimiter, rateLimitHeaders } from './rate-limit.ts';
 
 /**
  * Actions of one organization that write into another's event log (docs/security.md): giving or
- * revoking an access grant, offering or cancelling a handover. Each writes an entry in both logs
+ * revoking an access grant, offering or cancelling a handover, asking for access, approving or
+ * refusing an access request (docs/access.md#access-requests). Each writes an entry in both logs
  * and queues the other organization's webhook deliveries, so they are limited per ordered pair of
  * organizations: CROSS_ORGANIZATION_ACTIONS_PER_HOUR in a fixed one-hour window, counted in the
  * same counter items as the API keys' (lib/data/rate-limits.ts) under `pair:{from}>{to}`, exactly
@@ -25,7 +26,7 @@ export async function underPairLimit(fromOrgId: string, toOrgId: string): Promis
     throw new RateLimitError(
       decision.retryAfterSeconds,
       rateLimitHeaders(decision),
-      `Too many grants, revocations, handover offers and cancellations towards ${toOrgId} (at most ${CROSS_ORGANIZATION_ACTIONS_PER_HOUR} an hour): each writes into that organization's log.`,
+      `Too many grants, revocations, access requests and answers, handover offers and cancellations towards ${toOrgId} (at most ${CROSS_ORGANIZATION_ACTIONS_PER_HOUR} an hour): each writes into that organization's log.`,
       'or give one grant covering several products',
     );
   }

@@ -63,6 +63,8 @@ import type { Tenant } from '../domain/tenant.ts';
  * | access grant, owner's copy | `T#{orgId}#{env}` | `GRANT#{grantId}` | get by id; the owner's grants oldest first (docs/access.md#grants) |
  * | access grant, by grantee | `T#{orgId}#{env}` | `GRANTTO#{granteeOrgId}#{grantId}` | the grants the owner gave one organization: one Query per read of the owner's passports by it |
  * | access grant, grantee's copy | `T#{granteeOrgId}#{env}` | `GRANTIN#{grantId}` | the grants an organization holds, in its own partition |
+ * | access request, owner's copy | `T#{ownerOrgId}#{env}` | `AREQ#{requestId}` | the requests made to an organization: get by id; oldest first (ids sort by time); docs/access.md#access-requests |
+ * | access request, requester's copy | `T#{requesterOrgId}#{env}` | `AREQOUT#{requestId}` | the same record in the requester's partition: the requests it made |
  */
 
 /** A key of one item. */
@@ -111,6 +113,11 @@ export const grantSk = (grantId: string): string => `${GRANT_PREFIX}${grantId}`;
 export const grantInSk = (grantId: string): string => `${GRANT_IN_PREFIX}${grantId}`;
 export const grantToPrefix = (granteeOrgId: string): string => `GRANTTO#${granteeOrgId}#`;
 export const grantToSk = (granteeOrgId: string, grantId: string): string => `${grantToPrefix(granteeOrgId)}${grantId}`;
+
+export const ACCESS_REQUEST_PREFIX = 'AREQ#';
+export const ACCESS_REQUEST_OUT_PREFIX = 'AREQOUT#';
+/** An access request's copy in the owner's or the requester's partition. */
+export const accessRequestSk = (side: 'owner' | 'requester', requestId: string): string => `${side === 'owner' ? ACCESS_REQUEST_PREFIX : ACCESS_REQUEST_OUT_PREFIX}${requestId}`;
 
 export const HANDOVER_PREFIX = 'HANDOVER#';
 export const HANDOVER_IN_PREFIX = 'HANDOVERIN#';

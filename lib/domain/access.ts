@@ -1,14 +1,14 @@
 import * as z from 'zod';
-import { ACCESS_TIERS, type AccessTier } from './battery/access-tiers.ts';
+import { ACCESS_TIERS, AUDIENCES, PURPOSES, type AccessTier, type Audience, type Purpose } from './battery/access-tiers.ts';
 import { cursorLimit } from './pagination.ts';
 
 /**
- * Access to passports beyond the public tier (docs/access.md): grants from an owning organization to
+ * Access to passports beyond the public (docs/access.md): grants from an owning organization to
  * another, authorities, and the ids the EN 18222 read API names passports by. Every category has
- * the same three tiers (lib/domain/battery/access-tiers.ts); a wine's and a food's elements are all
+ * the same audiences (lib/domain/battery/access-tiers.ts); a wine's and a food's elements are all
  * public, a battery's follow its element map.
  */
-export { ACCESS_TIERS, type AccessTier };
+export { ACCESS_TIERS, AUDIENCES, PURPOSES, type AccessTier, type Audience, type Purpose };
 
 /** A grant as stored, the same in the owner's and the grantee's partitions (lib/data/access-grants.ts). */
 export interface GrantRecord {
@@ -18,6 +18,11 @@ export interface GrantRecord {
   environment: 'live' | 'test';
   granteeOrgId: string;
   tier: Exclude<AccessTier, 'public'>;
+  /**
+   * A `legitimate_interest` grant's purpose (Art. 77(2) third subparagraph, docs/access.md#purposes).
+   * Absent: both purposes, as every legitimate-interest grant read before grants had a purpose.
+   */
+  purpose?: Purpose;
   /** The products it covers; absent: every product of the owner in that environment. */
   productIds?: string[];
   /** The grantee may also write the dynamic data of the covered items (a repairer, a repurposer). */
@@ -25,9 +30,21 @@ export interface GrantRecord {
   expiresAt?: string;
   createdAt: string;
   revokedAt?: string;
+  /** The access request whose approval made it (docs/access.md#access-requests). */
+  accessRequestId?: string;
 }
 
 const GRANTABLE = ['legitimate_interest', 'authority'] as const;
+
+/** What a grant opens: an authority grant the authorities' elements (Annex XIII points 1 to 3), a legitimate-interest grant its purpose's (both without one). */
+export const audiencesOfGrant = (grant: Pick<GrantRecord, 'tier' | 'purpose'>): Audience[] =>
+  grant.tier === 'authority' ? ['authority'] : grant.purpose === undefined ? [...PURPOSES] : [grant.purpose];
+
+export const purposeSchema = z
+  .enum(PURPOSES, { error: `purpose must be one of: ${PURPOSES.join(', ')}.` })
+  .describe(
+    'dismantling_repair_repurposing_recycling: Art. 77(2) third subparagraph (a), Annex XIII point 2 (composition, spare parts, dismantling, safety); energy_services: (b), an individual battery made available to aggregators or energy market participants, Annex XIII point 4 (docs/access.md#purposes)',
+  );
 
 export const grantIdSchema = z.string().regex(/^grant_[0-9a-z]{20}$/, { error: 'grantId must be an access grant id (grant_…).' });
 
@@ -38,7 +55,11 @@ export const createGrantSchema = z
       .string({ error: 'granteeOrgId must be an organization id.' })
       .regex(/^org_[0-9A-Za-z]{1,64}$/, { error: 'granteeOrgId must be an organization id (org_…).' })
       .describe('The organization that may read (and, with write, update) your passports'),
-    tier: z.enum(GRANTABLE, { error: `tier must be one of: ${GRANTABLE.join(', ')}.` }).describe('legitimate_interest (Annex XIII points 2 and 4 for a battery) or authority (points 2, 3 and 4)'),
+    tier: z
+      .enum(GRANTABLE, { error: `tier must be one of: ${GRANTABLE.join(', ')}.` })
+      .optional()
+      .describe('authority (a battery: Annex XIII points 1 to 3) or legitimate_interest (with purpose; without one, both purposes\' elements, as before purposes); may be left out when purpose is given'),
+    purpose: purposeSchema.optional(),
     productIds: z
       .array(z.uuid({ error: 'productIds must hold product ids.' }), { error: 'productIds must be a list of product ids.' })
       .min(1, { error: 'productIds must name at least one product, or be left out for all of them.' })
@@ -65,14 +86,17 @@ export const grantSchema = z
     granteeOrgId: z.string(),
     environment: z.enum(['live', 'test']),
     tier: z.enum(GRANTABLE),
+    purpose: z.enum(PURPOSES).nullable().describe('A legitimate-interest grant\'s purpose; null: an authority grant, or a legitimate-interest grant for both purposes'),
+    audiences: z.array(z.enum(AUDIENCES)).describe('Whose elements it opens (docs/battery.md#audiences)'),
     productIds: z.array(z.string()).nullable().describe('null: every product of the owner'),
     write: z.boolean(),
     expiresAt: z.iso.datetime({ offset: true }).nullable(),
     createdAt: z.iso.datetime(),
     revokedAt: z.iso.datetime().nullable(),
     active: z.boolean().describe('Neither revoked nor expired'),
+    accessRequestId: z.string().nullable().describe('The access request whose approval made it, if any'),
   })
-  .meta({ id: 'AccessGrant', description: 'A tier of access to an organization’s passports, given to another organization (docs/access.md#grants)' });
+  .meta({ id: 'AccessGrant', description: 'Access to an organization’s passports for an audience, given to another organization (docs/access.md#grants)' });
 export type Grant = z.infer<typeof grantSchema>;
 export const grantListSchema = z.object({ data: z.array(grantSchema), hasMore: z.boolean() }).meta({ id: 'AccessGrantList' });
 
@@ -89,12 +113,15 @@ export const toGrantView = (grant: GrantRecord, now = Date.now()): Grant => ({
   granteeOrgId: grant.granteeOrgId,
   environment: grant.environment,
   tier: grant.tier,
+  purpose: grant.purpose ?? null,
+  audiences: audiencesOfGrant(grant),
   productIds: grant.productIds ?? null,
   write: grant.write,
   expiresAt: grant.expiresAt ?? null,
   createdAt: grant.createdAt,
   revokedAt: grant.revokedAt ?? null,
   active: isActive(grant, now),
+  accessRequestId: grant.accessRequestId ?? null,
 });
 
 export { dppIdOf, parseDppId, DPP_ID_MAX_LENGTH, type DppRef } from './dpp-id.ts';
@@ -131,7 +158,10 @@ export const dppSchema = z
     economicOperatorId: z.string().nullable(),
     facilityId: z.string().nullable(),
     contentSpecificationIds: z.array(z.string()),
-    accessTier: z.enum(['public', 'legitimate_interest', 'authority', 'owner']).describe('The tier the caller read at'),
+    accessTier: z
+      .enum(['public', 'legitimate_interest', 'authority', 'owner'])
+      .describe('The caller summarised as a tier: owner, else authority, else legitimate_interest (any purpose), else public; audiences says exactly what it read'),
+    audiences: z.array(z.enum(AUDIENCES)).describe('The audiences the caller read as (docs/battery.md#audiences); the owner: all of them'),
     name: z.string(),
     category: z.string(),
     gtin: z.string(),
@@ -141,12 +171,19 @@ export const dppSchema = z
       .object({ kind: z.enum(['batch', 'item']), lot: z.string().optional(), serial: z.string().optional(), version: z.int().min(1), digest: z.string(), status: z.string() })
       .optional()
       .describe('The batch or item, for its DPP id'),
-    data: z.record(z.string(), z.unknown()).describe('The elements the caller may read (a battery: its tier and every lower one; the owner: everything)'),
+    data: z.record(z.string(), z.unknown()).describe('The elements the caller may read (a battery: those of its audiences; the owner: everything)'),
   })
   .meta({ id: 'Dpp', description: 'A digital product passport with the EN 18223 header fields the service has, and the data the caller may read' });
 
 export const dppElementSchema = z
-  .object({ object: z.literal('dpp_element'), digitalProductPassportId: z.string(), elementPath: z.string(), tier: z.enum(ACCESS_TIERS), value: z.unknown() })
+  .object({
+    object: z.literal('dpp_element'),
+    digitalProductPassportId: z.string(),
+    elementPath: z.string(),
+    tier: z.enum(ACCESS_TIERS).describe('The element\'s audiences summarised as a tier'),
+    audiences: z.array(z.enum(AUDIENCES)).describe('Who reads the element (docs/battery.md#audiences)'),
+    value: z.unknown(),
+  })
   .meta({ id: 'DppElement' });
 
 export const dppBatchSchema = z

@@ -46,6 +46,10 @@ export const EVENT_TYPES = [
   'access_grant.created',
   'access_grant.revoked',
   'passport.accessed',
+  // Requests for access by a person with a legitimate interest (docs/access.md#access-requests): in both organizations' logs.
+  'access_request.created',
+  'access_request.approved',
+  'access_request.refused',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -8,8 +8,9 @@ import { getOrganization } from '../data/organizations.ts';
 import { getPassportVersionAt, getPublicView } from '../data/passports.ts';
 import { getProduct } from '../data/products.ts';
 import { dppIdOf, parseDppId, type DppRef } from '../domain/access.ts';
-import { canRead, type AccessTier } from '../domain/battery/access-tiers.ts';
-import { elementAt, elementsFor, filterByTier, overlayItemData, type BatteryItemData, type BatteryPassportData } from '../domain/battery/index.ts';
+import { audiencesOf, canRead, tierOfAudiences, type Audience } from '../domain/battery/access-tiers.ts';
+import { elementAt, filterByTier, restrictedElementsFor } from '../domain/battery/elements.ts';
+import { overlayItemData, type BatteryItemData, type BatteryPassportData } from '../domain/battery/index.ts';
 import { granteePatchRefusal } from '../domain/battery/grantee-writes.ts';
 import { valueAt } from '../domain/battery/paths.ts';
 import { parseGtinPath } from '../domain/digital-link.ts';
@@ -21,7 +22,7 @@ import type { Tenant } from '../domain/tenant.ts';
 import { unitDigitalLink, type UnitRecord } from '../domain/unit.ts';
 import { toUnitView } from '../domain/units.ts';
 import { InvalidRequestError, NotFoundError, PermissionError, ValidationError } from '../http/errors.ts';
-import { accessOf, type ReaderAccess } from './access-grants.ts';
+import { accessOf, readsPublicOnly, type ReaderAccess } from './access-grants.ts';
 import { patchUnit } from './items.ts';
 import { config } from '../config.ts';
 
@@ -63,15 +64,23 @@ async function find(principal: Principal | undefined, dppId: string, at?: number
   return { ref, product, passport, ...(unit ? { unit } : {}), access };
 }
 
-/** The data the caller may read: a battery's elements of its tier (the item's laid over the model's); any other passport whole. */
+/** The data the caller may read: a battery's elements of its audiences (the item's laid over the model's); any other passport whole. */
 function visibleData(found: Found): { data: Record<string, unknown>; restricted: string[] } {
   const model = found.passport.data as Record<string, unknown>;
   const battery = isBatteryPassport(found.product.category, model);
   const whole = battery && found.unit?.kind === 'item' ? overlayItemData(model as BatteryPassportData, found.unit.data as BatteryItemData) : model;
   if (!battery || found.access.reader === 'owner') return { data: whole as Record<string, unknown>, restricted: [] };
-  const data = filterByTier(whole, found.access.reader) as Record<string, unknown>;
-  const restricted = elementsFor(found.access.reader)
-    .filter((element) => element.tier !== 'public' && valueAt(data, element.path) !== undefined)
+  return readerView(whole, found.access);
+}
+
+/**
+ * What a reader other than the owner receives of a battery's data, and the restricted elements in
+ * it (what the owner's log records): one filter, the element map's audiences, for every read.
+ */
+function readerView(whole: unknown, access: ReaderAccess): { data: Record<string, unknown>; restricted: string[] } {
+  const data = filterByTier(whole, access.reader) as Record<string, unknown>;
+  const restricted = restrictedElementsFor(access.reader)
+    .filter((element) => valueAt(data, element.path) !== undefined)
     .map((element) => element.path);
   return { data, restricted };
 }
@@ -94,9 +103,10 @@ async function recordAccess(found: Pick<Found, 'ref' | 'product' | 'access'>, dp
     productId: found.product.productId,
     reader: {
       orgId: found.access.orgId,
-      tier: found.access.reader,
+      tier: found.access.tier,
+      audiences: audiencesOf(found.access.reader),
       via: found.access.via,
-      ...(found.access.grantId ? { grantId: found.access.grantId } : {}),
+      ...(found.access.grantId ? { grantId: found.access.grantId, grantIds: found.access.grantIds ?? [found.access.grantId] } : {}),
       ...(found.access.caller ?? {}),
     },
     elements,
@@ -120,7 +130,8 @@ function answer(found: Found, data: Record<string, unknown>) {
     economicOperatorId: found.product.economicOperatorId ?? null,
     facilityId: found.product.facilityId ?? null,
     contentSpecificationIds: schema.specifications,
-    accessTier: found.access.reader,
+    accessTier: found.access.tier,
+    audiences: audiencesOf(found.access.reader),
     name: found.product.name,
     category: found.product.category,
     gtin: found.product.gtin,
@@ -230,25 +241,26 @@ export async function dppIdOfIdentifier(principal: Principal | undefined, identi
   return dppIdOf({ tenant, gtin14: parsed.gtin14, ...(unit ? { unit } : {}) });
 }
 
-/** `GET /v1/dpps/{dppId}/elements/{elementPath}`: one element, 403 naming the tier it needs when the caller's is lower. */
+/** `GET /v1/dpps/{dppId}/elements/{elementPath}`: one element, 403 naming its audiences when the caller is not among them. */
 export async function readElement(principal: Principal | undefined, dppId: string, elementPath: string, requestId: string) {
   const found = await find(principal, dppId);
   const battery = isBatteryPassport(found.product.category, found.passport.data);
   const element = battery ? elementAt(elementPath) : undefined;
-  const tier: AccessTier = element?.tier ?? 'public';
+  const audiences: readonly Audience[] = element?.audiences ?? ['public'];
   if (elementPath.length > 300 || !/^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)*$/.test(elementPath) || (battery && !element)) {
     throw new NotFoundError(`'${elementPath.slice(0, 100)}' is not an element of this passport.`, { param: 'elementPath' });
   }
-  if (!canRead(found.access.reader, tier)) {
-    throw new PermissionError(`The element ${elementPath} needs the ${tier} tier; you read this passport at the ${found.access.reader} tier.`, {
-      suggestion: "Ask the passport's owner for an access grant (docs/access.md#grants).",
-    });
+  if (!canRead(found.access.reader, audiences)) {
+    throw new PermissionError(
+      `The element ${elementPath} is read by: ${audiences.join(', ')} (the ${tierOfAudiences(audiences)} tier); you read this passport as: ${audiencesOf(found.access.reader).join(', ')}.`,
+      { suggestion: "Ask the passport's owner for access: POST /v1/access-requests with the purpose you need it for (docs/access.md#access-requests)." },
+    );
   }
   const { data } = visibleData(found);
   const value = valueAt(data, elementPath);
   if (value === undefined) throw new NotFoundError(`The passport has no value for ${elementPath}.`, { param: 'elementPath' });
-  if (tier !== 'public') await recordAccess(found, dppIdOf(found.ref), [elementPath], requestId);
-  return { object: 'dpp_element', digitalProductPassportId: dppIdOf(found.ref), elementPath, tier, value };
+  if (!audiences.includes('public')) await recordAccess(found, dppIdOf(found.ref), [elementPath], requestId);
+  return { object: 'dpp_element', digitalProductPassportId: dppIdOf(found.ref), elementPath, tier: tierOfAudiences(audiences), audiences: [...audiences], value };
 }
 
 /**
@@ -267,11 +279,11 @@ export async function patchDppItem(principal: Principal, dppId: string, patch: u
   if (ref.unit && !unit) throw notFound('dppId');
   const found = { ref, product, ...(unit ? { unit } : {}), access };
   if (!found.unit || found.unit.kind !== 'item') {
-    if (access.reader === 'public' && access.via !== 'grant') throw notFound('dppId');
+    if (readsPublicOnly(access) && access.via !== 'grant') throw notFound('dppId');
     throw new ValidationError('Only an item’s passport (a serialised item’s DPP id) takes a patch here.', 'dppId');
   }
   if (!found.access.write) {
-    if (found.access.reader === 'public' && found.access.via !== 'grant') throw notFound('dppId');
+    if (readsPublicOnly(found.access) && found.access.via !== 'grant') throw notFound('dppId');
     throw new PermissionError('Your access to this passport does not include writing its dynamic data.', { suggestion: 'Ask its owner for a grant with write (docs/access.md#grants).' });
   }
   checkMediaType();
@@ -286,14 +298,9 @@ export async function patchDppItem(principal: Principal, dppId: string, patch: u
   const written = await patchUnit(found.ref.tenant, found.product, 'item', found.unit.serial ?? '', patch, actorOrigin, other);
   const item = toUnitView(written.unit, found.product.qrCodeUrl, found.ref.tenant, config().backupPublicOrigin);
   if (!other) return item;
-  // The answer is a read by another organization: only its tier's elements, logged as any restricted read.
+  // The answer is a read by another organization: only its audiences' elements, logged as any restricted read.
   const battery = isBatteryPassport(found.product.category, item.data);
-  const data = battery ? (filterByTier(item.data, found.access.reader) as Record<string, unknown>) : item.data;
-  const restricted = battery
-    ? elementsFor(found.access.reader)
-        .filter((element) => element.tier !== 'public' && valueAt(data, element.path) !== undefined)
-        .map((element) => element.path)
-    : [];
+  const { data, restricted } = battery ? readerView(item.data, found.access) : { data: item.data, restricted: [] };
   await recordAccess(found, dppIdOf(found.ref), restricted, origin.requestId ?? '');
   return { ...item, data };
 }

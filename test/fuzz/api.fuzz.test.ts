@@ -8,6 +8,7 @@ import { issueApiKey, revokeKey } from '../../lib/services/api-keys.ts';
 import { createOrganization } from '../../lib/services/organizations.ts';
 import { getApiKey, setApiKeyRateLimit } from '../../lib/data/api-keys.ts';
 import { getEndpointById } from '../../lib/data/webhook-endpoints.ts';
+import { PURPOSES } from '../../lib/domain/battery/access-tiers.ts';
 import { HEADLESS_CMS_MAPPING } from '../../lib/domain/mapping.ts';
 import { SUPPLIER_ROLES, WINE_COLOURS } from '../../lib/domain/passport.ts';
 import { CATEGORIES } from '../../lib/domain/product.ts';
@@ -93,6 +94,9 @@ const EXTRA_STATUSES: Readonly<Record<string, readonly number[]>> = {
   'PUT /v1/products/{productId}/items/{serial}': [409],
   'PATCH /v1/products/{productId}/batches/{lot}': [409, 415],
   'PATCH /v1/products/{productId}/items/{serial}': [409, 415],
+  // An access request answered already (docs/access.md#access-requests).
+  'POST /v1/access-requests/{requestId}/approve': [409],
+  'POST /v1/access-requests/{requestId}/refuse': [409],
   'GET /v1/auth/login': [302],
   'GET /v1/auth/callback': [303, 401, 403],
 };
@@ -460,6 +464,9 @@ const VALID_BODIES: Readonly<Record<string, fc.Arbitrary<Record<string, unknown>
   'PUT /v1/products/{productId}/items/{serial}': fc.record({ lot: fc.constantFrom('F1', 'L-2'), status: fc.constantFrom('active', 'withdrawn'), data: wineUnitData }, { requiredKeys: [] }),
   'PATCH /v1/products/{productId}/batches/{lot}': fc.record({ status: fc.constantFrom('active', 'withdrawn'), data: fc.option(wineUnitData, { nil: null }) }, { requiredKeys: [] }),
   'PATCH /v1/products/{productId}/items/{serial}': fc.record({ lot: fc.option(fc.constantFrom('F1', 'L-2'), { nil: null }), status: fc.constantFrom('active', 'withdrawn') }, { requiredKeys: [] }),
+  // A request for access (docs/access.md#access-requests): the fuzzed organization names its own products, so it is refused (422) after its deeper checks.
+  'POST /v1/access-requests': fc.record({ ownerOrgId: ref('orgId'), gtin: ref('gtin14', 'gtin13', 'testGtin14'), purpose: fc.constantFrom(...PURPOSES), justification: validName }),
+  'POST /v1/access-requests/{requestId}/refuse': fc.record({ reason: validName }),
 };
 
 /** Plausible but mostly invalid bodies of the routes that take one. */

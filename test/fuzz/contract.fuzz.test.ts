@@ -48,6 +48,8 @@ const SKIPPED: Readonly<Record<string, string>> = {
     'a merge patch (RFC 7396) is valid or not by the item it merges into, stored state no schema of the document can carry (covered by test/integration/items.test.ts and test/fuzz/api.fuzz.test.ts)',
   'POST /v1/access-grants':
     'its body names another organization on the platform by id, stored state no schema of the document can carry (covered by test/integration/access.test.ts and test/fuzz/api.fuzz.test.ts)',
+  'POST /v1/access-requests':
+    'its body names another organization’s published battery passports (by Digital Link, or by organization id and GTIN), stored state no schema of the document can carry (covered by test/integration/access-requests.test.ts and test/fuzz/api.fuzz.test.ts)',
   'PATCH /v1/dpps/{dppId}':
     'a merge patch (RFC 7396) is valid or not by the item it merges into, stored state no schema of the document can carry (covered by test/integration/access.test.ts and test/fuzz/api.fuzz.test.ts)',
   'POST /v1/handovers':

@@ -1,17 +1,19 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { setAuthority } from '../../lib/data/organizations.ts';
-import { canRead, ELEMENTS, filterByTier, overlayItemData, type BatteryItemData, type BatteryPassportData, type Reader } from '../../lib/domain/battery/index.ts';
+import { overlayItemData, type BatteryItemData, type BatteryPassportData } from '../../lib/domain/battery/index.ts';
+import { audiencesOf, canRead, ELEMENTS, filterByTier, type Reader } from '../../lib/domain/battery/elements.ts';
 import { valueAt } from '../../lib/domain/battery/paths.ts';
 import { call, expectError, newOrg, type TestOrg } from '../support/api.ts';
 import { batteryItemData, batteryModelData } from '../support/battery.ts';
 import { createProduct, publish, type CreatedProduct } from '../support/fixtures.ts';
 
 /**
- * Access tiers through the EN 18222 reads (issue 28, docs/access.md): every element of a full
- * battery passport, for every reader (anonymous, another organization without a grant, a
- * legitimate-interest grantee, an authority, the owner), through the by-id, element, by-product,
- * by-date and batch routes; grants that end (revoked, expired), a grant limited to one product, the
- * access log, and a grantee with write access.
+ * Audiences through the EN 18222 reads (issues 28 and 38, docs/access.md): every element of a full
+ * battery passport, for every reader (anonymous, another organization without a grant, a grantee
+ * for the dismantling purpose, one for energy services, one of a grant without a purpose, an
+ * authority, the owner), through the by-id, element, by-product, by-date and batch routes; grants
+ * that end (revoked, expired), a grant limited to one product, the access log, and a grantee with
+ * write access. Access requests: test/integration/access-requests.test.ts.
  */
 
 type Json = Record<string, any>;
@@ -23,26 +25,59 @@ const LOT = 'ACCLOT1';
 let owner: TestOrg;
 let stranger: TestOrg;
 let grantee: TestOrg;
+let dismantler: TestOrg;
+let aggregator: TestOrg;
 let authority: TestOrg;
 let battery: CreatedProduct;
 let other: CreatedProduct;
 const dpp = { product: '', item: '', batch: '', other: '' };
 let itemLink = '';
 
-const keyOf = (reader: Reader | 'stranger'): string | undefined =>
-  ({ public: undefined, stranger: stranger.live, legitimate_interest: grantee.live, authority: authority.live, owner: owner.live })[reader];
-const tierOf = (reader: Reader | 'stranger'): Reader => (reader === 'stranger' ? 'public' : reader);
-const READERS = ['public', 'stranger', 'legitimate_interest', 'authority', 'owner'] as const;
+/**
+ * The readers: anonymous, another organization without a grant, a grantee for purpose (a) of
+ * Art. 77(2) third subparagraph, one for (b), one of a grant without a purpose (`legitimate_interest`,
+ * as grants were before purposes), an authority (the mark), the owner.
+ */
+const READERS = ['public', 'stranger', 'dismantling', 'energy', 'legitimate_interest', 'authority', 'owner'] as const;
+type TestReader = (typeof READERS)[number];
+const keyOf = (reader: TestReader): string | undefined =>
+  ({ public: undefined, stranger: stranger.live, dismantling: dismantler.live, energy: aggregator.live, legitimate_interest: grantee.live, authority: authority.live, owner: owner.live })[reader];
+/** Who each reader reads as (lib/domain/battery/access-tiers.ts). */
+const READS_AS: Readonly<Record<TestReader, Reader>> = {
+  public: 'public',
+  stranger: 'public',
+  dismantling: ['dismantling_repair_repurposing_recycling'],
+  energy: ['energy_services'],
+  legitimate_interest: 'legitimate_interest',
+  authority: 'authority',
+  owner: 'owner',
+};
+const ACCESS_TIER: Readonly<Record<TestReader, string>> = {
+  public: 'public',
+  stranger: 'public',
+  dismantling: 'legitimate_interest',
+  energy: 'legitimate_interest',
+  legitimate_interest: 'legitimate_interest',
+  authority: 'authority',
+  owner: 'owner',
+};
 
-/** What a reader may see of `data`: the owner everything, the others their tier's elements. */
-const expected = (data: Json, reader: Reader | 'stranger'): Json => (tierOf(reader) === 'owner' ? data : (filterByTier(data, tierOf(reader)) as Json));
-const read = (path: string, reader: Reader | 'stranger') => {
+/** What a reader may see of `data`: the owner everything, the others their audiences' elements. */
+const expected = (data: Json, reader: TestReader): Json => (reader === 'owner' ? data : (filterByTier(data, READS_AS[reader]) as Json));
+const read = (path: string, reader: TestReader) => {
   const key = keyOf(reader);
   return call('GET', path, key ? { key } : {});
 };
 
 beforeAll(async () => {
-  [owner, stranger, grantee, authority] = await Promise.all([newOrg('Access Cell Maker'), newOrg('Access Stranger'), newOrg('Access Recycler'), newOrg('Access Market Surveillance')]);
+  [owner, stranger, grantee, dismantler, aggregator, authority] = await Promise.all([
+    newOrg('Access Cell Maker'),
+    newOrg('Access Stranger'),
+    newOrg('Access Recycler'),
+    newOrg('Access Dismantler'),
+    newOrg('Access Aggregator'),
+    newOrg('Access Market Surveillance'),
+  ]);
   await setAuthority(authority.orgId, true);
   battery = await createProduct(owner.live, { name: 'ACC traction battery', category: 'battery' });
   other = await createProduct(owner.live, { name: 'ACC other battery', category: 'battery' });
@@ -51,7 +86,9 @@ beforeAll(async () => {
   const item = await call('PUT', `/v1/products/${battery.productId}/items/${SERIAL}`, { key: owner.live, body: { data: itemData } });
   const batch = await call('PUT', `/v1/products/${battery.productId}/batches/${LOT}`, { key: owner.live, body: {} });
   const grant = await call('POST', '/v1/access-grants', { key: owner.live, body: { granteeOrgId: grantee.orgId, tier: 'legitimate_interest', productIds: [battery.productId] } });
-  if (item.status !== 201 || batch.status !== 201 || grant.status !== 201) throw new Error(`set-up: ${item.text} ${batch.text} ${grant.text}`);
+  const forDismantling = await call('POST', '/v1/access-grants', { key: owner.live, body: { granteeOrgId: dismantler.orgId, purpose: 'dismantling_repair_repurposing_recycling', productIds: [battery.productId] } });
+  const forEnergy = await call('POST', '/v1/access-grants', { key: owner.live, body: { granteeOrgId: aggregator.orgId, tier: 'legitimate_interest', purpose: 'energy_services', productIds: [battery.productId] } });
+  for (const r of [item, batch, grant, forDismantling, forEnergy]) if (r.status !== 201) throw new Error(`set-up: ${r.status} ${r.text}`);
   dpp.product = (await call('GET', `/v1/products/${battery.productId}/passport`, { key: owner.live })).body.dppId;
   dpp.other = (await call('GET', `/v1/products/${other.productId}/passport`, { key: owner.live })).body.dppId;
   dpp.item = item.body.dppId;
@@ -59,8 +96,10 @@ beforeAll(async () => {
   itemLink = item.body.digitalLink;
 });
 
+/** The item's full view: the model's data with the item's laid over it. */
+const itemView = () => overlayItemData(model as BatteryPassportData, itemData as BatteryItemData) as Json;
+
 describe('each reader sees exactly its elements', () => {
-  const itemView = () => overlayItemData(model as BatteryPassportData, itemData as BatteryItemData) as Json;
 
   it.each(READERS)('%s: by id (product, item, batch), by product identifier and by date', async (reader) => {
     // Act
@@ -72,7 +111,8 @@ describe('each reader sees exactly its elements', () => {
 
     // Assess
     expect(product.status, product.text).toBe(200);
-    expect(product.body).toMatchObject({ digitalProductPassportId: dpp.product, granularity: 'model', dppStatus: 'active', accessTier: tierOf(reader), uniqueProductIdentifier: battery.qrCodeUrl });
+    expect(product.body).toMatchObject({ digitalProductPassportId: dpp.product, granularity: 'model', dppStatus: 'active', accessTier: ACCESS_TIER[reader], uniqueProductIdentifier: battery.qrCodeUrl });
+    expect(product.body.audiences).toEqual(audiencesOf(READS_AS[reader]));
     expect(product.body.data).toEqual(expected(model, reader));
     expect(item.body).toMatchObject({ digitalProductPassportId: dpp.item, granularity: 'item', uniqueProductIdentifier: itemLink, unit: { kind: 'item', serial: SERIAL } });
     expect(item.body.data).toEqual(expected(itemView(), reader));
@@ -82,32 +122,52 @@ describe('each reader sees exactly its elements', () => {
     expect(byDate.body.data).toEqual(item.body.data);
   });
 
-  it.each(READERS)('%s: every element one by one, 403 naming the tier for the ones above its own', async (reader) => {
+  it.each(READERS)('%s: every element one by one, 403 naming the element’s audiences for the ones outside its own', async (reader) => {
     // Prepare: every element the item's full view holds
     const view = itemView();
     const elements = ELEMENTS.filter((element) => valueAt(view, element.path) !== undefined);
     expect(elements.length).toBeGreaterThan(40);
 
     // Act
-    const answers: Array<{ path: string; tier: string; status: number; body: Json }> = [];
+    const answers: Array<{ element: (typeof ELEMENTS)[number]; status: number; body: Json }> = [];
     for (let i = 0; i < elements.length; i += 10) {
       const part = elements.slice(i, i + 10);
       const responses = await Promise.all(part.map((element) => read(`/v1/dpps/${dpp.item}/elements/${element.path}`, reader)));
-      responses.forEach((response, index) => answers.push({ path: part[index]!.path, tier: part[index]!.tier, status: response.status, body: response.body as Json }));
+      responses.forEach((response, index) => answers.push({ element: part[index]!, status: response.status, body: response.body as Json }));
     }
 
     // Assess
-    for (const answer of answers) {
-      if (canRead(tierOf(reader), answer.tier as never)) {
-        expect(answer.status, answer.path).toBe(200);
-        expect(answer.body.value, answer.path).toEqual(valueAt(view, answer.path));
+    for (const { element, status, body } of answers) {
+      if (canRead(READS_AS[reader], element.audiences)) {
+        expect(status, element.path).toBe(200);
+        expect(body.value, element.path).toEqual(valueAt(view, element.path));
+        expect(body.audiences, element.path).toEqual(element.audiences);
       } else {
-        expect(answer.status, answer.path).toBe(403);
-        expect(answer.body.error.type).toBe('permission_error');
-        expect(answer.body.error.message).toContain(`the ${answer.tier} tier`);
+        expect(status, element.path).toBe(403);
+        expect(body.error.type).toBe('permission_error');
+        expect(body.error.message).toContain(`is read by: ${element.audiences.join(', ')}`);
       }
     }
-    expect(answers.some((a) => a.status === 403)).toBe(reader !== 'owner' && reader !== 'authority');
+    expect(answers.some((a) => a.status === 403)).toBe(reader !== 'owner');
+  });
+
+  it('point 6: an authority reads points 2 and 3 but not point 4', async () => {
+    // Prepare
+    const ofPoint = (point: number) => ELEMENTS.filter((element) => element.annexXIII?.point === point);
+    const view = itemView();
+
+    // Act
+    const whole = await read(`/v1/dpps/${dpp.item}`, 'authority');
+    const testReport = await read(`/v1/dpps/${dpp.item}/elements/labeling.resultOfTestReport`, 'authority');
+    const stateOfHealth = await read(`/v1/dpps/${dpp.item}/elements/performanceAndDurability.batteryCondition.stateOfCertifiedEnergy`, 'authority');
+
+    // Assess
+    expect(whole.body).toMatchObject({ accessTier: 'authority', audiences: ['public', 'authority'] });
+    for (const element of [...ofPoint(2), ...ofPoint(3)]) expect(valueAt(whole.body.data, element.path), element.path).toEqual(valueAt(view, element.path));
+    for (const element of ofPoint(4)) expect(valueAt(whole.body.data, element.path), element.path).toBeUndefined();
+    expect(testReport.status).toBe(200);
+    expectError(stateOfHealth, 403, 'permission_error');
+    expect(stateOfHealth.body.error.message).toContain('is read by: energy_services');
   });
 
   it('the linkset of the battery advertises where a reader with credentials reads its tier', async () => {
@@ -193,12 +253,46 @@ describe('what a grant opens, and for how long', () => {
     const past = await call('POST', '/v1/access-grants', { key: owner.live, body: { granteeOrgId: grantee.orgId, tier: 'authority', expiresAt: '2020-01-01T00:00:00Z' } });
     const notMine = await call('POST', '/v1/access-grants', { key: stranger.live, body: { granteeOrgId: grantee.orgId, tier: 'authority', productIds: [battery.productId] } });
     const badTier = await call('POST', '/v1/access-grants', { key: owner.live, body: { granteeOrgId: grantee.orgId, tier: 'public' } });
+    const neither = await call('POST', '/v1/access-grants', { key: owner.live, body: { granteeOrgId: grantee.orgId } });
+    const authorityWithPurpose = await call('POST', '/v1/access-grants', { key: owner.live, body: { granteeOrgId: grantee.orgId, tier: 'authority', purpose: 'energy_services' } });
+    const badPurpose = await call('POST', '/v1/access-grants', { key: owner.live, body: { granteeOrgId: grantee.orgId, purpose: 'curiosity' } });
     // Assess
     expectError(self, 422, 'validation_error', 'granteeOrgId');
     expectError(nobody, 422, 'validation_error', 'granteeOrgId');
     expectError(past, 422, 'validation_error', 'expiresAt');
     expectError(notMine, 404, 'not_found', 'productIds[0]');
     expectError(badTier, 422, 'validation_error', 'tier');
+    expectError(neither, 422, 'validation_error', 'tier');
+    expectError(authorityWithPurpose, 422, 'validation_error', 'purpose');
+    expectError(badPurpose, 422, 'validation_error', 'purpose');
+  });
+
+  it('answers a grant with its purpose and audiences; one without a purpose (as before purposes) opens both purposes', async () => {
+    // Act
+    const grants = (await call('GET', '/v1/access-grants?limit=100', { key: owner.live })).body.data as Json[];
+    // Assess
+    expect(grants.find((g) => g.granteeOrgId === dismantler.orgId)).toMatchObject({ tier: 'legitimate_interest', purpose: 'dismantling_repair_repurposing_recycling', audiences: ['dismantling_repair_repurposing_recycling'], accessRequestId: null });
+    expect(grants.find((g) => g.granteeOrgId === aggregator.orgId)).toMatchObject({ tier: 'legitimate_interest', purpose: 'energy_services', audiences: ['energy_services'] });
+    expect(grants.find((g) => g.granteeOrgId === grantee.orgId)).toMatchObject({ tier: 'legitimate_interest', purpose: null, audiences: ['dismantling_repair_repurposing_recycling', 'energy_services'] });
+  });
+
+  it('a grantee holding both purposes’ grants reads both purposes’ elements, and loses one’s with its revocation', async () => {
+    // Prepare
+    const holder = await newOrg('Access Both Purposes');
+    const a = await call('POST', '/v1/access-grants', { key: owner.live, body: { granteeOrgId: holder.orgId, purpose: 'dismantling_repair_repurposing_recycling', productIds: [battery.productId] } });
+    const b = await call('POST', '/v1/access-grants', { key: owner.live, body: { granteeOrgId: holder.orgId, purpose: 'energy_services', productIds: [battery.productId] } });
+
+    // Act
+    const both = await call('GET', `/v1/dpps/${dpp.item}`, { key: holder.live });
+    await call('DELETE', `/v1/access-grants/${b.body.id}`, { key: owner.live });
+    const one = await call('GET', `/v1/dpps/${dpp.item}`, { key: holder.live });
+
+    // Assess
+    expect(a.status).toBe(201);
+    expect(both.body.audiences).toEqual(['public', 'dismantling_repair_repurposing_recycling', 'energy_services']);
+    expect(both.body.data).toEqual(filterByTier(itemView(), 'legitimate_interest'));
+    expect(one.body.audiences).toEqual(['public', 'dismantling_repair_repurposing_recycling']);
+    expect(one.body.data).toEqual(filterByTier(itemView(), ['dismantling_repair_repurposing_recycling']));
   });
 });
 

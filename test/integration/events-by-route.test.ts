@@ -4,7 +4,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES, routeKey, type Route } from '../../lib/api/routes.ts';
 import { call, newOrg, newSession, type ApiResponse, type CallOptions, type TestOrg, type TestSession } from '../support/api.ts';
 import { publishTxt, verifiedDomainId } from '../support/domains.ts';
-import { createProduct, RED_WINE } from '../support/fixtures.ts';
+import { batteryModelData } from '../support/battery.ts';
+import { createProduct, publish, RED_WINE } from '../support/fixtures.ts';
 import { uniqueGtin13 } from '../support/gtin.ts';
 
 /**
@@ -73,6 +74,15 @@ const newBatteryItem = async (key: string, serial: string) => {
   await ok(call('PUT', `/v1/products/${product.productId}/items/${serial}`, { key, body: {} }), 201);
   return product.productId;
 };
+/** A battery product of the key's organization with a published passport: its Digital Link. */
+const publishedBattery = async (key: string) => {
+  const product = await createProduct(key, { name: 'Events battery', category: 'battery' });
+  await publish(key, product.productId, batteryModelData());
+  return product.qrCodeUrl;
+};
+/** The other organization's request for access to a battery of this one: its id. */
+const requestFromOther = async () =>
+  (await ok(call('POST', '/v1/access-requests', { key: w.other.live, body: { productIds: [await publishedBattery(w.key.key)], purpose: 'energy_services', justification: 'Events by route.' } }), 201)).body.id as string;
 const putDraft = async (productId: string) =>
   ok(call('PUT', `/v1/products/${productId}/draft`, { ...asKey(), body: { data: RED_WINE } }), 200);
 const newEndpoint = async () => (await ok(call('POST', '/v1/webhooks/endpoints', { ...asSession(), body: { source: 'headless-cms' } }), 201)).body.id as string;
@@ -248,6 +258,26 @@ const CASES: Readonly<Record<string, EventCase>> = {
     },
     success: (dppId) => ({ path: `/v1/dpps/${dppId}`, options: { ...asKey(), body: { data: { bottlingDate: '2025-03-14' } }, headers: { 'content-type': 'application/merge-patch+json' } }, status: 200 }),
     refused: () => ({ path: '/v1/dpps/dpp_unknown', options: { ...asKey(), body: { status: 'withdrawn' }, headers: { 'content-type': 'application/merge-patch+json' } }, status: 404 }),
+  },
+  // Access requests (docs/access.md#access-requests): this organization asks the other; the other asks this one, which answers.
+  'POST /v1/access-requests': {
+    actor: keyActor,
+    prepare: () => publishedBattery(w.other.live),
+    success: (link) => ({ path: '/v1/access-requests', options: { ...asKey(), body: { productIds: [link], purpose: 'energy_services', justification: 'Events by route.' } }, status: 201 }),
+    refused: (link) => ({ path: '/v1/access-requests', options: { ...asKey(), body: { productIds: [link], purpose: 'energy_services' } }, status: 422 }),
+  },
+  'POST /v1/access-requests/{requestId}/approve': {
+    actor: keyActor,
+    prepare: requestFromOther,
+    success: (id) => ({ path: `/v1/access-requests/${id}/approve`, options: asKey(), status: 201 }),
+    // Answered already: 409.
+    refused: (id) => ({ path: `/v1/access-requests/${id}/approve`, options: asKey(), status: 409 }),
+  },
+  'POST /v1/access-requests/{requestId}/refuse': {
+    actor: keyActor,
+    prepare: requestFromOther,
+    success: (id) => ({ path: `/v1/access-requests/${id}/refuse`, options: { ...asKey(), body: { reason: 'Not for this purpose.' } }, status: 200 }),
+    refused: (id) => ({ path: `/v1/access-requests/${id}/refuse`, options: { ...asKey(), body: { reason: 'Again.' } }, status: 409 }),
   },
   // A battery's handover to its second life (docs/battery.md#second-life).
   'POST /v1/handovers': {

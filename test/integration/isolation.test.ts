@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES, routeKey, type Route } from '../../lib/api/routes.ts';
 import { baseUrl, call, expectError, newOrg, newSession, type ApiResponse, type CallOptions, type TestOrg, type TestSession } from '../support/api.ts';
+import { batteryModelData } from '../support/battery.ts';
 import { createProduct, publish, RED_WINE } from '../support/fixtures.ts';
 import { uniqueGtin13 } from '../support/gtin.ts';
 import { diffSnapshots, snapshotOrg, type Snapshot } from '../support/snapshot.ts';
@@ -51,6 +52,9 @@ interface World {
   /** A's access grant to the third organization, and the DPP id of A's item (docs/access.md). */
   grantId: string;
   itemDppId: string;
+  /** A's request for access to the third organization's battery passport, and the GTIN of A's battery, which has no published passport (docs/access.md#access-requests). */
+  accessRequestId: string;
+  batteryGtin: string;
   /** Every value that identifies A's resources. */
   secrets: string[];
 }
@@ -131,6 +135,13 @@ async function setUp(): Promise<World> {
   const grant = await call('POST', '/v1/access-grants', { key: a.live, body: { granteeOrgId: c.orgId, tier: 'legitimate_interest', productIds: [battery.productId], write: true } });
   const aItem = await call('GET', `/v1/products/${product.productId}/items/S${token}`, { key: a.live });
   if (grant.status !== 201 || aItem.status !== 200) throw new Error(`set-up: ${grant.status} ${grant.text}`);
+  const cBattery = await createProduct(c.live, { name: 'Isolation C battery', category: 'battery' });
+  await publish(c.live, cBattery.productId, batteryModelData());
+  const accessRequest = await call('POST', '/v1/access-requests', {
+    key: a.live,
+    body: { productIds: [cBattery.qrCodeUrl], purpose: 'dismantling_repair_repurposing_recycling', justification: `Secret justification ${token}` },
+  });
+  if (accessRequest.status !== 201) throw new Error(`set-up: ${accessRequest.status} ${accessRequest.text}`);
 
   const gtin14 = `0${product.gtin}`;
   return {
@@ -157,8 +168,11 @@ async function setUp(): Promise<World> {
     handover: { id: handover.body.id, productId: battery.productId, serial: `H${token}`, toOrgId: c.orgId },
     grantId: grant.body.id,
     itemDppId: aItem.body.dppId,
+    accessRequestId: accessRequest.body.id,
+    batteryGtin: battery.gtin,
     secrets: [
       grant.body.id,
+      accessRequest.body.id,
       handover.body.id,
       battery.productId,
       `0${battery.gtin}`,
@@ -282,6 +296,8 @@ const readSubscription = (): Request => ({ method: 'GET', path: `/v1/event-subsc
 const handover = () => ({ handoverId: w.handover.id });
 const accessGrant = () => ({ grantId: w.grantId });
 const readGrant = (): Request => ({ method: 'GET', path: `/v1/access-grants/${w.grantId}` });
+const accessRequest = () => ({ requestId: w.accessRequestId });
+const readAccessRequest = (): Request => ({ method: 'GET', path: `/v1/access-requests/${w.accessRequestId}` });
 const PUBLIC_TIER = 'answers anyone the public tier of any passport by design (a caller without a grant reads what the resolver shows); restricted elements by tier only (test/integration/access.test.ts)';
 const readHandover = (): Request => ({ method: 'GET', path: `/v1/handovers/${w.handover.id}` });
 
@@ -366,6 +382,13 @@ const PATH_CASES: Readonly<Record<string, ResourceCase | NotTenantData | { resol
     ...same(route('PATCH /v1/dpps/{dppId}'), () => ({ dppId: w.itemDppId }), () => ({ status: 'withdrawn' })),
     owner: readItem,
   },
+  // Access requests (docs/access.md#access-requests): A's request to the third organization, B party to nothing.
+  'GET /v1/access-requests/{requestId}': same(route('GET /v1/access-requests/{requestId}'), accessRequest),
+  'POST /v1/access-requests/{requestId}/approve': { ...same(route('POST /v1/access-requests/{requestId}/approve'), accessRequest), owner: readAccessRequest },
+  'POST /v1/access-requests/{requestId}/refuse': {
+    ...same(route('POST /v1/access-requests/{requestId}/refuse'), accessRequest, () => ({ reason: 'Hijacked' })),
+    owner: readAccessRequest,
+  },
   'GET /v1/dpps/{dppId}': { notTenantData: PUBLIC_TIER },
   'GET /v1/dpps/{dppId}/elements/{elementPath}': { notTenantData: PUBLIC_TIER },
   'GET /v1/dppsByProductId/{productIdentifier}': { notTenantData: PUBLIC_TIER },
@@ -427,6 +450,13 @@ const BODY_CASES: Readonly<Record<string, { foreign: () => Request; expect: 404 
     param: 'productIds[0]',
   },
   'PATCH /v1/dpps/{dppId}': { notTenantData: 'its path names the item’s passport (above); the body is a merge patch of its status and data' },
+  // Asking for access names another organization's published passport by design (its Digital Link is public); A's battery has none: 404, nothing written in either tenant.
+  'POST /v1/access-requests': {
+    foreign: () => ({ method: 'POST', path: '/v1/access-requests', body: { ownerOrgId: w.a.orgId, gtin: w.batteryGtin, purpose: 'energy_services', justification: 'Hijack' } }),
+    expect: 404,
+    param: 'gtin',
+  },
+  'POST /v1/access-requests/{requestId}/refuse': { notTenantData: 'its path names the request (above); the body is a reason' },
   'POST /v1/dppsByProductIds': { notTenantData: PUBLIC_TIER },
   'POST /v1/handovers/{handoverId}/accept': {
     notTenantData: 'its path names the handover (above); the product named in its body is looked up in the caller’s own tenant (test/integration/battery-handover.test.ts)',
@@ -448,6 +478,9 @@ const LISTINGS: Readonly<Record<string, { paths: () => string[] } | NotTenantDat
   'GET /v1/events': { paths: () => ['/v1/events?limit=100', '/v1/events?limit=100&type=product.created'] },
   'GET /v1/event-subscriptions': { paths: () => ['/v1/event-subscriptions'] },
   'GET /v1/access-grants': { paths: () => ['/v1/access-grants', '/v1/access-grants?as=grantee', `/v1/access-grants?starting_after=${w.grantId}`] },
+  'GET /v1/access-requests': {
+    paths: () => ['/v1/access-requests?as=requester', '/v1/access-requests', `/v1/access-requests?as=requester&starting_after=${w.accessRequestId}`],
+  },
   'GET /v1/handovers': { paths: () => ['/v1/handovers', '/v1/handovers?as=recipient', `/v1/handovers?starting_after=${w.handover.id}`] },
   'GET /v1/labelling/terms': { paths: () => ['/v1/labelling/terms?lang=de', '/v1/labelling/terms'] },
   'GET /v1/exports/items': {

@@ -109,7 +109,7 @@ function GrantForm(props: { onGranted: (grant: AccessGrant) => void; onCancel: (
           labelOf={tierLabel}
           value={tier}
           onChange={(e) => setTier(e.currentTarget.value)}
-          hint="For a battery: legitimate interest opens Annex XIII points 2 and 4, authority points 2, 3 and 4."
+          hint="For a battery: legitimate interest opens Annex XIII points 2 and 4 (both purposes; a purpose narrows it through the API), authority points 2 and 3."
         />
       </div>
       <Field label="Product ids (optional)" name="productIds" error={error} errorField={field} hint="Separated by commas; leave empty for all your products in this environment, also those added later.">

@@ -1,4 +1,4 @@
-import type { AccessTier } from './access-tiers.ts';
+import { AUDIENCES_OF_POINT, AUDIENCES_OF_TIER, tierOfAudiences, type AccessTier, type Audience } from './access-tiers.ts';
 import { PASSPORT_MANDATORY_FROM, type BatteryCategory } from './categories.ts';
 import type { SourceId } from './sources.ts';
 
@@ -40,7 +40,13 @@ export interface BatteryElement {
   readonly name: string;
   /** The Annex XIII point, or null for an element the regulation does not list there. */
   readonly annexXIII: AnnexXiiiPoint | null;
-  /** Who may read it (Art. 77(2)): point 1 public, points 2 and 4 legitimate interest, point 3 authorities. */
+  /**
+   * Who may read it (Art. 77(2), docs/battery.md#audiences): its Annex XIII point's audiences
+   * (AUDIENCES_OF_POINT: 1 everyone; 2 authorities and the dismantling purpose; 3 authorities; 4 the
+   * energy-services purpose), or, without a point, the audiences its entry gives.
+   */
+  readonly audiences: readonly Audience[];
+  /** The audiences summarised as a tier (tierOfAudiences): public, legitimate_interest (a purpose reads it) or authority. */
   readonly tier: AccessTier;
   /** `item`: each battery has its own value, held on the item; `model`: the passport version holds it. */
   readonly level: 'model' | 'item';
@@ -66,10 +72,10 @@ const conditional = (categories: readonly BatteryCategory[], condition: string, 
 const pending = (notBefore: Partial<Record<BatteryCategory, IsoDate>>, reason: string) =>
   Object.fromEntries(Object.entries(notBefore).map(([category, day]) => [category, { kind: 'pending', notBefore: day, reason } as const]));
 
-const TIER_OF_POINT: Readonly<Record<AnnexXiiiPoint['point'], AccessTier>> = { 1: 'public', 2: 'legitimate_interest', 3: 'authority', 4: 'legitimate_interest' };
-
-type Spec = Omit<BatteryElement, 'path' | 'tier' | 'level' | 'dynamic' | 'confirmed' | 'sources'> & {
-  /** Required when there is no Annex XIII point; otherwise the point's audience. */
+type Spec = Omit<BatteryElement, 'path' | 'audiences' | 'tier' | 'level' | 'dynamic' | 'confirmed' | 'sources'> & {
+  /** Without an Annex XIII point: its audiences (AUDIENCES_OF_TIER of `tier` when only that is given). With a point: never (the point's). */
+  readonly audiences?: readonly Audience[];
+  /** Without an Annex XIII point and without `audiences`: required. Otherwise, if given, it must be the summary of the audiences. */
   readonly tier?: AccessTier;
   readonly level?: 'model' | 'item';
   readonly dynamic?: boolean;
@@ -78,11 +84,15 @@ type Spec = Omit<BatteryElement, 'path' | 'tier' | 'level' | 'dynamic' | 'confir
 };
 
 function element<const P extends string>(path: P, spec: Spec): BatteryElement & { readonly path: P } {
-  const tier = spec.annexXIII ? TIER_OF_POINT[spec.annexXIII.point] : spec.tier;
-  if (tier === undefined || (spec.tier !== undefined && spec.tier !== tier)) throw new Error(`element-map: ${path} has no tier or one its Annex XIII point contradicts`);
+  if (spec.annexXIII && spec.audiences) throw new Error(`element-map: ${path} has an Annex XIII point, which gives its audiences`);
+  const audiences = spec.annexXIII ? AUDIENCES_OF_POINT[spec.annexXIII.point] : (spec.audiences ?? (spec.tier === undefined ? undefined : AUDIENCES_OF_TIER[spec.tier]));
+  if (audiences === undefined || audiences.length === 0) throw new Error(`element-map: ${path} has no audience`);
+  const tier = tierOfAudiences(audiences);
+  if (spec.tier !== undefined && spec.tier !== tier) throw new Error(`element-map: ${path} has a tier its audiences (its Annex XIII point's) contradict`);
   return {
     ...spec,
     path,
+    audiences,
     tier,
     level: spec.level ?? (spec.dynamic ? 'item' : 'model'),
     dynamic: spec.dynamic ?? false,
@@ -184,6 +194,14 @@ export const ELEMENTS = [
     obligations: conditional(ALL, 'only if a commercial warranty is given'),
     reference: 'Annex XIII 1(m)',
   }),
+  element('generalProductInformation.commercialWarrantyPeriod', {
+    name: 'Commercial warranty period (years and months)',
+    annexXIII: xiii(1, 'm'),
+    obligations: conditional(ALL, 'only if a commercial warranty is given'),
+    reference: 'Annex XIII 1(m) (the period for which the commercial warranty for the calendar life applies)',
+    sources: ['reg-annex-xiii', 'reg-art-77', 'bp-data-model', 'bp-longlist', 'ec-guidance'],
+    note: 'Extension of the data model (docs/battery.md#extension-members): an ISO 8601 duration, since the model\'s warrentyPeriod is a gMonth that cannot state more than 12 months. Conditional as the Commission guidance (data point 35) has it.',
+  }),
 
   // Carbon footprint
   element('carbonFootprint.batteryCarbonFootprint', {
@@ -273,13 +291,21 @@ export const ELEMENTS = [
     obligations: mandatory(),
     reference: 'Annex XIII 2(a)',
     confirmed: false,
-    note: `${POINTS_2_TO_4} The data model keeps the critical raw materials (Annex XIII 1(b), public) only as a flag on these entries, so they are not public here.`,
+    note: `${POINTS_2_TO_4} The data model keeps the critical raw materials (Annex XIII 1(b), public) only as a flag on these entries; materialComposition.criticalRawMaterials makes them public.`,
   }),
   element('materialComposition.hazardousSubstances', {
     name: 'Hazardous substances',
     annexXIII: xiii(1, 'b'),
     obligations: mandatory(),
     reference: 'Annex XIII 1(b); Annex VI Part A(8); Annex XIII 1(s) → Art. 74(1)(f) (their impact)',
+  }),
+  element('materialComposition.criticalRawMaterials', {
+    name: 'Critical raw materials',
+    annexXIII: xiii(1, 'b'),
+    obligations: mandatory(['ev', 'lmt', 'industrial', 'stationary']),
+    reference: 'Annex XIII 1(b); 1(a) → Annex VI Part A(10) (present in a concentration above 0.1 % weight by weight)',
+    confirmed: false,
+    note: 'Extension of the data model (docs/battery.md#extension-members), derived from the materials batteryMaterials flags isCriticalRawMaterial. That Annex XIII 1(b) makes the critical raw materials public was read in the regulation (German); the 0.1 % threshold of Annex VI Part A(10) only in the Commission guidance (data point 15, mandatory for EV, LMT and industrial batteries) and the longlist (DIN DKE SPEC 99100 6.5.3), not in the regulation\'s text. Every flagged material is listed, whatever its share.',
   }),
 
   // Circularity
@@ -326,6 +352,14 @@ export const ELEMENTS = [
     annexXIII: xiii(1, 's'),
     obligations: mandatory(),
     reference: 'Annex XIII 1(s) → Art. 74(1)(a) to (c)',
+  }),
+  element('circularity.wasteBatterySafetyInstructions', {
+    name: 'Safety instructions for handling waste batteries',
+    annexXIII: xiii(1, 's'),
+    obligations: mandatory(),
+    reference: 'Annex XIII 1(s) → Art. 74(1)(d) (safety instructions for handling waste batteries, including the risks of batteries containing lithium)',
+    sources: ['reg-annex-xiii', 'reg-art-74', 'reg-art-77', 'ec-guidance'],
+    note: 'Extension of the data model (docs/battery.md#extension-members): the model has no public member for it, only the legitimate-interest safetyMeasures.safetyInstructions (Annex XIII 2(d)). Mandatory as the Commission guidance (data point 43: Art. 74(1) points (a) to (f)) has it.',
   }),
   element('circularity.renewableContent', {
     name: 'Renewable content share',
@@ -645,6 +679,16 @@ export const ELEMENTS = [
     reference: 'Annex XIII 4(d)',
     confirmed: false,
     note: POINTS_2_TO_4,
+  }),
+  element('performanceAndDurability.batteryCondition.numberOfDeepDischargeEvents', {
+    name: 'Number of deep discharge events',
+    annexXIII: xiii(4, 'd'),
+    dynamic: true,
+    obligations: conditional(['lmt', 'stationary'], 'only for a battery with a battery management system (longlist: Annex VII Part B(4))'),
+    reference: 'Annex VII Part B(4) (DIN DKE SPEC 99100 6.7.8.2); Annex XIII 4(d) (negative events)',
+    sources: ['reg-art-77', 'bp-longlist'],
+    confirmed: false,
+    note: `Extension of the data model (docs/battery.md#extension-members). ${POINTS_2_TO_4} The longlist asks for it of LMT and stationary batteries using a BMS (voluntary for the others) with a legitimate-interest audience; Annex VII Part B(4) and the point 4(d) are its reading and ours, not read in the regulation.`,
   }),
 ] as const;
 
