@@ -313,12 +313,12 @@ export interface paths {
         };
         /**
          * Get a batch
-         * @description The batch as it is now; with at (an ISO 8601 instant), the version that was current then (404, param at, before its first version). A lot that is not 1 to 20 characters of GS1 character set 82 is 422 naming lot. An unregistered lot is 404.
+         * @description The batch as it is now; with at (an ISO 8601 instant), the version that was current then (404, param at, before its first version). A lot that is not 1 to 20 characters of GS1 character set 82, or is . or .. alone, is 422 naming lot. An unregistered lot is 404.
          */
         get: operations["getV1ProductsProductIdBatchesLot"];
         /**
          * Register or replace a batch
-         * @description Creates the batch (201) or replaces what it holds (200): its status (active when absent) and its data, checked against the product's category (a wine: bottling date and analysis; others: an open object within bounds), a 422 naming the field. Every change is the next version with its digest; a PUT that changes nothing writes nothing. A lot that is not 1 to 20 characters of GS1 character set 82 is 422 naming lot. Writes batch.created for a new batch, batch.withdrawn when its status becomes withdrawn, batch.updated for any other change; nothing when nothing changes.
+         * @description Creates the batch (201) or replaces what it holds (200): its status (active when absent) and its data, checked against the product's category (a wine: bottling date and analysis; others: an open object within bounds), a 422 naming the field. Every change is the next version with its digest; a PUT that changes nothing writes nothing. Written on the condition that the batch is still the version read: a concurrent write (another call, an import, a handover) makes it read and decide again, and 409 conflict when it lost five times (nothing changed; send it again). A lot that is not 1 to 20 characters of GS1 character set 82, or is . or .. alone, is 422 naming lot. Writes batch.created for a new batch, batch.withdrawn when its status becomes withdrawn, batch.updated for any other change; nothing when nothing changes.
          */
         put: operations["putV1ProductsProductIdBatchesLot"];
         post?: never;
@@ -327,7 +327,7 @@ export interface paths {
         head?: never;
         /**
          * Merge a patch into a batch
-         * @description An RFC 7396 JSON Merge Patch of the batch's own document (status, data), sent as application/merge-patch+json (415 otherwise, after the batch is found): members replace, null removes (status cannot be removed), objects merge, arrays replace whole. The result is checked as a whole (422 names the field). Writes batch.created for a new batch, batch.withdrawn when its status becomes withdrawn, batch.updated for any other change; nothing when nothing changes.
+         * @description An RFC 7396 JSON Merge Patch of the batch's own document (status, data), sent as application/merge-patch+json (415 otherwise, after the batch is found): members replace, null removes (status cannot be removed), objects merge, arrays replace whole. The result is checked as a whole (422 names the field). Written on the condition that the batch is still the version read: a concurrent write (another call, an import, a handover) makes it read and decide again, and 409 conflict when it lost five times (nothing changed; send it again). Writes batch.created for a new batch, batch.withdrawn when its status becomes withdrawn, batch.updated for any other change; nothing when nothing changes.
          */
         patch: operations["patchV1ProductsProductIdBatchesLot"];
         trace?: never;
@@ -381,12 +381,12 @@ export interface paths {
         };
         /**
          * Get a item
-         * @description The item as it is now; with at (an ISO 8601 instant), the version that was current then (404, param at, before its first version). A serial that is not 1 to 20 characters of GS1 character set 82 is 422 naming serial. An unregistered serial is 404.
+         * @description The item as it is now; with at (an ISO 8601 instant), the version that was current then (404, param at, before its first version). A serial that is not 1 to 20 characters of GS1 character set 82, or is . or .. alone, is 422 naming serial. An unregistered serial is 404.
          */
         get: operations["getV1ProductsProductIdItemsSerial"];
         /**
          * Register or replace a item
-         * @description Creates the item (201) or replaces what it holds (200): its lot, its status (active when absent) and its data, checked against the product's category (a wine: bottling date and analysis; others: an open object within bounds), a 422 naming the field. Every change is the next version with its digest; a PUT that changes nothing writes nothing. A serial that is not 1 to 20 characters of GS1 character set 82 is 422 naming serial. Writes item.created for a new item, item.withdrawn when its status becomes withdrawn, item.updated for any other change; nothing when nothing changes.
+         * @description Creates the item (201) or replaces what it holds (200): its lot, its status (active when absent) and its data, checked against the product's category (a wine: bottling date and analysis; others: an open object within bounds), a 422 naming the field. Every change is the next version with its digest; a PUT that changes nothing writes nothing. Written on the condition that the item is still the version read: a concurrent write (another call, an import, a handover) makes it read and decide again, and 409 conflict when it lost five times (nothing changed; send it again). A serial that is not 1 to 20 characters of GS1 character set 82, or is . or .. alone, is 422 naming serial. Writes item.created for a new item, item.withdrawn when its status becomes withdrawn, item.updated for any other change; nothing when nothing changes.
          */
         put: operations["putV1ProductsProductIdItemsSerial"];
         post?: never;
@@ -395,7 +395,7 @@ export interface paths {
         head?: never;
         /**
          * Merge a patch into a item
-         * @description An RFC 7396 JSON Merge Patch of the item's own document (lot, status, data), sent as application/merge-patch+json (415 otherwise, after the item is found): members replace, null removes (status cannot be removed), objects merge, arrays replace whole. The result is checked as a whole (422 names the field). Writes item.created for a new item, item.withdrawn when its status becomes withdrawn, item.updated for any other change; nothing when nothing changes.
+         * @description An RFC 7396 JSON Merge Patch of the item's own document (lot, status, data), sent as application/merge-patch+json (415 otherwise, after the item is found): members replace, null removes (status cannot be removed), objects merge, arrays replace whole. The result is checked as a whole (422 names the field). Written on the condition that the item is still the version read: a concurrent write (another call, an import, a handover) makes it read and decide again, and 409 conflict when it lost five times (nothing changed; send it again). Writes item.created for a new item, item.withdrawn when its status becomes withdrawn, item.updated for any other change; nothing when nothing changes.
          */
         patch: operations["patchV1ProductsProductIdItemsSerial"];
         trace?: never;
@@ -454,8 +454,8 @@ export interface paths {
         get: operations["getV1AccessGrants"];
         put?: never;
         /**
-         * Grant another organization a tier of your passports
-         * @description Gives granteeOrgId the tier legitimate_interest or authority on all your products in this environment, or on productIds (404 names an unknown one), until expiresAt if given; write lets it update the covered items' dynamic data (PATCH /v1/dpps/{dppId}). Writes access_grant.created in both organizations' logs. 422 names the field (yourself or an unknown organization as grantee, a past expiresAt).
+         * Grant another organization access to your passports
+         * @description Gives granteeOrgId access for a purpose of Art. 77(2) (purpose: dismantling_repair_repurposing_recycling or energy_services; tier legitimate_interest, which may be left out) or as an authority (tier: authority, no purpose) on all your products in this environment, or on productIds (404 names an unknown one), until expiresAt if given; write lets it update the covered items' dynamic data (PATCH /v1/dpps/{dppId}). tier legitimate_interest without a purpose opens both purposes' elements (docs/access.md#purposes). Writes access_grant.created in both organizations' logs. 422 names the field (neither tier nor purpose, a purpose with tier authority, yourself or an unknown organization as grantee, a past expiresAt).
          */
         post: operations["postV1AccessGrants"];
         delete?: never;
@@ -480,9 +480,93 @@ export interface paths {
         post?: never;
         /**
          * Revoke an access grant
-         * @description The owner revokes a grant: from the next request on, the grantee reads the public tier (grants are not cached). Revoking again answers the revoked grant. 403 for the grantee. Writes access_grant.revoked in both logs.
+         * @description The owner revokes a grant: from the next request on, the grantee reads what its other grants open, or the public elements (grants are not cached). Revoking again answers the revoked grant. 403 for the grantee. Writes access_grant.revoked in both logs.
          */
         delete: operations["deleteV1AccessGrantsGrantId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/access-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List access requests
+         * @description as=owner (default): the requests made to you, oldest first; as=requester: those you made. A request pending 30 days or more is overdue: true.
+         */
+        get: operations["getV1AccessRequests"];
+        put?: never;
+        /**
+         * Ask an organization for access to its battery passports
+         * @description A person with a legitimate interest asks for the elements of one purpose of Regulation (EU) 2023/1542 Art. 77(2) (docs/access.md#access-requests): the passports by their Digital Links (productIds, up to 100, all of one organization and of your credentials' environment), or by ownerOrgId and gtin; a justification. 404 names an identifier without a published passport; 422 names the field (a passport of another kind than a battery, yours, of several organizations or of the other environment, neither productIds nor gtin, gtin without ownerOrgId). Writes access_request.created in both organizations' logs; each request counts against the limit of actions towards that organization (429).
+         */
+        post: operations["postV1AccessRequests"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/access-requests/{requestId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an access request
+         * @description A request you made or were asked; any other is 404.
+         */
+        get: operations["getV1AccessRequestsRequestId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/access-requests/{requestId}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve an access request
+         * @description The organization asked approves: in one transaction the request is approved and a grant of its purpose for its products is made to the requester (without write, without end; revoke it with DELETE /v1/access-grants/{grantId}). Answers the grant. Writes access_request.approved and access_grant.created in both logs. 403 for the requester; 409 once answered.
+         */
+        post: operations["postV1AccessRequestsRequestIdApprove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/access-requests/{requestId}/refuse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refuse an access request
+         * @description The organization asked refuses, saying why (reason, required: 422 without it); the requester reads the reason. Writes access_request.refused in both logs. 403 for the requester; 409 once answered.
+         */
+        post: operations["postV1AccessRequestsRequestIdRefuse"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -497,7 +581,7 @@ export interface paths {
         };
         /**
          * Read a passport
-         * @description A product's, a batch's or an item's passport by its DPP id (every passport, batch and item read names it as dppId). Without credentials the public tier; with an API key or session, the tier of the caller (docs/access.md#who-holds-a-tier): the owner everything, a grantee its grant's tier for the products it covers, an authority the authority tier of every live passport. A read of restricted elements by another organization is logged in the owner's event log as passport.accessed. An id that names nothing is 404.
+         * @description A product's, a batch's or an item's passport by its DPP id (every passport, batch and item read names it as dppId). Without credentials the public elements, at most ANON_RATE_LIMIT_PER_MINUTE requests a minute per client address (429 past it); with an API key or session, the elements of the caller's audiences (docs/access.md#who-reads-what): the owner everything, a grantee its grants' audiences for the products they cover (a battery: authority, Annex XIII points 1 to 3; dismantling_repair_repurposing_recycling, points 1 and 2; energy_services, points 1 and 4), an authority (its live keys and sessions) points 1 to 3 of every live passport. A read of restricted elements by another organization is logged in the owner's event log as passport.accessed, naming the reader's organization, environment and key or user. An id that names nothing is 404.
          */
         get: operations["getV1DppsDppId"];
         put?: never;
@@ -507,7 +591,7 @@ export interface paths {
         head?: never;
         /**
          * Update an item's dynamic data (a grantee with write)
-         * @description An RFC 7396 merge patch of an item's {status, data} by its owner or a grantee whose grant has write (docs/access.md#grants), sent as application/merge-patch+json (415 otherwise), checked as PATCH …/items/{serial} checks it. The version names the grantee's organization (updatedBy), and the owner's item.updated event names it as actor. Only an item's DPP id (422 for another); 403 without write access.
+         * @description An RFC 7396 merge patch of an item's {status, data} by its owner or a grantee whose grant has write (docs/access.md#grants), sent as application/merge-patch+json (415 otherwise), checked as PATCH …/items/{serial} checks it. A grantee writes only the battery's dynamic condition data (data.performanceAndDurability.batteryCondition.*; negativeEvents append-only): anything else (status, lot, lineage, identifiers, dates, batteryStatus, a removal) is 403 naming the field (docs/access.md#what-a-grantee-writes). The version names the grantee's organization (updatedBy), and the owner's item.updated event names it as actor; the grantee's answer holds its audiences' elements and is logged as passport.accessed. Only an item's DPP id (422 for another); 403 without write access.
          */
         patch: operations["patchV1DppsDppId"];
         trace?: never;
@@ -521,7 +605,7 @@ export interface paths {
         };
         /**
          * Read one element of a passport
-         * @description One element by its dotted path (a battery's: the element map's, docs/battery.md#the-element-map; e.g. performanceAndDurability.batteryCondition.stateOfCertifiedEnergy). Without credentials the public tier; with an API key or session, the tier of the caller (docs/access.md#who-holds-a-tier): the owner everything, a grantee its grant's tier for the products it covers, an authority the authority tier of every live passport. A read of restricted elements by another organization is logged in the owner's event log as passport.accessed. 403 permission_error naming the tier the element needs when the caller's is lower; 404 for an unknown element or one without a value.
+         * @description One element by its dotted path (a battery's: the element map's, docs/battery.md#the-element-map; e.g. performanceAndDurability.batteryCondition.stateOfCertifiedEnergy), with its audiences. Without credentials the public elements, at most ANON_RATE_LIMIT_PER_MINUTE requests a minute per client address (429 past it); with an API key or session, the elements of the caller's audiences (docs/access.md#who-reads-what): the owner everything, a grantee its grants' audiences for the products they cover (a battery: authority, Annex XIII points 1 to 3; dismantling_repair_repurposing_recycling, points 1 and 2; energy_services, points 1 and 4), an authority (its live keys and sessions) points 1 to 3 of every live passport. A read of restricted elements by another organization is logged in the owner's event log as passport.accessed, naming the reader's organization, environment and key or user. 403 permission_error naming the element's audiences when the caller is not among them; 404 for an unknown element or one without a value.
          */
         get: operations["getV1DppsDppIdElementsElementPath"];
         put?: never;
@@ -541,7 +625,7 @@ export interface paths {
         };
         /**
          * Read a product's current passport by its identifier
-         * @description productIdentifier is a GS1 Digital Link URI, URL-encoded (the platform's …/{orgId}/{environment}/01/{gtin} form, or a verified brand domain's https://{host}/01/{gtin}, with /10/{lot} or /21/{serial} for a batch or an item), or a GTIN of the caller's own organization. Without credentials the public tier; with an API key or session, the tier of the caller (docs/access.md#who-holds-a-tier): the owner everything, a grantee its grant's tier for the products it covers, an authority the authority tier of every live passport. A read of restricted elements by another organization is logged in the owner's event log as passport.accessed.
+         * @description productIdentifier is a GS1 Digital Link URI, URL-encoded (the platform's …/{orgId}/{environment}/01/{gtin} form, or a verified brand domain's https://{host}/01/{gtin}, with /10/{lot} or /21/{serial} for a batch or an item), or a GTIN of the caller's own organization. Without credentials the public elements, at most ANON_RATE_LIMIT_PER_MINUTE requests a minute per client address (429 past it); with an API key or session, the elements of the caller's audiences (docs/access.md#who-reads-what): the owner everything, a grantee its grants' audiences for the products they cover (a battery: authority, Annex XIII points 1 to 3; dismantling_repair_repurposing_recycling, points 1 and 2; energy_services, points 1 and 4), an authority (its live keys and sessions) points 1 to 3 of every live passport. A read of restricted elements by another organization is logged in the owner's event log as passport.accessed, naming the reader's organization, environment and key or user.
          */
         get: operations["getV1DppsByProductIdProductIdentifier"];
         put?: never;
@@ -561,7 +645,7 @@ export interface paths {
         };
         /**
          * Read a passport as it was at a date
-         * @description The version (and the record's version) current at date: a day read at its end (UTC), or an instant; 404 (param date) before the first version. Without credentials the public tier; with an API key or session, the tier of the caller (docs/access.md#who-holds-a-tier): the owner everything, a grantee its grant's tier for the products it covers, an authority the authority tier of every live passport. A read of restricted elements by another organization is logged in the owner's event log as passport.accessed.
+         * @description The version (and the record's version) current at date: a day read at its end (UTC), or an instant; 404 (param date) before the first version. Without credentials the public elements, at most ANON_RATE_LIMIT_PER_MINUTE requests a minute per client address (429 past it); with an API key or session, the elements of the caller's audiences (docs/access.md#who-reads-what): the owner everything, a grantee its grants' audiences for the products they cover (a battery: authority, Annex XIII points 1 to 3; dismantling_repair_repurposing_recycling, points 1 and 2; energy_services, points 1 and 4), an authority (its live keys and sessions) points 1 to 3 of every live passport. A read of restricted elements by another organization is logged in the owner's event log as passport.accessed, naming the reader's organization, environment and key or user.
          */
         get: operations["getV1DppsByIdAndDateDppId"];
         put?: never;
@@ -583,7 +667,7 @@ export interface paths {
         put?: never;
         /**
          * Read up to 100 passports by product identifier
-         * @description Each identifier as GET /v1/dppsByProductId reads it, in order: its passport, or its error (404). Without credentials the public tier; with an API key or session, the tier of the caller (docs/access.md#who-holds-a-tier): the owner everything, a grantee its grant's tier for the products it covers, an authority the authority tier of every live passport. A read of restricted elements by another organization is logged in the owner's event log as passport.accessed.
+         * @description Each distinct identifier as GET /v1/dppsByProductId reads it, in the order first named: its passport, or its error (404). A repeated identifier is answered once, and identifiers of one passport read it once. Without credentials at most 10 distinct identifiers (422 naming productIds). A reader of restricted elements is logged once per passport and request. Without credentials the public elements, at most ANON_RATE_LIMIT_PER_MINUTE requests a minute per client address (429 past it); with an API key or session, the elements of the caller's audiences (docs/access.md#who-reads-what): the owner everything, a grantee its grants' audiences for the products they cover (a battery: authority, Annex XIII points 1 to 3; dismantling_repair_repurposing_recycling, points 1 and 2; energy_services, points 1 and 4), an authority (its live keys and sessions) points 1 to 3 of every live passport. A read of restricted elements by another organization is logged in the owner's event log as passport.accessed, naming the reader's organization, environment and key or user.
          */
         post: operations["postV1DppsByProductIds"];
         delete?: never;
@@ -606,8 +690,8 @@ export interface paths {
         get: operations["getV1Handovers"];
         put?: never;
         /**
-         * Offer a battery to another organization for its second life
-         * @description The sender offers one of its battery items (productId, serial) to another organization on the platform (toOrgId), naming the operation it will do: repurposing, remanufacturing or preparation_for_reuse (Regulation (EU) 2023/1542 Art. 77(6)). Nothing of either organization changes until the recipient accepts. Writes handover.offered in both organizations' logs. 422 names the field: a product that is no battery, the sender itself or an unknown organization as toOrgId; an unknown item is 404.
+         * Offer a battery to another organization for its second life or as waste
+         * @description The sender offers one of its battery items (productId, serial) to another organization on the platform (toOrgId), naming the operation it will do: repurposing, remanufacturing, preparation_for_reuse or preparation_for_repurposing (Regulation (EU) 2023/1542 Art. 77(7) first subparagraph), or waste: the recipient (the producer, its producer responsibility organisation or a waste management operator) takes over the waste battery's passport (Art. 77(7) second subparagraph). Nothing of either organization changes until the recipient accepts. Writes handover.offered in both organizations' logs. 422 names the field: a product that is no battery, the sender itself or an unknown organization as toOrgId; an unknown item is 404; a battery whose life does not allow the operation (a waste or recycled battery) is 409 naming both states (docs/battery.md#a-batterys-life). Counts against the pair limit of the two organizations (429).
          */
         post: operations["postV1Handovers"];
         delete?: never;
@@ -651,9 +735,29 @@ export interface paths {
         put?: never;
         /**
          * Accept a handover
-         * @description The recipient names its own battery item (productId, serial; registered beforehand) that is the battery after the operation. In one transaction: the recipient's item records its predecessor (lineage.predecessor, the original's Digital Link), the original records its successor (lineage.successors), both take the battery status the operation gives (Repurposed, Remanufactured or Reused), each as the next version of its digest chain, and the handover is accepted. Writes handover.accepted and item.updated in both organizations' logs. Only the recipient accepts (403 for the sender); an accepted or cancelled handover is 409, as is an item that already names a predecessor.
+         * @description A second-life operation: the recipient names its own battery item (productId, serial; registered beforehand) that is the battery after the operation. In one transaction: the recipient's item records one more predecessor (lineage.predecessor, a list: a pack may be made of several originals, one handover each), the original records its successor (lineage.successors), both take the battery status the operation gives (Repurposed, Remanufactured or Reused; preparation_for_repurposing gives Repurposed), each as the next version of its digest chain, and the handover is accepted. A waste handover: an empty body; the original becomes Waste and names the recipient responsible for its passport (lineage.responsible, Art. 77(7) second subparagraph): from then on its producer's PUT and PATCH are 409, and only the recipient declares it recycled. Writes handover.accepted and item.updated in both organizations' logs (a waste handover: item.updated in the sender's). Only the recipient accepts (403 for the sender); an accepted or cancelled handover is 409, as is a move the battery's life does not allow (naming both states, e.g. Waste → Repurposed).
          */
         post: operations["postV1HandoversHandoverIdAccept"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/handovers/{handoverId}/recycle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Declare a waste battery recycled
+         * @description The organization a waste handover made responsible for the battery's passport (its recipient, once accepted) declares the battery recycled: the battery's last version records it (lineage.recycled) and its passport ceases to exist (Regulation (EU) 2023/1542 Art. 77(8)): its Digital Link answers 410 with a page that says the battery was recycled, not that its producer withdrew it. Writes item.recycled in both organizations' logs. 403 for the sender or an organization no longer responsible; 409 naming both states when the battery is not Waste (e.g. Recycled → Recycled); 422 for a handover that is not a waste handover. Counts against the pair limit (429).
+         */
+        post: operations["postV1HandoversHandoverIdRecycle"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1946,13 +2050,13 @@ export interface paths {
         get: operations["getV1LabellingTermsLangTermKey"];
         /**
          * Correct a legal term
-         * @description Sets the organization's wording of a legal term in this environment (text: 1 to 200 characters, one line, keeping the platform text's placeholders such as {list}; note: why). Pages of versions published afterwards show it; versions already published keep their wording. Writes labelling_term.updated.
+         * @description Sets the organization's wording of a legal term in this environment (text: 1 to 200 characters, one line, keeping the platform text's placeholders such as {list}; note: why). Pages of versions published afterwards show it; versions already published keep their wording. Writes labelling_term.updated. 409 conflict when the organization's corrections kept changing under concurrent requests (nothing written; send it again).
          */
         put: operations["putV1LabellingTermsLangTermKey"];
         post?: never;
         /**
          * Remove a legal term's correction
-         * @description Removes the organization's wording: versions published afterwards show the platform's again. Writes labelling_term.deleted; a term without a correction is answered as it is and nothing is written.
+         * @description Removes the organization's wording: versions published afterwards show the platform's again. Writes labelling_term.deleted; a term without a correction is answered as it is and nothing is written. 409 conflict when the corrections kept changing under concurrent requests.
          */
         delete: operations["deleteV1LabellingTermsLangTermKey"];
         options?: never;
@@ -2175,12 +2279,12 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                type: "invalid_request_error" | "authentication_error" | "permission_error" | "not_found" | "duplicate_error" | "validation_error" | "rate_limit_error" | "idempotency_error" | "api_error" | "service_unavailable";
+                type: "invalid_request_error" | "authentication_error" | "permission_error" | "not_found" | "duplicate_error" | "conflict" | "validation_error" | "rate_limit_error" | "idempotency_error" | "api_error" | "service_unavailable";
                 /**
                  * @description Always equal to type
                  * @enum {string}
                  */
-                code: "invalid_request_error" | "authentication_error" | "permission_error" | "not_found" | "duplicate_error" | "validation_error" | "rate_limit_error" | "idempotency_error" | "api_error" | "service_unavailable";
+                code: "invalid_request_error" | "authentication_error" | "permission_error" | "not_found" | "duplicate_error" | "conflict" | "validation_error" | "rate_limit_error" | "idempotency_error" | "api_error" | "service_unavailable";
                 message: string;
                 /** @description The offending request field, when there is one */
                 param?: string;
@@ -2438,8 +2542,10 @@ export interface components {
              * @description When the battery was put into service (Annex VII Part B(1))
              */
             puttingIntoService?: string;
-            /** @description Commercial warranty period (Annex XIII point 1(m)), spelt as the data model spells it; typed by the model as an XML Schema gMonth (--MM) */
+            /** @description Commercial warranty period (Annex XIII point 1(m)), spelt as the data model spells it; typed by the model as an XML Schema gMonth (--MM), which names a month of the year, not a duration: state the period in commercialWarrantyPeriod */
             warrentyPeriod?: string;
+            /** @description Extension of the data model (docs/battery.md#extension-members): the period of the commercial warranty for the calendar life (Annex XIII point 1(m)) as an ISO 8601 duration of years and months, e.g. P8Y */
+            commercialWarrantyPeriod?: string;
         };
         /** @description A postal address. addressCountry is free text as the data model has it (e.g. "Germany"), not a code */
         BatteryPostalAddress: {
@@ -2492,6 +2598,11 @@ export interface components {
             endOfLifeInformation?: components["schemas"]["BatteryEndOfLifeInformation"];
             /** @description Share of renewable content, % (Annex XIII point 1(f)). In %, 0 to 100 */
             renewableContent?: number | 0 | unknown;
+            /**
+             * Format: uri
+             * @description Extension of the data model (docs/battery.md#extension-members): link to the safety instructions for handling waste batteries, including the risks of batteries containing lithium (Art. 74(1)(d), public through Annex XIII point 1(s))
+             */
+            wasteBatterySafetyInstructions?: string;
             safetyMeasures?: components["schemas"]["BatterySafetyMeasures"];
         };
         /** @description A document for dismantling or removal */
@@ -2613,6 +2724,8 @@ export interface components {
             batteryMaterials?: components["schemas"]["BatteryMaterial"][];
             /** @description Hazardous substances (Annex VI Part A(8)) */
             hazardousSubstances?: components["schemas"]["BatteryHazardousSubstance"][];
+            /** @description Extension of the data model (docs/battery.md#extension-members), public (Annex XIII point 1(b), Annex VI Part A(10)): the critical raw materials, derived by the service from the materials batteryMaterials flags isCriticalRawMaterial; a value sent is replaced by the derived one */
+            criticalRawMaterials?: components["schemas"]["BatteryCriticalRawMaterial"][];
         };
         /** @description The battery chemistry (Annex VI Part A(7)) */
         BatteryChemistry: {
@@ -2649,6 +2762,12 @@ export interface components {
             hazardousSubstanceLocation: components["schemas"]["BatteryComponentLocation"];
             /** @description CAS Registry Number (its check digit is checked) */
             hazardousSubstanceIdentifier: string;
+        };
+        /** @description A critical raw material in the battery: its name and, where the masses allow it, its share of the battery's mass; never a mass */
+        BatteryCriticalRawMaterial: {
+            criticalRawMaterialName: string;
+            /** @description Share of the battery's mass, % weight by weight, rounded to two decimals. In %, 0 to 100 */
+            criticalRawMaterialConcentration?: number | 0 | unknown;
         };
         /** @description Performance and durability (Battery Pass data model 1.2.1, PerformanceAndDurability) */
         BatteryPerformanceAndDurability: {
@@ -2740,6 +2859,7 @@ export interface components {
             internalResistanceIncrease?: components["schemas"]["BatteryInternalResistanceIncrease"][];
             remainingRoundTripEnergyEfficiency?: components["schemas"]["BatteryRemainingRoundTripEnergyEfficiency"];
             stateOfCharge?: components["schemas"]["BatteryStateOfCharge"];
+            numberOfDeepDischargeEvents?: components["schemas"]["BatteryDeepDischargeEvents"];
         };
         /** @description Energy throughput, kWh, with the time of its last update */
         BatteryEnergyThroughput: {
@@ -2859,6 +2979,13 @@ export interface components {
         BatteryStateOfCharge: {
             /** @description In %, 0 to 100 */
             stateOfChargeValue: number | 0 | unknown;
+            /** Format: date-time */
+            lastUpdate: string;
+        };
+        /** @description Number of deep discharge events, with the time of its last update (extension of the data model) */
+        BatteryDeepDischargeEvents: {
+            /** @description How often the voltage dropped below the lower operational limit. In events, 0 to 10000000 */
+            value: number;
             /** Format: date-time */
             lastUpdate: string;
         };
@@ -3328,10 +3455,14 @@ export interface components {
         };
         /** @description Links written by an accepted handover between two organizations; absent when the item has none */
         Lineage: {
-            /** @description The item this one was made from (a repurposed or remanufactured battery names its original) */
-            predecessor?: components["schemas"]["LineageLink"];
+            /** @description The items this one was made from, a list (a pack may be made of several originals); versions written before lists hold one link object, read as a list of one (docs/battery.md#second-life) */
+            predecessor?: components["schemas"]["LineageLink"][] | components["schemas"]["LineageLink"];
             /** @description The items this one became */
             successors?: components["schemas"]["LineageLink"][];
+            /** @description Since a waste handover: the organization responsible for the passport (Regulation (EU) 2023/1542 Art. 77(7), second subparagraph) */
+            responsible?: components["schemas"]["LineageMark"];
+            /** @description The battery was recycled and its passport ceased (Art. 77(8)): who declared it, when */
+            recycled?: components["schemas"]["LineageMark"];
         };
         LineageLink: {
             /**
@@ -3339,7 +3470,7 @@ export interface components {
              * @description The other item's GS1 Digital Link
              */
             digitalLink: string;
-            /** @description repurposing, remanufacturing or preparation_for_reuse */
+            /** @description repurposing, remanufacturing, preparation_for_reuse or preparation_for_repurposing */
             operation: string;
             handoverId: string;
             /**
@@ -3348,7 +3479,13 @@ export interface components {
              */
             at: string;
         };
-        /** @description A tier of access to an organization’s passports, given to another organization (docs/access.md#grants) */
+        LineageMark: {
+            orgId: string;
+            handoverId: string;
+            /** Format: date-time */
+            at: string;
+        };
+        /** @description Access to an organization’s passports for an audience, given to another organization (docs/access.md#grants) */
         AccessGrant: {
             /** @constant */
             object: "access_grant";
@@ -3359,6 +3496,10 @@ export interface components {
             environment: "live" | "test";
             /** @enum {string} */
             tier: "legitimate_interest" | "authority";
+            /** @description A legitimate-interest grant's purpose; null: an authority grant, or a legitimate-interest grant for both purposes */
+            purpose: ("dismantling_repair_repurposing_recycling" | "energy_services") | null;
+            /** @description Whose elements it opens (docs/battery.md#audiences) */
+            audiences: ("public" | "authority" | "dismantling_repair_repurposing_recycling" | "energy_services")[];
             /** @description null: every product of the owner */
             productIds: string[] | null;
             write: boolean;
@@ -3368,15 +3509,22 @@ export interface components {
             revokedAt: string | null;
             /** @description Neither revoked nor expired */
             active: boolean;
+            /** @description The access request whose approval made it, if any */
+            accessRequestId: string | null;
         };
         AccessGrantCreate: {
             /** @description The organization that may read (and, with write, update) your passports */
             granteeOrgId: string;
             /**
-             * @description legitimate_interest (Annex XIII points 2 and 4 for a battery) or authority (points 2, 3 and 4)
+             * @description authority (a battery: Annex XIII points 1 to 3) or legitimate_interest (with purpose; without one, both purposes' elements, as before purposes); may be left out when purpose is given
              * @enum {string}
              */
-            tier: "legitimate_interest" | "authority";
+            tier?: "legitimate_interest" | "authority";
+            /**
+             * @description dismantling_repair_repurposing_recycling: Art. 77(2) third subparagraph (a), Annex XIII point 2 (composition, spare parts, dismantling, safety); energy_services: (b), an individual battery made available to aggregators or energy market participants, Annex XIII point 4 (docs/access.md#purposes)
+             * @enum {string}
+             */
+            purpose?: "dismantling_repair_repurposing_recycling" | "energy_services";
             /** @description The products the grant covers (at most 100); absent: all of them, also those registered later */
             productIds?: string[];
             /**
@@ -3390,6 +3538,64 @@ export interface components {
         AccessGrantList: {
             data: components["schemas"]["AccessGrant"][];
             hasMore: boolean;
+        };
+        /** @description A request for access to passports for a purpose of Art. 77(2) (docs/access.md#access-requests) */
+        AccessRequest: {
+            /** @constant */
+            object: "access_request";
+            id: string;
+            /** @enum {string} */
+            environment: "live" | "test";
+            requesterOrgId: string;
+            requesterName: string;
+            ownerOrgId: string;
+            /** @description The owner's products asked for */
+            productIds: string[];
+            /** @enum {string} */
+            purpose: "dismantling_repair_repurposing_recycling" | "energy_services";
+            /** @description The provision of Regulation (EU) 2023/1542 the purpose rests on */
+            basis: string;
+            justification: string;
+            /** @enum {string} */
+            status: "pending" | "approved" | "refused";
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description 30 days after createdAt
+             */
+            answerDueBy: string;
+            /** @description Pending 30 days or more */
+            overdue: boolean;
+            answeredAt: string | null;
+            /** @description Why it was refused */
+            reason: string | null;
+            /** @description The grant its approval made */
+            grantId: string | null;
+        };
+        /** @description Either productIds (ownerOrgId optional, then checked), or ownerOrgId and gtin; not productIds and gtin together (422 naming gtin). */
+        AccessRequestCreate: {
+            /** @description The passports' GS1 Digital Link URIs, as POST /v1/dppsByProductIds takes them (all of one organization); or leave it out and send ownerOrgId and gtin */
+            productIds?: string[];
+            /** @description With gtin: the organization whose product it is (a GTIN is unique per organization only) */
+            ownerOrgId?: string;
+            /** @description With ownerOrgId: the product's GTIN */
+            gtin?: string;
+            /**
+             * @description dismantling_repair_repurposing_recycling: Art. 77(2) third subparagraph (a), Annex XIII point 2 (composition, spare parts, dismantling, safety); energy_services: (b), an individual battery made available to aggregators or energy market participants, Annex XIII point 4 (docs/access.md#purposes)
+             * @enum {string}
+             */
+            purpose: "dismantling_repair_repurposing_recycling" | "energy_services";
+            /** @description Why you need the elements of that purpose: your activity, the batteries concerned (at most 2000 characters) */
+            justification: string;
+        };
+        AccessRequestList: {
+            data: components["schemas"]["AccessRequest"][];
+            hasMore: boolean;
+        };
+        AccessRequestRefuse: {
+            /** @description Why (at most 1000 characters): the requester reads it */
+            reason: string;
         };
         /** @description A digital product passport with the EN 18223 header fields the service has, and the data the caller may read */
         Dpp: {
@@ -3416,10 +3622,12 @@ export interface components {
             facilityId: string | null;
             contentSpecificationIds: string[];
             /**
-             * @description The tier the caller read at
+             * @description The caller summarised as a tier: owner, else authority, else legitimate_interest (any purpose), else public; audiences says exactly what it read
              * @enum {string}
              */
             accessTier: "public" | "legitimate_interest" | "authority" | "owner";
+            /** @description The audiences the caller read as (docs/battery.md#audiences); the owner: all of them */
+            audiences: ("public" | "authority" | "dismantling_repair_repurposing_recycling" | "energy_services")[];
             name: string;
             category: string;
             gtin: string;
@@ -3435,7 +3643,7 @@ export interface components {
                 digest: string;
                 status: string;
             };
-            /** @description The elements the caller may read (a battery: its tier and every lower one; the owner: everything) */
+            /** @description The elements the caller may read (a battery: those of its audiences; the owner: everything) */
             data: {
                 [key: string]: unknown;
             };
@@ -3445,8 +3653,13 @@ export interface components {
             object: "dpp_element";
             digitalProductPassportId: string;
             elementPath: string;
-            /** @enum {string} */
+            /**
+             * @description The element's audiences summarised as a tier
+             * @enum {string}
+             */
             tier: "public" | "legitimate_interest" | "authority";
+            /** @description Who reads the element (docs/battery.md#audiences) */
+            audiences: ("public" | "authority" | "dismantling_repair_repurposing_recycling" | "energy_services")[];
             value: unknown;
         };
         DppBatch: {
@@ -3465,23 +3678,23 @@ export interface components {
             /** @description Digital Link URIs (or GTINs of your own products) */
             productIds: string[];
         };
-        /** @description A battery handed over to another organization for its second life (docs/battery.md#second-life) */
+        /** @description A battery handed over to another organization for its second life or as waste (docs/battery.md#second-life) */
         Handover: {
             /** @constant */
             object: "handover";
             id: string;
             /** @enum {string} */
-            operation: "repurposing" | "remanufacturing" | "preparation_for_reuse";
+            operation: "repurposing" | "remanufacturing" | "preparation_for_reuse" | "preparation_for_repurposing" | "waste";
             /**
              * @description offered until the recipient accepts or the sender cancels
              * @enum {string}
              */
             status: "offered" | "accepted" | "cancelled";
             /**
-             * @description The battery status the operation gives both items when accepted
+             * @description The battery status the operation gives when accepted: both items for a second life, the original for waste
              * @enum {string}
              */
-            batteryStatus: "Repurposed" | "Remanufactured" | "Reused";
+            batteryStatus: "Repurposed" | "Remanufactured" | "Reused" | "Waste";
             /** @description The sender's battery */
             from: {
                 orgId: string;
@@ -3506,6 +3719,11 @@ export interface components {
             updatedAt: string;
             /** Format: date-time */
             acceptedAt?: string;
+            /**
+             * Format: date-time
+             * @description A waste handover: when its recipient declared the battery recycled (Art. 77(8))
+             */
+            recycledAt?: string;
         };
         HandoverCreate: {
             /**
@@ -3515,13 +3733,13 @@ export interface components {
             productId: string;
             /** @description The serial of the battery (an item of that product) that is handed over */
             serial: string;
-            /** @description The organization that repurposes, remanufactures or prepares the battery for re-use */
+            /** @description The organization that repurposes, remanufactures or prepares the battery for re-use or repurposing; for waste, the producer, its producer responsibility organisation or the waste management operator */
             toOrgId: string;
             /**
-             * @description What the recipient does to the battery (Art. 77(6))
+             * @description What the recipient does to the battery (Regulation (EU) 2023/1542 Art. 77(7) first subparagraph), or waste: it takes over the waste battery's passport (Art. 77(7) second subparagraph)
              * @enum {string}
              */
-            operation: "repurposing" | "remanufacturing" | "preparation_for_reuse";
+            operation: "repurposing" | "remanufacturing" | "preparation_for_reuse" | "preparation_for_repurposing" | "waste";
         };
         HandoverList: {
             data: components["schemas"]["Handover"][];
@@ -3530,11 +3748,11 @@ export interface components {
         HandoverAccept: {
             /**
              * Format: uuid
-             * @description Your battery product the battery now is
+             * @description Your battery product the battery now is (second-life operations; not for waste)
              */
-            productId: string;
-            /** @description The serial of your item (registered beforehand with PUT …/items/{serial}) that is the battery after the operation */
-            serial: string;
+            productId?: string;
+            /** @description The serial of your item (registered beforehand with PUT …/items/{serial}) that is the battery after the operation (second-life operations; not for waste) */
+            serial?: string;
         };
         Supplier: {
             supplierId: string;
@@ -3852,7 +4070,7 @@ export interface components {
             /** @description `evt_…`; ids sort by creation time */
             id: string;
             /** @enum {string} */
-            type: "product.created" | "product.updated" | "product.withdrawn" | "product.reinstated" | "passport.published" | "passport.draft.updated" | "passport.draft.deleted" | "supplier.created" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_delivery.ingested" | "domain.created" | "domain.updated" | "domain.deleted" | "domain.verified" | "import.created" | "event_subscription.created" | "event_subscription.updated" | "event_subscription.deleted" | "labelling_term.updated" | "labelling_term.deleted" | "batch.created" | "batch.updated" | "batch.withdrawn" | "item.created" | "item.updated" | "item.withdrawn" | "item.imported" | "handover.offered" | "handover.accepted" | "handover.cancelled" | "access_grant.created" | "access_grant.revoked" | "passport.accessed";
+            type: "product.created" | "product.updated" | "product.withdrawn" | "product.reinstated" | "passport.published" | "passport.draft.updated" | "passport.draft.deleted" | "supplier.created" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_delivery.ingested" | "domain.created" | "domain.updated" | "domain.deleted" | "domain.verified" | "import.created" | "event_subscription.created" | "event_subscription.updated" | "event_subscription.deleted" | "labelling_term.updated" | "labelling_term.deleted" | "batch.created" | "batch.updated" | "batch.withdrawn" | "item.created" | "item.updated" | "item.withdrawn" | "item.imported" | "item.recycled" | "handover.offered" | "handover.accepted" | "handover.cancelled" | "access_grant.created" | "access_grant.revoked" | "passport.accessed" | "access_request.created" | "access_request.approved" | "access_request.refused";
             /** Format: date-time */
             createdAt: string;
             actor: {
@@ -4374,7 +4592,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: a duplicate (duplicate_error); the same Idempotency-Key in flight (idempotency_error) */
+            /** @description Conflict: a duplicate (duplicate_error); a concurrent change of the same resource kept winning; nothing was changed: read it again and retry (conflict); the same Idempotency-Key in flight (idempotency_error) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4700,7 +4918,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: a duplicate (duplicate_error); the same Idempotency-Key in flight (idempotency_error) */
+            /** @description Conflict: a duplicate (duplicate_error); a concurrent change of the same resource kept winning; nothing was changed: read it again and retry (conflict); the same Idempotency-Key in flight (idempotency_error) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4806,7 +5024,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: a duplicate (duplicate_error); the same Idempotency-Key in flight (idempotency_error) */
+            /** @description Conflict: a duplicate (duplicate_error); a concurrent change of the same resource kept winning; nothing was changed: read it again and retry (conflict); the same Idempotency-Key in flight (idempotency_error) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5266,7 +5484,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: a duplicate (duplicate_error); the same Idempotency-Key in flight (idempotency_error) */
+            /** @description Conflict: a duplicate (duplicate_error); a concurrent change of the same resource kept winning; nothing was changed: read it again and retry (conflict); the same Idempotency-Key in flight (idempotency_error) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5851,7 +6069,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: a duplicate (duplicate_error); the same Idempotency-Key in flight (idempotency_error) */
+            /** @description Conflict: a duplicate (duplicate_error); a concurrent change of the same resource kept winning; nothing was changed: read it again and retry (conflict); the same Idempotency-Key in flight (idempotency_error) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5962,7 +6180,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: a duplicate (duplicate_error); the same Idempotency-Key in flight (idempotency_error) */
+            /** @description Conflict: a duplicate (duplicate_error); a concurrent change of the same resource kept winning; nothing was changed: read it again and retry (conflict); the same Idempotency-Key in flight (idempotency_error) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6067,7 +6285,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: a duplicate (duplicate_error); the same Idempotency-Key in flight (idempotency_error) */
+            /** @description Conflict: a duplicate (duplicate_error); a concurrent change of the same resource kept winning; nothing was changed: read it again and retry (conflict); the same Idempotency-Key in flight (idempotency_error) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6194,7 +6412,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: a duplicate (duplicate_error); the same Idempotency-Key in flight (idempotency_error) */
+            /** @description Conflict: a duplicate (duplicate_error); a concurrent change of the same resource kept winning; nothing was changed: read it again and retry (conflict); the same Idempotency-Key in flight (idempotency_error) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6533,6 +6751,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Conflict: a duplicate (duplicate_error); a concurrent change of the same resource kept winning; nothing was changed: read it again and retry (conflict); the same Idempotency-Key in flight (idempotency_error) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Body over its limit: 256 KiB; a bulk import file over 5 MB (XLSX 4 MB) or 10,000 rows (invalid_request_error) */
             413: {
                 headers: {
@@ -6647,6 +6874,15 @@ export interface operations {
             };
             /** @description Not found, also for another organization’s resources (not_found) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: a duplicate (duplicate_error); a concurrent change of the same resource kept winning; nothing was changed: read it again and retry (conflict); the same Idempotency-Key in flight (idempotency_error) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7110,6 +7346,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Conflict: a duplicate (duplicate_error); a concurrent change of the same resource kept winning; nothing was changed: read it again and retry (conflict); the same Idempotency-Key in flight (idempotency_error) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Body over its limit: 256 KiB; a bulk import file over 5 MB (XLSX 4 MB) or 10,000 rows (invalid_request_error) */
             413: {
                 headers: {
@@ -7225,6 +7470,15 @@ export interface operations {
             };
             /** @description Not found, also for another organization’s resources (not_found) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: a duplicate (duplicate_error); a concurrent change of the same resource kept winning; nothing was changed: read it again and retry (conflict); the same Idempotency-Key in flight (idempotency_error) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7655,7 +7909,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: a duplicate (duplicate_error); the same Idempotency-Key in flight (idempotency_error) */
+            /** @description Conflict: a duplicate (duplicate_error); a concurrent change of the same resource kept winning; nothing was changed: read it again and retry (conflict); the same Idempotency-Key in flight (idempotency_error) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7833,6 +8087,503 @@ export interface operations {
             };
             /** @description Not found, also for another organization’s resources (not_found) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After (rate_limit_error) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; quote the Request-Id (api_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service it depends on (the database, a queue, the key service) did not answer; nothing was changed; retry after Retry-After seconds (service_unavailable) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1AccessRequests: {
+        parameters: {
+            query?: {
+                /** @description owner (default): the requests made to you; requester: those you made */
+                as?: "owner" | "requester";
+                /** @description The limit parameter */
+                limit?: number;
+                /** @description The starting_after parameter */
+                starting_after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of requests */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccessRequestList"];
+                };
+            };
+            /** @description Malformed request: invalid JSON, not JSON, an unknown query parameter (invalid_request_error); an Idempotency-Key reused with another body (idempotency_error) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication (authentication_error) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: a missing scope, or a session required (permission_error) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A field is invalid; param names it (validation_error) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After (rate_limit_error) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; quote the Request-Id (api_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service it depends on (the database, a queue, the key service) did not answer; nothing was changed; retry after Retry-After seconds (service_unavailable) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1AccessRequests: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Retry safely: the same key with the same body replays the first answer for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccessRequestCreate"];
+            };
+        };
+        responses: {
+            /** @description The pending request */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccessRequest"];
+                };
+            };
+            /** @description Malformed request: invalid JSON, not JSON, an unknown query parameter (invalid_request_error); an Idempotency-Key reused with another body (idempotency_error) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication (authentication_error) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: a missing scope, or a session required (permission_error) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, also for another organization’s resources (not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: a duplicate (duplicate_error); a concurrent change of the same resource kept winning; nothing was changed: read it again and retry (conflict); the same Idempotency-Key in flight (idempotency_error) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its limit: 256 KiB; a bulk import file over 5 MB (XLSX 4 MB) or 10,000 rows (invalid_request_error) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A field is invalid; param names it (validation_error) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After (rate_limit_error) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; quote the Request-Id (api_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service it depends on (the database, a queue, the key service) did not answer; nothing was changed; retry after Retry-After seconds (service_unavailable) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1AccessRequestsRequestId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An access request id (areq_…) */
+                requestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccessRequest"];
+                };
+            };
+            /** @description Missing or invalid authentication (authentication_error) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: a missing scope, or a session required (permission_error) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, also for another organization’s resources (not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After (rate_limit_error) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; quote the Request-Id (api_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service it depends on (the database, a queue, the key service) did not answer; nothing was changed; retry after Retry-After seconds (service_unavailable) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1AccessRequestsRequestIdApprove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An access request id (areq_…) */
+                requestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The grant */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccessGrant"];
+                };
+            };
+            /** @description Missing or invalid authentication (authentication_error) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: a missing scope, or a session required (permission_error) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, also for another organization’s resources (not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: a duplicate (duplicate_error); a concurrent change of the same resource kept winning; nothing was changed: read it again and retry (conflict); the same Idempotency-Key in flight (idempotency_error) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After (rate_limit_error) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; quote the Request-Id (api_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service it depends on (the database, a queue, the key service) did not answer; nothing was changed; retry after Retry-After seconds (service_unavailable) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1AccessRequestsRequestIdRefuse: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An access request id (areq_…) */
+                requestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccessRequestRefuse"];
+            };
+        };
+        responses: {
+            /** @description The refused request */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccessRequest"];
+                };
+            };
+            /** @description Malformed request: invalid JSON, not JSON, an unknown query parameter (invalid_request_error); an Idempotency-Key reused with another body (idempotency_error) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication (authentication_error) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: a missing scope, or a session required (permission_error) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, also for another organization’s resources (not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: a duplicate (duplicate_error); a concurrent change of the same resource kept winning; nothing was changed: read it again and retry (conflict); the same Idempotency-Key in flight (idempotency_error) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its limit: 256 KiB; a bulk import file over 5 MB (XLSX 4 MB) or 10,000 rows (invalid_request_error) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A field is invalid; param names it (validation_error) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8317,7 +9068,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description One entry per identifier */
+            /** @description One entry per distinct identifier */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8546,7 +9297,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: a duplicate (duplicate_error); the same Idempotency-Key in flight (idempotency_error) */
+            /** @description Conflict: a duplicate (duplicate_error); a concurrent change of the same resource kept winning; nothing was changed: read it again and retry (conflict); the same Idempotency-Key in flight (idempotency_error) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8731,7 +9482,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: a duplicate (duplicate_error); the same Idempotency-Key in flight (idempotency_error) */
+            /** @description Conflict: a duplicate (duplicate_error); a concurrent change of the same resource kept winning; nothing was changed: read it again and retry (conflict); the same Idempotency-Key in flight (idempotency_error) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8798,17 +9549,17 @@ export interface operations {
                         object: "handover";
                         id: string;
                         /** @enum {string} */
-                        operation: "repurposing" | "remanufacturing" | "preparation_for_reuse";
+                        operation: "repurposing" | "remanufacturing" | "preparation_for_reuse" | "preparation_for_repurposing" | "waste";
                         /**
                          * @description offered until the recipient accepts or the sender cancels
                          * @enum {string}
                          */
                         status: "offered" | "accepted" | "cancelled";
                         /**
-                         * @description The battery status the operation gives both items when accepted
+                         * @description The battery status the operation gives when accepted: both items for a second life, the original for waste
                          * @enum {string}
                          */
-                        batteryStatus: "Repurposed" | "Remanufactured" | "Reused";
+                        batteryStatus: "Repurposed" | "Remanufactured" | "Reused" | "Waste";
                         /** @description The sender's battery */
                         from: {
                             orgId: string;
@@ -8833,6 +9584,11 @@ export interface operations {
                         updatedAt: string;
                         /** Format: date-time */
                         acceptedAt?: string;
+                        /**
+                         * Format: date-time
+                         * @description A waste handover: when its recipient declared the battery recycled (Art. 77(8))
+                         */
+                        recycledAt?: string;
                         item: components["schemas"]["Item"];
                     };
                 };
@@ -8873,7 +9629,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: a duplicate (duplicate_error); the same Idempotency-Key in flight (idempotency_error) */
+            /** @description Conflict: a duplicate (duplicate_error); a concurrent change of the same resource kept winning; nothing was changed: read it again and retry (conflict); the same Idempotency-Key in flight (idempotency_error) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8884,6 +9640,149 @@ export interface operations {
             };
             /** @description Body over its limit: 256 KiB; a bulk import file over 5 MB (XLSX 4 MB) or 10,000 rows (invalid_request_error) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A field is invalid; param names it (validation_error) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After (rate_limit_error) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; quote the Request-Id (api_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service it depends on (the database, a queue, the key service) did not answer; nothing was changed; retry after Retry-After seconds (service_unavailable) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1HandoversHandoverIdRecycle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A handover id (ho_…) */
+                handoverId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The waste handover with recycledAt, and the battery's last version */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "handover";
+                        id: string;
+                        /** @enum {string} */
+                        operation: "repurposing" | "remanufacturing" | "preparation_for_reuse" | "preparation_for_repurposing" | "waste";
+                        /**
+                         * @description offered until the recipient accepts or the sender cancels
+                         * @enum {string}
+                         */
+                        status: "offered" | "accepted" | "cancelled";
+                        /**
+                         * @description The battery status the operation gives when accepted: both items for a second life, the original for waste
+                         * @enum {string}
+                         */
+                        batteryStatus: "Repurposed" | "Remanufactured" | "Reused" | "Waste";
+                        /** @description The sender's battery */
+                        from: {
+                            orgId: string;
+                            productId?: string;
+                            gtin?: string;
+                            serial?: string;
+                            /** Format: uri */
+                            digitalLink?: string;
+                        };
+                        /** @description The recipient; with its battery once accepted */
+                        to: {
+                            orgId: string;
+                            productId?: string;
+                            gtin?: string;
+                            serial?: string;
+                            /** Format: uri */
+                            digitalLink?: string;
+                        };
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        /** Format: date-time */
+                        acceptedAt?: string;
+                        /**
+                         * Format: date-time
+                         * @description A waste handover: when its recipient declared the battery recycled (Art. 77(8))
+                         */
+                        recycledAt?: string;
+                        item: components["schemas"]["Item"];
+                    };
+                };
+            };
+            /** @description Missing or invalid authentication (authentication_error) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: a missing scope, or a session required (permission_error) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, also for another organization’s resources (not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: a duplicate (duplicate_error); a concurrent change of the same resource kept winning; nothing was changed: read it again and retry (conflict); the same Idempotency-Key in flight (idempotency_error) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9090,7 +9989,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: a duplicate (duplicate_error); the same Idempotency-Key in flight (idempotency_error) */
+            /** @description Conflict: a duplicate (duplicate_error); a concurrent change of the same resource kept winning; nothing was changed: read it again and retry (conflict); the same Idempotency-Key in flight (idempotency_error) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16495,7 +17394,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: a duplicate (duplicate_error); the same Idempotency-Key in flight (idempotency_error) */
+            /** @description Conflict: a duplicate (duplicate_error); a concurrent change of the same resource kept winning; nothing was changed: read it again and retry (conflict); the same Idempotency-Key in flight (idempotency_error) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16893,7 +17792,7 @@ export interface operations {
                 /** @description Cursor: the id of the last event of the previous page; it must be an event of this tenant (otherwise 422) */
                 starting_after?: string;
                 /** @description The type parameter */
-                type?: "product.created" | "product.updated" | "product.withdrawn" | "product.reinstated" | "passport.published" | "passport.draft.updated" | "passport.draft.deleted" | "supplier.created" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_delivery.ingested" | "domain.created" | "domain.updated" | "domain.deleted" | "domain.verified" | "import.created" | "event_subscription.created" | "event_subscription.updated" | "event_subscription.deleted" | "labelling_term.updated" | "labelling_term.deleted" | "batch.created" | "batch.updated" | "batch.withdrawn" | "item.created" | "item.updated" | "item.withdrawn" | "item.imported" | "handover.offered" | "handover.accepted" | "handover.cancelled" | "access_grant.created" | "access_grant.revoked" | "passport.accessed";
+                type?: "product.created" | "product.updated" | "product.withdrawn" | "product.reinstated" | "passport.published" | "passport.draft.updated" | "passport.draft.deleted" | "supplier.created" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_delivery.ingested" | "domain.created" | "domain.updated" | "domain.deleted" | "domain.verified" | "import.created" | "event_subscription.created" | "event_subscription.updated" | "event_subscription.deleted" | "labelling_term.updated" | "labelling_term.deleted" | "batch.created" | "batch.updated" | "batch.withdrawn" | "item.created" | "item.updated" | "item.withdrawn" | "item.imported" | "item.recycled" | "handover.offered" | "handover.accepted" | "handover.cancelled" | "access_grant.created" | "access_grant.revoked" | "passport.accessed" | "access_request.created" | "access_request.approved" | "access_request.refused";
             };
             header?: never;
             path?: never;
@@ -17171,7 +18070,7 @@ export interface operations {
                      */
                     url: string;
                     /** @description The event types delivered, or ["*"] for all */
-                    events: ("product.created" | "product.updated" | "product.withdrawn" | "product.reinstated" | "passport.published" | "passport.draft.updated" | "passport.draft.deleted" | "supplier.created" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_delivery.ingested" | "domain.created" | "domain.updated" | "domain.deleted" | "domain.verified" | "import.created" | "event_subscription.created" | "event_subscription.updated" | "event_subscription.deleted" | "labelling_term.updated" | "labelling_term.deleted" | "batch.created" | "batch.updated" | "batch.withdrawn" | "item.created" | "item.updated" | "item.withdrawn" | "item.imported" | "handover.offered" | "handover.accepted" | "handover.cancelled" | "access_grant.created" | "access_grant.revoked" | "passport.accessed" | "*")[];
+                    events: ("product.created" | "product.updated" | "product.withdrawn" | "product.reinstated" | "passport.published" | "passport.draft.updated" | "passport.draft.deleted" | "supplier.created" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_delivery.ingested" | "domain.created" | "domain.updated" | "domain.deleted" | "domain.verified" | "import.created" | "event_subscription.created" | "event_subscription.updated" | "event_subscription.deleted" | "labelling_term.updated" | "labelling_term.deleted" | "batch.created" | "batch.updated" | "batch.withdrawn" | "item.created" | "item.updated" | "item.withdrawn" | "item.imported" | "item.recycled" | "handover.offered" | "handover.accepted" | "handover.cancelled" | "access_grant.created" | "access_grant.revoked" | "passport.accessed" | "access_request.created" | "access_request.approved" | "access_request.refused" | "*")[];
                     description?: string;
                 };
             };
@@ -17213,7 +18112,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: a duplicate (duplicate_error); the same Idempotency-Key in flight (idempotency_error) */
+            /** @description Conflict: a duplicate (duplicate_error); a concurrent change of the same resource kept winning; nothing was changed: read it again and retry (conflict); the same Idempotency-Key in flight (idempotency_error) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -17452,7 +18351,7 @@ export interface operations {
                      */
                     url?: string;
                     /** @description The event types delivered, or ["*"] for all */
-                    events?: ("product.created" | "product.updated" | "product.withdrawn" | "product.reinstated" | "passport.published" | "passport.draft.updated" | "passport.draft.deleted" | "supplier.created" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_delivery.ingested" | "domain.created" | "domain.updated" | "domain.deleted" | "domain.verified" | "import.created" | "event_subscription.created" | "event_subscription.updated" | "event_subscription.deleted" | "labelling_term.updated" | "labelling_term.deleted" | "batch.created" | "batch.updated" | "batch.withdrawn" | "item.created" | "item.updated" | "item.withdrawn" | "item.imported" | "handover.offered" | "handover.accepted" | "handover.cancelled" | "access_grant.created" | "access_grant.revoked" | "passport.accessed" | "*")[];
+                    events?: ("product.created" | "product.updated" | "product.withdrawn" | "product.reinstated" | "passport.published" | "passport.draft.updated" | "passport.draft.deleted" | "supplier.created" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_delivery.ingested" | "domain.created" | "domain.updated" | "domain.deleted" | "domain.verified" | "import.created" | "event_subscription.created" | "event_subscription.updated" | "event_subscription.deleted" | "labelling_term.updated" | "labelling_term.deleted" | "batch.created" | "batch.updated" | "batch.withdrawn" | "item.created" | "item.updated" | "item.withdrawn" | "item.imported" | "item.recycled" | "handover.offered" | "handover.accepted" | "handover.cancelled" | "access_grant.created" | "access_grant.revoked" | "passport.accessed" | "access_request.created" | "access_request.approved" | "access_request.refused" | "*")[];
                     description?: string;
                     /** @enum {string} */
                     status?: "enabled" | "disabled";
@@ -18055,7 +18954,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: a duplicate (duplicate_error); the same Idempotency-Key in flight (idempotency_error) */
+            /** @description Conflict: a duplicate (duplicate_error); a concurrent change of the same resource kept winning; nothing was changed: read it again and retry (conflict); the same Idempotency-Key in flight (idempotency_error) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -18698,7 +19597,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: a duplicate (duplicate_error); the same Idempotency-Key in flight (idempotency_error) */
+            /** @description Conflict: a duplicate (duplicate_error); a concurrent change of the same resource kept winning; nothing was changed: read it again and retry (conflict); the same Idempotency-Key in flight (idempotency_error) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -18887,7 +19786,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: a duplicate (duplicate_error); the same Idempotency-Key in flight (idempotency_error) */
+            /** @description Conflict: a duplicate (duplicate_error); a concurrent change of the same resource kept winning; nothing was changed: read it again and retry (conflict); the same Idempotency-Key in flight (idempotency_error) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -18991,7 +19890,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: a duplicate (duplicate_error); the same Idempotency-Key in flight (idempotency_error) */
+            /** @description Conflict: a duplicate (duplicate_error); a concurrent change of the same resource kept winning; nothing was changed: read it again and retry (conflict); the same Idempotency-Key in flight (idempotency_error) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -19097,7 +19996,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: a duplicate (duplicate_error); the same Idempotency-Key in flight (idempotency_error) */
+            /** @description Conflict: a duplicate (duplicate_error); a concurrent change of the same resource kept winning; nothing was changed: read it again and retry (conflict); the same Idempotency-Key in flight (idempotency_error) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -19410,7 +20309,7 @@ export interface operations {
                 /** @description A language of the e-label: bg, cs, da, de, el, en, es, et, fi, fr, ga, hr, hu, it, lt, lv, mt, nl, pl, pt, ro, sk, sl, sv */
                 lang: "bg" | "cs" | "da" | "de" | "el" | "en" | "es" | "et" | "fi" | "fr" | "ga" | "hr" | "hu" | "it" | "lt" | "lv" | "mt" | "nl" | "pl" | "pt" | "ro" | "sk" | "sl" | "sv";
                 /** @description A key of the e-label texts that is a legal term (has a source) in that language; an interface text is 422 */
-                termKey: "nutrition" | "energy" | "fat" | "saturates" | "carbohydrate" | "sugars" | "protein" | "salt" | "allergen_sulphites" | "allergen_egg" | "allergen_fish" | "allergen_milk" | "contains" | "languageName" | "protectiveAtmosphere_bottled" | "protectiveAtmosphere_mayBe" | "negligibleAmounts" | "actualAlcoholicStrength" | "substitutableContains" | "andOr";
+                termKey: "nutrition" | "energy" | "fat" | "saturates" | "carbohydrate" | "sugars" | "protein" | "salt" | "allergen_sulphites" | "allergen_egg" | "allergen_fish" | "allergen_milk" | "contains" | "protectiveAtmosphere_bottled" | "protectiveAtmosphere_mayBe" | "negligibleAmounts" | "actualAlcoholicStrength" | "substitutableContains" | "andOr";
             };
             cookie?: never;
         };
@@ -19500,7 +20399,7 @@ export interface operations {
                 /** @description A language of the e-label: bg, cs, da, de, el, en, es, et, fi, fr, ga, hr, hu, it, lt, lv, mt, nl, pl, pt, ro, sk, sl, sv */
                 lang: "bg" | "cs" | "da" | "de" | "el" | "en" | "es" | "et" | "fi" | "fr" | "ga" | "hr" | "hu" | "it" | "lt" | "lv" | "mt" | "nl" | "pl" | "pt" | "ro" | "sk" | "sl" | "sv";
                 /** @description A key of the e-label texts that is a legal term (has a source) in that language; an interface text is 422 */
-                termKey: "nutrition" | "energy" | "fat" | "saturates" | "carbohydrate" | "sugars" | "protein" | "salt" | "allergen_sulphites" | "allergen_egg" | "allergen_fish" | "allergen_milk" | "contains" | "languageName" | "protectiveAtmosphere_bottled" | "protectiveAtmosphere_mayBe" | "negligibleAmounts" | "actualAlcoholicStrength" | "substitutableContains" | "andOr";
+                termKey: "nutrition" | "energy" | "fat" | "saturates" | "carbohydrate" | "sugars" | "protein" | "salt" | "allergen_sulphites" | "allergen_egg" | "allergen_fish" | "allergen_milk" | "contains" | "protectiveAtmosphere_bottled" | "protectiveAtmosphere_mayBe" | "negligibleAmounts" | "actualAlcoholicStrength" | "substitutableContains" | "andOr";
             };
             cookie?: never;
         };
@@ -19553,6 +20452,15 @@ export interface operations {
             };
             /** @description Not found, also for another organization’s resources (not_found) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: a duplicate (duplicate_error); a concurrent change of the same resource kept winning; nothing was changed: read it again and retry (conflict); the same Idempotency-Key in flight (idempotency_error) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19617,7 +20525,7 @@ export interface operations {
                 /** @description A language of the e-label: bg, cs, da, de, el, en, es, et, fi, fr, ga, hr, hu, it, lt, lv, mt, nl, pl, pt, ro, sk, sl, sv */
                 lang: "bg" | "cs" | "da" | "de" | "el" | "en" | "es" | "et" | "fi" | "fr" | "ga" | "hr" | "hu" | "it" | "lt" | "lv" | "mt" | "nl" | "pl" | "pt" | "ro" | "sk" | "sl" | "sv";
                 /** @description A key of the e-label texts that is a legal term (has a source) in that language; an interface text is 422 */
-                termKey: "nutrition" | "energy" | "fat" | "saturates" | "carbohydrate" | "sugars" | "protein" | "salt" | "allergen_sulphites" | "allergen_egg" | "allergen_fish" | "allergen_milk" | "contains" | "languageName" | "protectiveAtmosphere_bottled" | "protectiveAtmosphere_mayBe" | "negligibleAmounts" | "actualAlcoholicStrength" | "substitutableContains" | "andOr";
+                termKey: "nutrition" | "energy" | "fat" | "saturates" | "carbohydrate" | "sugars" | "protein" | "salt" | "allergen_sulphites" | "allergen_egg" | "allergen_fish" | "allergen_milk" | "contains" | "protectiveAtmosphere_bottled" | "protectiveAtmosphere_mayBe" | "negligibleAmounts" | "actualAlcoholicStrength" | "substitutableContains" | "andOr";
             };
             cookie?: never;
         };
@@ -19652,6 +20560,15 @@ export interface operations {
             };
             /** @description Not found, also for another organization’s resources (not_found) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: a duplicate (duplicate_error); a concurrent change of the same resource kept winning; nothing was changed: read it again and retry (conflict); the same Idempotency-Key in flight (idempotency_error) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20399,7 +21316,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: a duplicate (duplicate_error); the same Idempotency-Key in flight (idempotency_error) */
+            /** @description Conflict: a duplicate (duplicate_error); a concurrent change of the same resource kept winning; nothing was changed: read it again and retry (conflict); the same Idempotency-Key in flight (idempotency_error) */
             409: {
                 headers: {
                     [name: string]: unknown;
