@@ -162,6 +162,8 @@ export async function acceptHandover(tenant: Tenant, handoverId: string, body: u
     if (!originalProduct || !original || !mine) throw new DuplicateError('The original battery is no longer registered by its sender; the handover cannot be accepted.', { param: 'handoverId' });
     requireMove(mine, after, 'serial');
     requireMove(original, after, 'handoverId');
+    // Accepting writes the sender's battery too: a cross-organization action (docs/battery.md#second-life).
+    await underPairLimit(tenant.orgId, record.from.orgId);
 
     const myLink = unitDigitalLink(product.qrCodeUrl, 'item', input.serial);
     const nextMine = nextUnitVersion(
