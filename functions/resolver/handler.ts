@@ -373,7 +373,8 @@ function namedRecord(view: PublicView, read: { batch?: UnitRecord; item?: UnitRe
     if (item.lineage?.recycled) return { kind: 'recycled', message: 'This battery was recycled: its battery passport has ceased to exist (Regulation (EU) 2023/1542 Art. 77(8)).' };
     return { kind: 'record', unit: item };
   }
-  if (serial !== undefined && granularity === 'item') return { kind: 'unregistered', message: 'No item is registered under this serial number.' };
+  // A battery passport is one battery's (Regulation (EU) 2023/1542 Art. 77(1) and (3), docs/battery.md): an unregistered serial is 404 whatever the granularity (docs/resolver.md#batches-and-items).
+  if (serial !== undefined && (granularity === 'item' || view.category === 'battery')) return { kind: 'unregistered', message: 'No item is registered under this serial number.' };
   if (lot !== undefined && read.batch) {
     return withdrawn(read.batch) ? { kind: 'gone', message: 'The producer has withdrawn this batch.' } : { kind: 'record', unit: read.batch };
   }

@@ -178,6 +178,7 @@ export function renderBatteryPage(view: Passport, lang: Lang, _terms?: unknown, 
 <h1>${view.name}</h1>
 ${categoryLine !== undefined && html`<p class="meta">${categoryLine}</p>`}
 <p class="note">${words.intro}</p>
+${unit === undefined && html`<p class="note model">${words.modelNote}</p>`}
 </header>
 ${sections}${languageSwitcher(lang, text(lang, 'otherLanguages'))}</main>
 ${footer(view, lang, unit)}`;
