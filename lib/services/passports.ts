@@ -1,5 +1,6 @@
 import { getProduct } from '../data/products.ts';
 import { getPassportVersion, insertPassportVersion, largestVersionItemBytes } from '../data/passports.ts';
+import { listUnits } from '../data/items.ts';
 import { MAX_PUBLISHED_ITEM_BYTES } from '../data/item-size.ts';
 import { eventPut } from '../data/events.ts';
 import { labelTermsForPages } from '../data/labelling-terms.ts';
@@ -15,7 +16,7 @@ import { allergenContradiction, allergenContradictionMessage } from '../domain/l
 import type { ProductRecord } from '../domain/product.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import type { TransactItem } from '../data/webhook-deliveries.ts';
-import { NotFoundError, ValidationError, type ErrorBody } from '../http/errors.ts';
+import { ConflictError, NotFoundError, ValidationError, type ErrorBody } from '../http/errors.ts';
 import { parseOrThrow } from '../http/validation.ts';
 
 const MAX_ATTEMPTS = 50;
@@ -90,6 +91,32 @@ export function checkBatteryCompleteness(product: Pick<ProductRecord, 'granulari
   throw new MissingElementsError(report.missingMandatory, `${category} on ${asOf}`);
 }
 
+const batteryCategoryIn = (data: unknown): unknown => ((data as { generalProductInformation?: { batteryCategory?: unknown } } | undefined)?.generalProductInformation ?? {}).batteryCategory;
+
+/**
+ * Refuses (409 naming `data.generalProductInformation.batteryCategory`) a version that changes the
+ * battery category of a model that already has batteries: each battery's passport is read through
+ * the model's current version, so the change would relabel every one of them
+ * (docs/battery.md#model-and-item). One read of the current version, and only when the category
+ * changes, one Query of at most one item.
+ */
+async function checkCategoryFixed(tenant: Tenant, product: ProductRecord, given: PassportData): Promise<void> {
+  if (!product.passportVersion) return;
+  const current = await getPassportVersion(tenant, product.productId, product.passportVersion);
+  const before = batteryCategoryIn(current?.data);
+  const after = batteryCategoryIn(given);
+  if (before === undefined || before === after) return;
+  const { units } = await listUnits(tenant, 'item', product.gtin, 1);
+  if (units.length === 0) return;
+  throw new ConflictError(
+    `data.generalProductInformation.batteryCategory cannot change from '${String(before)}' to '${String(after)}': this model already has batteries registered (item ${units[0]?.serial ?? ''}), whose passports would all change category.`,
+    {
+      param: 'data.generalProductInformation.batteryCategory',
+      suggestion: `Publish the data with batteryCategory '${String(before)}', or create another product for the other category.`,
+    },
+  );
+}
+
 /**
  * Publishes `data` as the product's next version (n + 1). Concurrent publishers retry on a fresh
  * read until each gets its own version, so versions have no gaps and no duplicates. With
@@ -104,8 +131,10 @@ export async function publishVersion(tenant: Tenant, product: ProductRecord, giv
   checkPassportKind(product, given);
   // A battery passport (docs/battery.md#completeness-and-publishing): judged on its mandatory elements, answered with its report; no legal terms on its pages.
   const battery = passportKindOf(product.category) === 'battery' ? { asOf: publishDay(options.asOf) } : undefined;
-  if (battery) checkBatteryCompleteness(product, given, battery.asOf);
-  else {
+  if (battery) {
+    checkBatteryCompleteness(product, given, battery.asOf);
+    await checkCategoryFixed(tenant, product, given);
+  } else {
     checkNutrition(given);
     if (wineDeclaresFish(given, product.category, given.productType)) throw new ValidationError(WINE_FISH_MESSAGE, 'data.allergens.containsFish');
     checkAllergens(given, product.category);
