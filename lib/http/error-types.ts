@@ -21,7 +21,7 @@ export const ERROR_TYPES = {
     statuses: { 404: 'Not found, also for another organization’s resources', 410: 'Gone: the producer withdrew the product (docs/lifecycle.md#withdrawal)' },
   },
   duplicate_error: { title: 'Duplicate', statuses: { 409: 'Conflict: a duplicate' } },
-  conflict: { title: 'Conflict', statuses: { 409: 'a concurrent change of the same resource kept winning; nothing was changed: read it again and retry' } },
+  conflict: { title: 'Conflict', statuses: { 409: 'the request conflicts with the state of the resource: a concurrent change kept winning (read it again and retry), or the resource is in a state the change cannot leave (a battery status moves by operations only); nothing was changed' } },
   validation_error: { title: 'Invalid field', statuses: { 422: 'A field is invalid; param names it' } },
   rate_limit_error: { title: 'Too many requests', statuses: { 429: 'Rate limit exceeded; see Retry-After' } },
   idempotency_error: {

@@ -98,9 +98,9 @@ const ATTEMPTS = 3;
 function requireMove(unit: UnitRecord, to: LifecycleState, param: string): void {
   const from = lifecycleStateOf(unit);
   if (unit.lineage?.responsible && to !== 'Recycled') {
-    throw new DuplicateError(`${invalidMove(from, to)} Its passport is the responsibility of ${unit.lineage.responsible.orgId} since handover ${unit.lineage.responsible.handoverId}.`, { param });
+    throw new ConflictError(`${invalidMove(from, to)} Its passport is the responsibility of ${unit.lineage.responsible.orgId} since handover ${unit.lineage.responsible.handoverId}.`, { param });
   }
-  if (!canMove(from, to)) throw new DuplicateError(invalidMove(from, to), { param });
+  if (!canMove(from, to)) throw new ConflictError(invalidMove(from, to), { param });
 }
 
 /**
@@ -148,7 +148,7 @@ export async function acceptHandover(tenant: Tenant, handoverId: string, body: u
         eventPut(sender, newEvent('item.updated', toUnitView(nextOriginal, originalProduct.qrCodeUrl), systemOrigin(record), now)),
       ]);
       if (written) return { handover: accepted, item: nextOriginal, product: originalProduct, itemTenant: sender };
-      if (attempt >= ATTEMPTS) throw new DuplicateError('The handover or its battery kept changing while this request ran; retry.', { param: 'handoverId' });
+      if (attempt >= ATTEMPTS) throw new ConflictError('The handover or its battery kept changing while this request ran; retry.', { param: 'handoverId' });
       continue;
     }
 
@@ -200,7 +200,7 @@ export async function acceptHandover(tenant: Tenant, handoverId: string, body: u
     ]);
     if (written) return { handover: accepted, item: nextMine, product, itemTenant: tenant };
     // The handover moved on, or one of the two items changed meanwhile: decide again from what is stored.
-    if (attempt >= ATTEMPTS) throw new DuplicateError('The handover or one of its batteries kept changing while this request ran; retry.', { param: 'handoverId' });
+    if (attempt >= ATTEMPTS) throw new ConflictError('The handover or one of its batteries kept changing while this request ran; retry.', { param: 'handoverId' });
   }
 }
 
@@ -222,7 +222,7 @@ export async function recycleBattery(tenant: Tenant, handoverId: string, origin:
     if (!product || !item) throw new DuplicateError('The battery is no longer registered by its producer; it cannot be declared recycled here.', { param: 'handoverId' });
     if (item.lineage?.responsible?.handoverId !== record.handoverId) throw new PermissionError('Another organization is responsible for this battery\'s passport now.');
     const from = lifecycleStateOf(item);
-    if (!canMove(from, 'Recycled')) throw new DuplicateError(invalidMove(from, 'Recycled'), { param: 'handoverId' });
+    if (!canMove(from, 'Recycled')) throw new ConflictError(invalidMove(from, 'Recycled'), { param: 'handoverId' });
     await underPairLimit(tenant.orgId, record.from.orgId);
     const now = new Date().toISOString();
     const next = nextUnitVersion(

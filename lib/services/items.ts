@@ -113,7 +113,7 @@ async function writeNext(
     if (current && sameContent(current, content)) return { unit: current, created: false };
     // A battery's status moves only by operations; a waste or recycled battery is not its producer's to edit (docs/battery.md#a-batterys-life).
     const refusal = product.category === 'battery' && kind === 'item' ? editRefusal(current, content) : undefined;
-    if (refusal) throw new DuplicateError(refusal.message, { param: refusal.param });
+    if (refusal) throw new ConflictError(refusal.message, { param: refusal.param });
     // Never made before the version it follows (another writer's clock may run ahead): `?at=` reads rely on the order.
     const clock = new Date().toISOString();
     const now = current && current.updatedAt > clock ? current.updatedAt : clock;

@@ -69,9 +69,9 @@ describe('point 13: a battery’s life is a state machine of operations', () => 
     const after = await item(maker.live, ev, serial);
 
     // Assess
-    expect(expectError(createdRepurposed, 409, 'duplicate_error', 'data.generalProductInformation.batteryStatus').message).toContain('Original → Repurposed');
-    expect(expectError(patched, 409, 'duplicate_error', 'data.generalProductInformation.batteryStatus').message).toContain('Original → Reused');
-    expect(expectError(put, 409, 'duplicate_error', 'data.generalProductInformation.batteryStatus').message).toContain('Original → Waste');
+    expect(expectError(createdRepurposed, 409, 'conflict', 'data.generalProductInformation.batteryStatus').message).toContain('Original → Repurposed');
+    expect(expectError(patched, 409, 'conflict', 'data.generalProductInformation.batteryStatus').message).toContain('Original → Reused');
+    expect(expectError(put, 409, 'conflict', 'data.generalProductInformation.batteryStatus').message).toContain('Original → Waste');
     expect(unchanged.status, unchanged.text).toBe(200);
     expect(after.body.data.generalProductInformation.batteryStatus).toBe('Original');
     expect(after.body.version).toBe(2);
@@ -88,8 +88,8 @@ describe('point 13: a battery’s life is a state machine of operations', () => 
     const after = (await item(maker.live, ev, serial)).body;
 
     // Assess
-    expect(expectError(backToOriginal, 409, 'duplicate_error', 'data.generalProductInformation.batteryStatus').message).toContain('Waste → Original');
-    expect(expectError(repurposeWaste, 409, 'duplicate_error', 'serial').message).toContain('Waste → Repurposed');
+    expect(expectError(backToOriginal, 409, 'conflict', 'data.generalProductInformation.batteryStatus').message).toContain('Waste → Original');
+    expect(expectError(repurposeWaste, 409, 'conflict', 'serial').message).toContain('Waste → Repurposed');
     expect(after.version).toBe(before.version);
     expect(after.data.generalProductInformation.batteryStatus).toBe('Waste');
   });
@@ -161,7 +161,7 @@ describe('point 13: a battery’s life is a state machine of operations', () => 
     expect(accepted.body).toMatchObject({ operation: 'waste', status: 'accepted', batteryStatus: 'Waste', to: { orgId: wasteOperator.orgId }, item: { serial } });
     expect(battery.data.generalProductInformation.batteryStatus).toBe('Waste');
     expect(battery.lineage.responsible).toMatchObject({ orgId: wasteOperator.orgId, handoverId: offered.id });
-    expect(expectError(producerEdit, 409, 'duplicate_error', 'serial').message).toContain(wasteOperator.orgId);
+    expect(expectError(producerEdit, 409, 'conflict', 'serial').message).toContain(wasteOperator.orgId);
     expectError(producerRecycles, 403, 'permission_error');
     expect(operatorEvents.find((e) => e.data.object.id === offered.id)?.actor.type).toBe('api_key');
     expect(makerEvents.find((e) => e.data.object.serial === serial && e.data.object.lineage?.responsible)?.actor).toEqual({ type: 'system', id: offered.id });
@@ -192,8 +192,8 @@ describe('point 13: a battery’s life is a state machine of operations', () => 
     expect(recycled.status, recycled.text).toBe(200);
     expect(recycled.body.recycledAt).toBeDefined();
     expect(recycled.body.item.lineage.recycled).toMatchObject({ orgId: wasteOperator.orgId, handoverId: handover.id });
-    expect(expectError(again, 409, 'duplicate_error', 'handoverId').message).toContain('Recycled → Recycled');
-    expectError(producerEdit, 409, 'duplicate_error', 'serial');
+    expect(expectError(again, 409, 'conflict', 'handoverId').message).toContain('Recycled → Recycled');
+    expectError(producerEdit, 409, 'conflict', 'serial');
     expect(page).toContain('This battery has been recycled');
     expect(page).toContain('ceased to exist');
     expect(page).not.toContain('This product has been withdrawn');

@@ -58,7 +58,7 @@ describe('the table of error types', () => {
     expect(errorEnum).toEqual(Object.keys(ERROR_TYPES));
     expect(typesOfStatus(409)).toEqual(['duplicate_error', 'conflict', 'idempotency_error']);
     expect(create?.responses['409']?.description).toBe(
-      'Conflict: a duplicate (duplicate_error); a concurrent change of the same resource kept winning; nothing was changed: read it again and retry (conflict); the same Idempotency-Key in flight (idempotency_error)',
+      'Conflict: a duplicate (duplicate_error); the request conflicts with the state of the resource: a concurrent change kept winning (read it again and retry), or the resource is in a state the change cannot leave (a battery status moves by operations only); nothing was changed (conflict); the same Idempotency-Key in flight (idempotency_error)',
     );
     expect(create?.responses['413']?.description).toBe('Body over its limit: 256 KiB; a bulk import file over 5 MB (XLSX 4 MB) or 10,000 rows (invalid_request_error)');
   });
