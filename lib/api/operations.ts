@@ -426,6 +426,15 @@ function unitOperations(kind: UnitKind): Record<string, OperationDoc> {
   const param = UNIT_PARAM[kind];
   const base = `/v1/products/{productId}/${collection}`;
   const schema = kind === 'batch' ? batchSchema : itemSchema;
+  const putSchema =
+    kind === 'batch'
+      ? batchSchema
+      : itemSchema.extend({
+          completeness: completenessReportSchema
+            .pick({ asOf: true, batteryCategory: true, level: true, complete: true, missingMandatory: true, elements: true })
+            .optional()
+            .describe("A battery's passport (the model's current version with the battery's data laid over it) as judged at registration on asOf: nothing mandatory that day is missing, or the PUT is 422 listing every missing element in params (docs/battery.md#the-individual-battery)"),
+        });
   const events = `Writes ${noun}.created for a new ${noun}, ${noun}.withdrawn when its status becomes withdrawn, ${noun}.updated for any other change; nothing when nothing changes.`;
   const badValue = `A ${param} that is not 1 to 20 characters of GS1 character set 82, or is . or .. alone, is 422 naming ${param}.`;
   const race = `Written on the condition that the ${noun} is still the version read: a concurrent write (another call, an import, a handover) makes it read and decide again, and 409 conflict when it lost five times (nothing changed; send it again).`;
@@ -443,9 +452,11 @@ function unitOperations(kind: UnitKind): Record<string, OperationDoc> {
       description: `Creates the ${noun} (201) or replaces what it holds (200): ${kind === 'item' ? 'its lot, ' : ''}its status (active when absent) and its data, checked against the product's category (a wine: bottling date and analysis; others: an open object within bounds), a 422 naming the field. Every change is the next version with its digest; a PUT that changes nothing writes nothing. ${race} ${badValue} ${events}`,
       tag: 'Products',
       body: kind === 'batch' ? putBatchDocSchema : putItemDocSchema,
+      // A battery item is judged at registration (docs/battery.md#the-individual-battery): asOf, and the answer's completeness.
+      ...(kind === 'item' ? { query: publishQuerySchema } : {}),
       responses: {
-        201: { description: `Registered: the ${noun}`, schema, headers: { Location: header(`The ${noun}`) } },
-        200: { description: `Replaced (or unchanged): the ${noun}`, schema },
+        201: { description: `Registered: the ${noun}`, schema: putSchema, headers: { Location: header(`The ${noun}`) } },
+        200: { description: `Replaced (or unchanged): the ${noun}`, schema: putSchema },
       },
       errors: [400, ...API_KEY_ERRORS, 404, 409, 413, 422],
     },

@@ -1,10 +1,11 @@
-import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { createHash } from 'node:crypto';
+import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, type BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
 import type { Tenant } from '../domain/tenant.ts';
 import { unitFromItem, unitValue, type UnitKind, type UnitRecord } from '../domain/unit.ts';
 import { putItems } from './backup-restore.ts';
 import { db, tableName } from './client.ts';
 import { cancellationReasons, isConditionFailure, isTransactionConflict, retryOnConflict } from './errors.ts';
-import { batchPrefix, batchSk, batchVersionPrefix, batchVersionSk, itemPrefix, itemSk, itemVersionPrefix, itemVersionSk, tenantPk, type ItemKey } from './keys.ts';
+import { batteryIdClaimSk, batchPrefix, batchSk, batchVersionPrefix, batchVersionSk, itemPrefix, itemSk, itemVersionPrefix, itemVersionSk, tenantPk, type ItemKey } from './keys.ts';
 import { beginsWith, queryItems } from './query.ts';
 import type { TransactItem } from './writes.ts';
 
@@ -234,6 +235,8 @@ export async function readUnits(tenant: Tenant, kind: UnitKind, gtin14: string, 
 export interface PlannedVersion {
   before: UnitRecord | undefined;
   after: UnitRecord;
+  /** Written in the version's own transaction (a battery's identifier claims): a new record then takes a transaction too. */
+  also?: readonly TransactItem[];
 }
 
 /** Conditional writes a chunk makes at once (DynamoDB takes no condition in a BatchWriteItem: one call an item). */
@@ -251,9 +254,9 @@ const WRITES_IN_FLIGHT = 16;
 export async function writeVersions(tenant: Tenant, plans: readonly PlannedVersion[]): Promise<('written' | 'conflict')[]> {
   const outcomes: ('written' | 'conflict')[] = plans.map(() => 'conflict');
   await inParallel([...plans.keys()], WRITES_IN_FLIGHT, async (index) => {
-    const { before, after } = plans[index] as PlannedVersion;
-    if (before) {
-      outcomes[index] = await writeUnitVersion(tenant, before, after);
+    const { before, after, also = [] } = plans[index] as PlannedVersion;
+    if (before || also.length > 0) {
+      outcomes[index] = await writeUnitVersion(tenant, before, after, also);
       return;
     }
     try {
@@ -338,4 +341,72 @@ export async function replaceUnitChain(tenant: Tenant, chain: readonly UnitRecor
     if (lostRace(error)) return 'conflict';
     throw error;
   }
+}
+
+/** A battery identifier that one item holds (docs/battery.md#model-and-item). */
+export interface BatteryIdentifier {
+  field: 'productIdentifier' | 'batteryPassportIdentifier';
+  value: string;
+}
+
+/** The item that holds a claimed identifier. */
+export interface BatteryIdClaim extends BatteryIdentifier {
+  gtin: string;
+  serial: string;
+}
+
+/** Identifiers are unique case-insensitively: the claim's key is the digest of the lower-case form (lib/data/keys.ts). */
+const claimKey = (tenant: Tenant, { field, value }: BatteryIdentifier): ItemKey => ({
+  PK: tenantPk(tenant),
+  SK: batteryIdClaimSk(field, createHash('sha256').update(value.toLowerCase()).digest('hex')),
+});
+
+/** The claims on `identifiers` that exist (at most two: one BatchGetItem, strongly consistent). */
+export async function getBatteryIdClaims(tenant: Tenant, identifiers: readonly BatteryIdentifier[]): Promise<BatteryIdClaim[]> {
+  const keys = [...new Map(identifiers.map((identifier) => claimKey(tenant, identifier)).map((key) => [key.SK, key])).values()];
+  const items: Record<string, unknown>[] = [];
+  // BatchGetItem takes at most 100 keys; what it leaves unprocessed is asked again.
+  for (let start = 0; start < keys.length; start += 100) {
+    let pending: Record<string, unknown>[] | undefined = keys.slice(start, start + 100).map((key) => ({ ...key }));
+    while (pending?.length) {
+      const result: BatchGetCommandOutput = await db().send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: true } } }));
+      items.push(...(result.Responses?.[tableName()] ?? []));
+      pending = result.UnprocessedKeys?.[tableName()]?.Keys;
+    }
+  }
+  return items.flatMap((item) =>
+    (item.field === 'productIdentifier' || item.field === 'batteryPassportIdentifier') && typeof item.value === 'string' && typeof item.gtin === 'string' && typeof item.serial === 'string'
+      ? [{ field: item.field, value: item.value, gtin: item.gtin, serial: item.serial }]
+      : [],
+  );
+}
+
+/**
+ * The writes that move an item's identifier claims from `before` to `after`, for the item's own
+ * transaction: a new claim on the condition that none exists or that it is this item's; a claim
+ * the item no longer holds deleted on the condition that it is this item's. An identifier whose
+ * lower-case form is unchanged keeps its claim.
+ */
+export function batteryIdClaimWrites(tenant: Tenant, owner: { gtin: string; serial: string }, before: readonly BatteryIdentifier[], after: readonly BatteryIdentifier[]): TransactItem[] {
+  const same = (a: BatteryIdentifier, b: BatteryIdentifier) => a.field === b.field && a.value.toLowerCase() === b.value.toLowerCase();
+  const mine = { ':gtin': owner.gtin, ':serial': owner.serial };
+  const names = { '#gtin': 'gtin', '#serial': 'serial' };
+  return [
+    ...after
+      .filter((identifier) => !before.some((held) => same(held, identifier)))
+      .map((identifier): TransactItem => ({
+        Put: {
+          TableName: tableName(),
+          Item: { ...claimKey(tenant, identifier), type: 'battery-id-claim', field: identifier.field, value: identifier.value, gtin: owner.gtin, serial: owner.serial },
+          ConditionExpression: 'attribute_not_exists(PK) OR (#gtin = :gtin AND #serial = :serial)',
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: mine,
+        },
+      })),
+    ...before
+      .filter((held) => !after.some((identifier) => same(held, identifier)))
+      .map((held): TransactItem => ({
+        Delete: { TableName: tableName(), Key: claimKey(tenant, held), ConditionExpression: 'attribute_not_exists(PK) OR (#gtin = :gtin AND #serial = :serial)', ExpressionAttributeNames: names, ExpressionAttributeValues: mine },
+      })),
+  ];
 }

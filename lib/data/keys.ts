@@ -12,6 +12,7 @@ import type { Tenant } from '../domain/tenant.ts';
  * | GTIN claim + public view | `T#{orgId}#{env}` | `GTIN#{gtin14}` | one GTIN per tenant (conditional put); the resolver's one read per scan |
  * | passport version | `T#{orgId}#{env}` | `PASSPORT#{productId}#{version, 6 digits}` | get one version; list a product's versions newest first |
  * | passport id | `T#{orgId}#{env}` | `PASSPORTID#{passportId}` | the version a passport id names (cursors) |
+ * | battery identifier claim | `T#{orgId}#{env}` | `BATTERYID#{field}#{sha256 of the lower-case identifier}` | one battery per productIdentifier or batteryPassportIdentifier per tenant (conditional put in the item's transaction; docs/battery.md#model-and-item) |
  * | version page | `T#{orgId}#{env}` | `PAGE#{gtin14}#{version, 6 digits}` | a version's immutable e-label and JSON pages in one GetItem: the product's public fields as published with the version, and the version (written in the publishing transaction) |
  * | supplier | `T#{orgId}#{env}` | `SUPPLIER#{supplierId}` | get by id; list in creation order |
  * | import job | `T#{orgId}#{env}` | `IMPORT#{importId}` | get by id; list newest first (ids sort by time); counters ADDed per chunk |
@@ -104,6 +105,9 @@ export const batchVersionSk = (gtin14: string, lot: string, version: number): st
 export const itemPrefix = (gtin14: string): string => `ITEM#${gtin14}#`;
 export const itemSk = (gtin14: string, serial: string): string => `${itemPrefix(gtin14)}${serial}`;
 /** Sort-key prefix of one item's earlier versions. */
+/** The claim on a battery's identifier (`field` productIdentifier or batteryPassportIdentifier), by the SHA-256 of its lower-case form. */
+export const batteryIdClaimSk = (field: string, digest: string): string => `BATTERYID#${field}#${digest}`;
+
 export const itemVersionPrefix = (gtin14: string, serial: string): string => `ITEMV#${gtin14}#${serial}#`;
 export const itemVersionSk = (gtin14: string, serial: string, version: number): string => `${itemVersionPrefix(gtin14, serial)}${String(version).padStart(6, '0')}`;
 

@@ -1,5 +1,8 @@
 import { eventPut } from '../data/events.ts';
-import { importWroteSince, readUnits, writeVersions } from '../data/items.ts';
+import { batteryIdClaimWrites, getBatteryIdClaims, importWroteSince, readUnits, writeVersions, type BatteryIdClaim } from '../data/items.ts';
+import type { TransactItem } from '../data/writes.ts';
+import { ApiError } from '../http/errors.ts';
+import { identifiersOf, judgeBattery, modelDataOf, withProductIdentifier } from './battery-items.ts';
 import { finishChunk, getImportChunk, settleImportJob } from '../data/imports.ts';
 import type { ItemChunkRow } from '../data/import-queue.ts';
 import { getProduct } from '../data/products.ts';
@@ -125,7 +128,7 @@ export function planItemChunks(rows: readonly CheckedItemRow[]): { ok: true; chu
 
 /** What importing a row does, decided against the stored item. */
 export type ItemPlan =
-  | { kind: 'create' | 'update'; row: CheckedItemRow; before: UnitRecord | undefined; after: UnitRecord }
+  | { kind: 'create' | 'update'; row: CheckedItemRow; before: UnitRecord | undefined; after: UnitRecord; also?: readonly TransactItem[] }
   | { kind: 'unchanged'; row: CheckedItemRow }
   /** Written by an earlier delivery of this same import: counted as it was then, not written again. */
   | { kind: 'done'; row: CheckedItemRow; outcome: 'created' | 'updated' }
@@ -146,16 +149,65 @@ function contentOf(row: CheckedItemRow, stored: UnitRecord | undefined): UnitCon
  * next version is always the stored one's number plus one (an import never lowers a version), made
  * no earlier than the stored one.
  */
-function planItemRow(product: ProductRecord, row: CheckedItemRow, before: UnitRecord | undefined, now: string, importId?: string): ItemPlan {
+function planItemRow(product: ProductRecord, row: CheckedItemRow, before: UnitRecord | undefined, now: string, importId?: string, battery?: BatteryRows): ItemPlan {
   if (importId !== undefined && before?.importId === importId) return { kind: 'done', row, outcome: before.version === 1 ? 'created' : 'updated' };
-  const content = contentOf(row, before);
+  let content = contentOf(row, before);
   // The product's category may have changed since the upload: the row is checked again against it.
   const statuses = unitStatusesOf(product.category);
   if (!statuses.includes(content.status)) return { kind: 'failed', error: { row: row.row, column: 'status', message: `status must be one of: ${statuses.join(', ')}.` } };
+  let also: readonly TransactItem[] = [];
+  if (battery) {
+    const judged = judgeBatteryRow(product, row, before, content, battery);
+    if ('error' in judged) return { kind: 'failed', error: judged.error };
+    ({ content, also } = judged);
+  }
   if (before && sameContent(before, content)) return { kind: 'unchanged', row };
   const at = before && before.updatedAt > now ? before.updatedAt : now;
   const after = nextUnitVersion({ kind: 'item', productId: product.productId, gtin: product.gtin, value: row.serial }, before, content, at, importId);
-  return { kind: before ? 'update' : 'create', row, before, after };
+  return { kind: before ? 'update' : 'create', row, before, after, ...(also.length ? { also } : {}) };
+}
+
+/** What a battery model's rows are judged on: the model's current data and the identifier claims the rows name (docs/battery.md#the-individual-battery). */
+interface BatteryRows {
+  model: unknown;
+  claims: readonly BatteryIdClaim[];
+  /** Where the claim writes come from (lib/data/items.ts), bound to the tenant. */
+  claimWrites: (serial: string, before: unknown, after: unknown) => readonly TransactItem[];
+}
+
+/**
+ * A battery row by the rules of PUT (docs/battery.md#the-individual-battery), reported per row:
+ * its productIdentifier derived or checked, its passport judged today, its identifiers not another
+ * battery's; the content to write with its claim writes, or the row's error naming the column.
+ */
+function judgeBatteryRow(product: ProductRecord, row: CheckedItemRow, before: UnitRecord | undefined, content: UnitContent, battery: BatteryRows): { content: UnitContent; also: readonly TransactItem[] } | { error: ImportRowError } {
+  try {
+    const derived = withProductIdentifier(product, row.serial, content);
+    judgeBattery(battery.model, derived.data, undefined);
+    const taken = battery.claims.find((claim) => identifiersOf(derived.data).some((id) => id.field === claim.field && id.value.toLowerCase() === claim.value.toLowerCase()) && (claim.gtin !== product.gtin || claim.serial !== row.serial));
+    if (taken) {
+      return { error: { row: row.row, column: `data.generalProductInformation.${taken.field}`, message: `data.generalProductInformation.${taken.field} '${taken.value}' is already the ${taken.field} of battery '${taken.serial}' (GTIN ${taken.gtin}): each battery's is its own.` } };
+    }
+    return { content: derived, also: battery.claimWrites(row.serial, before?.data, derived.data) };
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    // A battery's missing elements: the message lists every one, the column names the first.
+    return { error: { row: row.row, column: error.param ?? 'data', message: error.message } };
+  }
+}
+
+/** The battery context of a chunk's rows (one read of the model's version, BatchGetItems of the claims their identifiers name); undefined for other categories. */
+async function batteryRows(tenant: Tenant, product: ProductRecord, rows: readonly CheckedItemRow[], stored: ReadonlyMap<string, UnitRecord>): Promise<BatteryRows | undefined> {
+  if (product.category !== 'battery') return undefined;
+  const identifiers = rows.flatMap((row) => {
+    try {
+      return identifiersOf(withProductIdentifier(product, row.serial, contentOf(row, stored.get(row.serial))).data);
+    } catch {
+      return [];
+    }
+  });
+  const [model, claims] = await Promise.all([modelDataOf(tenant, product), getBatteryIdClaims(tenant, identifiers)]);
+  return { model, claims, claimWrites: (serial, before, after) => batteryIdClaimWrites(tenant, { gtin: product.gtin, serial }, identifiersOf(before), identifiersOf(after)) };
 }
 
 /**
@@ -164,7 +216,8 @@ function planItemRow(product: ProductRecord, row: CheckedItemRow, before: UnitRe
  */
 export async function planItemRows(tenant: Tenant, product: ProductRecord, rows: readonly CheckedItemRow[], now: string, importId?: string): Promise<ItemPlan[]> {
   const stored = await readUnits(tenant, 'item', product.gtin, rows.map((r) => r.serial));
-  return rows.map((row) => planItemRow(product, row, stored.get(row.serial), now, importId));
+  const battery = await batteryRows(tenant, product, rows, stored);
+  return rows.map((row) => planItemRow(product, row, stored.get(row.serial), now, importId, battery));
 }
 
 /** How often a row is planned and written again after losing to a concurrent write of its item. */
@@ -206,10 +259,12 @@ async function writeItemPlans(tenant: Tenant, product: ProductRecord, plans: rea
       lostPlans.map(({ row, before }) => importWroteSince(tenant, 'item', product.gtin, row.serial, importId, before?.version ?? 0, stored.get(row.serial))),
     );
     const now = new Date().toISOString();
+    // A lost battery row may have lost its identifier to another row: the claims are read again.
+    const battery = await batteryRows(tenant, product, lostPlans.map((plan) => plan.row), stored);
     for (const [i, index] of lost.entries()) {
       const { row, after } = lostPlans[i] as Extract<ItemPlan, { kind: 'create' | 'update' }>;
       if (written[i]) out[index] = { kind: 'done', row, outcome: after.version === 1 ? 'created' : 'updated' };
-      else out[index] = last ? { kind: 'failed', error: lostRow(row) } : planItemRow(product, row, stored.get(row.serial), now, importId);
+      else out[index] = last ? { kind: 'failed', error: lostRow(row) } : planItemRow(product, row, stored.get(row.serial), now, importId, battery);
     }
     pending = lost.filter((index) => out[index]?.kind === 'create' || out[index]?.kind === 'update');
   }

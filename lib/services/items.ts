@@ -1,5 +1,6 @@
 import { eventPut } from '../data/events.ts';
 import { getUnit, getUnitAt, listUnits, writeUnitVersion, type UnitFilter } from '../data/items.ts';
+import { claimIdentifiers, judgeBattery, modelDataOf, withProductIdentifier, type ItemCompleteness } from './battery-items.ts';
 import { editRefusal } from '../domain/battery/lifecycle.ts';
 import type { EventType } from '../domain/event-types.ts';
 import { newEvent, type Origin } from '../domain/events.ts';
@@ -89,6 +90,8 @@ export interface UnitWrite {
   unit: UnitRecord;
   /** The record did not exist before. */
   created: boolean;
+  /** A battery judged at registration: its passport's completeness report (docs/battery.md#the-individual-battery). */
+  completeness?: ItemCompleteness;
 }
 
 /**
@@ -105,24 +108,32 @@ async function writeNext(
   contentOf: (current: UnitRecord | undefined) => UnitContent,
   origin: Origin,
   mustExist: boolean,
+  judge?: { asOf?: string },
 ): Promise<UnitWrite> {
+  const battery = product.category === 'battery' && kind === 'item';
+  // A battery's passport is judged at registration on the model's current data (docs/battery.md#the-individual-battery).
+  const model = battery && judge ? await modelDataOf(tenant, product) : undefined;
   for (let attempt = 1; ; attempt++) {
     const current = await getUnit(tenant, kind, product.gtin, value, true);
     if (!current && mustExist) await requireUnit(tenant, product, kind, value);
-    const content = contentOf(current);
-    if (current && sameContent(current, content)) return { unit: current, created: false };
+    const content = battery ? withProductIdentifier(product, value, contentOf(current)) : contentOf(current);
+    const completeness = battery && judge ? judgeBattery(model, content.data, judge.asOf) : undefined;
+    if (current && sameContent(current, content)) return { unit: current, created: false, ...(completeness ? { completeness } : {}) };
     // A battery's status moves only by operations; a waste or recycled battery is not its producer's to edit (docs/battery.md#a-batterys-life).
     const refusal = product.category === 'battery' && kind === 'item' ? editRefusal(current, content) : undefined;
     if (refusal) throw new ConflictError(refusal.message, { param: refusal.param });
+    // A battery's identifiers are its own in the organization and environment: claimed in the version's transaction.
+    const claims = battery ? await claimIdentifiers(tenant, product, value, current?.data, content.data) : [];
     // Never made before the version it follows (another writer's clock may run ahead): `?at=` reads rely on the order.
     const clock = new Date().toISOString();
     const now = current && current.updatedAt > clock ? current.updatedAt : clock;
     const next = nextUnitVersion({ kind, productId: product.productId, gtin: product.gtin, value }, current, content, now);
     const event = newEvent(eventTypeOf(kind, current, next), toUnitView(next, product.qrCodeUrl), origin, now);
-    if ((await writeUnitVersion(tenant, current, next, [eventPut(tenant, event)])) === 'written') return { unit: next, created: !current };
+    const judged = completeness ? { completeness } : {};
+    if ((await writeUnitVersion(tenant, current, next, [eventPut(tenant, event), ...claims])) === 'written') return { unit: next, created: !current, ...judged };
     if (attempt >= ATTEMPTS) {
       // A transaction cut off by the client and sent again fails its condition on its own first attempt: then it is written.
-      if ((await getUnit(tenant, kind, product.gtin, value, true))?.digest === next.digest) return { unit: next, created: !current };
+      if ((await getUnit(tenant, kind, product.gtin, value, true))?.digest === next.digest) return { unit: next, created: !current, ...judged };
       throw keptChanging(kind, value);
     }
     await pause(attempt);
@@ -130,11 +141,11 @@ async function writeNext(
 }
 
 /** `PUT …/batches/{lot}` and `…/items/{serial}`: creates the record or replaces what it holds. */
-export async function putUnit(tenant: Tenant, product: ProductRecord, kind: UnitKind, value: string, body: unknown, origin: Origin): Promise<UnitWrite> {
+export async function putUnit(tenant: Tenant, product: ProductRecord, kind: UnitKind, value: string, body: unknown, origin: Origin, options: { asOf?: string } = {}): Promise<UnitWrite> {
   refuseImmutable(kind, body);
   const input: UnitInput = parseBody(kind === 'batch' ? putBatchSchema : putItemSchema, body);
   const content = checkContent(product, kind, input);
-  return writeNext(tenant, product, kind, value, () => content, origin, false);
+  return writeNext(tenant, product, kind, value, () => content, origin, false, options);
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);

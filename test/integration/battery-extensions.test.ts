@@ -114,6 +114,8 @@ describe('point 11: deep-discharge events', () => {
   it('point 11: an item records its deep-discharge events; the public does not read them, the owner does', async () => {
     // Prepare
     const data = batteryItemData();
+    // The example's productIdentifier names its own GTIN and serial, not this item's: the service derives this one (issue 38 point 3).
+    delete data.generalProductInformation.productIdentifier;
     data.performanceAndDurability.batteryCondition.numberOfDeepDischargeEvents = { value: 3, lastUpdate: '2028-07-31T22:00:00Z' };
 
     // Act

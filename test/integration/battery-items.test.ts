@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, expectError, newOrg, type TestOrg } from '../support/api.ts';
 import { createProduct, publish, type CreatedProduct } from '../support/fixtures.ts';
-import { batteryModelData, batteryReading } from '../support/battery.ts';
+import { BATTERY_EXAMPLE, batteryModelData, batteryReading } from '../support/battery.ts';
 
 /**
  * The individual battery through HTTP (issue 38, docs/battery.md#model-and-item,
@@ -95,4 +95,122 @@ describe('point 15: a model\'s category once it has batteries', () => {
     expect(model.body.data.generalProductInformation.batteryCategory).toBe('ev');
     expect(item.status).toBe(200);
   });
+});
+
+/** One battery's own data, complete on MANDATORY_DAY: its identifiers, dates and status, and the example's whole condition. */
+function completeBattery(gtin13: string, serial: string): Json {
+  const data = batteryReading(gtin13, serial, 1);
+  data.performanceAndDurability.batteryCondition = structuredClone(BATTERY_EXAMPLE.performanceAndDurability.batteryCondition);
+  return data;
+}
+
+describe('point 3: the individual battery', () => {
+  let model: CreatedProduct;
+  beforeAll(async () => {
+    model = await publishedModel('EVP75 judged batteries');
+  });
+
+  it('point 3: an empty battery item is judged: refused from the day the passport is mandatory, listing every missing element; registered before it with its report and its derived identifier', async () => {
+    // Act
+    const onMandatoryDay = await call('PUT', `/v1/products/${model.productId}/items/EMPTY1?asOf=${MANDATORY_DAY}`, { key: org.live, body: { data: {} } });
+    const notRegistered = await call('GET', `/v1/products/${model.productId}/items/EMPTY1`, { key: org.live });
+    const complete = await call('PUT', `/v1/products/${model.productId}/items/FULL1?asOf=${MANDATORY_DAY}`, { key: org.live, body: { data: completeBattery(model.gtin, 'FULL1') } });
+    const today = await call('PUT', `/v1/products/${model.productId}/items/EARLY1`, { key: org.live, body: { data: {} } });
+
+    // Assess
+    const error = expectError(onMandatoryDay, 422, 'validation_error', 'data.generalProductInformation.batteryPassportIdentifier');
+    expect(error.params).toEqual(expect.arrayContaining([
+      'data.generalProductInformation.batteryPassportIdentifier',
+      'data.generalProductInformation.manufacturingDate',
+      'data.generalProductInformation.batteryStatus',
+    ]));
+    expect(error.params).not.toContain('data.generalProductInformation.productIdentifier');
+    expect(error.message).toContain(`an ev battery on ${MANDATORY_DAY}`);
+    expect(notRegistered.status).toBe(404);
+    expect(complete.status, complete.text).toBe(201);
+    expect(complete.body.completeness).toMatchObject({ asOf: MANDATORY_DAY, batteryCategory: 'ev', level: 'all', complete: true, missingMandatory: [] });
+    expect(today.status, today.text).toBe(201);
+    expect(today.body.data.generalProductInformation.productIdentifier).toBe(today.body.digitalLink);
+    expect(today.body.digitalLink).toBe(`${model.qrCodeUrl}/21/EARLY1`);
+    expect(today.body.completeness.elements).toContainEqual(expect.objectContaining({ path: 'data.generalProductInformation.manufacturingDate', status: 'missing' }));
+  });
+
+  it('point 3: a productIdentifier naming another serial is 422', async () => {
+    // Prepare
+    const data = batteryReading(model.gtin, 'OTHER1', 1);
+
+    // Act
+    const refused = await call('PUT', `/v1/products/${model.productId}/items/MINE1`, { key: org.live, body: { data } });
+    const read = await call('GET', `/v1/products/${model.productId}/items/MINE1`, { key: org.live });
+
+    // Assess
+    const error = expectError(refused, 422, 'validation_error', 'data.generalProductInformation.productIdentifier');
+    expect(error.message).toContain('MINE1');
+    expect(read.status).toBe(404);
+  });
+
+  it('point 3: a second item with the same batteryPassportIdentifier (other case) is 409 naming the first', async () => {
+    // Prepare
+    const first = await call('PUT', `/v1/products/${model.productId}/items/DUPA1`, { key: org.live, body: { data: batteryReading(model.gtin, 'DUPA1', 1) } });
+    const second = batteryReading(model.gtin, 'DUPB1', 1);
+    second.generalProductInformation.batteryPassportIdentifier = 'urn:cellmaker:dupa1';
+    const upper = structuredClone(second);
+    upper.generalProductInformation.batteryPassportIdentifier = 'urn:CELLMAKER:DUPA1';
+
+    // Act
+    const refused = await call('PUT', `/v1/products/${model.productId}/items/DUPB1`, { key: org.live, body: { data: second } });
+    // The data model's pattern admits lower case only: the other case is refused before any claim is read.
+    const upperRefused = await call('PUT', `/v1/products/${model.productId}/items/DUPB1`, { key: org.live, body: { data: upper } });
+    const read = await call('GET', `/v1/products/${model.productId}/items/DUPB1`, { key: org.live });
+    const renamed = await call('PATCH', `/v1/products/${model.productId}/items/DUPA1`, {
+      key: org.live,
+      body: { data: { generalProductInformation: { batteryPassportIdentifier: 'urn:cellmaker:dupa1renamed' } } },
+      headers: { 'content-type': 'application/merge-patch+json' },
+    });
+    const afterRename = await call('PUT', `/v1/products/${model.productId}/items/DUPB1`, { key: org.live, body: { data: second } });
+
+    // Assess
+    expect(first.status, first.text).toBe(201);
+    const error = expectError(refused, 409, 'duplicate_error', 'data.generalProductInformation.batteryPassportIdentifier');
+    expect(error.message).toContain("'DUPA1'");
+    expectError(upperRefused, 422, 'validation_error', 'data.generalProductInformation.batteryPassportIdentifier');
+    expect(read.status).toBe(404);
+    expect(renamed.status, renamed.text).toBe(200);
+    expect(afterRename.status, afterRename.text).toBe(201);
+  });
+});
+
+describe('point 3: batteries imported', () => {
+  it('point 3: an import judges each battery row by the rules of PUT, reporting each refusal on its row, and claims the identifiers it writes', async () => {
+    // Prepare
+    const model = await publishedModel('EVP75 imported batteries');
+    const lines = [
+      { serial: 'IMP1', data: batteryReading(model.gtin, 'IMP1', 1) },
+      { serial: 'IMP2', data: batteryReading(model.gtin, 'SOMEONE', 1) },
+      { serial: 'IMP3', data: { ...batteryReading(model.gtin, 'IMP3', 1), generalProductInformation: { ...batteryReading(model.gtin, 'IMP3', 1).generalProductInformation, batteryPassportIdentifier: 'urn:cellmaker:imp1' } } },
+    ];
+    const uploaded = await call('POST', `/v1/imports?type=items&productId=${model.productId}`, { key: org.live, rawBody: lines.map((line) => JSON.stringify(line)).join('\n'), headers: { 'content-type': 'application/x-ndjson' } });
+
+    // Act
+    let job = await call('GET', `/v1/imports/${uploaded.body.id}`, { key: org.live });
+    const deadline = Date.now() + 60_000;
+    while (job.body.status !== 'succeeded' && job.body.status !== 'failed' && Date.now() < deadline) {
+      await new Promise((resolve) => setImmediate(resolve));
+      job = await call('GET', `/v1/imports/${uploaded.body.id}`, { key: org.live });
+    }
+    const imported = await call('GET', `/v1/products/${model.productId}/items/IMP1`, { key: org.live });
+    const sameId = batteryReading(model.gtin, 'PUT1', 1);
+    sameId.generalProductInformation.batteryPassportIdentifier = 'urn:cellmaker:imp1';
+    const put = await call('PUT', `/v1/products/${model.productId}/items/PUT1`, { key: org.live, body: { data: sameId } });
+
+    // Assess
+    expect(uploaded.status, uploaded.text).toBe(202);
+    expect(job.body.counts).toMatchObject({ rows: 3, created: 1, failed: 2 });
+    expect(job.body.errors).toEqual([
+      expect.objectContaining({ row: 2, column: 'data.generalProductInformation.productIdentifier' }),
+      expect.objectContaining({ row: 3, column: 'data.generalProductInformation.batteryPassportIdentifier', message: expect.stringContaining("'IMP1'") }),
+    ]);
+    expect(imported.status).toBe(200);
+    expectError(put, 409, 'duplicate_error', 'data.generalProductInformation.batteryPassportIdentifier');
+  }, 90_000);
 });
