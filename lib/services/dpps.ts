@@ -291,11 +291,19 @@ export async function patchDppItem(principal: Principal, dppId: string, patch: u
   if (other) {
     // A grantee writes the battery's dynamic condition data and nothing else (docs/access.md#what-a-grantee-writes).
     if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) throw new InvalidRequestError('The merge patch must be a JSON object, such as {"data": {…}}.');
-    const refusal = granteePatchRefusal(patch as Record<string, unknown>, found.unit.data);
-    if (refusal) throw new PermissionError(refusal.message, { param: refusal.param, suggestion: "Ask the passport's owner to change it." });
   }
+  // Judged before anything else (a field that is not the grantee's is 403 before the item's own rules),
+  // and again against the item as each write attempt reads it, so that an append-only list is checked
+  // against what is stored at that moment, not at the first read.
+  const guard = other
+    ? (current: UnitRecord | undefined) => {
+        const refusal = granteePatchRefusal(patch as Record<string, unknown>, current?.data ?? {});
+        if (refusal) throw new PermissionError(refusal.message, { param: refusal.param, suggestion: "Ask the passport's owner to change it." });
+      }
+    : undefined;
+  guard?.(found.unit);
   const actorOrigin: Origin = other ? { actor: { type: 'organization', id: other, ...(await nameOf(other)) }, requestId: origin.requestId } : origin;
-  const written = await patchUnit(found.ref.tenant, found.product, 'item', found.unit.serial ?? '', patch, actorOrigin, other);
+  const written = await patchUnit(found.ref.tenant, found.product, 'item', found.unit.serial ?? '', patch, actorOrigin, other, guard);
   const item = toUnitView(written.unit, found.product.qrCodeUrl, found.ref.tenant, config().backupPublicOrigin);
   if (!other) return item;
   // The answer is a read by another organization: only its audiences' elements, logged as any restricted read.

@@ -154,7 +154,17 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
  * `PATCH`: an RFC 7396 merge patch of the record's own document (`{lot?, status, data}`), the result
  * checked as a whole. `status` cannot be removed (null); `data: null` empties the data.
  */
-export async function patchUnit(tenant: Tenant, product: ProductRecord, kind: UnitKind, value: string, patch: unknown, origin: Origin, updatedBy?: string): Promise<UnitWrite> {
+export async function patchUnit(
+  tenant: Tenant,
+  product: ProductRecord,
+  kind: UnitKind,
+  value: string,
+  patch: unknown,
+  origin: Origin,
+  updatedBy?: string,
+  /** Checked against the record each time the write is decided (a grantee's limits, docs/access.md#what-a-grantee-writes): it throws to refuse. */
+  guard?: (current: UnitRecord | undefined) => void,
+): Promise<UnitWrite> {
   if (!isObject(patch)) throw new InvalidRequestError('The merge patch must be a JSON object, such as {"status": "withdrawn"}.');
   refuseImmutable(kind, patch);
   if (patch.status === null) throw new ValidationError('status cannot be removed: set it to one of the statuses instead.', 'status');
@@ -166,6 +176,7 @@ export async function patchUnit(tenant: Tenant, product: ProductRecord, kind: Un
     kind,
     value,
     (current) => {
+      guard?.(current);
       const document = { ...(current?.lot !== undefined && kind === 'item' ? { lot: current.lot } : {}), status: current?.status ?? 'active', data: current?.data ?? {} };
       const merged = mergePatch(document, patch) as Record<string, unknown>;
       const content = checkContent(product, kind, parseOrThrow(kind === 'batch' ? putBatchSchema : putItemSchema, merged));
