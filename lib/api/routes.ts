@@ -97,7 +97,7 @@ export const ROUTES: readonly Route[] = [
   // The organization's whole archive, a presigned URL to a ZIP (docs/import-export.md#leaving-the-archive); both scopes, as the export.
   // Served by the credentials function: it signs the versions never signed, and only that function holds the signing keys.
   // A POST: it changes state (signs, writes the archive), so a session cookie's call needs the CSRF proof (lib/auth/session.ts).
-  { method: 'POST', path: '/v1/exports/archive', function: 'credentials', auth: 'apiKey', scopes: ['products:read', 'passports:read'], body: false },
+  { method: 'POST', path: '/v1/exports/archive', function: 'credentials', auth: 'apiKey', scopes: ['products:read', 'passports:read'], body: false, event: { none: 'builds the organization\'s archive: signs the versions never signed yet (credentials, which every version may have) and uploads the ZIP; no passport, product or item changes' } },
 
   { method: 'POST', path: '/v1/passports', function: 'passports', auth: 'apiKey', scopes: ['passports:write'], body: true, idempotent: true, event: 'passport.published' },
   { method: 'GET', path: '/v1/products/{productId}/passport', function: 'passports', auth: 'apiKey', scopes: ['products:read', 'passports:read'], body: false },

@@ -486,6 +486,7 @@ const NONE_CASES: Readonly<Record<string, () => Promise<Request>>> = {
     const { id, deliveryId } = await subscriptionWithDelivery();
     return { path: `/v1/event-subscriptions/${id}/deliveries/${deliveryId}/retry`, options: asKey(), status: 202 };
   },
+  'POST /v1/exports/archive': async () => ({ path: '/v1/exports/archive', options: asKey(), status: 200 }),
   'POST /v1/auth/logout': async () => ({ path: '/v1/auth/logout', options: { session: await newSession(w.org.orgId) }, status: 200 }),
   'POST /v1/auth/session': async () => ({ path: '/v1/auth/session', options: { ...asSession(), body: { environment: 'live' } }, status: 200 }),
 };
