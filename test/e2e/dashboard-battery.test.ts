@@ -52,7 +52,7 @@ describe('the dashboard’s battery passport', () => {
     battery = await createProduct(org.live, { name: 'EVP75 traction battery', category: 'battery' });
     const draft = await call('PUT', `/v1/products/${battery.productId}/draft`, { key: org.live, body: { data: draftData() } });
     if (draft.status !== 200 && draft.status !== 201) throw new Error(`draft: ${draft.status} ${draft.text}`);
-    for (const [serial, data] of [['EVP-0001', batteryData('Original', 96.4)], ['EVP-0002', batteryData('Repurposed', 81)]] as const) {
+    for (const [serial, data] of [['EVP-0001', batteryData('Original', 96.4)], ['EVP-0002', batteryData('Original', 81)]] as const) {
       const put = await call('PUT', `/v1/products/${battery.productId}/items/${serial}`, { key: org.live, body: { data } });
       if (put.status !== 201) throw new Error(`register ${serial}: ${put.status} ${put.text}`);
     }
@@ -129,7 +129,7 @@ describe('the dashboard’s battery passport', () => {
     expect(headers).toEqual(expect.arrayContaining(['Battery status', 'State of health']));
     const cellOf = async (serial: string, header: string) => table.locator(`tr[data-value="${serial}"] > *`).nth(headers.indexOf(header)).innerText();
     expect([await cellOf('EVP-0001', 'Battery status'), await cellOf('EVP-0001', 'State of health')]).toEqual(['Original', '96.4 %']);
-    expect([await cellOf('EVP-0002', 'Battery status'), await cellOf('EVP-0002', 'State of health')]).toEqual(['Repurposed', '81 %']);
+    expect([await cellOf('EVP-0002', 'Battery status'), await cellOf('EVP-0002', 'State of health')]).toEqual(['Original', '81 %']);
     await checkpoint(page, 'battery-items');
     expect(pageErrors).toEqual([]);
     await page.context().close();

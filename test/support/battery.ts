@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { deriveCriticalRawMaterials } from '../../lib/domain/battery/material-composition.ts';
 
 /**
  * The full example battery passport (docs/examples/battery-passport.json) split as the service keeps
@@ -28,6 +29,8 @@ export function batteryModelData(batteryCategory: 'ev' | 'lmt' = 'ev', { massKg 
     delete data.performanceAndDurability.batteryTechicalProperties.capacityThresholdForExhaustion;
   }
   if (massKg !== undefined) data.generalProductInformation.batteryMass = massKg;
+  // The critical raw materials are derived from the flagged materials and the mass, as the service derives them on every write.
+  data.materialComposition.criticalRawMaterials = deriveCriticalRawMaterials(data.materialComposition.batteryMaterials, data.generalProductInformation.batteryMass);
   return data;
 }
 
