@@ -20,7 +20,8 @@ import { createProduct, publish, type CreatedProduct } from '../support/fixtures
 
 type Json = Record<string, any>;
 const model = batteryModelData('ev');
-const itemData = batteryItemData();
+/** The battery's own data, with identifiers that name it (set once the product has its GTIN). */
+let itemData: Json;
 const SERIAL = 'AREQ0001';
 const JUSTIFICATION = 'We aggregate home batteries for the balancing market; the owner asked us to offer this battery.';
 
@@ -41,6 +42,7 @@ beforeAll(async () => {
   await publish(owner.live, battery.productId, model);
   wine = await createProduct(owner.live, { name: 'AREQ Riesling' });
   await publish(owner.live, wine.productId);
+  itemData = batteryItemData({ digitalLink: `${battery.qrCodeUrl}/21/${SERIAL}`, serial: SERIAL });
   const item = await call('PUT', `/v1/products/${battery.productId}/items/${SERIAL}`, { key: owner.live, body: { data: itemData } });
   if (item.status !== 201) throw new Error(`set-up: ${item.text}`);
   itemDppId = item.body.dppId;

@@ -18,7 +18,8 @@ import { createProduct, publish, type CreatedProduct } from '../support/fixtures
 
 type Json = Record<string, any>;
 const model = batteryModelData('ev');
-const itemData = batteryItemData();
+/** The battery's own data, with identifiers that name it (set once the product has its GTIN). */
+let itemData: Json;
 const SERIAL = 'ACC0001';
 const LOT = 'ACCLOT1';
 
@@ -83,6 +84,7 @@ beforeAll(async () => {
   other = await createProduct(owner.live, { name: 'ACC other battery', category: 'battery' });
   await publish(owner.live, battery.productId, model);
   await publish(owner.live, other.productId, model);
+  itemData = batteryItemData({ digitalLink: `${battery.qrCodeUrl}/21/${SERIAL}`, serial: SERIAL });
   const item = await call('PUT', `/v1/products/${battery.productId}/items/${SERIAL}`, { key: owner.live, body: { data: itemData } });
   const batch = await call('PUT', `/v1/products/${battery.productId}/batches/${LOT}`, { key: owner.live, body: {} });
   const grant = await call('POST', '/v1/access-grants', { key: owner.live, body: { granteeOrgId: grantee.orgId, tier: 'legitimate_interest', productIds: [battery.productId] } });
@@ -368,15 +370,16 @@ describe("the third review's findings (docs/security.md#the-third-review-issue-3
   /** A battery of its own (the other tests change SERIAL), and a repairer holding a write grant on it. */
   async function writableBattery(serial: string) {
     const repairer = await newOrg(`Access Workshop ${serial}`);
-    const put = await call('PUT', `/v1/products/${battery.productId}/items/${serial}`, { key: owner.live, body: { data: itemData } });
+    const data = batteryItemData({ digitalLink: `${battery.qrCodeUrl}/21/${serial}`, serial });
+    const put = await call('PUT', `/v1/products/${battery.productId}/items/${serial}`, { key: owner.live, body: { data } });
     const grant = await call('POST', '/v1/access-grants', { key: owner.live, body: { granteeOrgId: repairer.orgId, tier: 'legitimate_interest', productIds: [battery.productId], write: true } });
     if (put.status !== 201 || grant.status !== 201) throw new Error(`set-up: ${put.text} ${grant.text}`);
-    return { repairer, dppId: put.body.dppId as string, item: put.body as Json };
+    return { repairer, dppId: put.body.dppId as string, item: put.body as Json, data };
   }
 
   it('attack: a grantee with write cannot withdraw, move, empty or re-identify a battery: 403 naming the field, and the item stays as it was', async () => {
     // Prepare
-    const { repairer, dppId, item } = await writableBattery('ACCW0001');
+    const { repairer, dppId, item, data } = await writableBattery('ACCW0001');
     const condition = (change: Json) => ({ data: { performanceAndDurability: { batteryCondition: change } } });
     const attempts: Array<[Json, string]> = [
       [{ status: 'withdrawn' }, 'status'],
@@ -403,7 +406,7 @@ describe("the third review's findings (docs/security.md#the-third-review-issue-3
     expect(after.version).toBe(item.version);
     expect(after.status).toBe('active');
     expect(after.data).toEqual(item.data);
-    expect(publicRead.body.data.generalProductInformation.productIdentifier).toBe(itemData.generalProductInformation.productIdentifier);
+    expect(publicRead.body.data.generalProductInformation.productIdentifier).toBe(data.generalProductInformation.productIdentifier);
   });
 
   it('attack: a grantee adds a negative event and records a state of charge, but keeps every stored event', async () => {

@@ -35,9 +35,11 @@ export function batteryModelData(batteryCategory: 'ev' | 'lmt' = 'ev', { massKg 
 }
 
 /** The example's own battery data: its identifiers, dates and status, and its whole condition. */
-export function batteryItemData(): Json {
+export function batteryItemData(identity?: { digitalLink: string; serial: string }): Json {
   const general: Json = {};
   for (const member of ITEM_MEMBERS) if (BATTERY_EXAMPLE.generalProductInformation[member] !== undefined) general[member] = BATTERY_EXAMPLE.generalProductInformation[member];
+  // A battery's identifiers name it (docs/battery.md#the-individual-battery): its own Digital Link, and a passport identifier of its own.
+  if (identity) Object.assign(general, { productIdentifier: identity.digitalLink, batteryPassportIdentifier: `urn:cellmaker:${identity.serial.toLowerCase()}` });
   return { generalProductInformation: general, performanceAndDurability: { batteryCondition: structuredClone(BATTERY_EXAMPLE.performanceAndDurability.batteryCondition) } };
 }
 
