@@ -4592,7 +4592,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: a duplicate (duplicate_error); a concurrent change of the same resource kept winning; nothing was changed: read it again and retry (conflict); the same Idempotency-Key in flight (idempotency_error) */
+            /** @description Conflict: a duplicate (duplicate_error); the request conflicts with the state of the resource: a concurrent change kept winning (read it again and retry), or the resource is in a state the change cannot leave (a battery status moves by operations only); nothing was changed (conflict); the same Idempotency-Key in flight (idempotency_error) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4918,7 +4918,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: a duplicate (duplicate_error); a concurrent change of the same resource kept winning; nothing was changed: read it again and retry (conflict); the same Idempotency-Key in flight (idempotency_error) */
+            /** @description Conflict: a duplicate (duplicate_error); the request conflicts with the state of the resource: a concurrent change kept winning (read it again and retry), or the resource is in a state the change cannot leave (a battery status moves by operations only); nothing was changed (conflict); the same Idempotency-Key in flight (idempotency_error) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5024,7 +5024,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: a duplicate (duplicate_error); a concurrent change of the same resource kept winning; nothing was changed: read it again and retry (conflict); the same Idempotency-Key in flight (idempotency_error) */
+            /** @description Conflict: a duplicate (duplicate_error); the request conflicts with the state of the resource: a concurrent change kept winning (read it again and retry), or the resource is in a state the change cannot leave (a battery status moves by operations only); nothing was changed (conflict); the same Idempotency-Key in flight (idempotency_error) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5484,7 +5484,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: a duplicate (duplicate_error); a concurrent change of the same resource kept winning; nothing was changed: read it again and retry (conflict); the same Idempotency-Key in flight (idempotency_error) */
+            /** @description Conflict: a duplicate (duplicate_error); the request conflicts with the state of the resource: a concurrent change kept winning (read it again and retry), or the resource is in a state the change cannot leave (a battery status moves by operations only); nothing was changed (conflict); the same Idempotency-Key in flight (idempotency_error) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6069,7 +6069,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: a duplicate (duplicate_error); a concurrent change of the same resource kept winning; nothing was changed: read it again and retry (conflict); the same Idempotency-Key in flight (idempotency_error) */
+            /** @description Conflict: a duplicate (duplicate_error); the request conflicts with the state of the resource: a concurrent change kept winning (read it again and retry), or the resource is in a state the change cannot leave (a battery status moves by operations only); nothing was changed (conflict); the same Idempotency-Key in flight (idempotency_error) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6180,7 +6180,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: a duplicate (duplicate_error); a concurrent change of the same resource kept winning; nothing was changed: read it again and retry (conflict); the same Idempotency-Key in flight (idempotency_error) */
+            /** @description Conflict: a duplicate (duplicate_error); the request conflicts with the state of the resource: a concurrent change kept winning (read it again and retry), or the resource is in a state the change cannot leave (a battery status moves by operations only); nothing was changed (conflict); the same Idempotency-Key in flight (idempotency_error) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6285,7 +6285,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: a duplicate (duplicate_error); a concurrent change of the same resource kept winning; nothing was changed: read it again and retry (conflict); the same Idempotency-Key in flight (idempotency_error) */
+            /** @description Conflict: a duplicate (duplicate_error); the request conflicts with the state of the resource: a concurrent change kept winning (read it again and retry), or the resource is in a state the change cannot leave (a battery status moves by operations only); nothing was changed (conflict); the same Idempotency-Key in flight (idempotency_error) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6412,7 +6412,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: a duplicate (duplicate_error); a concurrent change of the same resource kept winning; nothing was changed: read it again and retry (conflict); the same Idempotency-Key in flight (idempotency_error) */
+            /** @description Conflict: a duplicate (duplicate_error); the request conflicts with the state of the resource: a concurrent change kept winning (read it again and retry), or the resource is in a state the change cannot leave (a battery status moves by operations only); nothing was changed (conflict); the same Idempotency-Key in flight (idempotency_error) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6751,7 +6751,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: a duplicate (duplicate_error); a concurrent change of the same resource kept winning; nothing was changed: read it again and retry (conflict); the same Idempotency-Key in flight (idempotency_error) */
+            /** @description Conflict: a duplicate (duplicate_error); the request conflicts with the state of the resource: a concurrent change kept winning (read it again and retry), or the resource is in a state the change cannot leave (a battery status moves by operations only); nothing was changed (conflict); the same Idempotency-Key in flight (idempotency_error) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6881,7 +6881,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: a duplicate (duplicate_error); a concurrent change of the same resource kept winning; nothing was changed: read it again and retry (conflict); the same Idempotency-Key in flight (idempotency_error) */
+            /** @description Conflict: a duplicate (duplicate_error); the request conflicts with the state of the resource: a concurrent change kept winning (read it again and retry), or the resource is in a state the change cannot leave (a battery status moves by operations only); nothing was changed (conflict); the same Idempotency-Key in flight (idempotency_error) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7264,7 +7264,10 @@ export interface operations {
     };
     putV1ProductsProductIdItemsSerial: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Battery passports only: judge the passport on this day's obligations when it is later than today (UTC), e.g. the day the model's first batteries are placed on the market; a day before today counts as today. Ignored for other categories */
+                asOf?: string;
+            };
             header?: never;
             path: {
                 /** @description The productId (a UUID) of a product of the organization */
@@ -7296,7 +7299,69 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Item"];
+                    "application/json": {
+                        /** @constant */
+                        object: "item";
+                        serial: string;
+                        /** @description The lot the item belongs to, if it names one */
+                        lot: string | null;
+                        /** Format: uuid */
+                        productId: string;
+                        /** @description The product's GTIN-14 */
+                        gtin: string;
+                        /** @enum {string} */
+                        status: "active" | "withdrawn";
+                        /** @description The record's own data (WineUnitData for a wine, UnitData otherwise) */
+                        data: {
+                            [key: string]: unknown;
+                        };
+                        /** @description 1, 2, …: every change is the next version (readable with ?at=) */
+                        version: number;
+                        /** @description sha256 of the JCS form of this version (docs/api.md#digests-of-batches-and-items) */
+                        digest: string;
+                        /** @description The previous version's digest; null for version 1 */
+                        previousDigest: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description When this version was made
+                         */
+                        updatedAt: string;
+                        /**
+                         * Format: uri
+                         * @description The record's GS1 Digital Link: the product's qrCodeUrl with /10/{lot} or /21/{serial}; print it in the record's QR code
+                         */
+                        digitalLink: string;
+                        /** @description The id the EN 18222 reads name this record's passport by (GET /v1/dpps/{dppId}; docs/access.md#reads) */
+                        dppId?: string;
+                        /**
+                         * Format: uri
+                         * @description Where this version's public read form is served from the backup copy, also when the service is down (docs/backup.md#the-public-copy); absent where the service keeps no backup
+                         */
+                        backupUrl?: string;
+                        lineage?: components["schemas"]["Lineage"];
+                        /** @description The organization that wrote this version, when another than the owner did (a grantee with write access; docs/access.md#grants) */
+                        updatedBy?: string;
+                        /** @description A battery's passport (the model's current version with the battery's data laid over it) as judged at registration on asOf: nothing mandatory that day is missing, or the PUT is 422 listing every missing element in params (docs/battery.md#the-individual-battery) */
+                        completeness?: {
+                            /**
+                             * Format: date
+                             * @description The day judged on
+                             */
+                            asOf: string;
+                            /** @description Battery passports: data.generalProductInformation.batteryCategory. When it is missing, an element is mandatory only if it is mandatory for every category on that day (and the category itself is missing). null for other passports */
+                            batteryCategory: ("lmt" | "ev" | "industrial" | "stationary") | null;
+                            /** @description Battery passports: the elements judged. model (the product's granularity model or batch: the version holds the model's data, each battery its own), all (granularity item: the version is one battery's passport). null for other passports */
+                            level: ("model" | "item" | "all") | null;
+                            /** @description Nothing mandatory is missing: publishing refuses nothing for completeness */
+                            complete: boolean;
+                            /** @description What publishing refuses as missing, as the 422's params name it (data.labeling.declarationOfConformity; for a wine, e.g. data.nutrition.saltG) */
+                            missingMandatory: string[];
+                            /** @description Battery passports: every element judged, in the order of the element map (docs/battery.md#the-element-map); empty for other passports */
+                            elements: components["schemas"]["CompletenessElement"][];
+                        };
+                    };
                 };
             };
             /** @description Registered: the item */
@@ -7307,7 +7372,69 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Item"];
+                    "application/json": {
+                        /** @constant */
+                        object: "item";
+                        serial: string;
+                        /** @description The lot the item belongs to, if it names one */
+                        lot: string | null;
+                        /** Format: uuid */
+                        productId: string;
+                        /** @description The product's GTIN-14 */
+                        gtin: string;
+                        /** @enum {string} */
+                        status: "active" | "withdrawn";
+                        /** @description The record's own data (WineUnitData for a wine, UnitData otherwise) */
+                        data: {
+                            [key: string]: unknown;
+                        };
+                        /** @description 1, 2, …: every change is the next version (readable with ?at=) */
+                        version: number;
+                        /** @description sha256 of the JCS form of this version (docs/api.md#digests-of-batches-and-items) */
+                        digest: string;
+                        /** @description The previous version's digest; null for version 1 */
+                        previousDigest: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description When this version was made
+                         */
+                        updatedAt: string;
+                        /**
+                         * Format: uri
+                         * @description The record's GS1 Digital Link: the product's qrCodeUrl with /10/{lot} or /21/{serial}; print it in the record's QR code
+                         */
+                        digitalLink: string;
+                        /** @description The id the EN 18222 reads name this record's passport by (GET /v1/dpps/{dppId}; docs/access.md#reads) */
+                        dppId?: string;
+                        /**
+                         * Format: uri
+                         * @description Where this version's public read form is served from the backup copy, also when the service is down (docs/backup.md#the-public-copy); absent where the service keeps no backup
+                         */
+                        backupUrl?: string;
+                        lineage?: components["schemas"]["Lineage"];
+                        /** @description The organization that wrote this version, when another than the owner did (a grantee with write access; docs/access.md#grants) */
+                        updatedBy?: string;
+                        /** @description A battery's passport (the model's current version with the battery's data laid over it) as judged at registration on asOf: nothing mandatory that day is missing, or the PUT is 422 listing every missing element in params (docs/battery.md#the-individual-battery) */
+                        completeness?: {
+                            /**
+                             * Format: date
+                             * @description The day judged on
+                             */
+                            asOf: string;
+                            /** @description Battery passports: data.generalProductInformation.batteryCategory. When it is missing, an element is mandatory only if it is mandatory for every category on that day (and the category itself is missing). null for other passports */
+                            batteryCategory: ("lmt" | "ev" | "industrial" | "stationary") | null;
+                            /** @description Battery passports: the elements judged. model (the product's granularity model or batch: the version holds the model's data, each battery its own), all (granularity item: the version is one battery's passport). null for other passports */
+                            level: ("model" | "item" | "all") | null;
+                            /** @description Nothing mandatory is missing: publishing refuses nothing for completeness */
+                            complete: boolean;
+                            /** @description What publishing refuses as missing, as the 422's params name it (data.labeling.declarationOfConformity; for a wine, e.g. data.nutrition.saltG) */
+                            missingMandatory: string[];
+                            /** @description Battery passports: every element judged, in the order of the element map (docs/battery.md#the-element-map); empty for other passports */
+                            elements: components["schemas"]["CompletenessElement"][];
+                        };
+                    };
                 };
             };
             /** @description Malformed request: invalid JSON, not JSON, an unknown query parameter (invalid_request_error); an Idempotency-Key reused with another body (idempotency_error) */
@@ -7346,7 +7473,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: a duplicate (duplicate_error); a concurrent change of the same resource kept winning; nothing was changed: read it again and retry (conflict); the same Idempotency-Key in flight (idempotency_error) */
+            /** @description Conflict: a duplicate (duplicate_error); the request conflicts with the state of the resource: a concurrent change kept winning (read it again and retry), or the resource is in a state the change cannot leave (a battery status moves by operations only); nothing was changed (conflict); the same Idempotency-Key in flight (idempotency_error) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7477,7 +7604,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: a duplicate (duplicate_error); a concurrent change of the same resource kept winning; nothing was changed: read it again and retry (conflict); the same Idempotency-Key in flight (idempotency_error) */
+            /** @description Conflict: a duplicate (duplicate_error); the request conflicts with the state of the resource: a concurrent change kept winning (read it again and retry), or the resource is in a state the change cannot leave (a battery status moves by operations only); nothing was changed (conflict); the same Idempotency-Key in flight (idempotency_error) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7909,7 +8036,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: a duplicate (duplicate_error); a concurrent change of the same resource kept winning; nothing was changed: read it again and retry (conflict); the same Idempotency-Key in flight (idempotency_error) */
+            /** @description Conflict: a duplicate (duplicate_error); the request conflicts with the state of the resource: a concurrent change kept winning (read it again and retry), or the resource is in a state the change cannot leave (a battery status moves by operations only); nothing was changed (conflict); the same Idempotency-Key in flight (idempotency_error) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8278,7 +8405,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: a duplicate (duplicate_error); a concurrent change of the same resource kept winning; nothing was changed: read it again and retry (conflict); the same Idempotency-Key in flight (idempotency_error) */
+            /** @description Conflict: a duplicate (duplicate_error); the request conflicts with the state of the resource: a concurrent change kept winning (read it again and retry), or the resource is in a state the change cannot leave (a battery status moves by operations only); nothing was changed (conflict); the same Idempotency-Key in flight (idempotency_error) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8463,7 +8590,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: a duplicate (duplicate_error); a concurrent change of the same resource kept winning; nothing was changed: read it again and retry (conflict); the same Idempotency-Key in flight (idempotency_error) */
+            /** @description Conflict: a duplicate (duplicate_error); the request conflicts with the state of the resource: a concurrent change kept winning (read it again and retry), or the resource is in a state the change cannot leave (a battery status moves by operations only); nothing was changed (conflict); the same Idempotency-Key in flight (idempotency_error) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8564,7 +8691,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: a duplicate (duplicate_error); a concurrent change of the same resource kept winning; nothing was changed: read it again and retry (conflict); the same Idempotency-Key in flight (idempotency_error) */
+            /** @description Conflict: a duplicate (duplicate_error); the request conflicts with the state of the resource: a concurrent change kept winning (read it again and retry), or the resource is in a state the change cannot leave (a battery status moves by operations only); nothing was changed (conflict); the same Idempotency-Key in flight (idempotency_error) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9297,7 +9424,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: a duplicate (duplicate_error); a concurrent change of the same resource kept winning; nothing was changed: read it again and retry (conflict); the same Idempotency-Key in flight (idempotency_error) */
+            /** @description Conflict: a duplicate (duplicate_error); the request conflicts with the state of the resource: a concurrent change kept winning (read it again and retry), or the resource is in a state the change cannot leave (a battery status moves by operations only); nothing was changed (conflict); the same Idempotency-Key in flight (idempotency_error) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9482,7 +9609,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: a duplicate (duplicate_error); a concurrent change of the same resource kept winning; nothing was changed: read it again and retry (conflict); the same Idempotency-Key in flight (idempotency_error) */
+            /** @description Conflict: a duplicate (duplicate_error); the request conflicts with the state of the resource: a concurrent change kept winning (read it again and retry), or the resource is in a state the change cannot leave (a battery status moves by operations only); nothing was changed (conflict); the same Idempotency-Key in flight (idempotency_error) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9629,7 +9756,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: a duplicate (duplicate_error); a concurrent change of the same resource kept winning; nothing was changed: read it again and retry (conflict); the same Idempotency-Key in flight (idempotency_error) */
+            /** @description Conflict: a duplicate (duplicate_error); the request conflicts with the state of the resource: a concurrent change kept winning (read it again and retry), or the resource is in a state the change cannot leave (a battery status moves by operations only); nothing was changed (conflict); the same Idempotency-Key in flight (idempotency_error) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9781,7 +9908,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: a duplicate (duplicate_error); a concurrent change of the same resource kept winning; nothing was changed: read it again and retry (conflict); the same Idempotency-Key in flight (idempotency_error) */
+            /** @description Conflict: a duplicate (duplicate_error); the request conflicts with the state of the resource: a concurrent change kept winning (read it again and retry), or the resource is in a state the change cannot leave (a battery status moves by operations only); nothing was changed (conflict); the same Idempotency-Key in flight (idempotency_error) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9989,7 +10116,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: a duplicate (duplicate_error); a concurrent change of the same resource kept winning; nothing was changed: read it again and retry (conflict); the same Idempotency-Key in flight (idempotency_error) */
+            /** @description Conflict: a duplicate (duplicate_error); the request conflicts with the state of the resource: a concurrent change kept winning (read it again and retry), or the resource is in a state the change cannot leave (a battery status moves by operations only); nothing was changed (conflict); the same Idempotency-Key in flight (idempotency_error) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -17394,7 +17521,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: a duplicate (duplicate_error); a concurrent change of the same resource kept winning; nothing was changed: read it again and retry (conflict); the same Idempotency-Key in flight (idempotency_error) */
+            /** @description Conflict: a duplicate (duplicate_error); the request conflicts with the state of the resource: a concurrent change kept winning (read it again and retry), or the resource is in a state the change cannot leave (a battery status moves by operations only); nothing was changed (conflict); the same Idempotency-Key in flight (idempotency_error) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -18112,7 +18239,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: a duplicate (duplicate_error); a concurrent change of the same resource kept winning; nothing was changed: read it again and retry (conflict); the same Idempotency-Key in flight (idempotency_error) */
+            /** @description Conflict: a duplicate (duplicate_error); the request conflicts with the state of the resource: a concurrent change kept winning (read it again and retry), or the resource is in a state the change cannot leave (a battery status moves by operations only); nothing was changed (conflict); the same Idempotency-Key in flight (idempotency_error) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -18954,7 +19081,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: a duplicate (duplicate_error); a concurrent change of the same resource kept winning; nothing was changed: read it again and retry (conflict); the same Idempotency-Key in flight (idempotency_error) */
+            /** @description Conflict: a duplicate (duplicate_error); the request conflicts with the state of the resource: a concurrent change kept winning (read it again and retry), or the resource is in a state the change cannot leave (a battery status moves by operations only); nothing was changed (conflict); the same Idempotency-Key in flight (idempotency_error) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -19597,7 +19724,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: a duplicate (duplicate_error); a concurrent change of the same resource kept winning; nothing was changed: read it again and retry (conflict); the same Idempotency-Key in flight (idempotency_error) */
+            /** @description Conflict: a duplicate (duplicate_error); the request conflicts with the state of the resource: a concurrent change kept winning (read it again and retry), or the resource is in a state the change cannot leave (a battery status moves by operations only); nothing was changed (conflict); the same Idempotency-Key in flight (idempotency_error) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -19786,7 +19913,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: a duplicate (duplicate_error); a concurrent change of the same resource kept winning; nothing was changed: read it again and retry (conflict); the same Idempotency-Key in flight (idempotency_error) */
+            /** @description Conflict: a duplicate (duplicate_error); the request conflicts with the state of the resource: a concurrent change kept winning (read it again and retry), or the resource is in a state the change cannot leave (a battery status moves by operations only); nothing was changed (conflict); the same Idempotency-Key in flight (idempotency_error) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -19890,7 +20017,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: a duplicate (duplicate_error); a concurrent change of the same resource kept winning; nothing was changed: read it again and retry (conflict); the same Idempotency-Key in flight (idempotency_error) */
+            /** @description Conflict: a duplicate (duplicate_error); the request conflicts with the state of the resource: a concurrent change kept winning (read it again and retry), or the resource is in a state the change cannot leave (a battery status moves by operations only); nothing was changed (conflict); the same Idempotency-Key in flight (idempotency_error) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -19996,7 +20123,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: a duplicate (duplicate_error); a concurrent change of the same resource kept winning; nothing was changed: read it again and retry (conflict); the same Idempotency-Key in flight (idempotency_error) */
+            /** @description Conflict: a duplicate (duplicate_error); the request conflicts with the state of the resource: a concurrent change kept winning (read it again and retry), or the resource is in a state the change cannot leave (a battery status moves by operations only); nothing was changed (conflict); the same Idempotency-Key in flight (idempotency_error) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -20459,7 +20586,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: a duplicate (duplicate_error); a concurrent change of the same resource kept winning; nothing was changed: read it again and retry (conflict); the same Idempotency-Key in flight (idempotency_error) */
+            /** @description Conflict: a duplicate (duplicate_error); the request conflicts with the state of the resource: a concurrent change kept winning (read it again and retry), or the resource is in a state the change cannot leave (a battery status moves by operations only); nothing was changed (conflict); the same Idempotency-Key in flight (idempotency_error) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -20567,7 +20694,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: a duplicate (duplicate_error); a concurrent change of the same resource kept winning; nothing was changed: read it again and retry (conflict); the same Idempotency-Key in flight (idempotency_error) */
+            /** @description Conflict: a duplicate (duplicate_error); the request conflicts with the state of the resource: a concurrent change kept winning (read it again and retry), or the resource is in a state the change cannot leave (a battery status moves by operations only); nothing was changed (conflict); the same Idempotency-Key in flight (idempotency_error) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -21316,7 +21443,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: a duplicate (duplicate_error); a concurrent change of the same resource kept winning; nothing was changed: read it again and retry (conflict); the same Idempotency-Key in flight (idempotency_error) */
+            /** @description Conflict: a duplicate (duplicate_error); the request conflicts with the state of the resource: a concurrent change kept winning (read it again and retry), or the resource is in a state the change cannot leave (a battery status moves by operations only); nothing was changed (conflict); the same Idempotency-Key in flight (idempotency_error) */
             409: {
                 headers: {
                     [name: string]: unknown;
