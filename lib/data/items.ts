@@ -98,6 +98,17 @@ export function unitVersionWrites(tenant: Tenant, before: UnitRecord | undefined
 const lostRace = (error: unknown): boolean =>
   isConditionFailure(error) || isTransactionConflict(error) || cancellationReasons(error).some((reason) => reason.Code === 'ConditionalCheckFailed');
 
+/** One transaction, retried on transaction conflicts: 'conflict' when a condition failed or it kept losing (nothing written). */
+async function transactOrLose(items: TransactItem[]): Promise<'written' | 'conflict'> {
+  try {
+    await retryOnConflict(() => db().send(new TransactWriteCommand({ TransactItems: items })));
+    return 'written';
+  } catch (error) {
+    if (lostRace(error)) return 'conflict';
+    throw error;
+  }
+}
+
 /**
  * Writes `after` as the record's current version in one transaction with `also` (its event): a new
  * record on the condition that none exists, a next version on the condition that the stored one is
@@ -106,13 +117,7 @@ const lostRace = (error: unknown): boolean =>
  */
 export async function writeUnitVersion(tenant: Tenant, before: UnitRecord | undefined, after: UnitRecord, also: readonly TransactItem[] = []): Promise<'written' | 'conflict'> {
   const items: TransactItem[] = [...unitVersionWrites(tenant, before, after), ...also];
-  try {
-    await retryOnConflict(() => db().send(new TransactWriteCommand({ TransactItems: items })));
-    return 'written';
-  } catch (error) {
-    if (lostRace(error)) return 'conflict';
-    throw error;
-  }
+  return transactOrLose(items);
 }
 
 /** What a list keeps (docs/api.md#batches-and-items): lots or serials starting with `prefix`, one `status`, an item's `lot`. */
@@ -334,13 +339,7 @@ export async function replaceUnitChain(tenant: Tenant, chain: readonly UnitRecor
     ...deletions.map((sk) => ({ Delete: { TableName: tableName(), Key: { PK: tenantPk(tenant), SK: sk } } })),
   ];
   if (items.length > 100) throw new Error(`The repair would delete ${deletions.length} archived versions in one transaction; DynamoDB takes at most 99.`);
-  try {
-    await retryOnConflict(() => db().send(new TransactWriteCommand({ TransactItems: items })));
-    return 'written';
-  } catch (error) {
-    if (lostRace(error)) return 'conflict';
-    throw error;
-  }
+  return transactOrLose(items);
 }
 
 /** A battery identifier that one item holds (docs/battery.md#model-and-item). */
