@@ -5,7 +5,7 @@ import { DIGEST_PATTERN } from './digest-pattern.ts';
 import { UUID_PATTERN } from './ids.ts';
 import { LANGUAGES, type Lang } from './labelling/languages.ts';
 import { INGREDIENT_CODES, MAX_SUBSTITUTABLE_RUN, SUBSTITUTABLE_CODES } from './labelling/codes.ts';
-import { CATEGORIES, NOT_BLANK, type Category } from './product.ts';
+import { CATEGORIES, NOT_BLANK, requiredLine, type Category } from './product.ts';
 import { NEGLIGIBLE_NUTRIENTS, NEGLIGIBLE_THRESHOLDS } from './nutrition.ts';
 import { batteryPassportDataSchema, type BatteryPassportData } from './battery/index.ts';
 import { completenessReportSchema } from './passport-completeness.ts';
@@ -30,16 +30,7 @@ const amount = (field: string) =>
     .meta({ anyOf: [{ const: 0 }, { minimum: MIN_NON_ZERO_AMOUNT }] });
 
 /** One line of free text (lib/domain/text.ts): no control characters, bidi overrides or noncharacters. */
-const shortText = (field: string, max = 200) =>
-  plainText(
-    z
-      .string({ error: (issue) => (issue.input === undefined ? `${field} is required.` : `${field} must be a string.`) })
-      .trim()
-      .min(1, { error: `${field} must not be empty.` })
-      .max(max, { error: `${field} must be at most ${max} characters.` })
-      .regex(NOT_BLANK, { error: `${field} must not be empty.` }),
-    field,
-  );
+const shortText = (field: string, max = 200) => requiredLine(field, max);
 
 /**
  * Nutrition per 100 ml (wine, drinks) or 100 g; every figure optional, none negative.

@@ -44,8 +44,8 @@ export type ProductStatus = (typeof PRODUCT_STATUSES)[number];
 /** Something other than white space: what trimming to at least one character means, as a pattern. */
 export const NOT_BLANK = /\S/;
 
-/** One line of text: no control characters, bidi overrides or noncharacters (lib/domain/text.ts). */
-const text = (field: string, max: number) =>
+/** One required line of text, trimmed: no control characters, bidi overrides or noncharacters (lib/domain/text.ts). */
+export const requiredLine = (field: string, max: number) =>
   plainText(
     z
       .string({ error: (issue) => (issue.input === undefined ? `${field} is required.` : `${field} must be a string.`) })
@@ -136,11 +136,11 @@ export const granularitySchema = z
   .meta({ description: 'What one passport covers: the model (the default), a batch or an item' });
 
 export const createProductSchema = z.strictObject({
-  name: text('name', 200),
+  name: requiredLine('name', 200),
   category,
   gtin: gtinSchema,
-  brand: text('brand', 100).optional(),
-  sku: text('sku', 64).optional(),
+  brand: requiredLine('brand', 100).optional(),
+  sku: requiredLine('sku', 64).optional(),
   economicOperatorId: economicOperatorIdSchema.optional(),
   facilityId: facilityIdSchema.optional(),
   commodityCode: commodityCodeSchema.optional(),
@@ -149,10 +149,10 @@ export const createProductSchema = z.strictObject({
 export type CreateProductInput = z.infer<typeof createProductSchema>;
 
 export const updateProductSchema = z.strictObject({
-  name: text('name', 200).optional(),
+  name: requiredLine('name', 200).optional(),
   category: category.optional(),
-  brand: text('brand', 100).optional(),
-  sku: text('sku', 64).nullable().optional(),
+  brand: requiredLine('brand', 100).optional(),
+  sku: requiredLine('sku', 64).nullable().optional(),
   economicOperatorId: economicOperatorIdSchema.nullable().optional(),
   facilityId: facilityIdSchema.nullable().optional(),
   commodityCode: commodityCodeSchema.nullable().optional(),
@@ -171,7 +171,7 @@ export function applyProductChanges(product: ProductRecord, changes: UpdateProdu
 }
 
 /** Why a withdrawal happened, as the caller says it (docs/lifecycle.md#withdrawal). */
-export const withdrawProductSchema = z.strictObject({ reason: text('reason', 500) });
+export const withdrawProductSchema = z.strictObject({ reason: requiredLine('reason', 500) });
 
 /** Fields a PATCH may never carry, with the reason given to the caller. */
 export const IMMUTABLE_PRODUCT_FIELDS: Readonly<Record<string, string>> = {
