@@ -221,7 +221,8 @@ describe('the table deleted, then restored from the backup copy', () => {
     const asOperator = { port: stack.info.port, dataDir };
     const tenant = { orgId, environment: 'live' as const };
     const wine = await publishedProduct('Restored Riesling');
-    const battery = await http('POST', '/v1/products', { body: { name: 'Restored traction battery', category: 'battery', gtin: uniqueGtin13() } });
+    const batteryGtin = uniqueGtin13();
+    const battery = await http('POST', '/v1/products', { body: { name: 'Restored traction battery', category: 'battery', gtin: batteryGtin } });
     const batteryId = battery.body.productId as string;
     const serial = 'EVP75R0001';
     for (const version of [2, 3]) {
@@ -230,7 +231,7 @@ describe('the table deleted, then restored from the backup copy', () => {
     }
     for (const reading of [1, 2, 3]) {
       const published = await http('POST', '/v1/passports?asOf=2027-03-01', { body: { productId: batteryId, data: batteryModelData('ev', { massKg: 430 + reading }) } });
-      const item = await http('PUT', `/v1/products/${batteryId}/items/${serial}`, { body: { data: batteryReading(battery.body.gtin as string, serial, reading) } });
+      const item = await http('PUT', `/v1/products/${batteryId}/items/${serial}`, { body: { data: batteryReading(batteryGtin, serial, reading) } });
       expect(published.status, published.text).toBe(201);
       expect([200, 201], item.text).toContain(item.status);
     }

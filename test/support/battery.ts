@@ -43,12 +43,12 @@ export function batteryItemData(identity?: { digitalLink: string; serial: string
   return { generalProductInformation: general, performanceAndDurability: { batteryCondition: structuredClone(BATTERY_EXAMPLE.performanceAndDurability.batteryCondition) } };
 }
 
-/** One battery's own data at its n-th reading (1 to 9): its identifiers, dates, status, and its condition after n × 100 cycles. */
+/** One battery's own data at its n-th reading (1 to 9): its identifiers (naming its GTIN, 13 or 14 digits, and serial), dates, status, and its condition after n × 100 cycles. */
 export function batteryReading(gtin13: string, serial: string, reading: number): Json {
   const at = `2028-0${reading}-28T22:00:00Z`;
   return {
     generalProductInformation: {
-      productIdentifier: `https://id.cell-maker.example/01/0${gtin13}/21/${serial}`,
+      productIdentifier: `https://id.cell-maker.example/01/${gtin13.padStart(14, '0')}/21/${serial}`,
       batteryPassportIdentifier: `urn:cellmaker:${serial.toLowerCase()}`,
       manufacturingDate: '2027-03-04T08:15:00Z',
       puttingIntoService: '2027-05-20T10:00:00+02:00',
