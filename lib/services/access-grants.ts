@@ -3,7 +3,7 @@ import { eventPut } from '../data/events.ts';
 import { getOrganization } from '../data/organizations.ts';
 import { getProduct } from '../data/products.ts';
 import { audiencesOfGrant, covers, createGrantSchema, grantIdSchema, isActive, toGrantView, type GrantRecord } from '../domain/access.ts';
-import { audiencesOf, tierOfReader, type Audience, type NamedReader, type Reader } from '../domain/battery/access-tiers.ts';
+import { audiencesOf, type Audience, type Reader } from '../domain/battery/access-tiers.ts';
 import { newEvent, type Origin } from '../domain/events.ts';
 import { newSortableId } from '../domain/ids.ts';
 import type { Tenant } from '../domain/tenant.ts';
@@ -101,8 +101,6 @@ export async function revokeGrant(tenant: Tenant, grantId: string, origin: Origi
 export interface ReaderAccess {
   /** `owner`, or the audiences the caller reads as (`public` always among them). */
   reader: Reader;
-  /** The reader summarised as a tier (an answer's accessTier, the log's reader.tier). */
-  tier: NamedReader;
   write: boolean;
   via: 'owner' | 'grant' | 'authority' | 'anonymous' | 'none';
   /** The caller's organization, when it is another one than the owner. */
@@ -127,13 +125,13 @@ export const readsPublicOnly = (access: ReaderAccess): boolean => access.reader 
  * request without credentials, the public's.
  */
 export async function accessOf(principal: Principal | undefined, owner: Tenant, productId: string): Promise<ReaderAccess> {
-  if (!principal) return { reader: PUBLIC_ONLY, tier: 'public', write: false, via: 'anonymous' };
+  if (!principal) return { reader: PUBLIC_ONLY, write: false, via: 'anonymous' };
   const caller = principal.tenant;
   if (caller.orgId === owner.orgId) {
     // The owner's other environment is another tenant: its test keys do not read its live passports.
     return caller.environment === owner.environment
-      ? { reader: 'owner', tier: 'owner', write: true, via: 'owner' }
-      : { reader: PUBLIC_ONLY, tier: 'public', write: false, via: 'none', orgId: caller.orgId };
+      ? { reader: 'owner', write: true, via: 'owner' }
+      : { reader: PUBLIC_ONLY, write: false, via: 'none', orgId: caller.orgId };
   }
   const credential = { environment: caller.environment, ...(principal.kind === 'apiKey' ? { keyId: principal.keyId } : { userId: principal.userId }) };
   const audiences = new Set<Audience>(PUBLIC_ONLY);
@@ -154,7 +152,6 @@ export async function accessOf(principal: Principal | undefined, owner: Tenant, 
   const reader = audiencesOf([...audiences]);
   return {
     reader,
-    tier: tierOfReader(reader),
     write,
     via: marked ? 'authority' : grantIds.length > 0 ? 'grant' : 'none',
     orgId: caller.orgId,

@@ -8,7 +8,7 @@ import { getOrganization } from '../data/organizations.ts';
 import { getPassportVersionAt, getPublicView } from '../data/passports.ts';
 import { getProduct } from '../data/products.ts';
 import { dppIdOf, parseDppId, type DppRef } from '../domain/access.ts';
-import { audiencesOf, canRead, tierOfAudiences, type Audience } from '../domain/battery/access-tiers.ts';
+import { audiencesOf, canRead, tierOfAudiences, tierOfReader, type Audience } from '../domain/battery/access-tiers.ts';
 import { elementAt, filterByTier, restrictedElementsFor } from '../domain/battery/elements.ts';
 import { overlayItemData, type BatteryItemData, type BatteryPassportData } from '../domain/battery/index.ts';
 import { granteePatchRefusal } from '../domain/battery/grantee-writes.ts';
@@ -103,7 +103,7 @@ async function recordAccess(found: Pick<Found, 'ref' | 'product' | 'access'>, dp
     productId: found.product.productId,
     reader: {
       orgId: found.access.orgId,
-      tier: found.access.tier,
+      tier: tierOfReader(found.access.reader),
       audiences: audiencesOf(found.access.reader),
       via: found.access.via,
       ...(found.access.grantId ? { grantId: found.access.grantId, grantIds: found.access.grantIds ?? [found.access.grantId] } : {}),
@@ -130,7 +130,7 @@ function answer(found: Found, data: Record<string, unknown>) {
     economicOperatorId: found.product.economicOperatorId ?? null,
     facilityId: found.product.facilityId ?? null,
     contentSpecificationIds: schema.specifications,
-    accessTier: found.access.tier,
+    accessTier: tierOfReader(found.access.reader),
     audiences: audiencesOf(found.access.reader),
     name: found.product.name,
     category: found.product.category,
@@ -259,8 +259,9 @@ export async function readElement(principal: Principal | undefined, dppId: strin
   const { data } = visibleData(found);
   const value = valueAt(data, elementPath);
   if (value === undefined) throw new NotFoundError(`The passport has no value for ${elementPath}.`, { param: 'elementPath' });
-  if (!audiences.includes('public')) await recordAccess(found, dppIdOf(found.ref), [elementPath], requestId);
-  return { object: 'dpp_element', digitalProductPassportId: dppIdOf(found.ref), elementPath, tier: tierOfAudiences(audiences), audiences: [...audiences], value };
+  const canonicalId = dppIdOf(found.ref);
+  if (!audiences.includes('public')) await recordAccess(found, canonicalId, [elementPath], requestId);
+  return { object: 'dpp_element', digitalProductPassportId: canonicalId, elementPath, tier: tierOfAudiences(audiences), audiences: [...audiences], value };
 }
 
 /**
