@@ -20,6 +20,10 @@ export const isTransactionConflict = (error: unknown): boolean =>
   cancellationReasons(error).some((r) => r.Code === 'TransactionConflict') ||
   errorName(error) === 'TransactionConflictException';
 
+/** A jittered, growing pause after attempt `attempt`: `baseMs` × 2^attempt, at most `maxMs`, times 0.5 to 1.5, so that racing writers spread out. */
+export const jitteredPause = (attempt: number, baseMs: number, maxMs = Number.POSITIVE_INFINITY): Promise<void> =>
+  new Promise((resolve) => setTimeout(resolve, Math.min(maxMs, baseMs * 2 ** attempt) * (0.5 + Math.random())));
+
 /** Retry `operation` while it loses to concurrent transactions, with jittered backoff. */
 export async function retryOnConflict<T>(operation: () => Promise<T>, attempts = 8): Promise<T> {
   for (let attempt = 1; ; attempt++) {
@@ -27,8 +31,7 @@ export async function retryOnConflict<T>(operation: () => Promise<T>, attempts =
       return await operation();
     } catch (error) {
       if (attempt >= attempts || !isTransactionConflict(error)) throw error;
-      const delay = Math.min(200, 5 * 2 ** attempt) * (0.5 + Math.random());
-      await new Promise((resolve) => setTimeout(resolve, delay));
+      await jitteredPause(attempt, 5, 200);
     }
   }
 }

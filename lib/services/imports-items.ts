@@ -1,6 +1,7 @@
 import { eventPut } from '../data/events.ts';
 import { batteryIdClaimWrites, getBatteryIdClaims, importWroteSince, readUnits, writeVersions, type BatteryIdClaim } from '../data/items.ts';
 import type { TransactItem } from '../data/writes.ts';
+import { jitteredPause } from '../data/errors.ts';
 import { ApiError } from '../http/errors.ts';
 import { identifiersOf, judgeBattery, modelDataOf, withProductIdentifier } from './battery-items.ts';
 import { finishChunk, getImportChunk, settleImportJob } from '../data/imports.ts';
@@ -223,8 +224,6 @@ export async function planItemRows(tenant: Tenant, product: ProductRecord, rows:
 /** How often a row is planned and written again after losing to a concurrent write of its item. */
 const ITEM_ROW_ATTEMPTS = 5;
 
-/** The pause before a row's next attempt: jittered, growing, at most about half a second. */
-const pause = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.min(500, 25 * 2 ** attempt) * (0.5 + Math.random())));
 
 /** The row error of a row whose item kept changing under concurrent writes: nothing of the row was written. */
 const lostRow = (row: CheckedItemRow): ImportRowError => ({
@@ -250,7 +249,7 @@ async function writeItemPlans(tenant: Tenant, product: ProductRecord, plans: rea
     const lost = pending.filter((_, i) => outcomes[i] === 'conflict');
     if (!lost.length) break;
     const last = attempt >= ITEM_ROW_ATTEMPTS;
-    if (!last) await pause(attempt);
+    if (!last) await jitteredPause(attempt, 25, 500); // at most about half a second
     const lostPlans = lost.map((index) => out[index] as Extract<ItemPlan, { kind: 'create' | 'update' }>);
     const stored = await readUnits(tenant, 'item', product.gtin, lostPlans.map((plan) => plan.row.serial));
     // The row may be written after all: by this write, cut off by the client and sent again (the second

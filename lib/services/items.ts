@@ -1,5 +1,6 @@
 import { eventPut } from '../data/events.ts';
 import { getUnit, getUnitAt, listUnits, writeUnitVersion, type UnitFilter } from '../data/items.ts';
+import { jitteredPause } from '../data/errors.ts';
 import { claimIdentifiers, judgeBattery, modelDataOf, withProductIdentifier, type ItemCompleteness } from './battery-items.ts';
 import { editRefusal } from '../domain/battery/lifecycle.ts';
 import type { EventType } from '../domain/event-types.ts';
@@ -76,8 +77,6 @@ function eventTypeOf(kind: UnitKind, before: UnitRecord | undefined, after: Unit
 /** How often a write is decided again after losing to a concurrent one. */
 const ATTEMPTS = 5;
 
-/** The pause before deciding again: jittered and growing (about 20, 40, 80, 160 ms), so that racing writers spread out. */
-const pause = (attempt: number) => new Promise((resolve) => setTimeout(resolve, 10 * 2 ** attempt * (0.5 + Math.random())));
 
 /** 409 when a write lost its race ATTEMPTS times: nothing was written, and the client may send it again. */
 const keptChanging = (kind: UnitKind, value: string) =>
@@ -136,7 +135,7 @@ async function writeNext(
       if ((await getUnit(tenant, kind, product.gtin, value, true))?.digest === next.digest) return { unit: next, created: !current, ...judged };
       throw keptChanging(kind, value);
     }
-    await pause(attempt);
+    await jitteredPause(attempt, 10); // about 20, 40, 80, 160 ms
   }
 }
 
