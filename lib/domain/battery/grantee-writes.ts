@@ -1,3 +1,4 @@
+import { jcs } from '../jcs.ts';
 import { ELEMENTS } from './element-map.ts';
 
 /**
@@ -8,7 +9,7 @@ import { ELEMENTS } from './element-map.ts';
  * Regulation (EU) 2023/1542: the values that change over a battery's life). Never the item's
  * `status`, `lot` or `lineage`, its identifiers, its dates or `batteryStatus` (a status changes only
  * through a lifecycle operation). `negativeEvents` is append-only: a grantee adds events, never
- * removes or rewrites one. No imports but the element map: the dashboard may read it.
+ * removes or rewrites one. No imports but the element map and JCS (which imports nothing): the dashboard may read it.
  */
 const CONDITION = 'performanceAndDurability.batteryCondition.';
 
@@ -25,17 +26,6 @@ export interface GranteeRefusal {
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** Structural equality of JSON values (member order does not matter). */
-function sameJson(a: unknown, b: unknown): boolean {
-  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((value, i) => sameJson(value, b[i]));
-  if (isObject(a)) {
-    if (!isObject(b)) return false;
-    const keys = Object.keys(a);
-    return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && sameJson(a[key], b[key]));
-  }
-  return a === b;
-}
 
 const valueAt = (data: unknown, path: string): unknown => path.split('.').reduce<unknown>((node, name) => (isObject(node) && Object.hasOwn(node, name) ? node[name] : undefined), data);
 
@@ -64,7 +54,7 @@ function walk(node: Record<string, unknown>, prefix: string, stored: unknown): G
       if (APPEND_ONLY.includes(path)) {
         const before = valueAt(stored, path);
         const kept = Array.isArray(before) ? before : [];
-        if (!Array.isArray(value) || value.length < kept.length || !kept.every((entry, i) => sameJson(entry, value[i]))) {
+        if (!Array.isArray(value) || value.length < kept.length || !kept.every((entry, i) => jcs(entry) === jcs(value[i]))) {
           return { param, message: `${param} is append-only: send the stored events first, unchanged, then the new ones.` };
         }
       }
