@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ACCESS_TIERS, READERS } from '../../lib/domain/battery/access-tiers.ts';
-import { completeness, elementOf, ELEMENTS, elementsFor, filterByTier, type BatteryElement, type Obligation } from '../../lib/domain/battery/elements.ts';
+import { completeness, elementOf, ELEMENTS, elementsFor, filterByTier, type BatteryElement } from '../../lib/domain/battery/elements.ts';
+import { PER_PLANT_PATHS } from '../../lib/domain/battery/overlay.ts';
+import { elementTable } from '../support/battery-tables.ts';
 import { BATTERY_CATEGORIES, batteryItemDataSchema, batteryPassportDataSchema, type BatteryPassportData } from '../../lib/domain/battery/index.ts';
 import { covers, leafPaths } from '../../lib/domain/battery/paths.ts';
 import { SOURCES } from '../../lib/domain/battery/sources.ts';
@@ -59,13 +61,19 @@ describe('the element map covers the passport data', () => {
     );
     const parsed = batteryItemDataSchema.safeParse(filterOnly(itemView, itemPaths));
 
-    const modelPathsTheItemTakes = ELEMENTS.filter((element: BatteryElement) => element.level === 'model')
+    const modelPathsTheItemTakes = ELEMENTS.filter((element: BatteryElement) => element.level === 'model' && !element.perPlant)
       .map((element) => element.path)
       .filter((path) => batteryItemDataSchema.safeParse(filterOnly(example as Record<string, unknown>, [path])).success);
 
     // Assess
     expect(parsed.success).toBe(true);
     expect(modelPathsTheItemTakes).toEqual([]);
+    // Per plant (Art. 7(1), Annex VI Part A(3)): the item may hold its plant's manufacturing place and carbon footprint.
+    expect(ELEMENTS.filter((element: BatteryElement) => element.perPlant).every((element) => batteryItemDataSchema.safeParse(filterOnly(example as Record<string, unknown>, [element.path])).success)).toBe(true);
+    expect(batteryItemDataSchema.safeParse({ performanceAndDurability: { batteryTechicalProperties: { ratedCapacity: 190 } } }).error?.issues[0]?.message).toMatch(/measuredPerformance/);
+    expect(ELEMENTS.filter((element: BatteryElement) => element.perPlant).map((element) => element.path)).toEqual(
+      ELEMENTS.filter((element: BatteryElement) => PER_PLANT_PATHS.some((path) => element.path === path || element.path.startsWith(`${path}.`))).map((element) => element.path),
+    );
     expect(ELEMENTS.filter((element: BatteryElement) => element.dynamic && element.level !== 'item')).toEqual([]);
     expect(itemPaths).toEqual(
       expect.arrayContaining([
@@ -231,34 +239,6 @@ describe('completeness (docs/battery.md#completeness)', () => {
     ]);
   });
 });
-
-/** One table cell for an obligation. */
-function cell(obligation: Obligation | undefined): string {
-  if (obligation === undefined) return '–';
-  switch (obligation.kind) {
-    case 'mandatory':
-      return obligation.from;
-    case 'conditional':
-      return `if applicable, ${obligation.from}`;
-    case 'pending':
-      return `pending, ≥ ${obligation.notBefore}`;
-  }
-}
-
-/** The element map as the Markdown table of docs/battery.md. */
-function elementTable(): string {
-  const rows = ELEMENTS.map((element: BatteryElement) => {
-    const point = element.annexXIII === null ? '–' : `${element.annexXIII.point}${element.annexXIII.letter ? `(${element.annexXIII.letter})` : ''}`;
-    const held = element.level === 'item' ? (element.dynamic ? 'item, dynamic' : 'item') : 'model';
-    const categories = BATTERY_CATEGORIES.map((category) => cell(element.obligations[category]));
-    return `| \`${element.path}\` | ${element.name} | ${point} | ${element.tier} | ${held} | ${categories.join(' | ')} | ${element.confirmed ? 'yes' : 'no'} |`;
-  });
-  return [
-    `| Element | Name | Annex XIII | Audience | Held by | ${BATTERY_CATEGORIES.join(' | ')} | Confirmed |`,
-    `|---|---|---|---|---|${BATTERY_CATEGORIES.map(() => '---').join('|')}|---|`,
-    ...rows,
-  ].join('\n');
-}
 
 describe('docs/battery.md', () => {
   it('shows the element map exactly as the data has it', () => {

@@ -52,6 +52,23 @@ export interface BatteryElement {
   readonly level: 'model' | 'item';
   /** The data model marks it as changing over the battery's life (a `lastUpdate`), or Annex XIII point 4(c) does (the status). */
   readonly dynamic: boolean;
+  /**
+   * A model-level element an item may hold too, its value then replacing the model's for that
+   * battery: the plant's manufacturing place and carbon footprint, which are per model per plant
+   * (Art. 7(1), Annex VI Part A(3); docs/battery.md#model-and-item).
+   */
+  readonly perPlant: boolean;
+  /**
+   * The numbers of the Commission guidance's data points the element holds (lib/domain/battery/guidance.ts,
+   * docs/battery.md#annex-xiii-point-by-point); none for an element the guidance does not list.
+   */
+  readonly guidance: readonly number[];
+  /**
+   * Why the element's obligations differ from what its data points' statuses in the guidance give
+   * (mandatory if one is, else if applicable, else pending, else none; stationary storage takes the
+   * industrial column): test/unit/battery-annex-xiii.test.ts requires a reason for every difference.
+   */
+  readonly guidanceDiffers?: string;
   /** Per battery category; a category not listed never has to have it. */
   readonly obligations: Readonly<Partial<Record<BatteryCategory, Obligation>>>;
   /** Where the regulation asks for it, in words. */
@@ -72,13 +89,15 @@ const conditional = (categories: readonly BatteryCategory[], condition: string, 
 const pending = (notBefore: Partial<Record<BatteryCategory, IsoDate>>, reason: string) =>
   Object.fromEntries(Object.entries(notBefore).map(([category, day]) => [category, { kind: 'pending', notBefore: day, reason } as const]));
 
-type Spec = Omit<BatteryElement, 'path' | 'audiences' | 'tier' | 'level' | 'dynamic' | 'confirmed' | 'sources'> & {
+type Spec = Omit<BatteryElement, 'path' | 'audiences' | 'tier' | 'level' | 'dynamic' | 'perPlant' | 'confirmed' | 'sources' | 'guidance'> & {
+  readonly guidance?: readonly number[];
   /** Without an Annex XIII point: its audiences (AUDIENCES_OF_TIER of `tier` when only that is given). With a point: never (the point's). */
   readonly audiences?: readonly Audience[];
   /** Without an Annex XIII point and without `audiences`: required. Otherwise, if given, it must be the summary of the audiences. */
   readonly tier?: AccessTier;
   readonly level?: 'model' | 'item';
   readonly dynamic?: boolean;
+  readonly perPlant?: boolean;
   readonly confirmed?: boolean;
   readonly sources?: readonly SourceId[];
 };
@@ -96,6 +115,8 @@ function element<const P extends string>(path: P, spec: Spec): BatteryElement & 
     tier,
     level: spec.level ?? (spec.dynamic ? 'item' : 'model'),
     dynamic: spec.dynamic ?? false,
+    perPlant: spec.perPlant ?? false,
+    guidance: spec.guidance ?? [],
     confirmed: spec.confirmed ?? true,
     sources: spec.sources ?? ['reg-annex-xiii', 'reg-art-77', 'bp-data-model', 'bp-longlist', 'ec-guidance'],
   };
@@ -115,6 +136,7 @@ export const ELEMENTS = [
   // General product information
   element('generalProductInformation.productIdentifier', {
     name: 'Battery identifier',
+    guidance: [7],
     annexXIII: xiii(1, 'a'),
     level: 'item',
     obligations: mandatory(),
@@ -122,6 +144,7 @@ export const ELEMENTS = [
   }),
   element('generalProductInformation.batteryPassportIdentifier', {
     name: 'Battery passport identifier',
+    guidance: [1],
     annexXIII: null,
     tier: 'public',
     level: 'item',
@@ -132,18 +155,21 @@ export const ELEMENTS = [
   }),
   element('generalProductInformation.batteryCategory', {
     name: 'Battery category',
+    guidance: [6],
     annexXIII: xiii(1, 'a'),
     obligations: mandatory(),
     reference: 'Annex XIII 1(a) → Annex VI Part A(2)',
   }),
   element('generalProductInformation.manufacturerInformation', {
     name: 'Manufacturer',
+    guidance: [3, 4, 5],
     annexXIII: xiii(1, 'a'),
     obligations: mandatory(),
     reference: 'Annex XIII 1(a) → Annex VI Part A(1)',
   }),
   element('generalProductInformation.manufacturingDate', {
     name: 'Manufacturing date',
+    guidance: [9],
     annexXIII: xiii(1, 'a'),
     level: 'item',
     obligations: mandatory(),
@@ -151,6 +177,7 @@ export const ELEMENTS = [
   }),
   element('generalProductInformation.batteryStatus', {
     name: 'Battery status',
+    guidance: [67],
     annexXIII: xiii(4, 'c'),
     dynamic: true,
     obligations: mandatory(),
@@ -160,18 +187,22 @@ export const ELEMENTS = [
   }),
   element('generalProductInformation.batteryMass', {
     name: 'Battery mass',
+    guidance: [10],
     annexXIII: xiii(1, 'a'),
     obligations: mandatory(),
     reference: 'Annex XIII 1(a) → Annex VI Part A(5)',
   }),
   element('generalProductInformation.manufacturingPlace', {
     name: 'Manufacturing place',
+    guidance: [8],
     annexXIII: xiii(1, 'a'),
+    perPlant: true,
     obligations: mandatory(),
     reference: 'Annex XIII 1(a) → Annex VI Part A(3)',
   }),
   element('generalProductInformation.operatorInformation', {
     name: 'Economic operator',
+    guidance: [2],
     annexXIII: null,
     tier: 'public',
     obligations: mandatory(),
@@ -190,12 +221,14 @@ export const ELEMENTS = [
   }),
   element('generalProductInformation.warrentyPeriod', {
     name: 'Commercial warranty period',
+    guidance: [35],
     annexXIII: xiii(1, 'm'),
     obligations: conditional(ALL, 'only if a commercial warranty is given'),
     reference: 'Annex XIII 1(m)',
   }),
   element('generalProductInformation.commercialWarrantyPeriod', {
     name: 'Commercial warranty period (years and months)',
+    guidance: [35],
     annexXIII: xiii(1, 'm'),
     obligations: conditional(ALL, 'only if a commercial warranty is given'),
     reference: 'Annex XIII 1(m) (the period for which the commercial warranty for the calendar life applies)',
@@ -206,7 +239,9 @@ export const ELEMENTS = [
   // Carbon footprint
   element('carbonFootprint.batteryCarbonFootprint', {
     name: 'Carbon footprint per functional unit',
+    guidance: [17],
     annexXIII: xiii(1, 'c'),
+    perPlant: true,
     obligations: pending({ ev: '2025-02-18', industrial: '2026-02-18', stationary: '2026-02-18', lmt: '2028-08-18' }, CF_PENDING),
     reference: 'Annex XIII 1(c) → Art. 7(1)(d)',
     sources: ['reg-annex-xiii', 'reg-art-7', 'bp-data-model', 'bp-longlist', 'ec-guidance'],
@@ -215,7 +250,9 @@ export const ELEMENTS = [
   }),
   element('carbonFootprint.carbonFootprintPerLifecycleStage', {
     name: 'Carbon footprint per life cycle stage',
+    guidance: [17],
     annexXIII: xiii(1, 'c'),
+    perPlant: true,
     obligations: pending({ ev: '2025-02-18', industrial: '2026-02-18', stationary: '2026-02-18', lmt: '2028-08-18' }, CF_PENDING),
     reference: 'Annex XIII 1(c) → Art. 7(1)(e)',
     sources: ['reg-annex-xiii', 'reg-art-7', 'bp-data-model', 'bp-longlist', 'ec-guidance'],
@@ -224,7 +261,9 @@ export const ELEMENTS = [
   }),
   element('carbonFootprint.carbonFootprintPerformanceClass', {
     name: 'Carbon footprint performance class',
+    guidance: [18],
     annexXIII: xiii(1, 'c'),
+    perPlant: true,
     obligations: pending({ ev: '2026-08-18', industrial: '2027-08-18', stationary: '2027-08-18', lmt: '2030-02-18' }, CF_CLASS_PENDING),
     reference: 'Annex XIII 1(c) → Art. 7(2)',
     sources: ['reg-annex-xiii', 'bp-data-model', 'bp-longlist', 'ec-guidance'],
@@ -233,7 +272,9 @@ export const ELEMENTS = [
   }),
   element('carbonFootprint.carbonFootprintStudy', {
     name: 'Carbon footprint study',
+    guidance: [17],
     annexXIII: xiii(1, 'c'),
+    perPlant: true,
     obligations: pending({ ev: '2025-02-18', industrial: '2026-02-18', stationary: '2026-02-18', lmt: '2028-08-18' }, CF_PENDING),
     reference: 'Annex XIII 1(c) → Art. 7(1)(g)',
     sources: ['reg-annex-xiii', 'reg-art-7', 'bp-data-model', 'bp-longlist', 'ec-guidance'],
@@ -244,6 +285,7 @@ export const ELEMENTS = [
     name: 'Absolute carbon footprint',
     annexXIII: null,
     tier: 'public',
+    perPlant: true,
     obligations: {},
     reference: 'Voluntary (DIN DKE SPEC 99100 6.3.10)',
     sources: ['bp-data-model', 'bp-longlist'],
@@ -252,6 +294,7 @@ export const ELEMENTS = [
   // Supply chain due diligence
   element('supplyChainDueDiligence.supplyChainDueDiligenceReport', {
     name: 'Due diligence report',
+    guidance: [19],
     annexXIII: xiii(1, 'd'),
     obligations: pending(
       { ev: '2027-08-18', lmt: '2027-08-18', industrial: '2027-08-18', stationary: '2027-08-18' },
@@ -281,12 +324,14 @@ export const ELEMENTS = [
   // Material composition
   element('materialComposition.batteryChemistry', {
     name: 'Battery chemistry',
+    guidance: [12],
     annexXIII: xiii(1, 'b'),
     obligations: mandatory(),
     reference: 'Annex XIII 1(b); Annex VI Part A(7)',
   }),
   element('materialComposition.batteryMaterials', {
     name: 'Detailed composition (cathode, anode, electrolyte)',
+    guidance: [45],
     annexXIII: xiii(2, 'a'),
     obligations: mandatory(),
     reference: 'Annex XIII 2(a)',
@@ -295,12 +340,14 @@ export const ELEMENTS = [
   }),
   element('materialComposition.hazardousSubstances', {
     name: 'Hazardous substances',
+    guidance: [13],
     annexXIII: xiii(1, 'b'),
     obligations: mandatory(),
     reference: 'Annex XIII 1(b); Annex VI Part A(8); Annex XIII 1(s) → Art. 74(1)(f) (their impact)',
   }),
   element('materialComposition.criticalRawMaterials', {
     name: 'Critical raw materials',
+    guidance: [15],
     annexXIII: xiii(1, 'b'),
     obligations: mandatory(['ev', 'lmt', 'industrial', 'stationary']),
     reference: 'Annex XIII 1(b); 1(a) → Annex VI Part A(10) (present in a concentration above 0.1 % weight by weight)',
@@ -311,6 +358,7 @@ export const ELEMENTS = [
   // Circularity
   element('circularity.dismantlingAndRemovalInformation', {
     name: 'Dismantling and removal information',
+    guidance: [48],
     annexXIII: xiii(2, 'c'),
     obligations: mandatory(),
     reference: 'Annex XIII 2(c)',
@@ -319,6 +367,7 @@ export const ELEMENTS = [
   }),
   element('circularity.sparePartSources', {
     name: 'Part numbers and sources of spare parts',
+    guidance: [46, 47],
     annexXIII: xiii(2, 'b'),
     obligations: mandatory(),
     reference: 'Annex XIII 2(b)',
@@ -327,6 +376,7 @@ export const ELEMENTS = [
   }),
   element('circularity.recycledContent', {
     name: 'Recycled content',
+    guidance: [20, 21, 22, 23],
     annexXIII: xiii(1, 'e'),
     obligations: mandatory(),
     reference: 'Annex XIII 1(e) → Art. 8(1)',
@@ -335,6 +385,7 @@ export const ELEMENTS = [
   }),
   element('circularity.safetyMeasures.safetyInstructions', {
     name: 'Safety measures',
+    guidance: [49],
     annexXIII: xiii(2, 'd'),
     obligations: mandatory(),
     reference: 'Annex XIII 2(d); Art. 74(2)',
@@ -343,18 +394,21 @@ export const ELEMENTS = [
   }),
   element('circularity.safetyMeasures.extinguishingAgent', {
     name: 'Usable extinguishing agent',
+    guidance: [14],
     annexXIII: xiii(1, 'a'),
     obligations: mandatory(),
     reference: 'Annex XIII 1(a) → Annex VI Part A(9)',
   }),
   element('circularity.endOfLifeInformation', {
     name: 'Waste prevention and end-of-life information',
+    guidance: [43],
     annexXIII: xiii(1, 's'),
     obligations: mandatory(),
     reference: 'Annex XIII 1(s) → Art. 74(1)(a) to (c)',
   }),
   element('circularity.wasteBatterySafetyInstructions', {
     name: 'Safety instructions for handling waste batteries',
+    guidance: [43],
     annexXIII: xiii(1, 's'),
     obligations: mandatory(),
     reference: 'Annex XIII 1(s) → Art. 74(1)(d) (safety instructions for handling waste batteries, including the risks of batteries containing lithium)',
@@ -363,6 +417,7 @@ export const ELEMENTS = [
   }),
   element('circularity.renewableContent', {
     name: 'Renewable content share',
+    guidance: [24],
     annexXIII: xiii(1, 'f'),
     obligations: mandatory(),
     reference: 'Annex XIII 1(f)',
@@ -371,12 +426,14 @@ export const ELEMENTS = [
   // Labeling
   element('labeling.declarationOfConformity', {
     name: 'EU declaration of conformity',
+    guidance: [42],
     annexXIII: xiii(1, 'r'),
     obligations: mandatory(),
     reference: 'Annex XIII 1(r) → Art. 18',
   }),
   element('labeling.resultOfTestReport', {
     name: 'Results of test reports',
+    guidance: [50],
     annexXIII: xiii(3),
     obligations: mandatory(),
     reference: 'Annex XIII 3',
@@ -385,6 +442,7 @@ export const ELEMENTS = [
   }),
   element('labeling.labels', {
     name: 'Labels and symbols and their meaning',
+    guidance: [40, 41],
     annexXIII: xiii(1, 'q'),
     obligations: mandatory(),
     reference: 'Annex XIII 1(q) → Art. 13; meaning of the symbols Art. 74(1)(e) via Annex XIII 1(s)',
@@ -393,12 +451,14 @@ export const ELEMENTS = [
   // Performance and durability: model-level values
   element('performanceAndDurability.batteryTechicalProperties.originalPowerCapability', {
     name: 'Original power capability',
+    guidance: [29],
     annexXIII: xiii(1, 'i'),
     obligations: mandatory(),
     reference: 'Annex XIII 1(i); Annex IV Part B(4)',
   }),
   element('performanceAndDurability.batteryTechicalProperties.ratedMaximumPower', {
     name: 'Maximum permitted power (power limits)',
+    guidance: [30],
     annexXIII: xiii(1, 'i'),
     obligations: mandatory(),
     reference: 'Annex XIII 1(i)',
@@ -421,6 +481,7 @@ export const ELEMENTS = [
   }),
   element('performanceAndDurability.batteryTechicalProperties.expectedNumberOfCycles', {
     name: 'Expected lifetime in cycles',
+    guidance: [31],
     annexXIII: xiii(1, 'j'),
     obligations: { ...mandatory(['ev', 'lmt']), ...conditional(INDUSTRIAL, 'only where the lifetime can be stated in cycles (Commission guidance)') },
     reference: 'Annex XIII 1(j)',
@@ -438,6 +499,7 @@ export const ELEMENTS = [
   }),
   element('performanceAndDurability.batteryTechicalProperties.roundtripEfficiency', {
     name: 'Initial round trip energy efficiency',
+    guidance: [36],
     annexXIII: xiii(1, 'n'),
     obligations: { ...mandatory(['ev', 'lmt']), ...conditional(INDUSTRIAL, IF_APPLICABLE) },
     reference: 'Annex XIII 1(n)',
@@ -446,18 +508,21 @@ export const ELEMENTS = [
   }),
   element('performanceAndDurability.batteryTechicalProperties.ratedCapacity', {
     name: 'Rated capacity',
+    guidance: [11, 25],
     annexXIII: xiii(1, 'g'),
     obligations: mandatory(),
     reference: 'Annex XIII 1(g); Annex VI Part A(6)',
   }),
   element('performanceAndDurability.batteryTechicalProperties.initialInternalResistance', {
     name: 'Internal resistance of cell and pack',
+    guidance: [38],
     annexXIII: xiii(1, 'o'),
     obligations: mandatory(),
     reference: 'Annex XIII 1(o)',
   }),
   element('performanceAndDurability.batteryTechicalProperties.expectedLifetime', {
     name: 'Expected lifetime in calendar years',
+    guidance: [60],
     annexXIII: xiii(4, 'a'),
     obligations: { ...mandatory(['ev', 'lmt']), ...conditional(INDUSTRIAL, IF_APPLICABLE) },
     reference: 'Annex XIII 4(a) → Annex IV Part A(5)',
@@ -474,30 +539,53 @@ export const ELEMENTS = [
   }),
   element('performanceAndDurability.batteryTechicalProperties.nominalVoltage', {
     name: 'Nominal voltage',
+    guidance: [27],
     annexXIII: xiii(1, 'h'),
     obligations: mandatory(),
     reference: 'Annex XIII 1(h)',
   }),
   element('performanceAndDurability.batteryTechicalProperties.minimumVoltage', {
     name: 'Minimum voltage',
+    guidance: [26],
     annexXIII: xiii(1, 'h'),
     obligations: mandatory(),
     reference: 'Annex XIII 1(h)',
   }),
   element('performanceAndDurability.batteryTechicalProperties.maximumVoltage', {
     name: 'Maximum voltage',
+    guidance: [28],
     annexXIII: xiii(1, 'h'),
     obligations: mandatory(),
     reference: 'Annex XIII 1(h)',
   }),
+  element('performanceAndDurability.batteryTechicalProperties.voltageTemperatureRange', {
+    name: 'Temperature range of the voltages',
+    guidance: [26, 27, 28],
+    guidanceDiffers: `Data points 26 to 28 are mandatory, their temperature range only when relevant (Annex XIII 1(h)): the voltages' own elements carry the mandatory part.`,
+    annexXIII: xiii(1, 'h'),
+    obligations: conditional(ALL, 'when relevant (Annex XIII 1(h))'),
+    reference: 'Annex XIII 1(h) (nominal, minimum and maximum voltage, with temperature ranges when relevant); Commission guidance data points 26 to 28',
+    note: 'Extension of the data model (docs/battery.md#extension-members): the model has no member for the temperature range of 1(h).',
+  }),
+  element('performanceAndDurability.batteryTechicalProperties.powerTemperatureRange', {
+    name: 'Temperature range of the power capability and limits',
+    guidance: [30],
+    guidanceDiffers: `Data point 30 is mandatory, its temperature range only when relevant (Annex XIII 1(i)): ratedMaximumPower carries the mandatory part.`,
+    annexXIII: xiii(1, 'i'),
+    obligations: conditional(ALL, 'when relevant (Annex XIII 1(i))'),
+    reference: 'Annex XIII 1(i) (original power capability and limits, with temperature range when relevant); Commission guidance data point 30',
+    note: 'Extension of the data model (docs/battery.md#extension-members): the model has no member for the temperature range of 1(i).',
+  }),
   element('performanceAndDurability.batteryTechicalProperties.capacityThresholdForExhaustion', {
     name: 'Capacity threshold for exhaustion',
+    guidance: [33],
     annexXIII: xiii(1, 'k'),
     obligations: mandatory(['ev']),
     reference: 'Annex XIII 1(k) (electric vehicle batteries only)',
   }),
   element('performanceAndDurability.batteryTechicalProperties.lifetimeReferenceTest', {
     name: 'Cycle-life reference test',
+    guidance: [32],
     annexXIII: xiii(1, 'j'),
     obligations: { ...mandatory(['ev', 'lmt']), ...conditional(INDUSTRIAL, 'only where the lifetime can be stated in cycles (Commission guidance)') },
     reference: 'Annex XIII 1(j)',
@@ -506,6 +594,7 @@ export const ELEMENTS = [
   }),
   element('performanceAndDurability.batteryTechicalProperties.cRateLifeCycleTest', {
     name: 'C-rate of the cycle-life test',
+    guidance: [39],
     annexXIII: xiii(1, 'p'),
     obligations: { ...mandatory(['ev', 'lmt']), ...conditional(INDUSTRIAL, IF_APPLICABLE) },
     reference: 'Annex XIII 1(p)',
@@ -514,12 +603,14 @@ export const ELEMENTS = [
   }),
   element('performanceAndDurability.batteryTechicalProperties.temperatureRangeIdleState', {
     name: 'Temperature range when not in use',
+    guidance: [34],
     annexXIII: xiii(1, 'l'),
     obligations: mandatory(),
     reference: 'Annex XIII 1(l)',
   }),
   element('performanceAndDurability.batteryTechicalProperties.roundTripEfficiencyat50PerCentCycleLife', {
     name: 'Round trip energy efficiency at 50 % of cycle life',
+    guidance: [37],
     annexXIII: xiii(1, 'n'),
     obligations: { ...mandatory(['ev', 'lmt']), ...conditional(INDUSTRIAL, IF_APPLICABLE) },
     reference: 'Annex XIII 1(n)',
@@ -528,6 +619,7 @@ export const ELEMENTS = [
   }),
   element('performanceAndDurability.batteryTechicalProperties.roundTripEfficiencyFade', {
     name: 'Energy round trip efficiency fade',
+    guidance: [58],
     annexXIII: xiii(4, 'a'),
     obligations: conditional(ALL, 'where applicable (Annex IV Part A(4))'),
     reference: 'Annex XIII 4(a) → Annex IV Part A(4)',
@@ -536,11 +628,25 @@ export const ELEMENTS = [
   }),
   element('performanceAndDurability.batteryTechicalProperties.powerFade', {
     name: 'Power fade',
+    guidance: [54],
     annexXIII: xiii(4, 'a'),
     obligations: { ...mandatory(['ev', 'lmt']), ...conditional(INDUSTRIAL, IF_APPLICABLE) },
     reference: 'Annex XIII 4(a) → Annex IV Part A(4)',
     confirmed: false,
     note: `${POINTS_2_TO_4} Kept on the passport version as the data model has it (no lastUpdate).`,
+  }),
+
+  element('performanceAndDurability.measuredPerformance', {
+    name: 'Performance and durability values of this battery (Annex IV Part A)',
+    guidance: [51, 52, 53, 54, 55, 56, 57, 58, 59, 60],
+    guidanceDiffers: `Data points 51 to 56, 59 and 60 are mandatory for EV and LMT batteries; the model's declared values (ratedCapacity, powerFade, expectedLifetime, …) and the battery's condition (capacityFade, internalResistanceIncrease) meet them until a measurement of the battery's own is recorded (our reading, unconfirmed).`,
+    annexXIII: xiii(4, 'a'),
+    dynamic: true,
+    obligations: conditional(ALL, 'when this battery\'s values were measured: at its placing on the market where they differ from the model\'s, and at each status change'),
+    reference: 'Annex XIII 4(a) → Annex IV Part A (values when the battery is placed on the market and when its status changes); Commission guidance data points 51 to 60',
+    sources: ['reg-annex-xiii', 'reg-art-77', 'ec-guidance'],
+    confirmed: false,
+    note: `Extension of the data model (docs/battery.md#extension-members): one battery's measured values, beside the model's declared batteryTechicalProperties (public, point 1), which they must not replace. ${POINTS_2_TO_4} The guidance makes data points 51 to 56, 59 and 60 mandatory for EV and LMT batteries; the map counts the model's values and the battery's condition as meeting them until a measurement of its own is recorded, which is our reading.`,
   }),
 
   // Performance and durability: one battery's dynamic values
@@ -564,6 +670,7 @@ export const ELEMENTS = [
   }),
   element('performanceAndDurability.batteryCondition.numberOfFullCycles', {
     name: 'Number of full charge-discharge cycles',
+    guidance: [68],
     annexXIII: xiii(4, 'd'),
     dynamic: true,
     obligations: conditional(ALL, IF_APPLICABLE),
@@ -573,6 +680,7 @@ export const ELEMENTS = [
   }),
   element('performanceAndDurability.batteryCondition.stateOfCertifiedEnergy', {
     name: 'State of certified energy (state of health)',
+    guidance: [61],
     annexXIII: xiii(4, 'b'),
     dynamic: true,
     obligations: mandatory(['ev']),
@@ -582,6 +690,7 @@ export const ELEMENTS = [
   }),
   element('performanceAndDurability.batteryCondition.capacityFade', {
     name: 'Capacity fade',
+    guidance: [52],
     annexXIII: xiii(4, 'a'),
     dynamic: true,
     obligations: { ...mandatory(['ev', 'lmt']), ...conditional(INDUSTRIAL, IF_APPLICABLE) },
@@ -601,6 +710,8 @@ export const ELEMENTS = [
   }),
   element('performanceAndDurability.batteryCondition.remainingCapacity', {
     name: 'Remaining capacity',
+    guidance: [62],
+    guidanceDiffers: `The guidance has no column for stationary storage (an industrial battery: if applicable); the consortium's longlist requires it of stationary storage systems, and we follow the stricter.`,
     annexXIII: xiii(4, 'b'),
     dynamic: true,
     obligations: { ...mandatory(['lmt', 'stationary']), ...conditional(['industrial'], IF_APPLICABLE) },
@@ -610,6 +721,7 @@ export const ELEMENTS = [
   }),
   element('performanceAndDurability.batteryCondition.negativeEvents', {
     name: 'Negative events, such as accidents',
+    guidance: [69],
     annexXIII: xiii(4, 'd'),
     dynamic: true,
     obligations: conditional(ALL, 'only if such events happened'),
@@ -619,6 +731,7 @@ export const ELEMENTS = [
   }),
   element('performanceAndDurability.batteryCondition.temperatureInformation', {
     name: 'Operating environmental conditions (temperature)',
+    guidance: [70],
     annexXIII: xiii(4, 'd'),
     dynamic: true,
     obligations: conditional(ALL, IF_APPLICABLE),
@@ -628,6 +741,8 @@ export const ELEMENTS = [
   }),
   element('performanceAndDurability.batteryCondition.remainingPowerCapability', {
     name: 'Remaining power capability',
+    guidance: [63],
+    guidanceDiffers: `The guidance has no column for stationary storage (an industrial battery: if applicable); the consortium's longlist requires it of stationary storage systems, and we follow the stricter.`,
     annexXIII: xiii(4, 'b'),
     dynamic: true,
     obligations: { ...mandatory(['lmt', 'stationary']), ...conditional(['industrial'], IF_APPLICABLE) },
@@ -637,6 +752,8 @@ export const ELEMENTS = [
   }),
   element('performanceAndDurability.batteryCondition.evolutionOfSelfDischarge', {
     name: 'Evolution of self-discharge rates',
+    guidance: [65],
+    guidanceDiffers: `The guidance has no column for stationary storage (an industrial battery: if applicable); the consortium's longlist requires it of stationary storage systems, and we follow the stricter.`,
     annexXIII: xiii(4, 'b'),
     dynamic: true,
     obligations: { ...mandatory(['lmt', 'stationary']), ...conditional(['industrial'], IF_APPLICABLE) },
@@ -646,6 +763,8 @@ export const ELEMENTS = [
   }),
   element('performanceAndDurability.batteryCondition.currentSelfDischargingRate', {
     name: 'Current self-discharge rate',
+    guidance: [65],
+    guidanceDiffers: `Data point 65 (the evolution of self-discharging rates) is met by evolutionOfSelfDischarge; the current rate is voluntary (DIN DKE SPEC 99100 6.7.4.7).`,
     annexXIII: xiii(4, 'b'),
     dynamic: true,
     obligations: {},
@@ -655,6 +774,7 @@ export const ELEMENTS = [
   }),
   element('performanceAndDurability.batteryCondition.internalResistanceIncrease', {
     name: 'Internal resistance increase',
+    guidance: [56, 66],
     annexXIII: xiii(4, 'a'),
     dynamic: true,
     obligations: { ...mandatory(['ev', 'lmt']), ...conditional(INDUSTRIAL, IF_APPLICABLE) },
@@ -664,6 +784,8 @@ export const ELEMENTS = [
   }),
   element('performanceAndDurability.batteryCondition.remainingRoundTripEnergyEfficiency', {
     name: 'Remaining round trip energy efficiency',
+    guidance: [64],
+    guidanceDiffers: `The guidance has no column for stationary storage (an industrial battery: if applicable); the consortium's longlist requires it of stationary storage systems, and we follow the stricter.`,
     annexXIII: xiii(4, 'b'),
     dynamic: true,
     obligations: { ...mandatory(['lmt', 'stationary']), ...conditional(['industrial'], IF_APPLICABLE) },
@@ -673,6 +795,7 @@ export const ELEMENTS = [
   }),
   element('performanceAndDurability.batteryCondition.stateOfCharge', {
     name: 'State of charge',
+    guidance: [71],
     annexXIII: xiii(4, 'd'),
     dynamic: true,
     obligations: conditional(ALL, IF_APPLICABLE),

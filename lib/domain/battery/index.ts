@@ -5,7 +5,7 @@ import { generalProductInformationCompleteSchema, generalProductInformationSchem
 import { labelingCompleteSchema, labelingSchema } from './labeling.ts';
 import { deriveCriticalRawMaterials, materialCompositionCompleteSchema, materialCompositionSchema } from './material-composition.ts';
 import { overlayItemData as overlay } from './overlay.ts';
-import { batteryConditionSchema, performanceAndDurabilityCompleteSchema, performanceAndDurabilitySchema } from './performance-and-durability.ts';
+import { batteryConditionSchema, measuredPerformanceSchema, performanceAndDurabilityCompleteSchema, performanceAndDurabilitySchema } from './performance-and-durability.ts';
 import { supplyChainDueDiligenceCompleteSchema, supplyChainDueDiligenceSchema } from './supply-chain-due-diligence.ts';
 
 /**
@@ -39,6 +39,9 @@ export const BATTERY_EXTENSION_MEMBERS = [
   'materialComposition.criticalRawMaterials',
   'circularity.wasteBatterySafetyInstructions',
   'performanceAndDurability.batteryCondition.numberOfDeepDischargeEvents',
+  'performanceAndDurability.batteryTechicalProperties.voltageTemperatureRange',
+  'performanceAndDurability.batteryTechicalProperties.powerTemperatureRange',
+  'performanceAndDurability.measuredPerformance',
 ] as const;
 
 /** A passport's data: every aspect and every element optional; completeness() says what is missing. */
@@ -74,19 +77,32 @@ export const batteryPassportDataSchema = z
 export type BatteryPassportData = z.infer<typeof batteryPassportDataSchema>;
 
 /**
- * What one battery holds itself: its identifiers, manufacturing and putting-into-service dates, and
- * the values that change over its life (status and every element of batteryCondition).
+ * What one battery holds itself: its identifiers, manufacturing and putting-into-service dates, the
+ * values that change over its life (status and every element of batteryCondition), its measured
+ * Annex IV values (measuredPerformance), and, where its plant's differ from the model's, the
+ * plant's manufacturing place and carbon footprint (docs/battery.md#model-and-item).
  */
 export const batteryItemDataSchema = z
   .strictObject(
     {
       generalProductInformation: generalProductInformationSchema
-        .pick({ productIdentifier: true, batteryPassportIdentifier: true, manufacturingDate: true, puttingIntoService: true, batteryStatus: true })
-        .meta({ id: 'BatteryItemGeneralProductInformation', description: 'The general product information each battery holds itself' })
+        .pick({ productIdentifier: true, batteryPassportIdentifier: true, manufacturingDate: true, puttingIntoService: true, batteryStatus: true, manufacturingPlace: true })
+        .meta({ id: 'BatteryItemGeneralProductInformation', description: 'The general product information each battery holds itself, and its plant\'s manufacturing place where it differs from the model\'s' })
+        .optional(),
+      carbonFootprint: carbonFootprintSchema
+        .meta({ id: 'BatteryItemCarbonFootprint', description: 'The carbon footprint of the plant that made this battery, where it differs from the model\'s: replaces the model\'s carbonFootprint whole (Art. 7(1): per battery model per manufacturing plant)' })
         .optional(),
       performanceAndDurability: z
-        .strictObject({ batteryCondition: batteryConditionSchema.optional() }, { error: 'performanceAndDurability must be an object.' })
-        .meta({ id: 'BatteryItemPerformanceAndDurability', description: 'The dynamic values of one battery' })
+        .strictObject(
+          { batteryCondition: batteryConditionSchema.optional(), measuredPerformance: measuredPerformanceSchema.optional() },
+          {
+            error: (issue) =>
+              issue.code === 'unrecognized_keys' && issue.keys.includes('batteryTechicalProperties')
+                ? 'batteryTechicalProperties are the model\'s declared values, held by the passport version: record this battery\'s measured values in performanceAndDurability.measuredPerformance.'
+                : 'performanceAndDurability must be an object.',
+          },
+        )
+        .meta({ id: 'BatteryItemPerformanceAndDurability', description: 'The dynamic values of one battery and its measured Annex IV values' })
         .optional(),
     },
     { error: 'A battery\'s data must be an object of aspects.' },

@@ -56,6 +56,14 @@ export const batteryTechnicalPropertiesCompleteSchema = z.strictObject(
     lifetimeReferenceTest: url('lifetimeReferenceTest').describe('Link to the reference test for the expected lifetime in cycles'),
     cRateLifeCycleTest: measure('cRateLifeCycleTest', { min: 0, max: 1000, unit: 'C', description: 'C-rate of the cycle-life test' }),
     temperatureRangeIdleState: temperatureRangeSchema.describe('Temperature range the battery can withstand when not in use'),
+    // Extensions of the data model (docs/battery.md#extension-members): Annex XIII 1(h) and 1(i) give the
+    // voltages and the power capability and limits "with temperature ranges when relevant"; the model has no member for them.
+    voltageTemperatureRange: temperatureRangeSchema
+      .optional()
+      .describe('Extension of the data model: the temperature range for which the nominal, minimum and maximum voltages hold, when relevant (Annex XIII 1(h))'),
+    powerTemperatureRange: temperatureRangeSchema
+      .optional()
+      .describe('Extension of the data model: the temperature range for which the original power capability and the power limits hold, when relevant (Annex XIII 1(i))'),
     roundTripEfficiencyat50PerCentCycleLife: percent('roundTripEfficiencyat50PerCentCycleLife', 'Round trip energy efficiency at 50 % of cycle life, %'),
     roundTripEfficiencyFade: percent('roundTripEfficiencyFade', 'Energy round trip efficiency fade, %'),
     powerFade: percent('powerFade', 'Power fade, %'),
@@ -161,7 +169,12 @@ export const batteryConditionCompleteSchema = z.strictObject(
 );
 
 export const performanceAndDurabilityCompleteSchema = z.strictObject(
-  { batteryTechicalProperties: batteryTechnicalPropertiesCompleteSchema, batteryCondition: batteryConditionCompleteSchema },
+  {
+    batteryTechicalProperties: batteryTechnicalPropertiesCompleteSchema,
+    batteryCondition: batteryConditionCompleteSchema,
+    // Extension of the data model (docs/battery.md#extension-members): optional in the complete aspect too.
+    measuredPerformance: z.lazy(() => measuredPerformanceSchema).optional(),
+  },
   { error: 'performanceAndDurability must be an object.' },
 );
 
@@ -173,10 +186,50 @@ export const batteryConditionSchema = batteryConditionCompleteSchema
   .partial()
   .meta({ id: 'BatteryCondition', description: 'Dynamic values of one battery, each with the time of its last update' });
 
-/** As a passport holds it: every element of both groups optional. */
+/** When a battery's Annex IV Part A values were measured (Annex XIII 4(a)): at its placing on the market, or when its status changed. */
+export const MEASUREMENT_OCCASIONS = ['placing_on_market', 'status_change'] as const;
+
+/**
+ * One battery's values of the performance and durability parameters of Annex IV Part A, measured
+ * when it was placed on the market and again when its status changed (Regulation (EU) 2023/1542
+ * Annex XIII 4(a); the Commission guidance's data points 51 to 60). An extension of the data model
+ * (docs/battery.md#extension-members), held by the item, read by the legitimate-interest purpose
+ * of point 4: the model's `batteryTechicalProperties` of the same names are the model's declared,
+ * public values (Annex XIII point 1), which one battery's measurement must not replace.
+ */
+export const measuredPerformanceEntrySchema = z
+  .strictObject(
+    {
+      occasion: choice('occasion', MEASUREMENT_OCCASIONS).describe('placing_on_market, or status_change (repurposing, remanufacturing, …)'),
+      lastUpdate: dateTime('lastUpdate').describe('When the values were measured'),
+      ratedCapacity: measure('ratedCapacity', { min: 0, max: 1_000_000, unit: 'Ah', description: 'Rated capacity (Annex IV Part A; guidance data point 51)' }).optional(),
+      capacityFade: percent('capacityFade', 'Capacity fade, % (Annex IV Part A; guidance data point 52)').optional(),
+      powerCapability: list('powerCapability', powerCapabilityAtSchema, 20).optional().describe('Power at given states of charge, W (Annex IV Part A; guidance data point 53)'),
+      powerFade: percent('powerFade', 'Power fade, % (Annex IV Part A; guidance data point 54)').optional(),
+      internalResistance: list('internalResistance', internalResistanceSchema, 20).optional().describe('Internal resistance, Ω (Annex IV Part A; guidance data point 55)'),
+      internalResistanceIncrease: measure('internalResistanceIncrease', { min: -100, max: 10_000, unit: '%', description: 'Internal resistance increase (Annex IV Part A; guidance data point 56)' }).optional(),
+      roundtripEfficiency: percent('roundtripEfficiency', 'Energy round trip efficiency, %, where applicable (Annex IV Part A; guidance data point 57)').optional(),
+      roundTripEfficiencyFade: percent('roundTripEfficiencyFade', 'Energy round trip efficiency fade, %, where applicable (Annex IV Part A; guidance data point 58)').optional(),
+      expectedNumberOfCycles: measure('expectedNumberOfCycles', { min: 0, max: 10_000_000, integer: true, unit: 'cycles', description: 'Expected lifetime in cycles, except for non-cycle applications (Annex IV Part A; guidance data point 59)' }).optional(),
+      expectedLifetime: measure('expectedLifetime', { min: 0, max: 100, integer: true, unit: 'years', description: 'Expected lifetime in calendar years (Annex IV Part A; guidance data point 60)' }).optional(),
+    },
+    { error: 'A measurement is an object with occasion, lastUpdate and the values measured.' },
+  )
+  .meta({ id: 'BatteryMeasuredPerformance', description: 'One battery\'s Annex IV Part A values, measured at its placing on the market or at a status change (extension of the data model)' });
+
+/** The measurements, oldest first: the one at placing on the market, then one per status change. */
+export const measuredPerformanceSchema = list('measuredPerformance', measuredPerformanceEntrySchema, 20).describe(
+  'Extension of the data model (docs/battery.md#extension-members): this battery\'s Annex IV Part A values at its placing on the market and at each status change (Annex XIII 4(a))',
+);
+
+/** As a passport holds it: every element of both groups optional, and one battery's measured Annex IV values (an item's). */
 export const performanceAndDurabilitySchema = z
   .strictObject(
-    { batteryTechicalProperties: batteryTechnicalPropertiesSchema.optional(), batteryCondition: batteryConditionSchema.optional() },
+    {
+      batteryTechicalProperties: batteryTechnicalPropertiesSchema.optional(),
+      batteryCondition: batteryConditionSchema.optional(),
+      measuredPerformance: measuredPerformanceSchema.optional(),
+    },
     { error: 'performanceAndDurability must be an object.' },
   )
   .meta({ id: 'BatteryPerformanceAndDurability', description: 'Performance and durability (Battery Pass data model 1.2.1, PerformanceAndDurability)' });
