@@ -105,10 +105,12 @@ function fromIssues(issues: readonly Issue[], prefix: readonly PropertyKey[]): V
   const path = [...prefix, ...issue.path];
   if (issue.code === 'unrecognized_keys') {
     const param = formatPath([...path, issue.keys[0] ?? '']);
+    // A schema may say where such a field belongs by a message that begins with the field's name (lib/domain/battery/index.ts: an item's batteryTechicalProperties).
+    const explained = issue.keys[0] !== undefined && issue.message.startsWith(`${issue.keys[0]} `);
     return new ValidationError(
-      `Unknown field '${param}'.`,
+      explained ? `Unknown field '${param}': ${issue.message}` : `Unknown field '${param}'.`,
       param,
-      'Remove the field, or check its spelling and letter case against the API reference.',
+      explained ? issue.message : 'Remove the field, or check its spelling and letter case against the API reference.',
     );
   }
   const param = formatPath(path);

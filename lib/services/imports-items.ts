@@ -4,6 +4,8 @@ import type { TransactItem } from '../data/writes.ts';
 import { jitteredPause } from '../data/errors.ts';
 import { ApiError } from '../http/errors.ts';
 import { identifiersOf, judgeBattery, modelDataOf, withProductIdentifier } from './battery-items.ts';
+import { appendOnlyRefusal } from '../domain/battery/grantee-writes.ts';
+import { editRefusal } from '../domain/battery/lifecycle.ts';
 import { finishChunk, getImportChunk, settleImportJob } from '../data/imports.ts';
 import type { ItemChunkRow } from '../data/import-queue.ts';
 import { getProduct } from '../data/products.ts';
@@ -184,6 +186,9 @@ interface BatteryRows {
 function judgeBatteryRow(product: ProductRecord, row: CheckedItemRow, before: UnitRecord | undefined, content: UnitContent, battery: BatteryRows): { content: UnitContent; also: readonly TransactItem[] } | { error: ImportRowError } {
   try {
     const derived = withProductIdentifier(product, row.serial, content);
+    // As PUT: the status moves only by operations, a waste or recycled battery is not the producer's, negative events stay (docs/battery.md#a-batterys-life).
+    const refusal = editRefusal(before, derived) ?? appendOnlyRefusal(before?.data, derived.data);
+    if (refusal) return { error: { row: row.row, column: refusal.param, message: refusal.message } };
     judgeBattery(battery.model, derived.data, undefined);
     const taken = battery.claims.find((claim) => identifiersOf(derived.data).some((id) => id.field === claim.field && id.value.toLowerCase() === claim.value.toLowerCase()) && (claim.gtin !== product.gtin || claim.serial !== row.serial));
     if (taken) {

@@ -2,6 +2,7 @@ import { eventPut } from '../data/events.ts';
 import { getUnit, getUnitAt, listUnits, writeUnitVersion, type UnitFilter } from '../data/items.ts';
 import { jitteredPause } from '../data/errors.ts';
 import { claimIdentifiers, judgeBattery, modelDataOf, withProductIdentifier, type ItemCompleteness } from './battery-items.ts';
+import { appendOnlyRefusal } from '../domain/battery/grantee-writes.ts';
 import { editRefusal } from '../domain/battery/lifecycle.ts';
 import type { EventType } from '../domain/event-types.ts';
 import { newEvent, type Origin } from '../domain/events.ts';
@@ -119,7 +120,7 @@ async function writeNext(
     const completeness = battery && judge ? judgeBattery(model, content.data, judge.asOf) : undefined;
     if (current && sameContent(current, content)) return { unit: current, created: false, ...(completeness ? { completeness } : {}) };
     // A battery's status moves only by operations; a waste or recycled battery is not its producer's to edit (docs/battery.md#a-batterys-life).
-    const refusal = product.category === 'battery' && kind === 'item' ? editRefusal(current, content) : undefined;
+    const refusal = product.category === 'battery' && kind === 'item' ? (editRefusal(current, content) ?? appendOnlyRefusal(current?.data, content.data)) : undefined;
     if (refusal) throw new ConflictError(refusal.message, { param: refusal.param });
     // A battery's identifiers are its own in the organization and environment: claimed in the version's transaction.
     const claims = battery ? await claimIdentifiers(tenant, product, value, current?.data, content.data) : [];

@@ -21,6 +21,8 @@ export function batteryModelData(batteryCategory: 'ev' | 'lmt' = 'ev', { massKg 
   const data = structuredClone(BATTERY_EXAMPLE);
   for (const member of ITEM_MEMBERS) delete data.generalProductInformation[member];
   delete data.performanceAndDurability.batteryCondition;
+  // One battery's measured values (Annex XIII 4(a)) are the item's, not the model's.
+  delete data.performanceAndDurability.measuredPerformance;
   data.generalProductInformation.batteryCategory = batteryCategory;
   if (batteryCategory === 'lmt') {
     data.generalProductInformation.batteryMass = 3.1;

@@ -19,6 +19,26 @@ export const GRANTEE_WRITABLE: readonly string[] = ELEMENTS.filter((element) => 
 /** Elements a grantee may only extend: the patch's list must begin with every entry already stored. */
 export const APPEND_ONLY: readonly string[] = [`${CONDITION}negativeEvents`];
 
+/**
+ * Why a write of `next` over `stored` (one battery's data, by anyone: its owner's PUT or PATCH, an
+ * items import row, a grantee's patch) would remove or rewrite a recorded negative event, or
+ * undefined when it keeps every stored one, unchanged and in order, before any new one
+ * (docs/battery.md#the-individual-battery: an accident stays in the battery's record for good).
+ */
+export function appendOnlyRefusal(stored: unknown, next: unknown): GranteeRefusal | undefined {
+  for (const path of APPEND_ONLY) {
+    const before = valueAt(stored, path);
+    const kept = Array.isArray(before) ? before : [];
+    if (kept.length === 0) continue;
+    const after = valueAt(next, path);
+    if (!Array.isArray(after) || after.length < kept.length || !kept.every((entry, i) => jcs(entry) === jcs(after[i]))) {
+      const param = `data.${path}`;
+      return { param, message: `${param} is append-only: the ${kept.length} recorded event${kept.length === 1 ? '' : 's'} stay, unchanged and first; add new ones after them.` };
+    }
+  }
+  return undefined;
+}
+
 /** Why a patch is not the grantee's to send: the field it names (as the API's `param`) and why. */
 export interface GranteeRefusal {
   param: string;
