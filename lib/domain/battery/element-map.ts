@@ -377,11 +377,16 @@ export const ELEMENTS = [
   element('circularity.recycledContent', {
     name: 'Recycled content',
     guidance: [20, 21, 22, 23],
+    guidanceDiffers: `The guidance marks data points 20 to 23 mandatory in February 2027; Art. 8(1), read in the regulation (German), makes the documentation they come from apply from 18 August 2028 or 24 months after the delegated act on the method, whichever is later (LMT batteries: 18 August 2033). We follow the article: a battery is not refused for lacking it before then; a maker may give it earlier.`,
     annexXIII: xiii(1, 'e'),
-    obligations: mandatory(),
+    obligations: pending(
+      { ev: '2028-08-18', industrial: '2028-08-18', stationary: '2028-08-18', lmt: '2033-08-18' },
+      'Art. 8(1): the later of the day given and 24 months after the delegated act on the method of calculation and verification (due by 18 August 2026; its adoption could not be confirmed). Industrial batteries with exclusively external storage are not named.',
+    ),
     reference: 'Annex XIII 1(e) → Art. 8(1)',
+    sources: ['reg-annex-xiii', 'reg-art-8', 'bp-data-model', 'bp-longlist', 'ec-guidance'],
     confirmed: false,
-    note: 'Mandatory from 18 Feb 2027 as the Commission guidance and the longlist have it; the documentation of Art. 8(1) it refers to may apply later (not read), and Art. 8(1) may not name LMT batteries.',
+    note: 'The day depends on a delegated act whose adoption could not be confirmed; the days of Art. 8(1) were read in the regulation (German).',
   }),
   element('circularity.safetyMeasures.safetyInstructions', {
     name: 'Safety measures',

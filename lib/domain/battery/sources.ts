@@ -43,6 +43,12 @@ export const SOURCES = {
     language: 'de',
     note: 'The German text as published by Haufe: the declaration applies from 18 Feb 2025 (EV), 18 Feb 2026 (industrial except exclusively external storage), 18 Aug 2028 (LMT), or 12 (EV) / 18 months after the delegated and implementing acts, whichever is later. Paragraphs 2 and 3 (class, maximum) could not be read: their dates are from secondary sources.',
   },
+  'reg-art-8': {
+    title: 'Regulation (EU) 2023/1542, Article 8 (recycled content), paragraph 1',
+    url: 'https://haufe.de/recht/deutsches-anwalt-office-premium/verordnung-eu-20231542-des-europaeischen-parlaments-un-art-8-rezyklatgehalt-von-industriebatterien-elektrofahrzeugbatterien-lv-batterien-und-starterbatterien_idesk_PI17574_HI15825439.html',
+    language: 'de',
+    note: 'The German text as published by Haufe: the documentation of the recycled shares of cobalt, lithium, nickel and lead applies from 18 August 2028 or 24 months after the delegated act on the method (due by 18 August 2026), whichever is later, for industrial batteries above 2 kWh (except those with exclusively external storage), electric vehicle and SLI batteries; for LMT batteries from 18 August 2033.',
+  },
   'reg-art-74': {
     title: 'Regulation (EU) 2023/1542, Article 74 (information on the prevention and management of waste batteries), paragraph 1',
     url: 'https://haufe.de/recht/deutsches-anwalt-office-premium/verordnung-eu-20231542-des-europaeischen-parlaments-un-art-74-informationen-ueber-die-abfallvermeidung-und-bewirtschaftung-von-altbatterien_idesk_PI17574_HI15825511.html',
