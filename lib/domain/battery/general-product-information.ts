@@ -36,6 +36,27 @@ export function warrantyYearsAndMonths(value: string): { years: number; months: 
   return { years: Number(years ?? 0), months: Number(months ?? 0) };
 }
 
+/** A month of a year, `YYYY-MM`: the date of manufacture as Annex VI Part A(4) asks for it (month and year). */
+export const MANUFACTURING_MONTH_PATTERN = '^[0-9]{4}-(?:0[1-9]|1[0-2])$';
+const MONTH = new RegExp(MANUFACTURING_MONTH_PATTERN, 'u');
+const isDateTime = (value: string): boolean => z.iso.datetime({ offset: true }).safeParse(value).success;
+const MANUFACTURING_DATE_MESSAGE = 'manufacturingDate must be a month and year (2027-03) or a date and time with its offset (2027-03-04T08:15:00Z).';
+
+/**
+ * The manufacturing date: a date and time with its offset, as the data model types it, or only
+ * the month and year that Annex VI Part A(4) asks for (`2027-03`), stored as the first of that
+ * month at 00:00 UTC so that the served document still holds the model's date-time
+ * (docs/battery.md#tightenings); the page shows a manufacturing date as month and year.
+ */
+const manufacturingDate = () =>
+  z
+    .string({ error: (issue) => (issue.input === undefined ? 'manufacturingDate is required.' : 'manufacturingDate must be a string.') })
+    .max(40, { error: MANUFACTURING_DATE_MESSAGE })
+    .refine((value) => MONTH.test(value) || isDateTime(value), { error: MANUFACTURING_DATE_MESSAGE })
+    .overwrite((value) => (MONTH.test(value) ? `${value}-01T00:00:00Z` : value))
+    .meta({ anyOf: [{ format: 'date-time' }, { pattern: MANUFACTURING_MONTH_PATTERN }] })
+    .describe('When the battery was made (Annex VI Part A(4): month and year): a date and time with its offset, or a month such as 2027-03, stored as 2027-03-01T00:00:00Z');
+
 export const postalAddressSchema = z
   .strictObject(
     {
@@ -74,7 +95,7 @@ export const generalProductInformationCompleteSchema = z.strictObject(
       .describe('The passport\'s identifier, a URN of lower-case letters and digits (the data model\'s pattern)'),
     batteryCategory: choice('batteryCategory', BATTERY_CATEGORIES).describe('lmt, ev, industrial (above 2 kWh, not stationary) or stationary (energy storage above 2 kWh)'),
     manufacturerInformation: contactInformationSchema.describe('The manufacturer (Annex VI Part A(1))'),
-    manufacturingDate: dateTime('manufacturingDate').describe('When the battery was made (Annex VI Part A(4))'),
+    manufacturingDate: manufacturingDate(),
     batteryStatus: choice('batteryStatus', BATTERY_STATUSES).describe('Lifecycle status (Annex XIII point 4(c)); changes over the battery\'s life'),
     batteryMass: measure('batteryMass', { min: 0, max: 100_000, unit: 'kg', description: 'Mass of the whole battery in kg (Annex VI Part A(5))' }),
     manufacturingPlace: postalAddressSchema.describe('The manufacturing plant (Annex VI Part A(3))'),

@@ -89,9 +89,8 @@ export const batteryItemDataSchema = z
         .pick({ productIdentifier: true, batteryPassportIdentifier: true, manufacturingDate: true, puttingIntoService: true, batteryStatus: true, manufacturingPlace: true })
         .meta({ id: 'BatteryItemGeneralProductInformation', description: 'The general product information each battery holds itself, and its plant\'s manufacturing place where it differs from the model\'s' })
         .optional(),
-      carbonFootprint: carbonFootprintSchema
-        .meta({ id: 'BatteryItemCarbonFootprint', description: 'The carbon footprint of the plant that made this battery, where it differs from the model\'s: replaces the model\'s carbonFootprint whole (Art. 7(1): per battery model per manufacturing plant)' })
-        .optional(),
+      // The carbon footprint of the plant that made this battery, where it differs from the model's: it replaces the model's whole (Art. 7(1)).
+      carbonFootprint: carbonFootprintSchema.optional(),
       performanceAndDurability: z
         .strictObject(
           { batteryCondition: batteryConditionSchema.optional(), measuredPerformance: measuredPerformanceSchema.optional() },
@@ -109,7 +108,8 @@ export const batteryItemDataSchema = z
   )
   .meta({
     id: 'BatteryItemData',
-    description: 'The data of one battery, laid over its passport version\'s data element by element: identifiers, dates, status and the dynamic values (docs/battery.md)',
+    description:
+      'The data of one battery, laid over its passport version\'s data element by element: identifiers, dates, status, the dynamic values, its measured Annex IV values, and, where its plant\'s differ from the model\'s, its plant\'s manufacturingPlace and carbonFootprint (the latter replaces the model\'s whole: Art. 7(1), per battery model per manufacturing plant) (docs/battery.md#model-and-item)',
   });
 export type BatteryItemData = z.infer<typeof batteryItemDataSchema>;
 

@@ -168,24 +168,6 @@ export const batteryConditionCompleteSchema = z.strictObject(
   { error: 'batteryCondition must be an object.' },
 );
 
-export const performanceAndDurabilityCompleteSchema = z.strictObject(
-  {
-    batteryTechicalProperties: batteryTechnicalPropertiesCompleteSchema,
-    batteryCondition: batteryConditionCompleteSchema,
-    // Extension of the data model (docs/battery.md#extension-members): optional in the complete aspect too.
-    measuredPerformance: z.lazy(() => measuredPerformanceSchema).optional(),
-  },
-  { error: 'performanceAndDurability must be an object.' },
-);
-
-export const batteryTechnicalPropertiesSchema = batteryTechnicalPropertiesCompleteSchema
-  .partial()
-  .meta({ id: 'BatteryTechnicalProperties', description: 'Model-level performance and durability values (the data model\'s batteryTechicalProperties)' });
-
-export const batteryConditionSchema = batteryConditionCompleteSchema
-  .partial()
-  .meta({ id: 'BatteryCondition', description: 'Dynamic values of one battery, each with the time of its last update' });
-
 /** When a battery's Annex IV Part A values were measured (Annex XIII 4(a)): at its placing on the market, or when its status changed. */
 export const MEASUREMENT_OCCASIONS = ['placing_on_market', 'status_change'] as const;
 
@@ -221,6 +203,24 @@ export const measuredPerformanceEntrySchema = z
 export const measuredPerformanceSchema = list('measuredPerformance', measuredPerformanceEntrySchema, 20).describe(
   'Extension of the data model (docs/battery.md#extension-members): this battery\'s Annex IV Part A values at its placing on the market and at each status change (Annex XIII 4(a))',
 );
+
+export const performanceAndDurabilityCompleteSchema = z.strictObject(
+  {
+    batteryTechicalProperties: batteryTechnicalPropertiesCompleteSchema,
+    batteryCondition: batteryConditionCompleteSchema,
+    // Extension of the data model (docs/battery.md#extension-members): optional in the complete aspect too.
+    measuredPerformance: measuredPerformanceSchema.optional(),
+  },
+  { error: 'performanceAndDurability must be an object.' },
+);
+
+export const batteryTechnicalPropertiesSchema = batteryTechnicalPropertiesCompleteSchema
+  .partial()
+  .meta({ id: 'BatteryTechnicalProperties', description: 'Model-level performance and durability values (the data model\'s batteryTechicalProperties)' });
+
+export const batteryConditionSchema = batteryConditionCompleteSchema
+  .partial()
+  .meta({ id: 'BatteryCondition', description: 'Dynamic values of one battery, each with the time of its last update' });
 
 /** As a passport holds it: every element of both groups optional, and one battery's measured Annex IV values (an item's). */
 export const performanceAndDurabilitySchema = z
