@@ -54,6 +54,7 @@ import {
   itemListSchema,
   itemSchema,
   lineageSchema,
+  publicLineageSchema,
   MAX_ITEM_EXPORT_ROWS,
   putBatchDocSchema,
   putItemDocSchema,
@@ -390,7 +391,7 @@ const unitRecordSchema = z.object({
   previousDigest: z.string().nullable(),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
-  lineage: lineageSchema.optional().describe("A battery's second-life links (docs/battery.md#second-life)"),
+  lineage: publicLineageSchema.optional().describe("A battery's second-life links: the other passports only (docs/battery.md#second-life)"),
 });
 export const unitPassportSchema = passportSchema
   .extend({

@@ -352,10 +352,30 @@ export interface UnitPublicView {
   createdAt: string;
   updatedAt: string;
   serial?: string;
-  lineage?: Lineage;
+  lineage?: PublicLineage;
+}
+
+/**
+ * What the public reads of an item's lineage: the links to the passports it came from and became,
+ * nothing else. The operation, the handover, its time and the marks of a waste handover or a
+ * recycling tell the battery's status, which is Annex XIII point 4(c), read by persons with a
+ * legitimate interest only (docs/battery.md#the-public-page-json-and-links).
+ */
+export interface PublicLineage {
+  predecessor?: Array<Pick<LineageLink, 'digitalLink'>>;
+  successors?: Array<Pick<LineageLink, 'digitalLink'>>;
+}
+
+export function publicLineage(lineage: Lineage): PublicLineage | undefined {
+  const links = (list: LineageLink[] | LineageLink | undefined) => (list === undefined ? [] : Array.isArray(list) ? list : [list]).map((link) => ({ digitalLink: link.digitalLink }));
+  const predecessor = links(lineage.predecessor);
+  const successors = links(lineage.successors);
+  if (predecessor.length === 0 && successors.length === 0) return undefined;
+  return { ...(predecessor.length ? { predecessor } : {}), ...(successors.length ? { successors } : {}) };
 }
 
 export function unitPublicView(unit: UnitRecord, data: Record<string, unknown>): UnitPublicView {
+  const lineage = unit.lineage === undefined ? undefined : publicLineage(unit.lineage);
   return {
     ...(unit.kind === 'item' ? { serial: unit.serial ?? '' } : {}),
     lot: unit.lot ?? null,
@@ -366,6 +386,6 @@ export function unitPublicView(unit: UnitRecord, data: Record<string, unknown>):
     previousDigest: unit.previousDigest,
     createdAt: unit.createdAt,
     updatedAt: unit.updatedAt,
-    ...(unit.lineage === undefined ? {} : { lineage: unit.lineage }),
+    ...(lineage === undefined ? {} : { lineage }),
   };
 }

@@ -120,6 +120,18 @@ export const lineageSchema = z
   })
   .meta({ id: 'Lineage', description: 'Links written by an accepted handover between two organizations; absent when the item has none' });
 
+/** What the public reads of a lineage (lib/domain/unit.ts publicLineage): the other passports' links only, never what tells the status. */
+const publicLinkSchema = z.object({ digitalLink: z.url().describe("The other item's GS1 Digital Link") }).meta({ id: 'PublicLineageLink' });
+export const publicLineageSchema = z
+  .object({
+    predecessor: z.array(publicLinkSchema).optional().describe('The passports of the batteries this one was made from'),
+    successors: z.array(publicLinkSchema).optional().describe('The passports of the batteries this one became'),
+  })
+  .meta({
+    id: 'PublicLineage',
+    description: 'A battery\'s second-life links as the public reads them: the operation, the handover and the marks of a waste handover or a recycling tell its status (Annex XIII 4(c)), which is not public (docs/battery.md#the-public-page-json-and-links)',
+  });
+
 export const itemSchema = z
   .object({
     object: z.literal('item'),

@@ -101,8 +101,13 @@ describe('a battery handed over for repurposing', () => {
     expect(newOne.page.text).toContain('Pass der ursprünglichen Batterie');
     expect(old.page.text).toContain(`href="${accepted.body.to.digitalLink}"`);
     expect(old.page.text).toContain('Pass dieser Batterie in ihrem zweiten Leben');
-    expect(newOne.json.body.item.lineage.predecessor[0].digitalLink).toBe(accepted.body.from.digitalLink);
-    expect(old.json.body.item.lineage.successors[0].digitalLink).toBe(accepted.body.to.digitalLink);
+    // The public JSON names the other passports only: the operation and the handover tell the status (Annex XIII 4(c)), not public.
+    expect(newOne.json.body.item.lineage).toEqual({ predecessor: [{ digitalLink: accepted.body.from.digitalLink }] });
+    expect(old.json.body.item.lineage).toEqual({ successors: [{ digitalLink: accepted.body.to.digitalLink }] });
+    for (const { json } of [newOne, old]) {
+      expect(json.text).not.toContain(accepted.body.id);
+      expect(json.text).not.toContain('repurposing');
+    }
   });
 
   it('records the handover in both organizations’ logs, the other side’s change as the service’s, not the other key’s', async () => {

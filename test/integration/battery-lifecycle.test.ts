@@ -154,8 +154,12 @@ describe('point 13: a battery’s life is a state machine of operations', () => 
     const producerRecycles = await call('POST', `/v1/handovers/${offered.id}/recycle`, { key: maker.live });
     const operatorEvents = (await call('GET', '/v1/events?type=handover.accepted', { key: wasteOperator.live })).body.data as Json[];
     const makerEvents = (await call('GET', '/v1/events?type=item.updated', { key: maker.live })).body.data as Json[];
+    const publicJson = await call('GET', new URL(battery.digitalLink).pathname, { headers: { accept: 'application/json' } });
 
     // Assess
+    // The public JSON does not tell that the battery is waste (Annex XIII 4(c)): no status, no responsible organization, no handover.
+    expect(publicJson.status, publicJson.text).toBe(200);
+    for (const secret of [offered.id, 'responsible', 'Waste', wasteOperator.orgId]) expect(publicJson.text).not.toContain(secret);
     expectError(namingAnItem, 422, 'validation_error', 'productId');
     expect(accepted.status, accepted.text).toBe(200);
     expect(accepted.body).toMatchObject({ operation: 'waste', status: 'accepted', batteryStatus: 'Waste', to: { orgId: wasteOperator.orgId }, item: { serial } });
