@@ -166,6 +166,15 @@ export const FUNCTIONS: Record<FunctionName, FunctionSpec> = {
     // the passport.accessed event (a one-item transaction); a grantee's item write; DeleteItem for Powertools idempotency.
     grants: { table: [...WRITE, 'dynamodb:DeleteItem'], sessionSecret: true },
   },
+  inspect: {
+    entry: 'functions/inspect/handler.ts',
+    description: 'Market surveillance from a scan: an authority inspector signs in with its own identity provider and reads a passport as the authority audience (docs/access.md)',
+    memoryMb: 512,
+    timeoutSeconds: 10,
+    // A read's Gets (the passport, its product and record); the rate-limit counters (UpdateItem); the
+    // passport.accessed event (a one-item transaction: PutItem). The session key seals the inspector's cookie.
+    grants: { table: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], sessionSecret: true },
+  },
   events: {
     entry: 'functions/events/handler.ts',
     description: 'Event log API: list and read the append-only events of the caller’s tenant',

@@ -126,6 +126,61 @@ export interface Config {
     clientSecret?: string;
     redirectUri: string;
   };
+  /**
+   * AUTHORITY_ISSUERS: the identity providers of market surveillance authorities whose inspectors
+   * sign in to `GET /inspect/{dppId}` with credentials issued outside this platform, a JSON array of
+   * `{issuer, clientId, name?}` (docs/access.md#market-surveillance-authorities). Empty: nobody
+   * signs in there. Locally the development identity provider's issuer.
+   */
+  authorityIssuers: AuthorityIssuer[];
+}
+
+/** A market surveillance authority's OpenID Connect provider, trusted to sign its inspectors in (a public client: PKCE, no secret). */
+export interface AuthorityIssuer {
+  /** The issuer identifier, exactly as its ID tokens' `iss` and its discovery document say. */
+  issuer: string;
+  /** This service's client id at that provider. */
+  clientId: string;
+  /** The authority's name, as the owner's event log shows it (default: the issuer's host). */
+  name: string;
+}
+
+/**
+ * AUTHORITY_ISSUERS read: a JSON array of `{issuer, clientId, name?}`; each issuer an https URL (http
+ * only on loopback, for the development provider), named once. Throws a sentence naming what is
+ * wrong; the CDK settings check the context value with it before a deploy.
+ */
+export function parseAuthorityIssuers(text: string | undefined): AuthorityIssuer[] {
+  if (!text || !text.trim()) return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new Error('AUTHORITY_ISSUERS must be a JSON array of {"issuer", "clientId", "name"?}.');
+  }
+  if (!Array.isArray(parsed)) throw new Error('AUTHORITY_ISSUERS must be a JSON array of {"issuer", "clientId", "name"?}.');
+  const seen = new Set<string>();
+  return parsed.map((entry: unknown, index) => {
+    const { issuer, clientId, name, ...rest } = (typeof entry === 'object' && entry !== null ? entry : {}) as Record<string, unknown>;
+    const at = `AUTHORITY_ISSUERS[${index}]`;
+    if (Object.keys(rest).length > 0) throw new Error(`${at} has an unknown field: ${Object.keys(rest)[0]}.`);
+    if (typeof issuer !== 'string' || issuer.length > 2048) throw new Error(`${at}.issuer must be a URL of at most 2048 characters.`);
+    let url: URL;
+    try {
+      url = new URL(issuer);
+    } catch {
+      throw new Error(`${at}.issuer must be a URL, not "${issuer.slice(0, 100)}".`);
+    }
+    const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+    if (!(url.protocol === 'https:' || (url.protocol === 'http:' && loopback)) || url.username || url.password || url.search || url.hash) {
+      throw new Error(`${at}.issuer must be an https URL without credentials, query or fragment (http only on this machine).`);
+    }
+    if (seen.has(issuer)) throw new Error(`${at}.issuer is named twice.`);
+    seen.add(issuer);
+    if (typeof clientId !== 'string' || !/^[\x21-\x7e]{1,256}$/.test(clientId)) throw new Error(`${at}.clientId must be 1 to 256 visible ASCII characters.`);
+    if (name !== undefined && (typeof name !== 'string' || name.trim() === '' || name.length > 200)) throw new Error(`${at}.name must be 1 to 200 characters.`);
+    return { issuer, clientId, name: typeof name === 'string' ? name.trim() : url.host };
+  });
 }
 
 /** The header in which CloudFront sends RESOLVER_ORIGIN_SECRET to the resolver (lower case, as functions see it). */
@@ -178,6 +233,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       clientSecret: env.OIDC_CLIENT_SECRET || undefined,
       redirectUri: env.OIDC_REDIRECT_URI || `${publicApiOrigin}/v1/auth/callback`,
     },
+    authorityIssuers: parseAuthorityIssuers(env.AUTHORITY_ISSUERS),
   };
 }
 

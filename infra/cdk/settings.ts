@@ -1,6 +1,7 @@
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
 import { backupStoreNames } from './constructs/backup-store.ts';
+import { parseAuthorityIssuers } from '../../lib/config.ts';
 
 /**
  * Deployment settings, from CDK context (`cdk deploy -c apiDomain=api.example.com ...` or the
@@ -47,6 +48,13 @@ export interface DeploySettings {
    * need. Unset by default: a new account's concurrency quota may be too small to reserve any.
    */
   reservedConcurrency?: Readonly<Record<string, number>>;
+  /**
+   * The market surveillance authorities' identity providers whose inspectors sign in to
+   * `GET /inspect/{dppId}` (docs/access.md#market-surveillance-authorities): the context value
+   * `authorityIssuers`, a JSON array of `{issuer, clientId, name?}` (or that array itself in
+   * cdk.json), checked as the function reads it (AUTHORITY_ISSUERS, lib/config.ts). Unset: none.
+   */
+  authorityIssuers?: string;
 }
 
 export const DEFAULT_SETTINGS: DeploySettings = {
@@ -73,6 +81,7 @@ export const CONTEXT_KEYS = [
   'apiRateLimit',
   'apiBurstLimit',
   'accessReservedConcurrency',
+  'authorityIssuers',
 ] as const;
 
 export function settingsFromContext(node: Node): DeploySettings {
@@ -89,6 +98,8 @@ export function settingsFromContext(node: Node): DeploySettings {
     if (!Number.isInteger(n) || n <= 0) throw new Error(`Context value ${key} must be a positive integer, not "${value}".`);
     return n;
   };
+  const issuersValue: unknown = node.tryGetContext('authorityIssuers');
+  const authorityIssuers = Array.isArray(issuersValue) ? JSON.stringify(issuersValue) : text('authorityIssuers');
   const retention = positive('logRetentionDays', DEFAULT_SETTINGS.logRetention);
   if (!(Object.values(RetentionDays) as number[]).includes(retention)) {
     throw new Error(`Context value logRetentionDays must be one of CloudWatch Logs' retention periods (1, 3, 5, 7, 14, 30, 60, 90, ...), not ${retention}.`);
@@ -110,6 +121,7 @@ export function settingsFromContext(node: Node): DeploySettings {
     apiRateLimit: positive('apiRateLimit', DEFAULT_SETTINGS.apiRateLimit),
     apiBurstLimit: positive('apiBurstLimit', DEFAULT_SETTINGS.apiBurstLimit),
     ...(text('accessReservedConcurrency') === undefined ? {} : { reservedConcurrency: { access: positive('accessReservedConcurrency', 0) } }),
+    ...(authorityIssuers ? { authorityIssuers } : {}),
   };
   validateSettings(settings);
   return settings;
@@ -160,6 +172,13 @@ export function validateSettings(settings: DeploySettings): void {
     throw new Error(`Context value brandCnameTarget must be a lower-case host name such as d111111abcdef8.cloudfront.net, not "${target}".`);
   }
   if (settings.apiBurstLimit < 1 || settings.apiRateLimit < 1) throw new Error('API throttling limits must be positive.');
+  if (settings.authorityIssuers !== undefined) {
+    try {
+      parseAuthorityIssuers(settings.authorityIssuers);
+    } catch (error) {
+      throw new Error(`Context value ${(error as Error).message.replace(/^AUTHORITY_ISSUERS/, 'authorityIssuers')}`);
+    }
+  }
 }
 
 function certificateRegion(arn: string): string | undefined {

@@ -181,6 +181,8 @@ export class PassportStack extends Stack {
                 ])
             : [],
         ),
+        // The authorities' identity providers, for the inspectors' sign-in (docs/access.md#market-surveillance-authorities).
+        ...(settings.authorityIssuers ? { inspect: { AUTHORITY_ISSUERS: settings.authorityIssuers } } : {}),
       },
       ...(settings.brandDistributionId ? { brandDistributionId: settings.brandDistributionId } : {}),
       tableResources: data.resources,

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { DEV_AUTHORITY_NAME, INSPECT_CLIENT_ID } from './identity-provider.ts';
 
 /** What the local stack knows when it sets the functions' environment (a part of StackInfo). */
 export interface LocalEnvironmentInput {
@@ -39,6 +40,9 @@ export function localFunctionEnvironment(
     PUBLIC_API_ORIGIN: info.url,
     OIDC_ISSUER: info.oidcIssuer,
     OIDC_CLIENT_ID: info.oidcClientId,
+    // The development identity provider stands for a market surveillance authority's too, with its inspectors'
+    // client (docs/access.md#market-surveillance-authorities); like OIDC_ISSUER, the stack's own provider each start.
+    AUTHORITY_ISSUERS: JSON.stringify([{ issuer: info.oidcIssuer, clientId: INSPECT_CLIENT_ID, name: DEV_AUTHORITY_NAME }]),
     SESSION_SECRET: info.sessionSecret,
     SECRETS_KEY: info.secretsKey,
     DNS_SERVER: info.dnsServer,

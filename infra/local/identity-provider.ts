@@ -13,16 +13,33 @@ export interface DevAccount {
   email: string;
   password: string;
   name: string;
+  /**
+   * An inspector of a market surveillance authority (docs/access.md#market-surveillance-authorities):
+   * only such an account signs in through the inspectors' client, as only an authority's staff sign
+   * in at its own identity provider.
+   */
+  authority?: boolean;
 }
 
 /** The seeded account; infra/local/demo.ts makes it a member of the demo organization. */
 export const DEMO_ACCOUNT: DevAccount = { email: 'demo@example.com', password: 'demo', name: 'Demo User' };
 
+/** The seeded inspector of a market surveillance authority: it signs in at /inspect/{dppId}, never to the dashboard's organizations. */
+export const INSPECTOR_ACCOUNT: DevAccount = { email: 'inspector@authority.example', password: 'inspector', name: 'Ines Inspector', authority: true };
+
 export const DEV_CLIENT_ID = 'passport-dashboard';
+
+/** The inspectors' client (public, PKCE): the local stack trusts this provider with it as an authority's (AUTHORITY_ISSUERS). */
+export const INSPECT_CLIENT_ID = 'passport-inspect';
+
+/** The name the local stack gives this provider as a trusted authority's. */
+export const DEV_AUTHORITY_NAME = 'Development market surveillance authority';
 
 export interface IdentityProvider {
   issuer: string;
   clientId: string;
+  /** The inspectors' client id, when the provider has the inspectors' client (`inspectRedirectUris`). */
+  inspectClientId?: string;
   stop(): Promise<void>;
 }
 
@@ -119,10 +136,17 @@ function sendHtml(res: ServerResponse, status: number, html: string): void {
 
 /**
  * Starts the provider on a free loopback port. `redirectUris` are the service's callback URLs
- * registered for the public dashboard client (PKCE, no secret).
+ * registered for the public dashboard client (PKCE, no secret); `inspectRedirectUris`, those of the
+ * inspectors' client (INSPECT_CLIENT_ID), through which only `authority` accounts sign in.
+ * `authorityAccounts` (default: the seeded inspector) are known beside `accounts`.
  */
-export async function startIdentityProvider(options: { redirectUris: string[]; accounts?: DevAccount[] }): Promise<IdentityProvider> {
-  const accounts = new Map((options.accounts ?? [DEMO_ACCOUNT]).map((a) => [subjectOf(a.email), a] as const));
+export async function startIdentityProvider(options: {
+  redirectUris: string[];
+  inspectRedirectUris?: string[];
+  accounts?: DevAccount[];
+  authorityAccounts?: DevAccount[];
+}): Promise<IdentityProvider> {
+  const accounts = new Map([...(options.accounts ?? [DEMO_ACCOUNT]), ...(options.authorityAccounts ?? [INSPECTOR_ACCOUNT])].map((a) => [subjectOf(a.email), a] as const));
   const server = createServer();
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -142,6 +166,17 @@ export async function startIdentityProvider(options: { redirectUris: string[]; a
         grant_types: ['authorization_code'],
         response_types: ['code'],
       },
+      ...(options.inspectRedirectUris
+        ? [
+            {
+              client_id: INSPECT_CLIENT_ID,
+              token_endpoint_auth_method: 'none',
+              redirect_uris: options.inspectRedirectUris,
+              grant_types: ['authorization_code'],
+              response_types: ['code'],
+            },
+          ]
+        : []),
     ],
     jwks: { keys: [{ ...(await exportJWK(privateKey)), alg: 'RS256', use: 'sig', kid: 'dev-1' }] },
     cookies: { keys: [randomBytes(32).toString('hex')] },
@@ -185,7 +220,7 @@ export async function startIdentityProvider(options: { redirectUris: string[]; a
     const uid = interaction[1] ?? '';
     void (async () => {
       try {
-        await provider.interactionDetails(req, res);
+        const details = await provider.interactionDetails(req, res);
         if (req.method === 'GET' && !interaction[2]) return sendHtml(res, 200, loginPage(uid));
         if (req.method !== 'POST' || !interaction[2]) return sendHtml(res, 405, 'Method not allowed');
         const form = await readForm(req);
@@ -194,6 +229,10 @@ export async function startIdentityProvider(options: { redirectUris: string[]; a
         const account = accounts.get(sub);
         if (!account || account.password !== form.get('password')) {
           return sendHtml(res, 401, loginPage(uid, 'Wrong email or password.', email));
+        }
+        // The inspectors' client stands for an authority's own provider: only its inspectors sign in there.
+        if (details.params.client_id === INSPECT_CLIENT_ID && !account.authority) {
+          return sendHtml(res, 403, loginPage(uid, 'This account is no inspector of a market surveillance authority.', email));
         }
         await provider.interactionFinished(req, res, { login: { accountId: sub } }, { mergeWithLastSubmission: false });
       } catch {
@@ -205,6 +244,7 @@ export async function startIdentityProvider(options: { redirectUris: string[]; a
   return {
     issuer,
     clientId: DEV_CLIENT_ID,
+    ...(options.inspectRedirectUris ? { inspectClientId: INSPECT_CLIENT_ID } : {}),
     stop: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

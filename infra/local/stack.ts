@@ -20,6 +20,7 @@ import { startQueueEndpoint, startQueues, type QueueEndpoint } from './queue.ts'
 import { startStreamPoller, type StreamHandler } from './table-stream.ts';
 import { startBackupStore } from './backup-store.ts';
 import { BACKED_UP_TYPES } from '../../lib/services/backup.ts';
+import { inspectCallbackUrl } from '../../lib/domain/inspect.ts';
 
 export const REPO_ROOT = resolve(import.meta.dirname, '../..');
 
@@ -303,6 +304,8 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
     stops.unshift(gateway.stop);
     const identityProvider = await startIdentityProvider({
       redirectUris: [`${gateway.url}/v1/auth/callback`],
+      // The provider stands for a market surveillance authority's too (AUTHORITY_ISSUERS, infra/local/environment.ts).
+      inspectRedirectUris: [inspectCallbackUrl(gateway.url)],
       ...(options.devAccounts ? { accounts: options.devAccounts } : {}),
     });
     stops.unshift(identityProvider.stop);

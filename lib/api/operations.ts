@@ -1,5 +1,6 @@
 import { ACCESS_PATH_PARAMETERS, accessOperations } from './operations-access.ts';
 import { HANDOVER_PATH_PARAMETERS, handoverOperations } from './operations-handovers.ts';
+import { inspectOperations } from './operations-inspect.ts';
 import * as z from 'zod';
 import { analyticsQuerySchema, analyticsSchema, DEFAULT_WINDOW_DAYS, MAX_WINDOW_DAYS } from '../domain/analytics.ts';
 import { createApiKeySchema, listApiKeysQuerySchema } from '../domain/api-key.ts';
@@ -861,6 +862,7 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   ...unitOperations('item'),
   ...handoverOperations(),
   ...accessOperations(),
+  ...inspectOperations(),
   'POST /v1/event-subscriptions': {
     summary: 'Create an event subscription',
     description:

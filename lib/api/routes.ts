@@ -31,7 +31,8 @@ export type FunctionName =
   | 'items'
   | 'health'
   | 'scan-spill'
-  | 'access';
+  | 'access'
+  | 'inspect';
 
 /**
  * How a route authenticates: an API key (Bearer; the dashboard's session cookie is accepted too, see
@@ -143,6 +144,11 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', path: '/v1/dppsByProductId/{productIdentifier}', function: 'access', auth: 'optional', scopes: [], body: false },
   { method: 'GET', path: '/v1/dppsByIdAndDate/{dppId}', function: 'access', auth: 'optional', scopes: [], body: false },
   { method: 'POST', path: '/v1/dppsByProductIds', function: 'access', auth: 'optional', scopes: [], body: true, event: { none: 'reads passports: nothing changes (a read of restricted elements is logged as passport.accessed)' } },
+  // Market surveillance from a scan (docs/access.md#market-surveillance-authorities): an inspector signs in with its authority's
+  // own identity provider and reads as the authority audience. No API key, no session: the inspector's cookie is read by the function.
+  { method: 'GET', path: '/inspect/{dppId}', function: 'inspect', auth: 'none', scopes: [], body: false },
+  { method: 'GET', path: '/inspect/sign-in', function: 'inspect', auth: 'none', scopes: [], body: false },
+  { method: 'GET', path: '/inspect/callback', function: 'inspect', auth: 'none', scopes: [], body: false },
   // A battery handed over to another organization for its second life or as waste (docs/battery.md#second-life).
   { method: 'POST', path: '/v1/handovers', function: 'items', auth: 'apiKey', scopes: ['products:write'], body: true, idempotent: true, event: 'handover.offered' },
   { method: 'GET', path: '/v1/handovers', function: 'items', auth: 'apiKey', scopes: ['products:read'], body: false },

@@ -30,11 +30,14 @@ interface SessionClaims {
   csrf: string;
 }
 
-/** Marks what a sealed value is for, so that one kind can never be replayed as another. */
-export type SealPurpose = 'session' | 'login';
+/**
+ * Marks what a sealed value is for, so that one kind can never be replayed as another: an
+ * inspector's cookie (lib/auth/inspector-session.ts) is no dashboard session.
+ */
+export type SealPurpose = 'session' | 'login' | 'inspector' | 'inspector_login';
 
 const ISSUER = 'product-passport';
-const BASE_NAME = { session: 'passport_session', login: 'passport_login' } as const;
+const BASE_NAME = { session: 'passport_session', login: 'passport_login', inspector: 'passport_inspector', inspector_login: 'passport_inspector_login' } as const;
 
 /** Cookies are Secure (and `__Host-` prefixed) unless the API is served over plain HTTP on loopback. */
 export function cookiesAreSecure(origin = config().publicApiOrigin): boolean {

@@ -55,8 +55,10 @@ export type EventType = (typeof EVENT_TYPES)[number];
 
 /**
  * Who caused an event: an API key, a dashboard user, a signed webhook delivery, the service itself
- * (an import's worker), or another organization (a grantee's or an authority's read or write of the
- * owner's passport: its organization id, never its key's; docs/access.md#what-is-logged).
+ * (an import's worker), another organization (a grantee's or an authority's read or write of the
+ * owner's passport: its organization id, never its key's; docs/access.md#what-is-logged), or an
+ * inspector of a market surveillance authority signed in with the authority's own identity provider
+ * (its subject there; docs/access.md#market-surveillance-authorities).
  */
-export const ACTOR_TYPES = ['api_key', 'user', 'webhook', 'system', 'organization'] as const;
+export const ACTOR_TYPES = ['api_key', 'user', 'webhook', 'system', 'organization', 'inspector'] as const;
 export type ActorType = (typeof ACTOR_TYPES)[number];

@@ -44,8 +44,11 @@ interface Found {
   access: ReaderAccess;
 }
 
+/** How a reader reads an owner's product: accessOf for the platform's credentials, another rule for an inspector (readDppWith). */
+type AccessRule = (owner: Tenant, productId: string) => Promise<ReaderAccess>;
+
 /** The passport a DPP id names, at `at` (epoch ms) or now, with the caller's access to it; 404 for anything else. */
-async function find(principal: Principal | undefined, dppId: string, at?: number, param = 'dppId'): Promise<Found> {
+async function find(principal: Principal | undefined, dppId: string, at?: number, param = 'dppId', accessFor: AccessRule = (owner, productId) => accessOf(principal, owner, productId)): Promise<Found> {
   const ref = parseDppId(dppId);
   if (!ref) throw notFound(param);
   const view = await getPublicView(ref.tenant, ref.gtin14);
@@ -60,7 +63,7 @@ async function find(principal: Principal | undefined, dppId: string, at?: number
     unit = current && at !== undefined ? await getUnitAt(ref.tenant, current, at) : current;
     if (!unit) throw current ? new NotFoundError('The record had no version yet at that date.', { param: 'date' }) : notFound(param);
   }
-  const access = await accessOf(principal, ref.tenant, product.productId);
+  const access = await accessFor(ref.tenant, product.productId);
   return { ref, product, passport, ...(unit ? { unit } : {}), access };
 }
 
@@ -150,6 +153,18 @@ export async function readDpp(principal: Principal | undefined, dppId: string, r
   const { data, restricted } = visibleData(found);
   await recordAccess(found, dppIdOf(found.ref), restricted, requestId);
   return answer(found, data);
+}
+
+/**
+ * A passport read by a reader the platform's credentials do not name, an inspector of a trusted
+ * authority (lib/services/inspections.ts): found and filtered as every read is, with `accessFor`'s
+ * access; the caller logs the read, naming the inspector. Answers the owner and the restricted
+ * elements read beside the answer.
+ */
+export async function readDppWith(accessFor: (owner: Tenant) => ReaderAccess, dppId: string): Promise<{ dpp: DppAnswer; owner: Tenant; productId: string; restricted: string[] }> {
+  const found = await find(undefined, dppId, undefined, 'dppId', async (owner) => accessFor(owner));
+  const { data, restricted } = visibleData(found);
+  return { dpp: answer(found, data), owner: found.ref.tenant, productId: found.product.productId, restricted };
 }
 
 /** Identifiers a request without credentials may name in one `POST /v1/dppsByProductIds` (docs/access.md#reads). */

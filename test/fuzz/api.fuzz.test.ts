@@ -99,6 +99,10 @@ const EXTRA_STATUSES: Readonly<Record<string, readonly number[]>> = {
   'POST /v1/access-requests/{requestId}/refuse': [409],
   'GET /v1/auth/login': [302],
   'GET /v1/auth/callback': [303, 401, 403],
+  // An inspector's view, sign-in and callback (docs/access.md#market-surveillance-authorities): to the sign-in or the provider, 401 before signing in, 403 for an untrusted issuer, 429 past the address's limit.
+  'GET /inspect/{dppId}': [302, 401, 429],
+  'GET /inspect/sign-in': [302, 403, 429],
+  'GET /inspect/callback': [303, 401, 403, 429],
 };
 
 const hasPathParams = (route: Route): boolean => /\{\w+\+?\}/.test(route.path);

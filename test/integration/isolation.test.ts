@@ -393,6 +393,7 @@ const PATH_CASES: Readonly<Record<string, ResourceCase | NotTenantData | { resol
   'GET /v1/dpps/{dppId}/elements/{elementPath}': { notTenantData: PUBLIC_TIER },
   'GET /v1/dppsByProductId/{productIdentifier}': { notTenantData: PUBLIC_TIER },
   'GET /v1/dppsByIdAndDate/{dppId}': { notTenantData: PUBLIC_TIER },
+  'GET /inspect/{dppId}': { notTenantData: 'takes no API key or session: an inspector of a trusted authority reads any live passport as the authority audience by design; others are sent to sign in (test/integration/inspector.test.ts)' },
   'GET /docs/{asset}': { notTenantData: 'the API reference’s static files' },
   // Every tenant has every legal term (the platform's wording); the path names the term, and the caller reads and writes only its own tenant's correction.
   'GET /v1/labelling/terms/{lang}/{termKey}': { notTenantData: 'the path names a platform term every tenant has; the answer carries the caller’s own correction only (A’s is checked below)' },
