@@ -676,6 +676,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/inspect/{dppId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a passport as a market surveillance authority (inspector sign-in)
+         * @description The authenticated view the public battery page links to. An inspector of a market surveillance authority signed in with the authority's own identity provider (one of AUTHORITY_ISSUERS, GET /inspect/sign-in) reads the passport as the authority audience reads it (Regulation (EU) 2023/1542 Art. 77(2)(b): Annex XIII points 1 to 3, never point 4) as a page, or as JSON with format=json or Accept: application/json (the form of GET /v1/dpps/{dppId}). A test passport reads as the public does. Each read of restricted elements writes passport.accessed in the owner's log, naming the authority, the issuer and the subject. Without the inspector's cookie (it lasts 30 minutes): 302 to the sign-in, or 401 for JSON. Takes no API key and no dashboard session. At most 120 requests a minute per inspector; before signing in, the client address's limit (ANON_RATE_LIMIT_PER_MINUTE). 404 for an id that names no published passport.
+         */
+        get: operations["getInspectDppId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/inspect/sign-in": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sign in as an inspector of a market surveillance authority
+         * @description Starts the OpenID Connect authorization code flow (PKCE, state, nonce) with the authority's identity provider named by issuer, or the only trusted one, and redirects to it; with several trusted and none named, a page to choose. An issuer not on the trusted list is 403 naming issuer; so is any sign-in while none is trusted. dppId names the passport to read afterwards (422 for anything else than a DPP id).
+         */
+        get: operations["getInspectSignIn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/inspect/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The authority's identity provider returns here
+         * @description Completes an inspector's sign-in: the state, the code (exchanged with the PKCE verifier) and the ID token (signature, issuer, audience, expiry, nonce) are checked, then the inspector's cookie is set and the browser goes to the passport. Each parameter within its budget (422 naming it past it, docs/security.md#parser-budgets); an answer from an issuer not trusted here is 403 naming iss; no sign-in in progress, a provider's error or a response that does not verify is 401.
+         */
+        get: operations["getInspectCallback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/handovers": {
         parameters: {
             query?: never;
@@ -4075,7 +4135,7 @@ export interface components {
             createdAt: string;
             actor: {
                 /** @enum {string} */
-                type: "api_key" | "user" | "webhook" | "system" | "organization";
+                type: "api_key" | "user" | "webhook" | "system" | "organization" | "inspector";
                 id: string;
                 /** @description For people: the API key's name or the dashboard user's e-mail, as they were when the change was made (absent for the system and webhooks) */
                 name?: string;
@@ -4367,7 +4427,7 @@ export interface components {
                 updatedAt: string;
                 updatedBy: {
                     /** @enum {string} */
-                    type: "api_key" | "user" | "webhook" | "system" | "organization";
+                    type: "api_key" | "user" | "webhook" | "system" | "organization" | "inspector";
                     id: string;
                 };
             } | null;
@@ -9224,6 +9284,291 @@ export interface operations {
             };
             /** @description Body over its limit: 256 KiB; a bulk import file over 5 MB (XLSX 4 MB) or 10,000 rows (invalid_request_error) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A field is invalid; param names it (validation_error) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After (rate_limit_error) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; quote the Request-Id (api_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service it depends on (the database, a queue, the key service) did not answer; nothing was changed; retry after Retry-After seconds (service_unavailable) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getInspectDppId: {
+        parameters: {
+            query?: {
+                /** @description json: the JSON form of the view, as Accept: application/json asks for it; html (default): the page */
+                format?: "html" | "json";
+            };
+            header?: never;
+            path: {
+                /** @description A DPP id (dpp_…), as every passport, batch and item read names it */
+                dppId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The passport as the inspector reads it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/json": components["schemas"]["Dpp"];
+                };
+            };
+            /** @description Not signed in: to GET /inspect/sign-in */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request: invalid JSON, not JSON, an unknown query parameter (invalid_request_error); an Idempotency-Key reused with another body (idempotency_error) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication (authentication_error) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, also for another organization’s resources (not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A field is invalid; param names it (validation_error) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After (rate_limit_error) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; quote the Request-Id (api_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service it depends on (the database, a queue, the key service) did not answer; nothing was changed; retry after Retry-After seconds (service_unavailable) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getInspectSignIn: {
+        parameters: {
+            query: {
+                /** @description The DPP id of the passport to read once signed in */
+                dppId: string;
+                /** @description The authority's OpenID Connect issuer: one of the trusted issuers (403 for another); may be left out when only one is trusted */
+                issuer?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A choice of the trusted authorities’ identity providers */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description To the authority's identity provider */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request: invalid JSON, not JSON, an unknown query parameter (invalid_request_error); an Idempotency-Key reused with another body (idempotency_error) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: a missing scope, or a session required (permission_error) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A field is invalid; param names it (validation_error) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After (rate_limit_error) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; quote the Request-Id (api_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service it depends on (the database, a queue, the key service) did not answer; nothing was changed; retry after Retry-After seconds (service_unavailable) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getInspectCallback: {
+        parameters: {
+            query?: {
+                /** @description The authorization code */
+                code?: string;
+                /** @description The state of the sign-in this browser started */
+                state?: string;
+                /** @description The issuer of the answer (RFC 9207); one not trusted here is 403 */
+                iss?: string;
+                /** @description The provider's session state (OpenID Connect Session Management), ignored */
+                session_state?: string;
+                /** @description The error the provider answered instead of a code */
+                error?: string;
+                /** @description The provider's words on that error */
+                error_description?: string;
+                /** @description The provider's page on that error */
+                error_uri?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed in: the inspector's cookie is set; to GET /inspect/{dppId} */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed request: invalid JSON, not JSON, an unknown query parameter (invalid_request_error); an Idempotency-Key reused with another body (idempotency_error) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication (authentication_error) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: a missing scope, or a session required (permission_error) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
