@@ -4,6 +4,7 @@ import { cursorQuerySchema } from '../../lib/domain/pagination.ts';
 import { createPassportEnvelopeSchema, type PassportVersion } from '../../lib/domain/passport.ts';
 import { completenessQuerySchema, publishQuerySchema, type CompletenessReport } from '../../lib/domain/passport-completeness.ts';
 import { dppIdOf } from '../../lib/domain/dpp-id.ts';
+import { unitConversionsMember } from '../../lib/domain/battery/units-migration.ts';
 import { toPassportView } from '../../lib/domain/passport-view.ts';
 import { defineApiHandler, pathParam, type ApiRequest } from '../../lib/api/handler.ts';
 import { InvalidRequestError, NotFoundError, UnsupportedMediaTypeError, ValidationError } from '../../lib/http/errors.ts';
@@ -53,7 +54,7 @@ async function getCurrentPassport(request: ApiRequest) {
   if (at !== undefined) {
     const version = product.passportVersion ? await getPassportVersionAt(tenant, product.productId, Date.parse(at)) : undefined;
     if (!version) throw new NotFoundError(`Product '${product.productId}' had no published passport at ${at}.`, { param: 'at' });
-    return json(200, { ...toPassportView(product, version), dppId: dppIdOf({ tenant, gtin14: product.gtin }), ...backupUrlOf(tenant, product.gtin, version.version) });
+    return json(200, { ...toPassportView(product, version), ...unitConversionsMember(version), dppId: dppIdOf({ tenant, gtin14: product.gtin }), ...backupUrlOf(tenant, product.gtin, version.version) });
   }
   const passport = product.passportVersion
     ? await getPassportVersion(tenant, product.productId, product.passportVersion)
@@ -64,7 +65,8 @@ async function getCurrentPassport(request: ApiRequest) {
       suggestion: 'Publish one with POST /v1/passports.',
     });
   }
-  return json(200, { ...toPassportView(product, passport), dppId: dppIdOf({ tenant, gtin14: product.gtin }), ...backupUrlOf(tenant, product.gtin, passport.version) });
+  // The owner's read names the stored values of a battery version read in newer units (docs/battery.md#units); the public pages do not.
+  return json(200, { ...toPassportView(product, passport), ...unitConversionsMember(passport), dppId: dppIdOf({ tenant, gtin14: product.gtin }), ...backupUrlOf(tenant, product.gtin, passport.version) });
 }
 
 const versionsQuery = cursorQuerySchema('passportId');
@@ -81,7 +83,7 @@ async function listVersions(request: ApiRequest) {
     }
   }
   const page = await listPassportVersions(tenant, product.productId, limit, before);
-  return json(200, { data: page.passports, hasMore: page.hasMore });
+  return json(200, { data: page.passports.map((passport) => ({ ...passport, ...unitConversionsMember(passport) })), hasMore: page.hasMore });
 }
 
 const createdBody = (passport: PassportVersion, completeness?: CompletenessReport) => ({

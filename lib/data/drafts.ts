@@ -1,4 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { inCurrentUnits, storedUnitFields } from '../domain/battery/units-migration.ts';
 import type { DraftRecord } from '../domain/draft.ts';
 import type { PassportData } from '../domain/passport.ts';
 import type { Tenant } from '../domain/tenant.ts';
@@ -15,10 +16,13 @@ type Item = Record<string, unknown>;
 
 const key = (tenant: Tenant, productId: string) => ({ PK: tenantPk(tenant), SK: draftSk(productId) });
 
-export const toItem = (tenant: Tenant, draft: DraftRecord): Item => ({ ...key(tenant, draft.productId), type: 'draft', ...draft });
+/** A draft as stored, with the units' marker when its data needs one (docs/battery.md#units). */
+export const toItem = (tenant: Tenant, draft: DraftRecord): Item => ({ ...key(tenant, draft.productId), type: 'draft', ...draft, ...storedUnitFields(draft) });
 
+/** A stored draft, battery data stored in older units converted (lib/domain/battery/units-migration.ts). */
 export function fromItem(item: Item): DraftRecord {
-  return { productId: String(item.productId), data: (item.data ?? {}) as PassportData, createdAt: String(item.createdAt), updatedAt: String(item.updatedAt) };
+  const draft: DraftRecord = { productId: String(item.productId), data: (item.data ?? {}) as PassportData, createdAt: String(item.createdAt), updatedAt: String(item.updatedAt) };
+  return inCurrentUnits(draft, item.dataUnits);
 }
 
 export async function getDraft(tenant: Tenant, productId: string): Promise<DraftRecord | undefined> {

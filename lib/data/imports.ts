@@ -1,7 +1,9 @@
 import { BatchGetCommand, BatchWriteCommand, GetCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { ImportCounts, ImportRecord, ImportRowError, ImportStatus } from '../domain/imports.ts';
 import { finalStatus, MAX_IMPORT_ERRORS } from '../domain/imports.ts';
+import { DATA_UNITS, toCurrentUnits } from '../domain/battery/units-migration.ts';
 import type { PassportVersion } from '../domain/passport.ts';
+import { PASSPORT_JSON_COLUMN } from '../domain/passport-kinds.ts';
 import type { ProductRecord } from '../domain/product.ts';
 import type { Environment, Tenant } from '../domain/tenant.ts';
 import { db, tableName } from './client.ts';
@@ -9,7 +11,8 @@ import { itemBytes, valueBytes } from './item-size.ts';
 import { cancellationReasons, isConditionFailure, retryOnConflict } from './errors.ts';
 import { gtinSk, IMPORT_PREFIX, importChunkSk, importSk, productSk, tenantPk } from './keys.ts';
 import type { LabelTermSetRef } from '../domain/labelling-term.ts';
-import { versionItems } from './passports.ts';
+import { storedPassport, versionItems } from './passports.ts';
+import { passportFromItem } from './public-reads.ts';
 import { fromItem as productFromItem, toItem as productToItem } from './products.ts';
 import { beginsWith, queryItems } from './query.ts';
 import { putNew, type TransactItem } from './writes.ts';
@@ -45,6 +48,12 @@ export interface ImportChunk {
   done: boolean;
   /** The Request-Id of the upload, which the events of the chunk's rows carry (docs/lifecycle.md#event-log). */
   requestId: string | null;
+  /**
+   * Whether the rows came in the units of DIN DKE SPEC 99100 (docs/battery.md#units): false for a chunk
+   * uploaded before, whose battery passports getImportChunk converts and whose item rows (in the
+   * chunk's message) the worker converts.
+   */
+  currentUnits: boolean;
 }
 
 /** Which row a write belongs to: its outcome is recorded on the chunk in the write's own transaction. */
@@ -95,7 +104,8 @@ function jobToItem(job: ImportRecord): Item {
 /** A chunk item as insertImportJob writes it. */
 function chunkItem(job: Pick<ImportRecord, 'orgId' | 'environment' | 'importId' | 'createdAt'>, n: number, rows: readonly StoredRow[], requestId: string | null): Item {
   const expiresAt = Math.floor(Date.parse(job.createdAt) / 1000) + CHUNK_TTL_SECONDS;
-  return { PK: tenantPk(job), SK: importChunkSk(job.importId, n), type: 'importChunk', importId: job.importId, chunk: n, rows, outcomes: {}, expiresAt, requestId };
+  // dataUnits: the rows came in the units of DIN DKE SPEC 99100; a chunk stored before without it is read converted (docs/battery.md#units).
+  return { PK: tenantPk(job), SK: importChunkSk(job.importId, n), type: 'importChunk', importId: job.importId, chunk: n, rows, outcomes: {}, expiresAt, requestId, dataUnits: DATA_UNITS };
 }
 
 /** What a chunk item grows by when the worker is done with it: the `done` marker (it also empties `rows`). */
@@ -187,14 +197,31 @@ export async function getImportChunk(tenant: Tenant, importId: string, chunk: nu
     new GetCommand({ TableName: tableName(), Key: { PK: tenantPk(tenant), SK: importChunkSk(importId, chunk) }, ConsistentRead: true }),
   );
   if (!Item) return undefined;
+  const currentUnits = Item.dataUnits === DATA_UNITS;
+  const rows = (Item.rows ?? []) as StoredRow[];
   return {
     importId,
     chunk,
-    rows: (Item.rows ?? []) as StoredRow[],
+    rows: currentUnits ? rows : rows.map(rowInCurrentUnits),
     outcomes: (Item.outcomes ?? {}) as Record<string, RowOutcome>,
     done: Item.done === true,
     requestId: typeof Item.requestId === 'string' ? Item.requestId : null,
+    currentUnits,
   };
+}
+
+/** A product row uploaded before the units changed: its battery passport (the `passport` column's JSON) converted; any other row as it is. */
+function rowInCurrentUnits(row: StoredRow): StoredRow {
+  const cell = row.cells[PASSPORT_JSON_COLUMN];
+  if (cell === undefined) return row;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(cell);
+  } catch {
+    return row; // the worker refuses it with its message, as it would have
+  }
+  const { data, conversions } = toCurrentUnits(parsed);
+  return conversions.length === 0 ? row : { ...row, cells: { ...row.cells, [PASSPORT_JSON_COLUMN]: JSON.stringify(data) } };
 }
 
 /** A GTIN item as a bulk import compares against it. */
@@ -228,7 +255,7 @@ export async function readGtinViews(tenant: Tenant, gtins: readonly string[]): P
   return new Map(
     items.map((item) => [
       String(item.gtin),
-      { productId: String(item.productId), ...(item.passport ? { passport: item.passport as PassportVersion } : {}) },
+      { productId: String(item.productId), ...(item.passport ? { passport: passportFromItem(item.passport as Record<string, unknown>) } : {}) },
     ]),
   );
 }
@@ -284,7 +311,7 @@ export async function createImportedProduct(
       db().send(
         new TransactWriteCommand({
           TransactItems: [
-            putNew({ PK: tenantPk(tenant), SK: gtinSk(product.gtin), type: 'gtin', ...publicFields(stored), ...(passport ? { passport } : {}) }),
+            putNew({ PK: tenantPk(tenant), SK: gtinSk(product.gtin), type: 'gtin', ...publicFields(stored), ...(passport ? { passport: storedPassport(passport) } : {}) }),
             putNew(productToItem(stored)),
             ...(passport ? versionItems(tenant, stored, passport, labelTerms) : []),
             ...events,
@@ -369,7 +396,7 @@ export async function updateImportedProduct(
                       ...(publicSets.length ? { ExpressionAttributeNames: Object.fromEntries(publicSets.map(([f]) => [`#${f}`, f])) } : {}),
                       ExpressionAttributeValues: {
                         ...Object.fromEntries(publicSets.map(([f, v]) => [`:${f}`, v])),
-                        ...(passport ? { ':passport': passport } : {}),
+                        ...(passport ? { ':passport': storedPassport(passport) } : {}),
                       },
                     },
                   },

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, type BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { storedUnitFields } from '../domain/battery/units-migration.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import { unitFromItem, unitValue, type UnitKind, type UnitRecord } from '../domain/unit.ts';
 import { putItems } from './backup-restore.ts';
@@ -44,7 +45,8 @@ function attributes(unit: UnitRecord): Item {
     ...(unit.lot === undefined ? {} : { lot: unit.lot }),
     ...(unit.serial === undefined ? {} : { serial: unit.serial }),
     status: unit.status,
-    data: unit.data,
+    // The record read in older units as it was stored; one written now with the units' marker when it needs one (docs/battery.md#units).
+    ...storedUnitFields(unit),
     version: unit.version,
     digest: unit.digest,
     ...(unit.previousDigest === null ? {} : { previousDigest: unit.previousDigest }),

@@ -1,4 +1,5 @@
 import { GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { storedUnitFields } from '../domain/battery/units-migration.ts';
 import type { LabelTermSetRef } from '../domain/labelling-term.ts';
 import type { PassportVersion } from '../domain/passport.ts';
 import type { ProductRecord } from '../domain/product.ts';
@@ -26,6 +27,9 @@ const pageFields = (product: Pick<ProductRecord, 'productId' | 'name' | 'categor
   qrCodeUrl: product.qrCodeUrl,
 });
 
+/** A version as stored, on its own item and as the copy on a GTIN or page item: with the units' marker when its data needs one (docs/battery.md#units). */
+export const storedPassport = (passport: PassportVersion): PassportVersion & { dataUnits?: string } => ({ ...passport, ...storedUnitFields(passport) });
+
 /**
  * The new items of a published version: the version, its passport id pointer and its page (each on
  * the condition that it is new). Publishing also moves the product's `passportVersion` and the GTIN
@@ -47,7 +51,7 @@ export function versionItems(
     {
       Put: {
         TableName: tableName(),
-        Item: { PK: pk, SK: passportVersionSk(product.productId, passport.version), type: 'passport', ...passport },
+        Item: { PK: pk, SK: passportVersionSk(product.productId, passport.version), type: 'passport', ...storedPassport(passport) },
         ConditionExpression: 'attribute_not_exists(PK)',
       },
     },
@@ -61,7 +65,7 @@ export function versionItems(
     {
       Put: {
         TableName: tableName(),
-        Item: { PK: pk, SK: versionPageSk(product.gtin, passport.version), type: 'page', ...pageFields(product), passport, ...(labelTermSet ? { labelTermSet } : {}) },
+        Item: { PK: pk, SK: versionPageSk(product.gtin, passport.version), type: 'page', ...pageFields(product), passport: storedPassport(passport), ...(labelTermSet ? { labelTermSet } : {}) },
         ConditionExpression: 'attribute_not_exists(PK)',
       },
     },
@@ -123,7 +127,7 @@ export async function insertPassportVersion(
               Key: { PK: pk, SK: gtinSk(product.gtin) },
               UpdateExpression: 'SET passport = :passport',
               ConditionExpression: 'attribute_exists(PK)',
-              ExpressionAttributeValues: { ':passport': passport },
+              ExpressionAttributeValues: { ':passport': storedPassport(passport) },
             },
           },
           ...also,

@@ -1,4 +1,5 @@
 import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
+import { inCurrentUnits } from '../domain/battery/units-migration.ts';
 import type { PassportData } from '../domain/passport.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import { db, tableName } from './client.ts';
@@ -30,8 +31,9 @@ export async function currentPassportData(tenant: Tenant, gtins: readonly string
         }),
       );
       for (const item of Responses?.[tableName()] ?? []) {
-        const passport = item.passport as { data?: PassportData } | undefined;
-        if (passport) found.set(String(item.gtin), passport.data ?? {});
+        const passport = item.passport as { data?: PassportData; dataUnits?: unknown } | undefined;
+        // Battery data stored in older units is exported converted, as every read returns it (docs/battery.md#units).
+        if (passport) found.set(String(item.gtin), inCurrentUnits({ data: passport.data ?? {} }, passport.dataUnits).data);
       }
       pending = UnprocessedKeys?.[tableName()]?.Keys ?? [];
       if (pending.length > 0 && attempt >= MAX_ATTEMPTS) throw new Error(`DynamoDB left ${pending.length} keys unprocessed after ${attempt} attempts.`);

@@ -1,3 +1,4 @@
+import { inCurrentUnits } from '../domain/battery/units-migration.ts';
 import type { LabelTerms } from '../domain/labelling-term.ts';
 import type { PassportData, PassportVersion } from '../domain/passport.ts';
 import type { Category, ProductGranularity } from '../domain/product.ts';
@@ -22,9 +23,12 @@ export type GetItem = (key: ItemKey) => Promise<Record<string, unknown> | undefi
  */
 export type BatchGetItems = (keys: readonly ItemKey[]) => Promise<Record<string, unknown>[]>;
 
-/** A passport version item (or the copy of one on a GTIN or page item) as the domain type. */
+/**
+ * A passport version item (or the copy of one on a GTIN or page item) as the domain type, battery
+ * data stored in older units converted (lib/domain/battery/units-migration.ts).
+ */
 export function passportFromItem(item: Record<string, unknown>): PassportVersion {
-  return {
+  const version: PassportVersion = {
     passportId: String(item.passportId),
     productId: String(item.productId),
     version: Number(item.version),
@@ -36,6 +40,7 @@ export function passportFromItem(item: Record<string, unknown>): PassportVersion
     previousDigest: typeof item.previousDigest === 'string' ? item.previousDigest : null,
     gtin: String(item.gtin ?? ''),
   };
+  return inCurrentUnits(version, item.dataUnits);
 }
 
 /** What the resolver reads for a scan: the GTIN item's public view. */

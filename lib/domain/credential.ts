@@ -1,6 +1,7 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { PassportVersion } from './passport.ts';
-import { publicPassportData } from './passport-kinds.ts';
+import { isBatteryPassport, publicPassportData } from './passport-kinds.ts';
+import { DATA_UNITS } from './battery/units-migration.ts';
 import type { Category } from './product.ts';
 import type { Tenant } from './tenant.ts';
 
@@ -142,6 +143,8 @@ export function passportCredential(input: CredentialInput) {
       digest: passport.digest,
       previousDigest: passport.previousDigest,
       data: publicPassportData(product.category, passport.data),
+      // A battery passport's units (docs/battery.md#units): a credential signed before carries none, and its absoluteCarbonFootprint is in kg CO2e.
+      ...(isBatteryPassport(product.category, passport.data) ? { dataUnits: DATA_UNITS } : {}),
     },
     credentialStatus: {
       id: `${status.listUrl}#${position.bit}`,

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { storedData } from './battery/units-migration.ts';
 import { jcs } from './jcs.ts';
 import type { PassportData } from './passport.ts';
 
@@ -42,7 +43,8 @@ export function verifyChain(versions: readonly (DigestInput & { digest: string }
     if (version.previousDigest !== previous) {
       return { version: version.version, problem: 'previousDigest', expected: String(previous), found: String(version.previousDigest) };
     }
-    const recomputed = passportDigest(version);
+    // Over the data as stored: a version read in older units is converted, its digest covers what was stored (docs/battery.md#units).
+    const recomputed = passportDigest({ ...version, data: storedData(version) });
     if (recomputed !== version.digest) return { version: version.version, problem: 'digest', expected: recomputed, found: version.digest };
     previous = version.digest;
   }

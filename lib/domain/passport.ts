@@ -8,6 +8,7 @@ import { INGREDIENT_CODES, MAX_SUBSTITUTABLE_RUN, SUBSTITUTABLE_CODES } from './
 import { CATEGORIES, NOT_BLANK, requiredLine, type Category } from './product.ts';
 import { NEGLIGIBLE_NUTRIENTS, NEGLIGIBLE_THRESHOLDS } from './nutrition.ts';
 import { batteryPassportDataSchema, type BatteryPassportData } from './battery/index.ts';
+import { unitConversionsSchema } from './battery/unit-conversions.ts';
 import { completenessReportSchema } from './passport-completeness.ts';
 import { plainText } from './text.ts';
 import { BATTERY_DATA_MEMBERS, passportKindOf, type PassportKind } from './passport-kinds.ts';
@@ -353,6 +354,7 @@ export const passportVersionSchema = z
     digest: z.string().regex(DIGEST_PATTERN).describe('sha256: and the hex SHA-256 of the RFC 8785 form of {data, gtin, previousDigest, productId, publishedAt, version} (docs/lifecycle.md#digest-chain)'),
     previousDigest: z.string().regex(DIGEST_PATTERN).nullable().describe("The previous version's digest; null for version 1"),
     gtin: z.string().regex(/^\d{14}$/).describe("The product's GTIN-14 when this version was published"),
+    unitConversions: unitConversionsSchema.optional(),
   })
   .meta({ id: 'PassportVersion' });
 export type PassportVersion = z.infer<typeof passportVersionSchema>;
@@ -373,6 +375,7 @@ export const passportSchema = z
     publishedAt: z.iso.datetime(),
     digest: z.string().regex(DIGEST_PATTERN),
     previousDigest: z.string().regex(DIGEST_PATTERN).nullable(),
+    unitConversions: unitConversionsSchema.optional(),
     dppId: z.string().optional().describe('The id the EN 18222 reads name this passport by (GET /v1/dpps/{dppId}; docs/access.md#reads); in API reads'),
     backupUrl: z
       .url()

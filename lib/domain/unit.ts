@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { inCurrentUnits, storedData } from './battery/units-migration.ts';
 import { CSET82, encodeLinkValue } from './digital-link.ts';
 import { jcs } from './jcs.ts';
 import type { Tenant } from './tenant.ts';
@@ -135,7 +136,8 @@ export const unitValue = (unit: Pick<UnitRecord, 'kind' | 'lot' | 'serial'>): st
  */
 export function unitDigestInput(unit: Omit<UnitRecord, 'digest' | 'importId' | 'createdAt'>): Record<string, unknown> {
   return {
-    data: unit.data,
+    // As stored: a record read in older units is converted, its digest covers what was stored (docs/battery.md#units).
+    data: storedData(unit),
     gtin: unit.gtin,
     ...(unit.lineage === undefined ? {} : { lineage: unit.lineage }),
     lot: unit.lot ?? null,
@@ -284,10 +286,13 @@ export function longestUnitChain(versions: readonly UnitRecord[]): UnitRecord[] 
 export const unitDigitalLink = (qrCodeUrl: string, kind: UnitKind, value: string): string =>
   `${qrCodeUrl.replace(/\/+$/, '')}/${UNIT_AI[kind]}/${encodeLinkValue(value)}`;
 
-/** The stored record as the resolver and the API read it (undefined for an item of another kind). */
+/**
+ * The stored record as the resolver and the API read it (undefined for an item of another kind),
+ * battery data stored in older units converted (lib/domain/battery/units-migration.ts).
+ */
 export function unitFromItem(item: Record<string, unknown> | undefined, kind: UnitKind): UnitRecord | undefined {
   if (!item || item.kind !== kind || typeof item.version !== 'number') return undefined;
-  return {
+  const record: UnitRecord = {
     kind,
     productId: String(item.productId),
     gtin: String(item.gtin),
@@ -304,6 +309,7 @@ export function unitFromItem(item: Record<string, unknown> | undefined, kind: Un
     ...(typeof item.lineage === 'object' && item.lineage !== null ? { lineage: item.lineage as Lineage } : {}),
     ...(typeof item.updatedBy === 'string' ? { updatedBy: item.updatedBy } : {}),
   };
+  return inCurrentUnits(record, item.dataUnits);
 }
 
 // ---- The immutable pages of a batch or an item -------------------------------------------------

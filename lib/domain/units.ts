@@ -1,4 +1,6 @@
 import * as z from 'zod';
+import { unitConversionsSchema } from './battery/unit-conversions.ts';
+import { unitConversionsMember } from './battery/units-migration.ts';
 import { EXPORT_FORMATS } from './export.ts';
 import { cursorLimit } from './pagination.ts';
 import { ALL_UNIT_STATUSES, anyUnitDataSchema } from './unit-data.ts';
@@ -82,6 +84,7 @@ const common = {
   previousDigest: z.string().regex(/^sha256:[0-9a-f]{64}$/).nullable().describe("The previous version's digest; null for version 1"),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime().describe('When this version was made'),
+  unitConversions: unitConversionsSchema.optional(),
   digitalLink: z.url().describe("The record's GS1 Digital Link: the product's qrCodeUrl with /10/{lot} or /21/{serial}; print it in the record's QR code"),
   dppId: z.string().optional().describe('The id the EN 18222 reads name this record\'s passport by (GET /v1/dpps/{dppId}; docs/access.md#reads)'),
   backupUrl: z
@@ -169,6 +172,8 @@ export function toUnitView(unit: UnitRecord, qrCodeUrl: string, tenant?: Tenant,
     previousDigest: unit.previousDigest,
     createdAt: unit.createdAt,
     updatedAt: unit.updatedAt,
+    // A battery's version stored in older units names its stored values (docs/battery.md#units).
+    ...unitConversionsMember(unit),
   };
   if (unit.kind === 'batch') {
     const lot = unit.lot ?? '';

@@ -5,6 +5,7 @@ import { ZipFile } from 'yazl';
 import * as z from 'zod';
 import { countTenantItems, exportsBucket, presignArchive, tenantItems, uploadArchive } from '../data/archive.ts';
 import { passportFromItem } from '../data/public-reads.ts';
+import { unitConversionsMember } from '../domain/battery/units-migration.ts';
 import { newSortableId } from '../domain/ids.ts';
 import type { PassportVersion } from '../domain/passport.ts';
 import type { Tenant } from '../domain/tenant.ts';
@@ -190,7 +191,8 @@ async function writeUnits(tenant: Tenant, kind: UnitKind, line: LineWriter): Pro
   for (const prefix of kind === 'batch' ? (['batch', 'batchVersion'] as const) : (['item', 'itemVersion'] as const)) {
     for await (const item of tenantItems(tenant, prefix)) {
       const unit = unitFromItem(item, kind);
-      if (unit) await line(unit);
+      // A version read in older units names its stored values, which its digest covers (docs/battery.md#units).
+      if (unit) await line({ ...unit, ...unitConversionsMember(unit) });
     }
   }
 }
@@ -245,7 +247,7 @@ export async function exportArchive(tenant: Tenant): Promise<Archive> {
     });
     let versions: VersionRef[] = [];
     await file('passports.jsonl', async (line) => {
-      versions = await versionRefs(tenant, line);
+      versions = await versionRefs(tenant, (version) => line({ ...version, ...unitConversionsMember(version) }));
     });
     await file('batches.jsonl', (line) => writeUnits(tenant, 'batch', line));
     await file('items.jsonl', (line) => writeUnits(tenant, 'item', line));

@@ -6,6 +6,7 @@ import { ApiError } from '../http/errors.ts';
 import { identifiersOf, judgeBattery, modelDataOf, withProductIdentifier } from './battery-items.ts';
 import { appendOnlyRefusal } from '../domain/battery/grantee-writes.ts';
 import { editRefusal } from '../domain/battery/lifecycle.ts';
+import { toCurrentUnits } from '../domain/battery/units-migration.ts';
 import { finishChunk, getImportChunk, settleImportJob } from '../data/imports.ts';
 import type { ItemChunkRow } from '../data/import-queue.ts';
 import { getProduct } from '../data/products.ts';
@@ -308,7 +309,8 @@ export async function importItemChunk(tenant: Tenant, importId: string, chunkNum
   if (!chunk) return 'missing';
   if (chunk.done) return 'already';
   const now = new Date().toISOString();
-  const rows = message.rows.map(fromChunkRow);
+  // Rows uploaded before the units of DIN DKE SPEC 99100 are converted as a stored item is (docs/battery.md#units).
+  const rows = message.rows.map(fromChunkRow).map((row) => (chunk.currentUnits || !row.data ? row : { ...row, data: toCurrentUnits(row.data).data }));
   const product = await getProduct(tenant, message.productId, true);
   const plans: ItemPlan[] = product
     ? await writeItemPlans(tenant, product, await planItemRows(tenant, product, rows, now, importId), importId)

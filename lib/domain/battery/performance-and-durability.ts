@@ -5,8 +5,8 @@ import { choice, dateTime, list, measure, percent, text, url, type MeasureOption
  * The PerformanceAndDurability aspect of the Battery Pass data model 1.2.1
  * (docs/battery.md#performance-and-durability): `batteryTechicalProperties` (misspelt as the model
  * spells it) holds the model-level values, `batteryCondition` the values of one battery that the
- * model marks dynamic with a `lastUpdate` each. Units are those of the consortium's attribute
- * longlist; the data model itself names none.
+ * model marks dynamic with a `lastUpdate` each. Units are those of DIN DKE SPEC 99100:2025-02 where
+ * it states one (docs/battery.md#units), else those of the consortium's attribute longlist.
  */
 
 /** The data model's BatteryComponent. */
@@ -43,7 +43,7 @@ export const batteryTechnicalPropertiesCompleteSchema = z.strictObject(
     powerCapabilityRatio: measure('powerCapabilityRatio', { min: 0, max: 10_000, unit: 'W/Wh', description: 'Ratio of nominal power to energy' }),
     ratedEnergy: measure('ratedEnergy', { min: 0, max: 1_000_000, unit: 'kWh', description: 'Certified usable battery energy' }),
     expectedNumberOfCycles: measure('expectedNumberOfCycles', { min: 0, max: 10_000_000, integer: true, unit: 'cycles', description: 'Expected lifetime in charge-discharge cycles' }),
-    initialSelfDischarge: percent('initialSelfDischarge', 'Initial self-discharge rate, % of capacity per period of the reference test'),
+    initialSelfDischarge: measure('initialSelfDischarge', { min: 0, max: 100, unit: '% per month', description: 'Initial self-discharge rate, % of capacity per month (DIN DKE SPEC 99100 6.7.4.6)' }),
     roundtripEfficiency: percent('roundtripEfficiency', 'Initial round trip energy efficiency, %'),
     ratedCapacity: measure('ratedCapacity', { min: 0, max: 1_000_000, unit: 'Ah', description: 'Rated capacity' }),
     initialInternalResistance: list('initialInternalResistance', internalResistanceSchema, 20),
@@ -85,20 +85,26 @@ export const negativeEventSchema = z
   })
   .meta({ id: 'BatteryNegativeEvent', description: 'A negative event in the battery\'s life, such as an accident' });
 
-const HOURS: MeasureOptions = { min: 0, max: 10_000_000, unit: 'h' };
+/**
+ * Time at extreme temperatures in minutes, as DIN DKE SPEC 99100:2025-02 states it (6.7.7.5 to 6.7.7.8,
+ * "Decimal [min]"; the data model's 1.2.1 Turtle says minutes too). Until issue 38 point 10 this was hours:
+ * the bound is the old one of 10,000,000 h in minutes, so every value stored then holds converted
+ * (lib/domain/battery/units-migration.ts, docs/battery.md#units).
+ */
+const MINUTES: MeasureOptions = { min: 0, max: 600_000_000, unit: 'minutes' };
 
 export const temperatureInformationSchema = z
   .strictObject(
     {
-      timeExtremeHighTemp: measure('timeExtremeHighTemp', { ...HOURS, description: 'Time spent above the upper temperature boundary' }),
-      timeExtremeLowTemp: measure('timeExtremeLowTemp', { ...HOURS, description: 'Time spent below the lower temperature boundary' }),
-      timeExtremeHighTempCharging: measure('timeExtremeHighTempCharging', { ...HOURS, description: 'Time spent charging above the upper boundary' }),
-      timeExtremeLowTempCharging: measure('timeExtremeLowTempCharging', { ...HOURS, description: 'Time spent charging below the lower boundary' }),
+      timeExtremeHighTemp: measure('timeExtremeHighTemp', { ...MINUTES, description: 'Time spent above the upper temperature boundary (DIN DKE SPEC 99100 6.7.7.5)' }),
+      timeExtremeLowTemp: measure('timeExtremeLowTemp', { ...MINUTES, description: 'Time spent below the lower temperature boundary (DIN DKE SPEC 99100 6.7.7.6)' }),
+      timeExtremeHighTempCharging: measure('timeExtremeHighTempCharging', { ...MINUTES, description: 'Time spent charging above the upper boundary (DIN DKE SPEC 99100 6.7.7.7)' }),
+      timeExtremeLowTempCharging: measure('timeExtremeLowTempCharging', { ...MINUTES, description: 'Time spent charging below the lower boundary (DIN DKE SPEC 99100 6.7.7.8)' }),
       lastUpdate: dateTime('lastUpdate'),
     },
     { error: 'temperatureInformation must be an object.' },
   )
-  .meta({ id: 'BatteryTemperatureInformation', description: 'Time spent at extreme temperatures (the data model names no unit; hours here)' });
+  .meta({ id: 'BatteryTemperatureInformation', description: 'Time spent at extreme temperatures, in minutes (DIN DKE SPEC 99100 6.7.7.5 to 6.7.7.8)' });
 
 export const remainingPowerCapabilitySchema = z
   .strictObject(
@@ -152,8 +158,18 @@ export const batteryConditionCompleteSchema = z.strictObject(
     negativeEvents: list('negativeEvents', negativeEventSchema, 100),
     temperatureInformation: temperatureInformationSchema,
     remainingPowerCapability: remainingPowerCapabilitySchema,
-    evolutionOfSelfDischarge: dynamicValue('BatteryEvolutionOfSelfDischarge', 'evolutionOfSelfDischargeValue', { min: -10_000, max: 10_000, unit: '%' }, 'Evolution of the self-discharge rate, %'),
-    currentSelfDischargingRate: dynamicValue('BatteryCurrentSelfDischargingRate', 'currentSelfDischargingRateValue', { min: 0, max: 100, unit: '%' }, 'Current self-discharge rate, %'),
+    evolutionOfSelfDischarge: dynamicValue(
+      'BatteryEvolutionOfSelfDischarge',
+      'evolutionOfSelfDischargeValue',
+      { min: -10_000, max: 10_000, unit: '%' },
+      'Evolution of the self-discharge rate: its change from the initial to the current rate, % (DIN DKE SPEC 99100 6.7.4.8; a relative change, not per month)',
+    ),
+    currentSelfDischargingRate: dynamicValue(
+      'BatteryCurrentSelfDischargingRate',
+      'currentSelfDischargingRateValue',
+      { min: 0, max: 100, unit: '% per month' },
+      'Current self-discharge rate, % of capacity per month (DIN DKE SPEC 99100 6.7.4.7)',
+    ),
     internalResistanceIncrease: list('internalResistanceIncrease', internalResistanceIncreaseSchema, 20),
     remainingRoundTripEnergyEfficiency: dynamicValue(
       'BatteryRemainingRoundTripEnergyEfficiency',
