@@ -1,11 +1,14 @@
 /**
  * A product's batches and items as the dashboard shows them (docs/dashboard.md#batches-and-items):
- * their statuses, their data as readable key/values, and a battery's status and state of health.
- * Pure helpers, no imports but types and lib/ modules that import no package.
+ * their statuses, their data as readable key/values (a battery's in the words of its passport form,
+ * each number with its unit), and a battery's status and state of health. Pure helpers, no imports
+ * but types, lib/ modules that import no package, and the dashboard's pure helpers.
  */
 import type { UnitKind } from '../../lib/domain/unit.ts';
-import { valueAt } from '../../lib/domain/battery/paths.ts';
+import { covers, valueAt } from '../../lib/domain/battery/paths.ts';
+import { formAspects, type Control, type SchemaSet } from './battery-form.ts';
 import { labelOf } from './format.ts';
+import { languageName } from './labelling.ts';
 
 /** The statuses of a batch or an item the status filter offers (lib/domain/unit-data.ts ALL_UNIT_STATUSES; test/unit/dashboard-units.test.ts holds them equal). */
 export const UNIT_STATUSES = ['active', 'withdrawn'] as const;
@@ -26,6 +29,8 @@ export interface DataEntry {
   /** The path in words: `Analysis › Alcohol by volume`. */
   label: string;
   value: string;
+  /** A number's unit, from the API's schema (a battery's data). */
+  unit?: string;
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -58,6 +63,37 @@ export function dataEntries(data: unknown, prefix = ''): DataEntry[] {
     return keys.flatMap((key) => dataEntries(data[key], prefix ? `${prefix}.${key}` : key));
   }
   return [];
+}
+
+/**
+ * A battery item's data as key/values in the words of the battery passport form
+ * (docs/dashboard.md#the-battery-passport-form): each element by its name in the element map, its members
+ * by the form's labels, an entry of a list by its noun and number (`Negative events, such as
+ * accidents › Event 1 › What happened`), a number with the unit the API's schema states for it, in
+ * the element map's order. What lies under no element is shown at its path.
+ */
+export function batteryDataEntries(data: unknown, schemas: SchemaSet): DataEntry[] {
+  const fields = formAspects('all', schemas).flatMap((aspect) => aspect.fields);
+  const out: DataEntry[] = [];
+  const walk = (control: Control, value: unknown, path: string, label: string): void => {
+    if (value === undefined) return;
+    const add = (text: string, unit?: string) => out.push({ path, label, value: text, ...(unit ? { unit } : {}) });
+    if (control.kind === 'group' && isRecord(value)) {
+      const known = new Set(control.members.map((member) => member.key));
+      for (const member of control.members) walk(member, value[member.key], `${path}.${member.key}`, `${label} › ${member.label}`);
+      for (const key of Object.keys(value).filter((key) => !known.has(key))) out.push(...dataEntries(value[key], `${path}.${key}`).map((entry) => ({ ...entry, label: entry.path })));
+    } else if (control.kind === 'list' && Array.isArray(value)) {
+      if (value.length === 0) add('—');
+      value.forEach((entry, index) => walk(control.entry, entry, `${path}[${index}]`, `${label} › ${control.noun} ${index + 1}`));
+    } else if (control.kind === 'texts' && isRecord(value)) {
+      for (const [language, text] of Object.entries(value)) out.push({ path: `${path}.${language}`, label: `${label} › ${languageName(language)}`, value: String(text) });
+    } else if (control.kind === 'number' && typeof value === 'number') add(value.toLocaleString(undefined, { maximumFractionDigits: 20 }), control.unit);
+    else if (isScalar(value)) add(scalarText(value));
+    else out.push(...dataEntries(value, path).map((entry) => ({ ...entry, label: entry.path })));
+  };
+  for (const field of fields) walk(field.control, valueAt(data, field.path), field.path, field.element.name);
+  const outside = dataEntries(data).filter((entry) => !fields.some((field) => covers(field.path, entry.path)));
+  return [...out, ...outside.map((entry) => ({ ...entry, label: entry.path }))];
 }
 
 /** A battery item's status of its life (Original, Repurposed, …; Annex XIII point 4(c)), if its data states one. */

@@ -89,7 +89,18 @@ describe('the dashboard’s battery passport', () => {
     await form.locator('details[data-aspect="labeling"] > summary').click();
     await form.getByLabel('EU declaration of conformity', { exact: true }).fill('www.cell-maker.example/doc.pdf');
     await form.getByLabel('Results of test reports', { exact: true }).fill(EXAMPLE.labeling.resultOfTestReport);
-    await form.getByLabel('Labels and symbols and their meaning', { exact: true }).fill(JSON.stringify(EXAMPLE.labeling.labels, null, 2));
+    // The labels as rows: a symbol, a subject and the meaning by language each (docs/dashboard.md#the-battery-passport-form).
+    for (const [index, label] of (EXAMPLE.labeling.labels as Json[]).entries()) {
+      await form.getByRole('button', { name: 'Add label', exact: true }).click();
+      const entry = form.locator(`fieldset[data-field="data.labeling.labels[${index}]"]`);
+      await entry.getByLabel('Symbol', { exact: true }).fill(label.labelingSymbol);
+      await entry.getByLabel('Subject', { exact: true }).selectOption(label.labelingSubject);
+      for (const [language, text] of Object.entries(label.labelingMeaning as Record<string, string>)) {
+        await entry.getByRole('button', { name: 'Add a language' }).click();
+        await entry.getByLabel('Language', { exact: true }).last().selectOption(language);
+        await entry.locator(`[data-field="data.labeling.labels[${index}].labelingMeaning.${language}"] textarea`).fill(text);
+      }
+    }
     await form.getByRole('button', { name: 'Save draft' }).click();
     // Assess: the API's message at the field, the focus on it
     const fieldError = declaration.locator('.field-error');

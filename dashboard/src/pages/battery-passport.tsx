@@ -1,18 +1,38 @@
-import { useRef, useState } from 'preact/hooks';
+import type { ComponentChildren } from 'preact';
+import { useId, useRef, useState } from 'preact/hooks';
 import { PASSPORT_MANDATORY_FROM } from '../../../lib/domain/battery/categories.ts';
 import type { AccessTier } from '../../../lib/domain/battery/access-tiers.ts';
 import { api, ApiError, type CompletenessElement, type CompletenessReport, type Draft, type Passport, type Product } from '../api.ts';
-import { dataOf, formAspects, placeParams, valuesOf, type FormAspect, type FormField, type FormValues } from '../battery-form.ts';
-import { ConfirmButton, ErrorNotice, Field, focusField, ListTable, Loading, Notice, useLoad, type ListColumn } from '../components.tsx';
+import {
+  aspectOf,
+  dataOf,
+  formAspects,
+  isEmpty,
+  newEntry,
+  placeParams,
+  shownParams,
+  valuesOf,
+  type Control,
+  type FormAspect,
+  type FormField,
+  type FormValue,
+  type FormValues,
+  type SchemaSet,
+  type TextRow,
+} from '../battery-form.ts';
+import { ConfirmButton, ErrorNotice, Field, focusField, inFieldWords, ListTable, Loading, messageOf, Notice, useLoad, type ListColumn } from '../components.tsx';
 import { formatDateTime, plural } from '../format.ts';
+import { languageName } from '../labelling.ts';
 import { PassportHistory } from './passport.tsx';
 
 /**
  * A battery product's passport (docs/dashboard.md#the-battery-passport-form,
- * docs/battery.md#the-api): a form by aspect, one field per element of the element map, saved as
- * the product's draft (`PUT …/draft`) and published (`POST …/draft/publish?asOf=`); the API's 422
- * at the element it names (`param`, or each of `params` for missing mandatory elements); the
- * completeness report by element (`GET …/passport/completeness`); the history of versions.
+ * docs/battery.md#the-api): a form by aspect, one field per element of the element map, each
+ * element's controls derived from the API's schema of the passport data (battery-form.ts): contacts
+ * as fieldsets, lists as rows with Add and Remove, numbers with their unit; saved as the product's
+ * draft (`PUT …/draft`) and published (`POST …/draft/publish?asOf=`); the API's 422 beside the
+ * control its `param` names (or each of `params` for missing mandatory elements); the completeness
+ * report by element (`GET …/passport/completeness`); the history of versions.
  */
 
 const TIER_WORDS: Readonly<Record<AccessTier, string>> = {
@@ -29,6 +49,21 @@ const CATEGORY_WORDS: Readonly<Record<string, string>> = {
 };
 
 const productPath = (product: Product, rest: string) => `/v1/products/${encodeURIComponent(product.productId)}/${rest}`;
+
+let schemaSet: Promise<SchemaSet> | undefined;
+
+/**
+ * The schemas of the API's OpenAPI document (`GET /v1/openapi.json`, generated from the zod schemas
+ * the API validates with), read once per page load: the battery form and a battery's item data are
+ * derived from them. A failed read is tried again next time.
+ */
+export function batterySchemas(): Promise<SchemaSet> {
+  schemaSet ??= api<{ components?: { schemas?: SchemaSet } }>('GET', '/v1/openapi.json').then((document) => document.components?.schemas ?? {});
+  schemaSet.catch(() => {
+    schemaSet = undefined;
+  });
+  return schemaSet;
+}
 
 /** The answer, or null for a 404 (no draft, no version yet). */
 async function orNull<T>(read: Promise<T>): Promise<T | null> {
@@ -47,74 +82,351 @@ interface Start {
   reset: number;
 }
 
-/** Errors placed by the form: by element path, by aspect, and what belongs at the top. */
+/** Errors placed by the form: by the `data.…` param of the control they are shown at, by aspect, and what belongs at the top. */
 interface Placed {
   fields: Record<string, Error>;
   aspects: Record<string, unknown>;
   top?: unknown;
 }
 const NONE: Placed = { fields: {}, aspects: {} };
+type Errors = Readonly<Record<string, Error>>;
 
 const isDay = (text: string): boolean => /^\d{4}-\d{2}-\d{2}$/.test(text) && !Number.isNaN(Date.parse(`${text}T00:00:00Z`));
 
 /**
- * The API's refusal placed at its elements: an element the form left empty is named as missing
- * (a publication's `params`), any other in the API's words; what no field shows goes to its
- * aspect's section or the top.
+ * The API's refusal placed at its controls: an element the form left empty is named as missing
+ * (a publication's `params`), any other in the API's words beside the control the param names (a
+ * member of a contact, an entry of a list); what no control shows goes to its aspect's section or
+ * the top.
  */
 function placeRefusal(error: unknown, fields: readonly FormField[], values: FormValues, asOf: string): Placed {
   if (!(error instanceof ApiError) || error.status !== 422 || error.params.length === 0) return { ...NONE, top: error };
-  const placed = placeParams(error.params, fields);
-  const byPath = new Map(fields.map((field) => [field.path, field]));
+  const placed = placeParams(error.params, fields, values);
+  const byParam = new Map(fields.map((field) => [field.param, field]));
   const out: Placed = { fields: {}, aspects: {} };
   let missing = false;
-  for (const path of placed.fields) {
-    const field = byPath.get(path);
-    const empty = (values[path] ?? '').trim() === '';
+  for (const param of placed.fields) {
+    const field = byParam.get(param);
+    const empty = field !== undefined && isEmpty(field, values[field.path]);
     missing ||= empty;
-    out.fields[path] = empty && field ? new Error(`${field.element.name} is missing: mandatory for this battery on ${asOf || 'the day judged'}.`) : new Error(error.message);
+    out.fields[param] = empty && field ? new Error(`${field.element.name} is missing: mandatory for this battery on ${asOf || 'the day judged'}.`) : new Error(error.message);
   }
   for (const aspect of placed.aspects) out.aspects[aspect] = error;
-  // The API's own words too when it names several fields or missing ones: they say which day and category it judged.
+  // The API's own words too when it names several controls or missing elements: they say which day and category it judged.
   if (placed.top || placed.fields.length > 1 || missing) out.top = error;
   return out;
 }
 
-function FieldControl(props: { field: FormField; value: string; onChange: (value: string) => void; attributes: Record<string, string> }) {
-  const { field, value, attributes } = props;
-  const set = (event: Event) => props.onChange((event.currentTarget as HTMLInputElement).value);
-  switch (field.kind) {
-    case 'choice':
-      return (
-        <select {...attributes} value={value} onChange={set}>
-          <option value="">Not stated</option>
-          {value && !field.choices.includes(value) ? <option value={value}>{value}</option> : null}
-          {field.choices.map((choice) => (
-            <option key={choice} value={choice}>
-              {CATEGORY_WORDS[choice] ? `${CATEGORY_WORDS[choice]} (${choice})` : choice}
-            </option>
-          ))}
-        </select>
-      );
-    case 'json':
-      return <textarea {...attributes} class="mono" rows={Math.min(14, Math.max(4, value.split('\n').length + 1))} spellcheck={false} value={value} onInput={set} placeholder={field.list ? '[ { … } ]' : '{ … }'} />;
-    case 'number':
-      return <input {...attributes} type="text" inputMode="decimal" autocomplete="off" value={value} onInput={set} />;
-    case 'url':
-      return <input {...attributes} type="url" inputMode="url" autocomplete="off" placeholder="https://" value={value} onInput={set} />;
-    case 'datetime':
-      return <input {...attributes} type="text" autocomplete="off" placeholder="2027-03-04T08:15:00Z" value={value} onInput={set} />;
-    default:
-      return <input {...attributes} type="text" autocomplete="off" value={value} onInput={set} />;
-  }
+/** A number's bounds in words, with its unit: "0 to 100 %". */
+const rangeOf = (control: Extract<Control, { kind: 'number' }>): string =>
+  control.minimum !== undefined && control.maximum !== undefined
+    ? `${control.minimum.toLocaleString()} to ${control.maximum.toLocaleString()}${control.unit ? ` ${control.unit}` : ''}${control.integer ? ', whole numbers' : ''}.`
+    : '';
+
+/** A member's hint: what the schema says of it, a number's bounds. */
+function memberHint(control: Control): string | undefined {
+  const what = control.description ? `${control.description.replace(/\.$/, '')}.` : '';
+  const hint = [what, control.kind === 'number' ? rangeOf(control) : ''].filter(Boolean).join(' ');
+  return hint || undefined;
 }
 
-/** An element's hint: where the regulation asks for it, who may read it, and what the report says of it. */
-function hintOf(field: FormField, judged: CompletenessElement | undefined): string {
-  const { element } = field;
-  const kind = field.kind === 'json' ? (field.list ? 'A JSON list. ' : 'A JSON object. ') : field.kind === 'datetime' ? 'A date and time with its offset. ' : '';
+/** An element's hint: what it is, its bounds, where the regulation asks for it, who may read it, and what the report says of it. */
+function elementHint(field: FormField, judged: CompletenessElement | undefined): string {
+  const { element, control } = field;
   const status = judged ? (judged.mandatory ? (judged.status === 'missing' ? ' · mandatory, missing' : ' · mandatory') : '') : '';
-  return `${kind}${element.reference} · read by: ${TIER_WORDS[element.tier]}${status}`;
+  const what = memberHint(control);
+  return `${what ? `${what} ` : ''}${element.reference} · read by: ${TIER_WORDS[element.tier]}${status}`;
+}
+
+interface ControlProps {
+  control: Control;
+  /** The API's name of the value (a 422's `param`): `data.labeling.labels[0].labelingSymbol`. */
+  param: string;
+  value: FormValue | undefined;
+  onChange: (value: FormValue | undefined) => void;
+  errors: Errors;
+  /** Shown instead of the control's label: an entry's ("Agent 2"). */
+  label?: string;
+  /** An element's hint; a member's is its description. */
+  hint?: string;
+  /** What the control ends with: an entry's Remove button. */
+  actions?: ComponentChildren;
+}
+
+/** An error placed at a fieldset (a contact, a list, an entry). */
+function GroupError(props: { param: string; label: string; errors: Errors }) {
+  const error = props.errors[props.param];
+  return error ? (
+    <p class="field-error" data-param={props.param}>
+      {inFieldWords(messageOf(error), props.param, props.label)}
+    </p>
+  ) : null;
+}
+
+const isRecord = (value: unknown): value is Readonly<Record<string, FormValue | undefined>> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const rowsOf = (value: FormValue | undefined): readonly FormValue[] => (Array.isArray(value) ? (value as readonly FormValue[]) : []);
+
+/** Text, a link, an e-mail address, a date and time, a number with its unit, or one of a list. */
+function ScalarControl(props: ControlProps) {
+  const { control, param, errors } = props;
+  const label = props.label ?? control.label;
+  const text = typeof props.value === 'string' ? props.value : '';
+  const set = (event: Event) => props.onChange((event.currentTarget as HTMLInputElement).value);
+  const error = errors[param];
+  return (
+    <Field
+      label={label}
+      name={param}
+      error={error}
+      errorField={error ? param : undefined}
+      hint={props.hint ?? memberHint(control)}
+      class={control.kind === 'textarea' ? 'field-wide' : control.kind === 'url' ? 'field-url' : undefined}
+    >
+      {(a) => {
+        switch (control.kind) {
+          case 'choice':
+            return (
+              <select {...a} data-kind="choice" value={text} onChange={set}>
+                <option value="">Not stated</option>
+                {text && !control.choices.includes(text) ? <option value={text}>{text}</option> : null}
+                {control.choices.map((choice) => (
+                  <option key={choice} value={choice}>
+                    {control.key === 'batteryCategory' && CATEGORY_WORDS[choice] ? `${CATEGORY_WORDS[choice]} (${choice})` : choice}
+                  </option>
+                ))}
+              </select>
+            );
+          case 'number': {
+            const unitId = `${a.id}-unit`;
+            return (
+              <span class="input-unit">
+                <input
+                  {...a}
+                  aria-describedby={[a['aria-describedby'], unitId].filter(Boolean).join(' ')}
+                  data-kind="number"
+                  type="text"
+                  inputMode={control.integer ? 'numeric' : 'decimal'}
+                  autocomplete="off"
+                  value={text}
+                  onInput={set}
+                />
+                <span class={`unit${control.unit ? '' : ' unit-none'}`} id={unitId} data-unit>
+                  {control.unit ?? 'no unit'}
+                </span>
+              </span>
+            );
+          }
+          case 'url':
+            return <input {...a} data-kind="url" type="url" inputMode="url" autocomplete="off" placeholder="https://" value={text} onInput={set} />;
+          case 'email':
+            return <input {...a} data-kind="email" type="email" autocomplete="off" value={text} onInput={set} />;
+          case 'datetime':
+            return <input {...a} data-kind="datetime" type="text" autocomplete="off" placeholder="2027-03-04T08:15:00Z" value={text} onInput={set} />;
+          case 'textarea':
+            return <textarea {...a} data-kind="textarea" rows={3} value={text} onInput={set} />;
+          default:
+            return <input {...a} data-kind="text" type="text" autocomplete="off" value={text} onInput={set} />;
+        }
+      }}
+    </Field>
+  );
+}
+
+function BooleanControl(props: ControlProps) {
+  const { param, errors } = props;
+  const label = props.label ?? props.control.label;
+  const id = `f-${useId()}`;
+  return (
+    <div class={`field field-check${errors[param] ? ' field-invalid' : ''}`} data-field={param}>
+      <label class="checkbox" for={id}>
+        <input id={id} name={param} type="checkbox" data-kind="boolean" checked={props.value === true} onChange={(event) => props.onChange(event.currentTarget.checked)} />
+        <span>{label}</span>
+      </label>
+      <GroupError param={param} label={label} errors={errors} />
+    </div>
+  );
+}
+
+/** An object: a fieldset of its members (a contact, a postal address, an entry of a list). */
+function GroupControl(props: ControlProps) {
+  const { control, param, errors } = props;
+  if (control.kind !== 'group') return null;
+  const label = props.label ?? control.label;
+  const value = isRecord(props.value) ? props.value : {};
+  const hint = props.hint ?? memberHint(control);
+  return (
+    <fieldset class={`subform field-wide${errors[param] ? ' subform-invalid' : ''}`} data-field={param} data-kind="group">
+      <legend>{label}</legend>
+      {hint ? <p class="hint">{hint}</p> : null}
+      <GroupError param={param} label={label} errors={errors} />
+      <div class="form-grid">
+        {control.members.map((member) => (
+          <ControlView
+            key={member.key}
+            control={member}
+            param={`${param}.${member.key}`}
+            value={value[member.key]}
+            errors={errors}
+            onChange={(next) => {
+              const { [member.key]: _old, ...rest } = value;
+              props.onChange(next === undefined ? rest : { ...rest, [member.key]: next });
+            }}
+          />
+        ))}
+      </div>
+      {props.actions}
+    </fieldset>
+  );
+}
+
+/** A list: one row per entry with Remove, and Add while the schema's maximum is not reached. */
+function ListControl(props: ControlProps) {
+  const { control, param, errors } = props;
+  if (control.kind !== 'list') return null;
+  const label = props.label ?? control.label;
+  const rows = rowsOf(props.value);
+  const noun = control.noun.toLowerCase();
+  const full = control.maxItems !== undefined && rows.length >= control.maxItems;
+  const hint = props.hint ?? memberHint(control);
+  return (
+    <fieldset class={`subform field-wide${errors[param] ? ' subform-invalid' : ''}`} data-field={param} data-kind="list">
+      <legend>{label}</legend>
+      {hint ? <p class="hint">{hint}</p> : null}
+      <GroupError param={param} label={label} errors={errors} />
+      {rows.length === 0 ? <p class="muted">{props.value === undefined ? 'Not stated.' : 'None.'}</p> : null}
+      {rows.map((row, index) => {
+        const entryParam = `${param}[${index}]`;
+        const remove = (
+          <div class="actions actions-start">
+            <button type="button" class="button button-ghost button-small" onClick={() => props.onChange(rows.filter((_row, i) => i !== index))}>
+              Remove {noun} {index + 1}
+            </button>
+          </div>
+        );
+        const entry = (
+          <ControlView
+            control={control.entry}
+            param={entryParam}
+            label={`${control.noun} ${index + 1}`}
+            hint=""
+            value={row}
+            errors={errors}
+            onChange={(next) => props.onChange(rows.map((old, i) => (i === index ? (next ?? newEntry(control.entry)) : old)))}
+            actions={control.entry.kind === 'group' ? remove : undefined}
+          />
+        );
+        return control.entry.kind === 'group' ? (
+          <div key={index}>{entry}</div>
+        ) : (
+          <div key={index} class="entry-inline">
+            {entry}
+            {remove}
+          </div>
+        );
+      })}
+      <div class="actions actions-start">
+        <button type="button" class="button button-secondary button-small" disabled={full} onClick={() => props.onChange([...rows, newEntry(control.entry)])}>
+          Add {noun}
+        </button>
+        {full ? <span class="hint">At most {control.maxItems}.</span> : null}
+      </div>
+    </fieldset>
+  );
+}
+
+function TextRowControl(props: { param: string; row: TextRow; index: number; languages: readonly string[]; taken: readonly string[]; errors: Errors; onChange: (row: TextRow) => void; onRemove: () => void }) {
+  const { row, param, errors } = props;
+  const id = `f-${useId()}`;
+  const textParam = `${param}.${row.language}`;
+  const language = languageName(row.language);
+  return (
+    <div class="entry-text">
+      <div class="field">
+        <label for={id}>Language</label>
+        <select id={id} value={row.language} onChange={(event) => props.onChange({ ...row, language: event.currentTarget.value })}>
+          {props.languages
+            .filter((code) => code === row.language || !props.taken.includes(code))
+            .map((code) => (
+              <option key={code} value={code}>
+                {languageName(code)} ({code})
+              </option>
+            ))}
+        </select>
+      </div>
+      <Field label={`Text in ${language}`} name={textParam} error={errors[textParam]} errorField={errors[textParam] ? textParam : undefined}>
+        {(a) => <textarea {...a} data-kind="textarea" rows={2} value={row.text} onInput={(event) => props.onChange({ ...row, text: event.currentTarget.value })} />}
+      </Field>
+      <div class="actions actions-start">
+        <button type="button" class="button button-ghost button-small" onClick={props.onRemove}>
+          Remove {language}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** A text by language: one row per language (a language and its text), Add a language. */
+function TextsControl(props: ControlProps) {
+  const { control, param, errors } = props;
+  if (control.kind !== 'texts') return null;
+  const label = props.label ?? control.label;
+  const rows = rowsOf(props.value).filter((row): row is TextRow => isRecord(row) && typeof row.language === 'string' && typeof row.text === 'string');
+  const taken = rows.map((row) => row.language);
+  const next = control.languages.find((code) => !taken.includes(code));
+  const hint = props.hint ?? memberHint(control);
+  return (
+    <fieldset class={`subform field-wide${errors[param] ? ' subform-invalid' : ''}`} data-field={param} data-kind="texts">
+      <legend>{label}</legend>
+      {hint ? <p class="hint">{hint}</p> : null}
+      <GroupError param={param} label={label} errors={errors} />
+      {rows.map((row, index) => (
+        <TextRowControl
+          key={index}
+          param={param}
+          row={row}
+          index={index}
+          languages={control.languages}
+          taken={taken}
+          errors={errors}
+          onChange={(changed) => props.onChange(rows.map((old, i) => (i === index ? changed : old)))}
+          onRemove={() => props.onChange(rows.filter((_row, i) => i !== index))}
+        />
+      ))}
+      <div class="actions actions-start">
+        <button
+          type="button"
+          class="button button-secondary button-small"
+          disabled={next === undefined}
+          onClick={() => next && props.onChange([...rows, { language: next, text: '' }])}
+        >
+          Add a language
+        </button>
+      </div>
+    </fieldset>
+  );
+}
+
+/** The control a value takes, as battery-form.ts derived it from the schema. */
+function ControlView(props: ControlProps) {
+  switch (props.control.kind) {
+    case 'group':
+      return <GroupControl {...props} />;
+    case 'list':
+      return <ListControl {...props} />;
+    case 'texts':
+      return <TextsControl {...props} />;
+    case 'boolean':
+      return <BooleanControl {...props} />;
+    case 'kept':
+      return (
+        <div class="field field-wide" data-field={props.param} data-kind="kept">
+          <span class="field-label">{props.label ?? props.control.label}</span>
+          <p class="hint">Kept as it is: the API's schema gives this form no control for it.</p>
+        </div>
+      );
+    default:
+      return <ScalarControl {...props} />;
+  }
 }
 
 function AspectSection(props: {
@@ -122,18 +434,18 @@ function AspectSection(props: {
   values: FormValues;
   open: boolean;
   onToggle: (open: boolean) => void;
-  onChange: (path: string, value: string) => void;
+  onChange: (path: string, value: FormValue | undefined) => void;
   placed: Placed;
   report: CompletenessReport | undefined;
 }) {
   const { aspect, values, placed } = props;
   const judged = new Map((props.report?.elements ?? []).map((element) => [element.path, element]));
-  const filled = aspect.fields.filter((field) => (values[field.path] ?? '').trim() !== '').length;
+  const filled = aspect.fields.filter((field) => !isEmpty(field, values[field.path])).length;
   const missing = aspect.fields.filter((field) => {
     const j = judged.get(field.param);
     return j?.mandatory && j.status === 'missing';
   }).length;
-  const invalid = aspect.fields.some((field) => placed.fields[field.path]) || placed.aspects[aspect.aspect] !== undefined;
+  const invalid = Object.keys(placed.fields).some((param) => aspectOf(param) === aspect.aspect) || placed.aspects[aspect.aspect] !== undefined;
   return (
     <details
       class={`card aspect${invalid ? ' aspect-invalid' : ''}`}
@@ -152,17 +464,15 @@ function AspectSection(props: {
       {placed.aspects[aspect.aspect] !== undefined ? <ErrorNotice error={placed.aspects[aspect.aspect]} title="The API refused this aspect" /> : null}
       <div class="form-grid">
         {aspect.fields.map((field) => (
-          <Field
+          <ControlView
             key={field.path}
-            class={field.kind === 'json' ? 'field-wide' : undefined}
-            label={field.element.name}
-            name={field.param}
-            error={placed.fields[field.path]}
-            errorField={placed.fields[field.path] ? field.param : undefined}
-            hint={hintOf(field, judged.get(field.param))}
-          >
-            {(attributes) => <FieldControl field={field} value={values[field.path] ?? ''} onChange={(value) => props.onChange(field.path, value)} attributes={attributes as Record<string, string>} />}
-          </Field>
+            control={field.control}
+            param={field.param}
+            value={values[field.path]}
+            errors={placed.fields}
+            hint={elementHint(field, judged.get(field.param))}
+            onChange={(value) => props.onChange(field.path, value)}
+          />
         ))}
       </div>
     </details>
@@ -172,6 +482,7 @@ function AspectSection(props: {
 function BatteryForm(props: {
   product: Product;
   start: Start;
+  schemas: SchemaSet;
   asOf: string;
   onAsOf: (day: string) => void;
   report: CompletenessReport | undefined;
@@ -182,7 +493,7 @@ function BatteryForm(props: {
   const { product, start } = props;
   const form = useRef<HTMLFormElement>(null);
   const level = product.granularity === 'item' ? 'all' : 'model';
-  const aspects = formAspects(level);
+  const aspects = formAspects(level, props.schemas);
   const fields = aspects.flatMap((aspect) => aspect.fields);
   const base = start.draft?.data ?? start.current?.data ?? {};
   const [values, setValues] = useState<FormValues>(() => valuesOf(base, fields));
@@ -191,24 +502,19 @@ function BatteryForm(props: {
   const [busy, setBusy] = useState<'save' | 'publish'>();
   const [saved, setSaved] = useState<string>();
 
-  /** Shows what was placed: opens the aspects it names and moves the focus to the first field. */
+  /** Shows what was placed: opens the aspects it names and moves the focus to the first control it marks. */
   const show = (next: Placed) => {
     setPlaced(next);
-    const named = [...Object.keys(next.fields).map((path) => path.split('.')[0] ?? ''), ...Object.keys(next.aspects)];
+    const named = [...Object.keys(next.fields).map(aspectOf), ...Object.keys(next.aspects)];
     if (named.length) setOpen((current) => new Set([...current, ...named]));
-    const first = fields.find((field) => next.fields[field.path]);
-    requestAnimationFrame(() => focusField(form.current, first?.param));
+    const first = [...shownParams(fields, values)].find((param) => next.fields[param]);
+    requestAnimationFrame(() => focusField(form.current, first));
   };
 
   /** Saves the form as the draft: true when the API took it. */
   const save = async (): Promise<boolean> => {
-    const { data, jsonErrors } = dataOf(values, fields, base);
-    if (Object.keys(jsonErrors).length) {
-      show({ fields: Object.fromEntries(Object.entries(jsonErrors).map(([path, message]) => [path, new Error(message)])), aspects: {} });
-      return false;
-    }
     try {
-      await api<Draft>('PUT', productPath(product, 'draft'), { body: { data } });
+      await api<Draft>('PUT', productPath(product, 'draft'), { body: { data: dataOf(values, fields, base) } });
       return true;
     } catch (failure) {
       show(placeRefusal(failure, fields, values, props.asOf));
@@ -254,7 +560,7 @@ function BatteryForm(props: {
           {level === 'model'
             ? 'What each battery holds itself (its identifiers, dates, status and condition) is set on its item, not here.'
             : 'This product is passported by item: its passport holds every element.'}{' '}
-          Objects and lists are edited as JSON, in the data model's member names.
+          A contact or an address is a group of fields, a list has a row per entry (Add, Remove), every number shows its unit.
         </p>
         <Field
           label="Judge on (optional)"
@@ -396,6 +702,7 @@ export function BatteryPassportTab(props: { product: Product }) {
     }),
     [product.productId, reset],
   );
+  const schemas = useLoad(batterySchemas, []);
   const judgedOn = isDay(asOf) ? asOf : undefined;
   const hasDraft = start.data?.draft != null;
   const report = useLoad(
@@ -406,7 +713,8 @@ export function BatteryPassportTab(props: { product: Product }) {
     [start.data, judgedOn],
   );
   if (start.error) return <ErrorNotice error={start.error} />;
-  if (!start.data) return <Loading />;
+  if (schemas.error) return <ErrorNotice error={schemas.error} title="The form could not be built: the API's schema of the passport data could not be read" />;
+  if (!start.data || !schemas.data) return <Loading />;
   return (
     <>
       {published ? <Notice kind="success">Version {published} is published. Its public page shows the public elements.</Notice> : null}
@@ -414,6 +722,7 @@ export function BatteryPassportTab(props: { product: Product }) {
         key={`${start.data.reset}`}
         product={product}
         start={start.data}
+        schemas={schemas.data}
         asOf={asOf}
         onAsOf={setAsOf}
         report={report.data ?? undefined}

@@ -6,7 +6,8 @@ import { api, ApiError, type Batch, type ImportJob, type Item, type Product } fr
 import { ConfirmButton, CopyButton, ErrorNotice, ListTable, Loading, Notice, useLoad, type ListColumn } from '../components.tsx';
 import { formatDateTime, plural, printedGtin } from '../format.ts';
 import { href } from '../router.ts';
-import { batteryStatusOf, dataEntries, stateOfHealthOf, UNIT_STATUSES, UNIT_WORDS, unitPath } from '../units.ts';
+import { batteryDataEntries, batteryStatusOf, dataEntries, stateOfHealthOf, UNIT_STATUSES, UNIT_WORDS, unitPath } from '../units.ts';
+import { batterySchemas } from './battery-passport.tsx';
 import { fetchExport, ImportProgress, JobView, saveAs, UploadForm } from './imports.tsx';
 
 /**
@@ -311,6 +312,9 @@ export function UnitDetail(props: { product: Product; kind: UnitKind; value: str
   const { product, kind, value } = props;
   const words = UNIT_WORDS[kind];
   const loaded = useLoad(() => api<Unit>('GET', unitPath(product.productId, kind, value)), [value]);
+  const isBattery = passportKindOf(product.category) === 'battery';
+  // A battery's data in the words of its passport form, with units: derived from the API's schema (docs/dashboard.md#the-battery-passport-form).
+  const schemas = useLoad(async () => (isBattery ? batterySchemas() : undefined), [isBattery]);
   const [changed, setChanged] = useState<Unit>();
   const [notice, setNotice] = useState<string>();
   const unit = changed ?? loaded.data;
@@ -328,15 +332,19 @@ export function UnitDetail(props: { product: Product; kind: UnitKind; value: str
       </>
     );
   }
-  if (!unit) return <Loading />;
+  if (!unit || (isBattery && schemas.loading)) return <Loading />;
   const withdrawn = unit.status === 'withdrawn';
   const setStatus = async (status: string) => {
     const updated = await api<Unit>('PATCH', unitPath(product.productId, kind, value), { body: { status }, contentType: MERGE_PATCH });
     setChanged(updated);
     setNotice(status === 'withdrawn' ? `Withdrawn: its Digital Link answers 410 Gone. Version ${updated.version}.` : `Reinstated: its Digital Link resolves again. Version ${updated.version}.`);
   };
-  const entries = dataEntries(unit.data);
-  const battery = passportKindOf(product.category) === 'battery' ? stateOfHealthOf(unit.data) : undefined;
+  const entries = !isBattery
+    ? dataEntries(unit.data)
+    : schemas.data
+      ? batteryDataEntries(unit.data, schemas.data)
+      : dataEntries(unit.data).map((entry) => ({ ...entry, label: entry.path }));
+  const battery = isBattery ? stateOfHealthOf(unit.data) : undefined;
   return (
     <>
       {back}
@@ -394,12 +402,16 @@ export function UnitDetail(props: { product: Product; kind: UnitKind; value: str
             </dd>
           </dl>
           <h3>Data</h3>
+          {schemas.error ? <ErrorNotice error={schemas.error} title="The API's schema of the battery data could not be read: the data is shown at its paths, without units" /> : null}
           {entries.length ? (
-            <dl class="details" data-testid="unit-data">
+            <dl class={isBattery ? 'details details-data' : 'details'} data-testid="unit-data">
               {entries.map((entry) => (
                 <Fragment key={entry.path}>
                   <dt title={entry.path}>{entry.label}</dt>
-                  <dd>{entry.value}</dd>
+                  <dd>
+                    {entry.value}
+                    {entry.unit ? <span class="unit"> {entry.unit}</span> : null}
+                  </dd>
                 </Fragment>
               ))}
             </dl>
