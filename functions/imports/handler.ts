@@ -14,12 +14,12 @@ import { CSV_TYPE, templateCsv, templateXlsx, XLSX_TYPE } from '../../lib/servic
  * Lines, by its Content-Type), read raw: the route table gives it `rawBody` and a 5 MB limit.
  */
 async function postImport(request: ApiRequest) {
-  const { dryRun, fileName, type, productId } = parseQuery(importQuerySchema, request.event.queryStringParameters, ['dryRun', 'fileName', 'type', 'productId']);
+  const { dryRun, fileName, type, productId, force } = parseQuery(importQuerySchema, request.event.queryStringParameters, ['dryRun', 'fileName', 'type', 'productId', 'force']);
   // An items file names its product (docs/import-export.md#items); a products file names none.
   if (type === 'items' && productId === undefined) throw new ValidationError('productId is required with type=items: it names the product whose items the file registers.', 'productId');
   if (type !== 'items' && productId !== undefined) throw new ValidationError('productId goes with type=items only: a products file names its products by GTIN.', 'productId');
   const bytes = request.body as Buffer;
-  const options = { dryRun: dryRun === 'true', origin: originOf(request), ...(fileName === undefined ? {} : { fileName }) };
+  const options = { dryRun: dryRun === 'true', force: force === 'true', origin: originOf(request), ...(fileName === undefined ? {} : { fileName }) };
   const contentType = request.event.headers?.['content-type'];
   const job =
     type === 'items' && productId !== undefined

@@ -3,7 +3,7 @@ import { defineApiHandler, pathParam, type ApiRequest } from '../../lib/api/hand
 import { originOf } from '../../lib/api/origin.ts';
 import { MERGE_PATCH_TYPE } from '../../lib/domain/draft.ts';
 import { qrQuerySchema, type ProductRecord } from '../../lib/domain/product.ts';
-import { publishQuerySchema } from '../../lib/domain/passport-completeness.ts';
+import { putItemQuerySchema } from '../../lib/domain/passport-completeness.ts';
 import { UNIT_PARAM, unitDigitalLink, type UnitKind } from '../../lib/domain/unit.ts';
 import { itemExportQuerySchema, toUnitView, unitAtQuerySchema, unitListQuerySchema } from '../../lib/domain/units.ts';
 import { UnsupportedMediaTypeError } from '../../lib/http/errors.ts';
@@ -35,8 +35,9 @@ const locationOf = (product: ProductRecord, kind: UnitKind, value: string) => `/
 const put = (kind: UnitKind) => async (request: ApiRequest) => {
   const { product, value } = await unitInPath(request, kind);
   // `?asOf=` judges a battery on a later day, as publishing does (docs/battery.md#the-individual-battery).
-  const { asOf } = kind === 'item' ? parseQuery(publishQuerySchema, request.event.queryStringParameters, ['asOf']) : { asOf: undefined };
-  const { unit, created, completeness } = await putUnit(request.principal.tenant, product, kind, value, request.body, originOf(request), asOf === undefined ? {} : { asOf });
+  // `?force=true` registers a live battery on the platform's host (docs/brand-domains.md#battery-items).
+  const { asOf, force } = kind === 'item' ? parseQuery(putItemQuerySchema, request.event.queryStringParameters, ['asOf', 'force']) : { asOf: undefined, force: undefined };
+  const { unit, created, completeness } = await putUnit(request.principal.tenant, product, kind, value, request.body, originOf(request), { ...(asOf === undefined ? {} : { asOf }), force: force === 'true' });
   const view = toUnitView(unit, product.qrCodeUrl, request.principal.tenant, config().backupPublicOrigin);
   return json(created ? 201 : 200, completeness ? { ...view, completeness } : view, created ? { Location: locationOf(product, kind, value) } : {});
 };

@@ -20,6 +20,7 @@ import { logger } from '../../lib/http/logger.ts';
 import { requestIdHeader, requestIdOf } from '../../lib/http/request-id.ts';
 import type { HttpEvent, HttpResult } from '../../lib/http/types.ts';
 import { renderBadLink, renderNotFound, renderRecycled, renderUnavailable, renderWithdrawn } from './page/elabel.ts';
+import { renderBatteryWithdrawn } from './page/battery.ts';
 import { pageHeaders, tenantOfPath } from './page/http.ts';
 import { negotiateLanguage, type Lang } from './page/i18n.ts';
 import { backupLink, bestLink, labelLanguage, LINKSET_CONTEXT_LINK, linkset, parseLinkType, productLinks, resolverDescription, wantsLinkset } from './linkset.ts';
@@ -404,11 +405,13 @@ async function answer(event: HttpEvent, method: string, requested: Requested): P
   );
   const view = read.view;
   // A withdrawn product is gone, whatever link or representation is asked for (docs/lifecycle.md#withdrawal); no scan is counted.
-  if (view?.withdrawn) return failure(event, new GoneError('The producer has withdrawn this product.'), renderWithdrawn);
+  // A battery's says withdrawal is for a mistake or a recall, not its recycling (docs/battery.md#a-batterys-life).
+  const withdrawnPage = view?.category === 'battery' ? renderBatteryWithdrawn : renderWithdrawn;
+  if (view?.withdrawn) return failure(event, new GoneError('The producer has withdrawn this product.'), withdrawnPage);
   const passport = view?.passport;
   if (!view || !passport) return failure(event, new NotFoundError('No product information is published under this link.'), renderNotFound);
   const named = namedRecord(view, read, lot, serial);
-  if (named.kind === 'gone') return failure(event, new GoneError(named.message), renderWithdrawn);
+  if (named.kind === 'gone') return failure(event, new GoneError(named.message), withdrawnPage);
   if (named.kind === 'recycled') return failure(event, new GoneError(named.message), renderRecycled);
   if (named.kind === 'unregistered') return failure(event, new NotFoundError(named.message), renderNotFound);
   const unit = named.kind === 'record' ? named.unit : undefined;

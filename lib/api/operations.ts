@@ -9,7 +9,7 @@ import { importJobSchema, importJobSummarySchema, importListQuerySchema, importQ
 import { exportQuerySchema, MAX_EXPORT_ROWS } from '../domain/export.ts';
 import { ARCHIVE_URL_SECONDS, archiveSchema, MAX_ARCHIVE_LINES, MAX_ARCHIVE_SIGNATURES } from '../services/archive-export.ts';
 import { createdPassportSchema, createPassportSchema, passportVersionSchema, passportSchema } from '../domain/passport.ts';
-import { completenessQuerySchema, completenessReportSchema, publishQuerySchema } from '../domain/passport-completeness.ts';
+import { completenessQuerySchema, completenessReportSchema, publishQuerySchema, putItemQuerySchema } from '../domain/passport-completeness.ts';
 import { ASPECT_JSON_SEGMENTS } from '../domain/battery/page-urls.ts';
 import {
   createdProductSchema,
@@ -455,7 +455,7 @@ function unitOperations(kind: UnitKind): Record<string, OperationDoc> {
       tag: 'Products',
       body: kind === 'batch' ? putBatchDocSchema : putItemDocSchema,
       // A battery item is judged at registration (docs/battery.md#the-individual-battery): asOf, and the answer's completeness.
-      ...(kind === 'item' ? { query: publishQuerySchema } : {}),
+      ...(kind === 'item' ? { query: putItemQuerySchema } : {}),
       responses: {
         201: { description: `Registered: the ${noun}`, schema: putSchema, headers: { Location: header(`The ${noun}`) } },
         200: { description: `Replaced (or unchanged): the ${noun}`, schema: putSchema },

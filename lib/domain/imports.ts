@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { forceQueryParam } from './passport-completeness.ts';
 import { columnLabel } from './import-columns.ts';
 import { cursorQuerySchema } from './pagination.ts';
 import type { Environment } from './tenant.ts';
@@ -208,6 +209,7 @@ export const importQuerySchema = z.strictObject({
     .enum(['true', 'false'], { error: 'dryRun must be true or false.' })
     .optional()
     .describe('true: validate every row and answer the report; nothing is written'),
+  force: forceQueryParam,
   fileName: z
     .string()
     .min(1, { error: 'fileName must not be empty: leave it out when the file has no name.' })

@@ -37,6 +37,20 @@ export const publishQuerySchema = z.strictObject({
     ),
 });
 
+/**
+ * `force=true`: register a live battery item although its model's QR code is on the platform's host,
+ * not on a verified brand domain of the organization (docs/brand-domains.md#battery-items).
+ */
+export const forceQueryParam = z
+  .enum(['true', 'false'], { error: 'force must be true or false.' })
+  .optional()
+  .describe(
+    'Battery items in the live environment only: true registers the battery although its model\'s QR code is on the platform\'s host rather than on a verified brand domain of the organization (409 conflict otherwise; docs/brand-domains.md#battery-items). Ignored for other categories and in the test environment',
+  );
+
+/** `PUT …/items/{serial}`: the day to judge a battery on, and `force`. */
+export const putItemQuerySchema = publishQuerySchema.extend({ force: forceQueryParam });
+
 const SOURCES = ['passport', 'draft'] as const;
 const LEVELS = ['model', 'item', 'all'] as const;
 const STATUSES = ['present', 'missing'] as const;

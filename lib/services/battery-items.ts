@@ -1,3 +1,4 @@
+import { findDomainByHostname } from '../data/domains.ts';
 import { batteryIdClaimWrites, getBatteryIdClaims, type BatteryIdentifier } from '../data/items.ts';
 import { getPassportVersion } from '../data/passports.ts';
 import type { TransactItem } from '../data/writes.ts';
@@ -7,7 +8,7 @@ import { batteryCompleteness, publishDay } from '../domain/passport-completeness
 import type { ProductRecord } from '../domain/product.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import { unitDigitalLink, type UnitContent } from '../domain/unit.ts';
-import { DuplicateError, ValidationError, type ErrorBody } from '../http/errors.ts';
+import { ConflictError, DuplicateError, ValidationError, type ErrorBody } from '../http/errors.ts';
 
 /**
  * The individual battery (docs/battery.md#the-individual-battery): its productIdentifier derived
@@ -115,4 +116,25 @@ export function judgeBattery(model: unknown, item: Json, asOf: string | undefine
   const report = batteryCompleteness(view, { asOf: day, granularity: 'item' });
   if (report.missingMandatory.length > 0) throw new IncompleteBatteryError(report.missingMandatory, day, report.batteryCategory);
   return { ...report, asOf: day, complete: true };
+}
+
+/**
+ * A live battery is registered only under its organization's verified brand domain
+ * (docs/brand-domains.md#battery-items): the QR code printed on it must resolve for the battery's
+ * whole life, and a link on the platform's host ties it to the platform. 409 `conflict` naming
+ * `force` when the model's qrCodeUrl is not on a verified domain of the organization, unless `force`;
+ * nothing to check in the test environment.
+ */
+export async function requireBrandHost(tenant: Tenant, product: Pick<ProductRecord, 'qrCodeUrl'>, force: boolean): Promise<void> {
+  if (force || tenant.environment !== 'live') return;
+  const hostname = new URL(product.qrCodeUrl).hostname.toLowerCase();
+  const domain = await findDomainByHostname(hostname);
+  if (domain?.orgId === tenant.orgId && domain.status === 'verified') return;
+  throw new ConflictError(
+    `This battery model's QR code is on the platform's host (${hostname}), not on a verified brand domain of yours: a battery's QR code must resolve for its whole life, so a live battery is registered only under your own domain.`,
+    {
+      param: 'force',
+      suggestion: 'Verify a brand domain, make it the default and create the model again (docs/brand-domains.md#battery-items); or pass force=true to register it on the platform\'s host.',
+    },
+  );
 }

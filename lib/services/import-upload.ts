@@ -24,6 +24,8 @@ export interface UploadOptions {
   origin: Origin;
   /** The uploaded file's name, as the upload gave it (`?fileName=`), kept on the job for people to recognise it. */
   fileName?: string;
+  /** Items of a live battery model on the platform's host are registered all the same (`?force=true`, docs/brand-domains.md#battery-items). */
+  force?: boolean;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { requireBrandHost } from './battery-items.ts';
 import { eventPut } from '../data/events.ts';
 import { sendImportChunks } from '../data/import-queue.ts';
 import { abandonImportJob, insertImportJob } from '../data/imports.ts';
@@ -25,6 +26,8 @@ export async function startItemImport(tenant: Tenant, productId: string, bytes: 
   const now = options.now ?? new Date().toISOString();
   const file = parseItemsFile(bytes, contentType);
   const product = await requireProduct(tenant, productId, 'productId');
+  // A live battery's items need the organization's brand domain, checked before the file is read further (docs/brand-domains.md#battery-items).
+  if (product.category === 'battery') await requireBrandHost(tenant, product, options.force === true);
   const [headerError] = checkItemHeaders(file.headers, unitSpecOf(product.category).columnDepth);
   if (headerError) throw new ValidationError(headerError.message, headerError.column, 'Use the columns of an items file: serial, lot, status and data.{member} (docs/import-export.md#items).');
   // A CSV's cells come back as the export wrote them: one neutralising quote removed (docs/import-export.md#export).

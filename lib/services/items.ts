@@ -1,7 +1,7 @@
 import { eventPut } from '../data/events.ts';
 import { getUnit, getUnitAt, listUnits, writeUnitVersion, type UnitFilter } from '../data/items.ts';
 import { jitteredPause } from '../data/errors.ts';
-import { claimIdentifiers, judgeBattery, modelDataOf, withProductIdentifier, type ItemCompleteness } from './battery-items.ts';
+import { claimIdentifiers, judgeBattery, modelDataOf, requireBrandHost, withProductIdentifier, type ItemCompleteness } from './battery-items.ts';
 import { appendOnlyRefusal } from '../domain/battery/grantee-writes.ts';
 import { editRefusal } from '../domain/battery/lifecycle.ts';
 import type { EventType } from '../domain/event-types.ts';
@@ -108,7 +108,7 @@ async function writeNext(
   contentOf: (current: UnitRecord | undefined) => UnitContent,
   origin: Origin,
   mustExist: boolean,
-  judge?: { asOf?: string },
+  judge?: { asOf?: string; force?: boolean },
 ): Promise<UnitWrite> {
   const battery = product.category === 'battery' && kind === 'item';
   // A battery's passport is judged at registration on the model's current data (docs/battery.md#the-individual-battery).
@@ -116,6 +116,8 @@ async function writeNext(
   for (let attempt = 1; ; attempt++) {
     const current = await getUnit(tenant, kind, product.gtin, value, true);
     if (!current && mustExist) await requireUnit(tenant, product, kind, value);
+    // A new live battery needs its organization's brand domain (docs/brand-domains.md#battery-items).
+    if (!current && battery && judge) await requireBrandHost(tenant, product, judge.force === true);
     const content = battery ? withProductIdentifier(product, value, contentOf(current)) : contentOf(current);
     const completeness = battery && judge ? judgeBattery(model, content.data, judge.asOf) : undefined;
     if (current && sameContent(current, content)) return { unit: current, created: false, ...(completeness ? { completeness } : {}) };
@@ -141,7 +143,7 @@ async function writeNext(
 }
 
 /** `PUT …/batches/{lot}` and `…/items/{serial}`: creates the record or replaces what it holds. */
-export async function putUnit(tenant: Tenant, product: ProductRecord, kind: UnitKind, value: string, body: unknown, origin: Origin, options: { asOf?: string } = {}): Promise<UnitWrite> {
+export async function putUnit(tenant: Tenant, product: ProductRecord, kind: UnitKind, value: string, body: unknown, origin: Origin, options: { asOf?: string; force?: boolean } = {}): Promise<UnitWrite> {
   refuseImmutable(kind, body);
   const input: UnitInput = parseBody(kind === 'batch' ? putBatchSchema : putItemSchema, body);
   const content = checkContent(product, kind, input);

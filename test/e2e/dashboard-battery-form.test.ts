@@ -51,7 +51,7 @@ describe('the dashboard’s battery form controls', () => {
       generalProductInformation: { batteryStatus: 'Original' },
       performanceAndDurability: { batteryCondition: structuredClone(BATTERY_EXAMPLE.performanceAndDurability.batteryCondition) },
     };
-    const put = await call('PUT', `/v1/products/${battery.productId}/items/EVP-0100`, { key: org.live, body: { data: item } });
+    const put = await call('PUT', `/v1/products/${battery.productId}/items/EVP-0100?force=true`, { key: org.live, body: { data: item } });
     if (put.status !== 201) throw new Error(`register: ${put.status} ${put.text}`);
     mkdirSync(RESULTS_DIR, { recursive: true });
     if (mode !== 'skip') browser = await launchBrowser();

@@ -53,7 +53,7 @@ describe('the dashboard’s battery passport', () => {
     const draft = await call('PUT', `/v1/products/${battery.productId}/draft`, { key: org.live, body: { data: draftData() } });
     if (draft.status !== 200 && draft.status !== 201) throw new Error(`draft: ${draft.status} ${draft.text}`);
     for (const [serial, data] of [['EVP-0001', batteryData('Original', 96.4)], ['EVP-0002', batteryData('Original', 81)]] as const) {
-      const put = await call('PUT', `/v1/products/${battery.productId}/items/${serial}`, { key: org.live, body: { data } });
+      const put = await call('PUT', `/v1/products/${battery.productId}/items/${serial}?force=true`, { key: org.live, body: { data } });
       if (put.status !== 201) throw new Error(`register ${serial}: ${put.status} ${put.text}`);
     }
     mkdirSync(RESULTS_DIR, { recursive: true });

@@ -43,7 +43,7 @@ beforeAll(async () => {
   wine = await createProduct(owner.live, { name: 'AREQ Riesling' });
   await publish(owner.live, wine.productId);
   itemData = batteryItemData({ digitalLink: `${battery.qrCodeUrl}/21/${SERIAL}`, serial: SERIAL });
-  const item = await call('PUT', `/v1/products/${battery.productId}/items/${SERIAL}`, { key: owner.live, body: { data: itemData } });
+  const item = await call('PUT', `/v1/products/${battery.productId}/items/${SERIAL}?force=true`, { key: owner.live, body: { data: itemData } });
   if (item.status !== 201) throw new Error(`set-up: ${item.text}`);
   itemDppId = item.body.dppId;
   itemLink = item.body.digitalLink;

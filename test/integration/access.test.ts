@@ -85,7 +85,7 @@ beforeAll(async () => {
   await publish(owner.live, battery.productId, model);
   await publish(owner.live, other.productId, model);
   itemData = batteryItemData({ digitalLink: `${battery.qrCodeUrl}/21/${SERIAL}`, serial: SERIAL });
-  const item = await call('PUT', `/v1/products/${battery.productId}/items/${SERIAL}`, { key: owner.live, body: { data: itemData } });
+  const item = await call('PUT', `/v1/products/${battery.productId}/items/${SERIAL}?force=true`, { key: owner.live, body: { data: itemData } });
   const batch = await call('PUT', `/v1/products/${battery.productId}/batches/${LOT}`, { key: owner.live, body: {} });
   const grant = await call('POST', '/v1/access-grants', { key: owner.live, body: { granteeOrgId: grantee.orgId, tier: 'legitimate_interest', productIds: [battery.productId] } });
   const forDismantling = await call('POST', '/v1/access-grants', { key: owner.live, body: { granteeOrgId: dismantler.orgId, purpose: 'dismantling_repair_repurposing_recycling', productIds: [battery.productId] } });
@@ -371,7 +371,7 @@ describe("the third review's findings (docs/security.md#the-third-review-issue-3
   async function writableBattery(serial: string) {
     const repairer = await newOrg(`Access Workshop ${serial}`);
     const data = batteryItemData({ digitalLink: `${battery.qrCodeUrl}/21/${serial}`, serial });
-    const put = await call('PUT', `/v1/products/${battery.productId}/items/${serial}`, { key: owner.live, body: { data } });
+    const put = await call('PUT', `/v1/products/${battery.productId}/items/${serial}?force=true`, { key: owner.live, body: { data } });
     const grant = await call('POST', '/v1/access-grants', { key: owner.live, body: { granteeOrgId: repairer.orgId, tier: 'legitimate_interest', productIds: [battery.productId], write: true } });
     if (put.status !== 201 || grant.status !== 201) throw new Error(`set-up: ${put.text} ${grant.text}`);
     return { repairer, dppId: put.body.dppId as string, item: put.body as Json, data };

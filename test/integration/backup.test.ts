@@ -111,7 +111,7 @@ describe('a battery model and one battery', () => {
       const published = await call('POST', '/v1/passports?asOf=2027-03-01', { key: org.live, body: { productId: battery.productId, data: batteryModelData('ev', { massKg: 430 + reading }) } });
       expect(published.status, published.text).toBe(201);
       passportDigests.push((await call('GET', `/v1/products/${battery.productId}/passport`, { key: org.live })).body.digest as string);
-      const item = await call('PUT', `/v1/products/${battery.productId}/items/${serial}`, { key: org.live, body: { data: batteryReading(serial, reading) } });
+      const item = await call('PUT', `/v1/products/${battery.productId}/items/${serial}?force=true`, { key: org.live, body: { data: batteryReading(serial, reading) } });
       expect([200, 201], item.text).toContain(item.status);
       itemDigests.push(item.body.digest as string);
     }

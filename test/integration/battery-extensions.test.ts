@@ -119,7 +119,7 @@ describe('point 11: deep-discharge events', () => {
     data.performanceAndDurability.batteryCondition.numberOfDeepDischargeEvents = { value: 3, lastUpdate: '2028-07-31T22:00:00Z' };
 
     // Act
-    const created = await call('PUT', `/v1/products/${product.productId}/items/EVP80X0001`, { key: org.live, body: { data } });
+    const created = await call('PUT', `/v1/products/${product.productId}/items/EVP80X0001?force=true`, { key: org.live, body: { data } });
     const bad = await call('PATCH', `/v1/products/${product.productId}/items/EVP80X0001`, {
       key: org.live,
       rawBody: Buffer.from(JSON.stringify({ data: { performanceAndDurability: { batteryCondition: { numberOfDeepDischargeEvents: { value: 1.5, lastUpdate: '2028-08-31T22:00:00Z' } } } } })),

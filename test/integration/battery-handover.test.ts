@@ -22,7 +22,7 @@ const SECOND = 'SLS0001';
 const pathOf = (url: string) => new URL(url).pathname;
 const item = (key: string, product: CreatedProduct, serial: string) => call('GET', `/v1/products/${product.productId}/items/${serial}`, { key });
 const register = async (key: string, product: CreatedProduct, serial: string) => {
-  const response = await call('PUT', `/v1/products/${product.productId}/items/${serial}`, { key, body: { data: { generalProductInformation: { batteryStatus: 'Original' } } } });
+  const response = await call('PUT', `/v1/products/${product.productId}/items/${serial}?force=true`, { key, body: { data: { generalProductInformation: { batteryStatus: 'Original' } } } });
   if (response.status !== 201) throw new Error(`register ${serial}: ${response.status} ${response.text}`);
   return response.body as Json;
 };
@@ -143,7 +143,7 @@ describe('what neither side can do', () => {
       headers: { 'content-type': 'application/merge-patch+json' },
       body: { status: 'withdrawn' },
     });
-    const makerWritesSecond = await call('PUT', `/v1/products/${storage.productId}/items/${SECOND}`, { key: maker.live, body: {} });
+    const makerWritesSecond = await call('PUT', `/v1/products/${storage.productId}/items/${SECOND}?force=true`, { key: maker.live, body: {} });
     const forgedLineage = await call('PATCH', `/v1/products/${storage.productId}/items/${SECOND}`, {
       key: repurposer.live,
       headers: { 'content-type': 'application/merge-patch+json' },

@@ -36,7 +36,7 @@ describe('point 4: a made-up serial of a battery', () => {
     const byModel = await publishedModel('EVP75 by model', 'model');
     const byBatch = await publishedModel('EVP75 by batch', 'batch');
     const byItem = await publishedModel('EVP75 by item', 'item');
-    const registered = await call('PUT', `/v1/products/${byModel.productId}/items/SNREAL1`, { key: org.live, body: { data: batteryReading(byModel.gtin, 'SNREAL1', 1) } });
+    const registered = await call('PUT', `/v1/products/${byModel.productId}/items/SNREAL1?force=true`, { key: org.live, body: { data: batteryReading(byModel.gtin, 'SNREAL1', 1) } });
 
     // Act
     const madeUp = await Promise.all([byModel, byBatch, byItem].map((product) => scan(`${product.qrCodeUrl}/21/FAKE0000001`, { accept: 'text/html' })));
@@ -77,7 +77,7 @@ describe('point 15: a model\'s category once it has batteries', () => {
     // Prepare
     const withBattery = await publishedModel('EVP75 with a battery');
     const without = await publishedModel('EVP75 without batteries');
-    const registered = await call('PUT', `/v1/products/${withBattery.productId}/items/SN1`, { key: org.live, body: { data: batteryReading(withBattery.gtin, 'SN1', 1) } });
+    const registered = await call('PUT', `/v1/products/${withBattery.productId}/items/SN1?force=true`, { key: org.live, body: { data: batteryReading(withBattery.gtin, 'SN1', 1) } });
 
     // Act
     const refused = await call('POST', '/v1/passports', { key: org.live, body: { productId: withBattery.productId, data: batteryModelData('lmt') } });
@@ -112,10 +112,10 @@ describe('point 3: the individual battery', () => {
 
   it('point 3: an empty battery item is judged: refused from the day the passport is mandatory, listing every missing element; registered before it with its report and its derived identifier', async () => {
     // Act
-    const onMandatoryDay = await call('PUT', `/v1/products/${model.productId}/items/EMPTY1?asOf=${MANDATORY_DAY}`, { key: org.live, body: { data: {} } });
+    const onMandatoryDay = await call('PUT', `/v1/products/${model.productId}/items/EMPTY1?asOf=${MANDATORY_DAY}&force=true`, { key: org.live, body: { data: {} } });
     const notRegistered = await call('GET', `/v1/products/${model.productId}/items/EMPTY1`, { key: org.live });
-    const complete = await call('PUT', `/v1/products/${model.productId}/items/FULL1?asOf=${MANDATORY_DAY}`, { key: org.live, body: { data: completeBattery(model.gtin, 'FULL1') } });
-    const today = await call('PUT', `/v1/products/${model.productId}/items/EARLY1`, { key: org.live, body: { data: {} } });
+    const complete = await call('PUT', `/v1/products/${model.productId}/items/FULL1?asOf=${MANDATORY_DAY}&force=true`, { key: org.live, body: { data: completeBattery(model.gtin, 'FULL1') } });
+    const today = await call('PUT', `/v1/products/${model.productId}/items/EARLY1?force=true`, { key: org.live, body: { data: {} } });
 
     // Assess
     const error = expectError(onMandatoryDay, 422, 'validation_error', 'data.generalProductInformation.batteryPassportIdentifier');
@@ -140,7 +140,7 @@ describe('point 3: the individual battery', () => {
     const data = batteryReading(model.gtin, 'OTHER1', 1);
 
     // Act
-    const refused = await call('PUT', `/v1/products/${model.productId}/items/MINE1`, { key: org.live, body: { data } });
+    const refused = await call('PUT', `/v1/products/${model.productId}/items/MINE1?force=true`, { key: org.live, body: { data } });
     const read = await call('GET', `/v1/products/${model.productId}/items/MINE1`, { key: org.live });
 
     // Assess
@@ -151,23 +151,23 @@ describe('point 3: the individual battery', () => {
 
   it('point 3: a second item with the same batteryPassportIdentifier (other case) is 409 naming the first', async () => {
     // Prepare
-    const first = await call('PUT', `/v1/products/${model.productId}/items/DUPA1`, { key: org.live, body: { data: batteryReading(model.gtin, 'DUPA1', 1) } });
+    const first = await call('PUT', `/v1/products/${model.productId}/items/DUPA1?force=true`, { key: org.live, body: { data: batteryReading(model.gtin, 'DUPA1', 1) } });
     const second = batteryReading(model.gtin, 'DUPB1', 1);
     second.generalProductInformation.batteryPassportIdentifier = 'urn:cellmaker:dupa1';
     const upper = structuredClone(second);
     upper.generalProductInformation.batteryPassportIdentifier = 'urn:CELLMAKER:DUPA1';
 
     // Act
-    const refused = await call('PUT', `/v1/products/${model.productId}/items/DUPB1`, { key: org.live, body: { data: second } });
+    const refused = await call('PUT', `/v1/products/${model.productId}/items/DUPB1?force=true`, { key: org.live, body: { data: second } });
     // The data model's pattern admits lower case only: the other case is refused before any claim is read.
-    const upperRefused = await call('PUT', `/v1/products/${model.productId}/items/DUPB1`, { key: org.live, body: { data: upper } });
+    const upperRefused = await call('PUT', `/v1/products/${model.productId}/items/DUPB1?force=true`, { key: org.live, body: { data: upper } });
     const read = await call('GET', `/v1/products/${model.productId}/items/DUPB1`, { key: org.live });
     const renamed = await call('PATCH', `/v1/products/${model.productId}/items/DUPA1`, {
       key: org.live,
       body: { data: { generalProductInformation: { batteryPassportIdentifier: 'urn:cellmaker:dupa1renamed' } } },
       headers: { 'content-type': 'application/merge-patch+json' },
     });
-    const afterRename = await call('PUT', `/v1/products/${model.productId}/items/DUPB1`, { key: org.live, body: { data: second } });
+    const afterRename = await call('PUT', `/v1/products/${model.productId}/items/DUPB1?force=true`, { key: org.live, body: { data: second } });
 
     // Assess
     expect(first.status, first.text).toBe(201);
@@ -189,7 +189,7 @@ describe('point 3: batteries imported', () => {
       { serial: 'IMP2', data: batteryReading(model.gtin, 'SOMEONE', 1) },
       { serial: 'IMP3', data: { ...batteryReading(model.gtin, 'IMP3', 1), generalProductInformation: { ...batteryReading(model.gtin, 'IMP3', 1).generalProductInformation, batteryPassportIdentifier: 'urn:cellmaker:imp1' } } },
     ];
-    const uploaded = await call('POST', `/v1/imports?type=items&productId=${model.productId}`, { key: org.live, rawBody: lines.map((line) => JSON.stringify(line)).join('\n'), headers: { 'content-type': 'application/x-ndjson' } });
+    const uploaded = await call('POST', `/v1/imports?type=items&productId=${model.productId}&force=true`, { key: org.live, rawBody: lines.map((line) => JSON.stringify(line)).join('\n'), headers: { 'content-type': 'application/x-ndjson' } });
 
     // Act
     let job = await call('GET', `/v1/imports/${uploaded.body.id}`, { key: org.live });
@@ -204,7 +204,7 @@ describe('point 3: batteries imported', () => {
     const imported = await call('GET', `/v1/products/${model.productId}/items/${winner}`, { key: org.live });
     const sameId = batteryReading(model.gtin, 'PUT1', 1);
     sameId.generalProductInformation.batteryPassportIdentifier = 'urn:cellmaker:imp1';
-    const put = await call('PUT', `/v1/products/${model.productId}/items/PUT1`, { key: org.live, body: { data: sameId } });
+    const put = await call('PUT', `/v1/products/${model.productId}/items/PUT1?force=true`, { key: org.live, body: { data: sameId } });
 
     // Assess
     expect(uploaded.status, uploaded.text).toBe(202);

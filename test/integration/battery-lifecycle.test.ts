@@ -26,7 +26,7 @@ const patchItem = (key: string, product: CreatedProduct, serial: string, body: J
   call('PATCH', `/v1/products/${product.productId}/items/${serial}`, { key, headers: { 'content-type': 'application/merge-patch+json' }, body });
 async function register(key: string, product: CreatedProduct, prefix: string): Promise<string> {
   const serial = nextSerial(prefix);
-  const response = await call('PUT', `/v1/products/${product.productId}/items/${serial}`, { key, body: { data: { generalProductInformation: { batteryStatus: 'Original' } } } });
+  const response = await call('PUT', `/v1/products/${product.productId}/items/${serial}?force=true`, { key, body: { data: { generalProductInformation: { batteryStatus: 'Original' } } } });
   if (response.status !== 201) throw new Error(`register ${serial}: ${response.status} ${response.text}`);
   return serial;
 }
@@ -59,12 +59,12 @@ describe('point 13: a battery’s life is a state machine of operations', () => 
     const serial = await register(maker.live, ev, 'E');
 
     // Act
-    const createdRepurposed = await call('PUT', `/v1/products/${ev.productId}/items/${nextSerial('E')}`, {
+    const createdRepurposed = await call('PUT', `/v1/products/${ev.productId}/items/${nextSerial('E')}?force=true`, {
       key: maker.live,
       body: { data: { generalProductInformation: { batteryStatus: 'Repurposed' } } },
     });
     const patched = await patchItem(maker.live, ev, serial, { data: { generalProductInformation: { batteryStatus: 'Reused' } } });
-    const put = await call('PUT', `/v1/products/${ev.productId}/items/${serial}`, { key: maker.live, body: { data: { generalProductInformation: { batteryStatus: 'Waste' } } } });
+    const put = await call('PUT', `/v1/products/${ev.productId}/items/${serial}?force=true`, { key: maker.live, body: { data: { generalProductInformation: { batteryStatus: 'Waste' } } } });
     const unchanged = await patchItem(maker.live, ev, serial, { data: { generalProductInformation: { batteryStatus: 'Original', puttingIntoService: '2027-03-01T10:00:00Z' } } });
     const after = await item(maker.live, ev, serial);
 

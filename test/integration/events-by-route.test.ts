@@ -71,7 +71,7 @@ const newProduct = async () => (await createProduct(w.key.key)).productId;
 /** A battery product of the key's organization with one registered item: its product id. */
 const newBatteryItem = async (key: string, serial: string) => {
   const product = await createProduct(key, { name: 'Events battery', category: 'battery' });
-  await ok(call('PUT', `/v1/products/${product.productId}/items/${serial}`, { key, body: {} }), 201);
+  await ok(call('PUT', `/v1/products/${product.productId}/items/${serial}?force=true`, { key, body: {} }), 201);
   return product.productId;
 };
 /** A battery product of the key's organization with a published passport: its Digital Link. */
@@ -232,7 +232,7 @@ const CASES: Readonly<Record<string, EventCase>> = {
     actor: keyActor,
     prepare: async () => {
       const id = await newProduct();
-      await ok(call('PUT', `/v1/products/${id}/items/U1`, { ...asKey(), body: {} }), 201);
+      await ok(call('PUT', `/v1/products/${id}/items/U1?force=true`, { ...asKey(), body: {} }), 201);
       return id;
     },
     success: (id) => ({ path: `/v1/products/${id}/items/U1`, options: { ...asKey(), body: { data: { bottlingDate: '2025-03-14' } }, headers: { 'content-type': 'application/merge-patch+json' } }, status: 200 }),
@@ -254,7 +254,7 @@ const CASES: Readonly<Record<string, EventCase>> = {
     actor: keyActor,
     prepare: async () => {
       const id = await newProduct();
-      return (await ok(call('PUT', `/v1/products/${id}/items/D1`, { ...asKey(), body: {} }), 201)).body.dppId as string;
+      return (await ok(call('PUT', `/v1/products/${id}/items/D1?force=true`, { ...asKey(), body: {} }), 201)).body.dppId as string;
     },
     success: (dppId) => ({ path: `/v1/dpps/${dppId}`, options: { ...asKey(), body: { data: { bottlingDate: '2025-03-14' } }, headers: { 'content-type': 'application/merge-patch+json' } }, status: 200 }),
     refused: () => ({ path: '/v1/dpps/dpp_unknown', options: { ...asKey(), body: { status: 'withdrawn' }, headers: { 'content-type': 'application/merge-patch+json' } }, status: 404 }),

@@ -61,7 +61,7 @@ beforeAll(async () => {
   battery = await createProduct(owner.live, { name: 'Inspected traction battery', category: 'battery' });
   await publish(owner.live, battery.productId, model);
   itemData = batteryItemData({ digitalLink: `${battery.qrCodeUrl}/21/${SERIAL}`, serial: SERIAL });
-  const item = await call('PUT', `/v1/products/${battery.productId}/items/${SERIAL}`, { key: owner.live, body: { data: itemData } });
+  const item = await call('PUT', `/v1/products/${battery.productId}/items/${SERIAL}?force=true`, { key: owner.live, body: { data: itemData } });
   if (item.status !== 201) throw new Error(`set-up: ${item.status} ${item.text}`);
   dpp.item = item.body.dppId;
   dpp.model = (await call('GET', `/v1/products/${battery.productId}/passport`, { key: owner.live })).body.dppId;

@@ -129,7 +129,7 @@ async function setUp(): Promise<World> {
   // A's battery offered to a third organization (docs/battery.md#second-life): B is party to nothing.
   const c = await newOrg('Isolation C');
   const battery = await createProduct(a.live, { name: `Secret Battery ${token}`, category: 'battery' });
-  const cell = await call('PUT', `/v1/products/${battery.productId}/items/H${token}`, { key: a.live, body: {} });
+  const cell = await call('PUT', `/v1/products/${battery.productId}/items/H${token}?force=true`, { key: a.live, body: {} });
   const handover = await call('POST', '/v1/handovers', { key: a.live, body: { productId: battery.productId, serial: `H${token}`, toOrgId: c.orgId, operation: 'repurposing' } });
   if (cell.status !== 201 || handover.status !== 201) throw new Error(`set-up: ${handover.status} ${handover.text}`);
   const grant = await call('POST', '/v1/access-grants', { key: a.live, body: { granteeOrgId: c.orgId, tier: 'legitimate_interest', productIds: [battery.productId], write: true } });
@@ -804,7 +804,7 @@ describe("the third review's attacks stay inside their tenant (docs/security.md#
     // base64url character has 4 unused low bits: 15 other spellings of the same bytes
     const prefix = Buffer.byteLength(`${w.a.orgId} live ${w.gtin14} 21 `);
     const serial = `NC${'0'.repeat((((1 - prefix - 3) % 3) + 3) % 3)}1`;
-    const item = await call('PUT', `/v1/products/${w.productId}/items/${serial}`, { key: w.a.live, body: {} });
+    const item = await call('PUT', `/v1/products/${w.productId}/items/${serial}?force=true`, { key: w.a.live, body: {} });
     expect(item.status, item.text).toBe(201);
     const id = item.body.dppId as string;
     const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
