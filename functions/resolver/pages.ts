@@ -10,7 +10,9 @@ import { toPassportView } from '../../lib/domain/passport-view.ts';
 import type { Tenant } from '../../lib/domain/tenant.ts';
 import { NotFoundError } from '../../lib/http/errors.ts';
 import type { HttpEvent, HttpResult } from '../../lib/http/types.ts';
-import { renderBatteryPage } from './page/battery.ts';
+import { renderBatteryPage, type BatteryPageLinks } from './page/battery.ts';
+import { dppIdOf } from '../../lib/domain/dpp-id.ts';
+import { inspectUrl } from '../../lib/domain/inspect.ts';
 import { renderElabel, renderNotFound } from './page/elabel.ts';
 import { withLabelTerms } from './label-terms.ts';
 import { pageHeaders, tenantOfPath } from './page/http.ts';
@@ -89,11 +91,16 @@ export function versionReadForm(tenant: Tenant, version: VersionPage): Passport 
 /**
  * A version's page in one language, from its read form (versionReadForm): a battery passport's
  * public page, or the e-label (whose read form holds the whole passport) with the organization's
- * corrected terms.
+ * corrected terms. `links.inspect`: the battery page's link to the authorities' view.
  */
-export function versionPageHtml(version: VersionPage, open: Passport, lang: Lang): string {
-  return isBatteryPassport(open.category, version.passport.data) ? renderBatteryPage(open, lang) : renderElabel(open, lang, version.labelTerms?.[lang]);
+export function versionPageHtml(version: VersionPage, open: Passport, lang: Lang, links?: BatteryPageLinks): string {
+  return isBatteryPassport(open.category, version.passport.data) ? renderBatteryPage(open, lang, undefined, undefined, links) : renderElabel(open, lang, version.labelTerms?.[lang]);
 }
+
+/** The authenticated view of a passport for market surveillance authorities, on the API's origin (docs/access.md#market-surveillance-authorities). */
+export const inspectLinks = (tenant: Tenant, gtin14: string, unit?: { kind: 'batch' | 'item'; value: string }): BatteryPageLinks => ({
+  inspect: inspectUrl(config().publicApiOrigin, dppIdOf({ tenant, gtin14, ...(unit ? { unit } : {}) })),
+});
 
 /** GET and HEAD of a version page (the routes `/{orgId}/{environment}/p/{gtin}/{version}/{page}`). */
 export async function servePage(event: HttpEvent): Promise<HttpResult> {
@@ -120,7 +127,7 @@ export async function servePage(event: HttpEvent): Promise<HttpResult> {
     const battery = open !== undefined && isBatteryPassport(open.category, version?.passport.data);
     if (!version || !open || (aspect !== undefined && !battery)) result = notFound();
     else if (ref.kind === 'json') result = jsonResult(200, aspect === undefined ? open : { ...open, data: aspectOnly(open.data, aspect) }, IMMUTABLE);
-    else result = htmlResult(200, versionPageHtml(battery ? version : await withLabelTerms(tenant, version), open, ref.lang as Lang), ref.lang as Lang, IMMUTABLE);
+    else result = htmlResult(200, versionPageHtml(battery ? version : await withLabelTerms(tenant, version), open, ref.lang as Lang, inspectLinks(tenant, ref.gtin14)), ref.lang as Lang, IMMUTABLE);
   }
   if (event.requestContext.http.method === 'HEAD') delete result.body;
   return result;

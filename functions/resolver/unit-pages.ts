@@ -16,7 +16,7 @@ import { renderBatteryPage } from './page/battery.ts';
 import { renderElabel, renderNotFound } from './page/elabel.ts';
 import { pageHeaders, tenantOfPath } from './page/http.ts';
 import { DEFAULT_LANGUAGE, LANGUAGES, type Lang } from './page/i18n.ts';
-import { IMMUTABLE, NOT_FOUND_CACHE } from './pages.ts';
+import { IMMUTABLE, inspectLinks, NOT_FOUND_CACHE } from './pages.ts';
 
 /**
  * The immutable pages of a batch or an item (lib/domain/unit.ts, docs/resolver.md#batches-and-items):
@@ -69,6 +69,13 @@ export function unitPassportView(tenant: Tenant, page: PublicView & { passport: 
     : { ...view, ...backup, lot: unit.lot ?? null, batch: record };
 }
 
+/** The record's line on its page: its lot, serial and second-life lineage. */
+const unitLine = (unit: UnitRecord) => ({
+  ...(unit.lot === undefined ? {} : { lot: unit.lot }),
+  ...(unit.serial === undefined ? {} : { serial: unit.serial }),
+  ...(unit.lineage === undefined ? {} : { lineage: unit.lineage }),
+});
+
 /** GET and HEAD of a record's page (the routes `…/p/{gtin}/{version}/{ai}/{unit}/{unitVersion}/{page}`). */
 export async function serveUnitPage(event: HttpEvent): Promise<HttpResult> {
   const params = event.pathParameters ?? {};
@@ -99,11 +106,9 @@ export async function serveUnitPage(event: HttpEvent): Promise<HttpResult> {
           : {
               statusCode: 200,
               headers: { ...pageHeaders(ref.lang), 'Cache-Control': IMMUTABLE, ...CORS },
-              body: (isBatteryPassport(view.category, view.data) ? renderBatteryPage : renderElabel)(view, ref.lang as Lang, found.page.labelTerms?.[ref.lang as Lang], {
-                ...(found.unit.lot === undefined ? {} : { lot: found.unit.lot }),
-                ...(found.unit.serial === undefined ? {} : { serial: found.unit.serial }),
-                ...(found.unit.lineage === undefined ? {} : { lineage: found.unit.lineage }),
-              }),
+              body: isBatteryPassport(view.category, view.data)
+                ? renderBatteryPage(view, ref.lang as Lang, undefined, unitLine(found.unit), inspectLinks(tenant, ref.gtin14, { kind: found.unit.kind, value: unitValue(found.unit) }))
+                : renderElabel(view, ref.lang as Lang, found.page.labelTerms?.[ref.lang as Lang], unitLine(found.unit)),
             };
     }
   }

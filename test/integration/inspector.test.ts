@@ -241,6 +241,23 @@ describe('issue 38 point 14: an authority inspector signs in and reads from a sc
     expectError(signInForNothing, 422, 'validation_error', 'dppId');
   });
 
+  it("point 14: the public battery page links to the inspectors' view of that battery, and the model's page to the model's", async () => {
+    // Act: a scan of the battery's Digital Link and of the model's, as a phone's browser makes it
+    const itemPage = await fetch(`${battery.qrCodeUrl}/21/${SERIAL}`, { headers: { accept: 'text/html', 'accept-language': 'en' } });
+    const modelPage = await fetch(battery.qrCodeUrl, { headers: { accept: 'text/html', 'accept-language': 'en' } });
+    const itemHtml = await itemPage.text();
+    const modelHtml = await modelPage.text();
+
+    // Assess: each page links to its own passport's view; following the link as the inspector reads that passport
+    expect(itemPage.status).toBe(200);
+    expect(itemHtml).toContain(`href="${inspectUrl(baseUrl(), dpp.item)}"`);
+    expect(itemHtml).not.toContain(`href="${inspectUrl(baseUrl(), dpp.model)}"`);
+    expect(modelHtml).toContain(`href="${inspectUrl(baseUrl(), dpp.model)}"`);
+    const linked = /href="([^"]*\/inspect\/[^"]*)"/.exec(itemHtml)?.[1] ?? '';
+    const followed = await fetch(`${linked}?format=json`, { headers: { cookie: inspector.cookie } });
+    expect(((await followed.json()) as Json).digitalProductPassportId).toBe(dpp.item);
+  });
+
   it(`attack: a callback whose code is one character over its budget (${CALLBACK_BUDGETS.code}) is refused with 422 naming code, before anything else is read`, async () => {
     // Prepare: no sign-in in progress, so a 401 would mean the query was not checked first
     const atBudget = 'a'.repeat(CALLBACK_BUDGETS.code);
