@@ -152,6 +152,22 @@ describe('the battery passport page', () => {
     for (const aspect of ['generalProductInformation', 'carbonFootprint', 'labeling', 'performanceAndDurability']) expect(page).toContain(`id="aspect-${aspect}"`);
   });
 
+  it('shows the manufacturing date as month and year (Annex VI Part A(4)), the month as the maker wrote it', () => {
+    // Prepare: late on 31 March at UTC−2 is already April in UTC.
+    const data = structuredClone(EXAMPLE);
+    data.generalProductInformation.manufacturingDate = '2027-03-31T23:30:00-02:00';
+
+    // Act
+    const [de, fr, pl] = (['de', 'fr', 'pl'] as const).map((lang) => renderBatteryPage(view(data), lang));
+
+    // Assess
+    expect(de).toContain('<dd>März 2027</dd>');
+    expect(fr).toContain('<dd>mars 2027</dd>');
+    expect(pl).toContain('<dd>marzec 2027</dd>');
+    expect(de).not.toContain('31. März');
+    expect(de).not.toContain('April 2027');
+  });
+
   it('shows nothing of the elements a public reader may not see, even when given them', () => {
     // Act
     const page = renderBatteryPage(view(EXAMPLE), 'en');

@@ -11,7 +11,7 @@ import type { Passport } from '../../../lib/domain/passport.ts';
 import { publicPassportData } from '../../../lib/domain/passport-kinds.ts';
 import type { UnitLine } from './elabel.ts';
 import { documentShell, html, languageSwitcher, section, type Fragment, type SafeHtml } from './html.ts';
-import { DEFAULT_LANGUAGE, formatDate, formatNumber, type Lang } from './i18n.ts';
+import { DEFAULT_LANGUAGE, formatDate, formatMonth, formatNumber, type Lang } from './i18n.ts';
 import { WITHDRAWN_BATTERY_TEXTS } from './unavailable-texts.ts';
 
 /**
@@ -147,6 +147,8 @@ function stringValue(value: string, member: string, lang: Lang, words: Words): F
   if (member === 'emailAddress') return html`<a href="mailto:${value}">${value}</a>`;
   if (HTTPS.test(value)) return html`<a href="${value}">${value}</a>`;
   if (member === 'commercialWarrantyPeriod') return warrantyInWords(value, lang) ?? value;
+  // Annex VI Part A(4) asks for the month and year of manufacture, and a month alone is stored as its first day: the page shows no day.
+  if (member === 'manufacturingDate') return formatMonth(value, lang) ?? value;
   if (DATE_TIME.test(value)) return formatDate(value, lang) ?? value;
   return value;
 }

@@ -42,6 +42,24 @@ export function formatDate(iso: string, lang: Lang): string | undefined {
   return format.format(date);
 }
 
+const monthFormats = new Map<Lang, Intl.DateTimeFormat>();
+
+/**
+ * The month and year of an ISO 8601 date or date-time, as written (`2027-03-31T23:30:00-02:00` is
+ * March, whatever UTC says): "März 2027", "mars 2027", "marzec 2027" (docs/battery.md#tightenings:
+ * a battery's manufacturing date is a month and year, Annex VI Part A(4)).
+ */
+export function formatMonth(iso: string, lang: Lang): string | undefined {
+  const match = /^(\d{4})-(0[1-9]|1[0-2])/u.exec(iso);
+  if (!match) return undefined;
+  let format = monthFormats.get(lang);
+  if (!format) {
+    format = new Intl.DateTimeFormat(FORMAT_LOCALE[lang], { month: 'long', year: 'numeric', timeZone: 'UTC' });
+    monthFormats.set(lang, format);
+  }
+  return format.format(new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, 1)));
+}
+
 const regionNames = new Map<Lang, Intl.DisplayNames>();
 
 /** The name of an ISO 3166-1 alpha-2 country in the language (FR → "France", "Frankreich"); the code if unknown. */
