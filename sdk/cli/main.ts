@@ -23,7 +23,7 @@ const HELP = `passport: the Product Passport CLI for brands (docs/cli.md)
   passport products create --name NAME --category CATEGORY --gtin GTIN [--brand B] [--sku S]
   passport products get PRODUCT_ID
   passport passports publish FILE [--product PRODUCT_ID] [--as-of YYYY-MM-DD]
-  passport import FILE [--dry-run] [--items --product PRODUCT_ID]
+  passport import FILE [--dry-run] [--items --product PRODUCT_ID [--force]]
   passport export [--format csv|ndjson] [--items --product PRODUCT_ID] [--output FILE]
   passport qr PRODUCT_ID|GTIN [--size PX] [--margin MODULES] > qr.svg
   passport events tail [--type TYPE] [--interval SECONDS]
@@ -48,6 +48,7 @@ const OPTIONS = {
   product: { type: 'string' },
   'as-of': { type: 'string' },
   'dry-run': { type: 'boolean' },
+  force: { type: 'boolean' },
   items: { type: 'boolean' },
   format: { type: 'string' },
   output: { type: 'string', short: 'o' },
@@ -189,7 +190,7 @@ const FORMATS: Record<string, ImportFormat> = { '.csv': 'csv', '.xlsx': 'xlsx', 
 
 async function importFile(args: string[], flags: Flags) {
   const file = args[0];
-  if (!file) throw new UsageError('passport import FILE [--dry-run] [--items --product PRODUCT_ID]');
+  if (!file) throw new UsageError('passport import FILE [--dry-run] [--items --product PRODUCT_ID [--force]]');
   const format = FORMATS[extname(file).toLowerCase()];
   if (!format) throw new UsageError(`${file}: a .csv, .xlsx, .jsonl or .ndjson file`);
   if (flags.items && !flags.product) throw new UsageError('--items needs --product PRODUCT_ID');
@@ -200,6 +201,8 @@ async function importFile(args: string[], flags: Flags) {
     fileName: file.split(/[\\/]/).pop() ?? file,
     ...(flags['dry-run'] ? { dryRun: true } : {}),
     ...(flags.items ? { type: 'items' as const, productId: flags.product } : {}),
+    // A live battery model on the platform's host (docs/brand-domains.md#battery-items).
+    ...(flags.force ? { force: 'true' as const } : {}),
   });
   let job;
   if ('counts' in started) job = started;

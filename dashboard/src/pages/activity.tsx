@@ -22,6 +22,7 @@ const ACTOR_LABELS: Record<DomainEvent['actor']['type'], string> = {
   webhook: 'Webhook endpoint',
   system: 'System',
   organization: 'Another organization',
+  inspector: 'Market surveillance inspector',
 };
 
 /** Names of actors the event itself does not name (events written before they were kept): keys by id, the signed-in user. */

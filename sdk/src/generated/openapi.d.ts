@@ -2581,11 +2581,8 @@ export interface components {
             batteryCategory?: "lmt" | "ev" | "industrial" | "stationary";
             /** @description The manufacturer (Annex VI Part A(1)) */
             manufacturerInformation?: components["schemas"]["BatteryContactInformation"];
-            /**
-             * Format: date-time
-             * @description When the battery was made (Annex VI Part A(4))
-             */
-            manufacturingDate?: string;
+            /** @description When the battery was made (Annex VI Part A(4): month and year): a date and time with its offset, or a month such as 2027-03, stored as 2027-03-01T00:00:00Z */
+            manufacturingDate?: string | unknown | unknown;
             /**
              * @description Lifecycle status (Annex XIII point 4(c)); changes over the battery's life
              * @enum {string}
@@ -2637,14 +2634,14 @@ export interface components {
              * @description Web link to the public version of the study behind the values (Art. 7(1)(g))
              */
             carbonFootprintStudy?: string;
-            /** @description Voluntary: the footprint in absolute terms, without the functional unit. In kg CO2e, -1000000000000 to 1000000000000 */
+            /** @description Voluntary: the footprint in absolute terms, without the functional unit (DIN DKE SPEC 99100 6.3.10). In t CO2e (tonnes of CO2 equivalent), -1000000000 to 1000000000 */
             absoluteCarbonFootprint?: number | 0 | unknown | unknown;
         };
         /** @description The carbon footprint of one life cycle stage */
         BatteryCarbonFootprintPerLifecycleStage: {
             /** @enum {string} */
             lifecycleStage: "RawMaterialExtraction" | "MainProduction" | "Distribution" | "Recycling";
-            /** @description In kg CO2e per kWh, -100000 to 100000 */
+            /** @description The stage's contribution to the battery carbon footprint per functional unit (DIN DKE SPEC 99100 6.3.3 to 6.3.6, Table 4; the consortium's longlist gives a % share instead: docs/battery.md#units). In kg CO2e per kWh, -100000 to 100000 */
             carbonFootprint: number | 0 | unknown | unknown;
         };
         /** @description Circularity (Battery Pass data model 1.2, Circularity) */
@@ -2833,6 +2830,8 @@ export interface components {
         BatteryPerformanceAndDurability: {
             batteryTechicalProperties?: components["schemas"]["BatteryTechnicalProperties"];
             batteryCondition?: components["schemas"]["BatteryCondition"];
+            /** @description Extension of the data model (docs/battery.md#extension-members): this battery's Annex IV Part A values at its placing on the market and at each status change (Annex XIII 4(a)) */
+            measuredPerformance?: components["schemas"]["BatteryMeasuredPerformance"][];
         };
         /** @description Model-level performance and durability values (the data model's batteryTechicalProperties) */
         BatteryTechnicalProperties: {
@@ -2846,7 +2845,7 @@ export interface components {
             ratedEnergy?: number | 0 | unknown;
             /** @description Expected lifetime in charge-discharge cycles. In cycles, 0 to 10000000 */
             expectedNumberOfCycles?: number;
-            /** @description Initial self-discharge rate, % of capacity per period of the reference test. In %, 0 to 100 */
+            /** @description Initial self-discharge rate, % of capacity per month (DIN DKE SPEC 99100 6.7.4.6). In % per month, 0 to 100 */
             initialSelfDischarge?: number | 0 | unknown;
             /** @description Initial round trip energy efficiency, %. In %, 0 to 100 */
             roundtripEfficiency?: number | 0 | unknown;
@@ -2874,6 +2873,10 @@ export interface components {
             cRateLifeCycleTest?: number | 0 | unknown;
             /** @description Temperature range the battery can withstand when not in use */
             temperatureRangeIdleState?: components["schemas"]["BatteryTemperatureRange"];
+            /** @description Extension of the data model: the temperature range for which the nominal, minimum and maximum voltages hold, when relevant (Annex XIII 1(h)) */
+            voltageTemperatureRange?: components["schemas"]["BatteryTemperatureRange"];
+            /** @description Extension of the data model: the temperature range for which the original power capability and the power limits hold, when relevant (Annex XIII 1(i)) */
+            powerTemperatureRange?: components["schemas"]["BatteryTemperatureRange"];
             /** @description Round trip energy efficiency at 50 % of cycle life, %. In %, 0 to 100 */
             roundTripEfficiencyat50PerCentCycleLife?: number | 0 | unknown;
             /** @description Energy round trip efficiency fade, %. In %, 0 to 100 */
@@ -2977,15 +2980,15 @@ export interface components {
             /** Format: date-time */
             lastUpdate: string;
         };
-        /** @description Time spent at extreme temperatures (the data model names no unit; hours here) */
+        /** @description Time spent at extreme temperatures, in minutes (DIN DKE SPEC 99100 6.7.7.5 to 6.7.7.8) */
         BatteryTemperatureInformation: {
-            /** @description Time spent above the upper temperature boundary. In h, 0 to 10000000 */
+            /** @description Time spent above the upper temperature boundary (DIN DKE SPEC 99100 6.7.7.5). In minutes, 0 to 600000000 */
             timeExtremeHighTemp: number | 0 | unknown;
-            /** @description Time spent below the lower temperature boundary. In h, 0 to 10000000 */
+            /** @description Time spent below the lower temperature boundary (DIN DKE SPEC 99100 6.7.7.6). In minutes, 0 to 600000000 */
             timeExtremeLowTemp: number | 0 | unknown;
-            /** @description Time spent charging above the upper boundary. In h, 0 to 10000000 */
+            /** @description Time spent charging above the upper boundary (DIN DKE SPEC 99100 6.7.7.7). In minutes, 0 to 600000000 */
             timeExtremeHighTempCharging: number | 0 | unknown;
-            /** @description Time spent charging below the lower boundary. In h, 0 to 10000000 */
+            /** @description Time spent charging below the lower boundary (DIN DKE SPEC 99100 6.7.7.8). In minutes, 0 to 600000000 */
             timeExtremeLowTempCharging: number | 0 | unknown;
             /** Format: date-time */
             lastUpdate: string;
@@ -3005,16 +3008,16 @@ export interface components {
             /** Format: date-time */
             rPCLastUpdated: string;
         };
-        /** @description Evolution of the self-discharge rate, %, with the time of its last update */
+        /** @description Evolution of the self-discharge rate: its change from the initial to the current rate, % (DIN DKE SPEC 99100 6.7.4.8; a relative change, not per month), with the time of its last update */
         BatteryEvolutionOfSelfDischarge: {
             /** @description In %, -10000 to 10000 */
             evolutionOfSelfDischargeValue: number | 0 | unknown | unknown;
             /** Format: date-time */
             lastUpdate: string;
         };
-        /** @description Current self-discharge rate, %, with the time of its last update */
+        /** @description Current self-discharge rate, % of capacity per month (DIN DKE SPEC 99100 6.7.4.7), with the time of its last update */
         BatteryCurrentSelfDischargingRate: {
-            /** @description In %, 0 to 100 */
+            /** @description In % per month, 0 to 100 */
             currentSelfDischargingRateValue: number | 0 | unknown;
             /** Format: date-time */
             lastUpdate: string;
@@ -3048,6 +3051,39 @@ export interface components {
             value: number;
             /** Format: date-time */
             lastUpdate: string;
+        };
+        /** @description One battery's Annex IV Part A values, measured at its placing on the market or at a status change (extension of the data model) */
+        BatteryMeasuredPerformance: {
+            /**
+             * @description placing_on_market, or status_change (repurposing, remanufacturing, …)
+             * @enum {string}
+             */
+            occasion: "placing_on_market" | "status_change";
+            /**
+             * Format: date-time
+             * @description When the values were measured
+             */
+            lastUpdate: string;
+            /** @description Rated capacity (Annex IV Part A; guidance data point 51). In Ah, 0 to 1000000 */
+            ratedCapacity?: number | 0 | unknown;
+            /** @description Capacity fade, % (Annex IV Part A; guidance data point 52). In %, 0 to 100 */
+            capacityFade?: number | 0 | unknown;
+            /** @description Power at given states of charge, W (Annex IV Part A; guidance data point 53) */
+            powerCapability?: components["schemas"]["BatteryPowerCapabilityAt"][];
+            /** @description Power fade, % (Annex IV Part A; guidance data point 54). In %, 0 to 100 */
+            powerFade?: number | 0 | unknown;
+            /** @description Internal resistance, Ω (Annex IV Part A; guidance data point 55) */
+            internalResistance?: components["schemas"]["BatteryInternalResistance"][];
+            /** @description Internal resistance increase (Annex IV Part A; guidance data point 56). In %, -100 to 10000 */
+            internalResistanceIncrease?: number | 0 | unknown | unknown;
+            /** @description Energy round trip efficiency, %, where applicable (Annex IV Part A; guidance data point 57). In %, 0 to 100 */
+            roundtripEfficiency?: number | 0 | unknown;
+            /** @description Energy round trip efficiency fade, %, where applicable (Annex IV Part A; guidance data point 58). In %, 0 to 100 */
+            roundTripEfficiencyFade?: number | 0 | unknown;
+            /** @description Expected lifetime in cycles, except for non-cycle applications (Annex IV Part A; guidance data point 59). In cycles, 0 to 10000000 */
+            expectedNumberOfCycles?: number;
+            /** @description Expected lifetime in calendar years (Annex IV Part A; guidance data point 60). In years, 0 to 100 */
+            expectedLifetime?: number;
         };
         /** @description Supply chain due diligence (Battery Pass data model 1.2, SupplyChainDueDiligence) */
         BatterySupplyChainDueDiligence: {
@@ -3163,6 +3199,8 @@ export interface components {
             publishedAt: string;
             digest: string;
             previousDigest: string | null;
+            /** @description Battery values this version stored in units older than DIN DKE SPEC 99100 (time at extreme temperatures in h, the absolute carbon footprint in kg CO2e), read converted into data. The digest covers the version as stored: put each stored value back at its path to recompute it. Absent when nothing was converted (docs/battery.md#units) */
+            unitConversions?: components["schemas"]["UnitConversion"][];
             /** @description The id the EN 18222 reads name this passport by (GET /v1/dpps/{dppId}; docs/access.md#reads); in API reads */
             dppId?: string;
             /**
@@ -3170,6 +3208,18 @@ export interface components {
              * @description Where this version's public read form is served from the backup copy, independently of the table and the API, also when they are down (docs/backup.md#the-public-copy); absent where the service keeps no backup
              */
             backupUrl?: string;
+        };
+        UnitConversion: {
+            /** @description The member in data, dotted: performanceAndDurability.batteryCondition.temperatureInformation.timeExtremeHighTemp */
+            path: string;
+            /** @description The value as stored, in storedUnit */
+            stored: number;
+            /** @description h or kg CO2e */
+            storedUnit: string;
+            /** @description The value as data holds it, in unit */
+            value: number;
+            /** @description min or t CO2e */
+            unit: string;
         };
         PassportVersion: {
             passportId: string;
@@ -3270,6 +3320,8 @@ export interface components {
             previousDigest: string | null;
             /** @description The product's GTIN-14 when this version was published */
             gtin: string;
+            /** @description Battery values this version stored in units older than DIN DKE SPEC 99100 (time at extreme temperatures in h, the absolute carbon footprint in kg CO2e), read converted into data. The digest covers the version as stored: put each stored value back at its path to recompute it. Absent when nothing was converted (docs/battery.md#units) */
+            unitConversions?: components["schemas"]["UnitConversion"][];
         };
         Draft: {
             /** Format: uuid */
@@ -3392,6 +3444,8 @@ export interface components {
              * @description When this version was made
              */
             updatedAt: string;
+            /** @description Battery values this version stored in units older than DIN DKE SPEC 99100 (time at extreme temperatures in h, the absolute carbon footprint in kg CO2e), read converted into data. The digest covers the version as stored: put each stored value back at its path to recompute it. Absent when nothing was converted (docs/battery.md#units) */
+            unitConversions?: components["schemas"]["UnitConversion"][];
             /**
              * Format: uri
              * @description The record's GS1 Digital Link: the product's qrCodeUrl with /10/{lot} or /21/{serial}; print it in the record's QR code
@@ -3424,22 +3478,20 @@ export interface components {
                 totalSulphurDioxideMgPerL?: number | 0 | unknown;
             };
         };
-        /** @description The data of one battery, laid over its passport version's data element by element: identifiers, dates, status and the dynamic values (docs/battery.md) */
+        /** @description The data of one battery, laid over its passport version's data element by element: identifiers, dates, status, the dynamic values, its measured Annex IV values, and, where its plant's differ from the model's, its plant's manufacturingPlace and carbonFootprint (the latter replaces the model's whole: Art. 7(1), per battery model per manufacturing plant) (docs/battery.md#model-and-item) */
         BatteryItemData: {
             generalProductInformation?: components["schemas"]["BatteryItemGeneralProductInformation"];
+            carbonFootprint?: components["schemas"]["BatteryCarbonFootprint"];
             performanceAndDurability?: components["schemas"]["BatteryItemPerformanceAndDurability"];
         };
-        /** @description The general product information each battery holds itself */
+        /** @description The general product information each battery holds itself, and its plant's manufacturing place where it differs from the model's */
         BatteryItemGeneralProductInformation: {
             /** @description The battery's unique identifier (Art. 77(3), ISO/IEC 15459 or equivalent), to which the QR code links (DIN DKE SPEC 99100 6.1.2.2) */
             productIdentifier?: string;
             /** @description The passport's identifier, a URN of lower-case letters and digits (the data model's pattern) */
             batteryPassportIdentifier?: string;
-            /**
-             * Format: date-time
-             * @description When the battery was made (Annex VI Part A(4))
-             */
-            manufacturingDate?: string;
+            /** @description When the battery was made (Annex VI Part A(4): month and year): a date and time with its offset, or a month such as 2027-03, stored as 2027-03-01T00:00:00Z */
+            manufacturingDate?: string | unknown | unknown;
             /**
              * Format: date-time
              * @description When the battery was put into service (Annex VII Part B(1))
@@ -3450,10 +3502,14 @@ export interface components {
              * @enum {string}
              */
             batteryStatus?: "Original" | "Repurposed" | "Reused" | "Remanufactured" | "Waste";
+            /** @description The manufacturing plant (Annex VI Part A(3)) */
+            manufacturingPlace?: components["schemas"]["BatteryPostalAddress"];
         };
-        /** @description The dynamic values of one battery */
+        /** @description The dynamic values of one battery and its measured Annex IV values */
         BatteryItemPerformanceAndDurability: {
             batteryCondition?: components["schemas"]["BatteryCondition"];
+            /** @description Extension of the data model (docs/battery.md#extension-members): this battery's Annex IV Part A values at its placing on the market and at each status change (Annex XIII 4(a)) */
+            measuredPerformance?: components["schemas"]["BatteryMeasuredPerformance"][];
         };
         /** @description A batch's or item's own data for a category without a schema of its own: an object of text (at most 500 characters), numbers (0, or 0.000001 to 1e15 in magnitude), booleans, lists of those (at most 50) and nested objects, 3 levels deep at most, 64 members and 4096 bytes of JSON at most; member names start with a letter and hold letters, digits and _ */
         UnitData: {
@@ -3497,6 +3553,8 @@ export interface components {
              * @description When this version was made
              */
             updatedAt: string;
+            /** @description Battery values this version stored in units older than DIN DKE SPEC 99100 (time at extreme temperatures in h, the absolute carbon footprint in kg CO2e), read converted into data. The digest covers the version as stored: put each stored value back at its path to recompute it. Absent when nothing was converted (docs/battery.md#units) */
+            unitConversions?: components["schemas"]["UnitConversion"][];
             /**
              * Format: uri
              * @description The record's GS1 Digital Link: the product's qrCodeUrl with /10/{lot} or /21/{serial}; print it in the record's QR code
@@ -3946,6 +4004,8 @@ export interface components {
             publishedAt: string;
             digest: string;
             previousDigest: string | null;
+            /** @description Battery values this version stored in units older than DIN DKE SPEC 99100 (time at extreme temperatures in h, the absolute carbon footprint in kg CO2e), read converted into data. The digest covers the version as stored: put each stored value back at its path to recompute it. Absent when nothing was converted (docs/battery.md#units) */
+            unitConversions?: components["schemas"]["UnitConversion"][];
             /** @description The id the EN 18222 reads name this passport by (GET /v1/dpps/{dppId}; docs/access.md#reads); in API reads */
             dppId?: string;
             /**
@@ -3974,8 +4034,8 @@ export interface components {
                 createdAt: string;
                 /** Format: date-time */
                 updatedAt: string;
-                /** @description A battery's second-life links (docs/battery.md#second-life) */
-                lineage?: components["schemas"]["Lineage"];
+                /** @description A battery's second-life links: the other passports only (docs/battery.md#second-life) */
+                lineage?: components["schemas"]["PublicLineage"];
             };
             /** @description The batch (a batch's page) */
             batch?: {
@@ -3994,9 +4054,23 @@ export interface components {
                 createdAt: string;
                 /** Format: date-time */
                 updatedAt: string;
-                /** @description A battery's second-life links (docs/battery.md#second-life) */
-                lineage?: components["schemas"]["Lineage"];
+                /** @description A battery's second-life links: the other passports only (docs/battery.md#second-life) */
+                lineage?: components["schemas"]["PublicLineage"];
             };
+        };
+        /** @description A battery's second-life links as the public reads them: the operation, the handover and the marks of a waste handover or a recycling tell its status (Annex XIII 4(c)), which is not public (docs/battery.md#the-public-page-json-and-links) */
+        PublicLineage: {
+            /** @description The passports of the batteries this one was made from */
+            predecessor?: components["schemas"]["PublicLineageLink"][];
+            /** @description The passports of the batteries this one became */
+            successors?: components["schemas"]["PublicLineageLink"][];
+        };
+        PublicLineageLink: {
+            /**
+             * Format: uri
+             * @description The other item's GS1 Digital Link
+             */
+            digitalLink: string;
         };
         ImportJob: {
             id: string;
@@ -7327,6 +7401,8 @@ export interface operations {
             query?: {
                 /** @description Battery passports only: judge the passport on this day's obligations when it is later than today (UTC), e.g. the day the model's first batteries are placed on the market; a day before today counts as today. Ignored for other categories */
                 asOf?: string;
+                /** @description Battery items in the live environment only: true registers the battery although its model's QR code is on the platform's host rather than on a verified brand domain of the organization (409 conflict otherwise; docs/brand-domains.md#battery-items). Ignored for other categories and in the test environment */
+                force?: "true" | "false";
             };
             header?: never;
             path: {
@@ -7388,6 +7464,8 @@ export interface operations {
                          * @description When this version was made
                          */
                         updatedAt: string;
+                        /** @description Battery values this version stored in units older than DIN DKE SPEC 99100 (time at extreme temperatures in h, the absolute carbon footprint in kg CO2e), read converted into data. The digest covers the version as stored: put each stored value back at its path to recompute it. Absent when nothing was converted (docs/battery.md#units) */
+                        unitConversions?: components["schemas"]["UnitConversion"][];
                         /**
                          * Format: uri
                          * @description The record's GS1 Digital Link: the product's qrCodeUrl with /10/{lot} or /21/{serial}; print it in the record's QR code
@@ -7461,6 +7539,8 @@ export interface operations {
                          * @description When this version was made
                          */
                         updatedAt: string;
+                        /** @description Battery values this version stored in units older than DIN DKE SPEC 99100 (time at extreme temperatures in h, the absolute carbon footprint in kg CO2e), read converted into data. The digest covers the version as stored: put each stored value back at its path to recompute it. Absent when nothing was converted (docs/battery.md#units) */
+                        unitConversions?: components["schemas"]["UnitConversion"][];
                         /**
                          * Format: uri
                          * @description The record's GS1 Digital Link: the product's qrCodeUrl with /10/{lot} or /21/{serial}; print it in the record's QR code
@@ -17792,6 +17872,8 @@ export interface operations {
                 productId?: string;
                 /** @description true: validate every row and answer the report; nothing is written */
                 dryRun?: "true" | "false";
+                /** @description Battery items in the live environment only: true registers the battery although its model's QR code is on the platform's host rather than on a verified brand domain of the organization (409 conflict otherwise; docs/brand-domains.md#battery-items). Ignored for other categories and in the test environment */
+                force?: "true" | "false";
                 /** @description The uploaded file's name (such as products.csv), shown in the job and its listing: at most 200 characters, no / or \, no control characters, no space at either end, not only dots */
                 fileName?: string;
             };
