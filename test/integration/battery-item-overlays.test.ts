@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { finishedImport } from '../support/imports.ts';
 import { call, expectError, newOrg, newSession, type TestOrg } from '../support/api.ts';
 import { verifiedDomainId } from '../support/domains.ts';
 import { eventually } from '../support/queues.ts';
@@ -113,12 +114,7 @@ describe('point 2: negative events are append-only for everyone', () => {
       rawBody: JSON.stringify({ serial: 'EVENTS1', data: emptied }),
       headers: { 'content-type': 'application/x-ndjson' },
     });
-    let job = await call('GET', `/v1/imports/${upload.body.id}`, { key: org.live });
-    const deadline = Date.now() + 60_000;
-    while (job.body.status !== 'succeeded' && job.body.status !== 'failed' && Date.now() < deadline) {
-      await new Promise((resolve) => setImmediate(resolve));
-      job = await call('GET', `/v1/imports/${upload.body.id}`, { key: org.live });
-    }
+    const job = await finishedImport(org.live, upload.body.id);
     const stored = await call('GET', itemUrl('EVENTS1'), { key: org.live });
 
     // Assess
@@ -147,12 +143,7 @@ describe('point 2: negative events are append-only for everyone', () => {
       rawBody: JSON.stringify({ serial: 'STATUS1', data: waste }),
       headers: { 'content-type': 'application/x-ndjson' },
     });
-    let job = await call('GET', `/v1/imports/${upload.body.id}`, { key: org.live });
-    const deadline = Date.now() + 60_000;
-    while (job.body.status !== 'succeeded' && job.body.status !== 'failed' && Date.now() < deadline) {
-      await new Promise((resolve) => setImmediate(resolve));
-      job = await call('GET', `/v1/imports/${upload.body.id}`, { key: org.live });
-    }
+    const job = await finishedImport(org.live, upload.body.id);
     const stored = await call('GET', itemUrl('STATUS1'), { key: org.live });
 
     // Assess

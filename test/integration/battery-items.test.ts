@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { finishedImport } from '../support/imports.ts';
 import { call, expectError, newOrg, type TestOrg } from '../support/api.ts';
 import { createProduct, publish, type CreatedProduct } from '../support/fixtures.ts';
 import { BATTERY_EXAMPLE, batteryModelData, batteryReading } from '../support/battery.ts';
@@ -192,12 +193,7 @@ describe('point 3: batteries imported', () => {
     const uploaded = await call('POST', `/v1/imports?type=items&productId=${model.productId}&force=true`, { key: org.live, rawBody: lines.map((line) => JSON.stringify(line)).join('\n'), headers: { 'content-type': 'application/x-ndjson' } });
 
     // Act
-    let job = await call('GET', `/v1/imports/${uploaded.body.id}`, { key: org.live });
-    const deadline = Date.now() + 60_000;
-    while (job.body.status !== 'succeeded' && job.body.status !== 'failed' && Date.now() < deadline) {
-      await new Promise((resolve) => setImmediate(resolve));
-      job = await call('GET', `/v1/imports/${uploaded.body.id}`, { key: org.live });
-    }
+    const job = await finishedImport(org.live, uploaded.body.id);
     // IMP1 and IMP3 claim one passport identifier; the chunk writes its rows concurrently, so either may win.
     const first = await call('GET', `/v1/products/${model.productId}/items/IMP1`, { key: org.live });
     const [winner, loser] = first.status === 200 ? (['IMP1', { row: 3, serial: 'IMP3' }] as const) : (['IMP3', { row: 1, serial: 'IMP1' }] as const);
