@@ -117,7 +117,7 @@ describe('battery passport page in headless Chromium', () => {
       },
     );
 
-    it('names elements in English marked lang="en" where the page’s language has no name, and in German where it has', async () => {
+    it('names elements in the page’s language, Italian as German (since issue 38 every public element has a name in all 24)', async () => {
       // Prepare
       const italian = await open('/battery/it');
       const german = await open('/battery/de');
@@ -127,7 +127,7 @@ describe('battery passport page in headless Chromium', () => {
         const germanTerm = await german.page.locator('dt').first().innerHTML();
         const italianKicker = await italian.page.locator('.kicker').textContent();
         // Assess
-        expect(italianTerm).toBe('<span lang="en">Battery identifier</span>');
+        expect(italianTerm).toBe('Identificativo della batteria'); // our translation, unconfirmed (lib/domain/battery/texts/names/it.ts)
         expect(germanTerm).toBe('Batteriekennung');
         expect(italianKicker).toBe('Passaporto della batteria');
       } finally {

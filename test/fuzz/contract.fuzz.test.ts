@@ -40,6 +40,8 @@ const SKIPPED: Readonly<Record<string, string>> = {
     "needs an HMAC signature over the body with an endpoint secret, and its body's rules are the endpoint's own mapping, stored state no schema of the document can carry (covered by test/fuzz/api.fuzz.test.ts and the webhook tests)",
   'GET /v1/auth/login': 'redirects to the identity provider: a browser flow (test/integration/auth.test.ts)',
   'GET /v1/auth/callback': 'the identity provider’s return with its one-time code and the sign-in cookie (test/integration/auth.test.ts)',
+  'GET /inspect/sign-in': 'redirects an authority’s inspector to its identity provider: a browser flow (test/integration/inspector.test.ts)',
+  'GET /inspect/callback': 'the authority’s identity provider’s return with its one-time code and the sign-in cookie (test/integration/inspector.test.ts)',
   'PATCH /v1/products/{productId}/draft':
     'a merge patch (RFC 7396) is valid or not by the draft it merges into, stored state no schema of the document can carry (covered by test/integration/lifecycle.test.ts and test/fuzz/api.fuzz.test.ts)',
   'PATCH /v1/products/{productId}/batches/{lot}':

@@ -37,7 +37,7 @@ const ref = (id: string) => ({ Ref: id });
 const arnOf = (id: string) => ({ 'Fn::GetAtt': [id, 'Arn'] });
 
 describe('routes', () => {
-  it('creates exactly one API route per ROUTES entry of the API Gateway functions, and none for the resolver or its pages (only the credential documents, docs/credentials.md)', () => {
+  it('creates exactly one API route per ROUTES entry of the API Gateway functions, and none for the resolver or its pages (only the credential documents, docs/credentials.md, and the inspectors\' view)', () => {
     // Prepare
     const expected = API_ROUTES.map((r) => `${r.method} ${r.path}`).sort();
 
@@ -49,7 +49,8 @@ describe('routes', () => {
     const credentialDocuments = ROUTES.filter((route) => route.function === 'credentials' && route.auth === 'none').map((r) => `${r.method} ${r.path}`);
     // Beside the API: the credential documents, and readiness (docs/api.md#when-a-dependency-is-down).
     expect(routeKeys).toContain('GET /ready');
-    expect(routeKeys.filter((key) => !/ \/(v1|docs|dashboard)(\/|$)/.test(key) && !credentialDocuments.includes(key) && key !== 'GET /ready')).toEqual([]);
+    // And the inspectors' view of a passport (docs/access.md#market-surveillance-authorities).
+    expect(routeKeys.filter((key) => !/ \/(v1|docs|dashboard|inspect)(\/|$)/.test(key) && !credentialDocuments.includes(key) && key !== 'GET /ready')).toEqual([]);
     expect(routeKeys.filter((key) => /\/01\/|\/p\/\{gtin\}\/\{version\}\/\{page\}|gs1resolver/.test(key))).toEqual([]);
     expect(ROUTES.filter((route) => route.function === 'resolver').length).toBeGreaterThan(0);
   });
