@@ -17,6 +17,30 @@ export interface LocalEnvironmentInput {
   sessionSecret: string;
   secretsKey: string;
   dnsServer: string;
+  /** The EU registry emulator (infra/local/registry-emulator.ts); unset, no registry is configured. */
+  registryBaseUrl?: string;
+  registryTokenUrl?: string;
+  registryClientId?: string;
+  registryClientSecret?: string;
+}
+
+/**
+ * Both registries, production (live) and acceptance (test), point at the emulator, unless the
+ * operator gave `npm start` a registry of its own (its base URL set: that group is kept whole).
+ */
+function localRegistryEnvironment(info: LocalEnvironmentInput, env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  if (!info.registryBaseUrl || !info.registryTokenUrl || !info.registryClientId || !info.registryClientSecret) return {};
+  const out: Record<string, string> = {};
+  for (const prefix of ['REGISTRY_', 'REGISTRY_ACCEPTANCE_']) {
+    if (env[`${prefix}BASE_URL`]) continue;
+    Object.assign(out, {
+      [`${prefix}BASE_URL`]: info.registryBaseUrl,
+      [`${prefix}TOKEN_URL`]: info.registryTokenUrl,
+      [`${prefix}CLIENT_ID`]: info.registryClientId,
+      [`${prefix}CLIENT_SECRET`]: info.registryClientSecret,
+    });
+  }
+  return out;
 }
 
 /**
@@ -56,5 +80,6 @@ export function localFunctionEnvironment(
     ...(options.eventRetryScheduleSeconds ? { EVENT_RETRY_SCHEDULE_SECONDS: options.eventRetryScheduleSeconds.join(',') } : {}),
     ...(options.resolverViewCacheMs === undefined ? {} : { RESOLVER_VIEW_CACHE_MS: String(options.resolverViewCacheMs) }),
     ...(options.anonymousRateLimitPerMinute === undefined ? {} : { ANON_RATE_LIMIT_PER_MINUTE: String(options.anonymousRateLimitPerMinute) }),
+    ...localRegistryEnvironment(info, env),
   };
 }

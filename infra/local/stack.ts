@@ -19,6 +19,7 @@ import { startPoller, type SqsHandler } from './poller.ts';
 import { startQueueEndpoint, startQueues, type QueueEndpoint } from './queue.ts';
 import { startStreamPoller, type StreamHandler } from './table-stream.ts';
 import { startBackupStore } from './backup-store.ts';
+import { startRegistryEmulator } from './registry-emulator.ts';
 import { BACKED_UP_TYPES } from '../../lib/services/backup.ts';
 import { inspectCallbackUrl } from '../../lib/domain/inspect.ts';
 
@@ -59,6 +60,11 @@ export interface StackOptions {
    * second, as GET /ready checks: lib/data/readiness.ts). Default: a line on the console.
    */
   onReadinessChange?: (change: ReadinessChange) => void;
+  /**
+   * The EU registry emulator (infra/local/registry-emulator.ts): how long an entry stays pending
+   * before it is registered or rejected (default REGISTRY_EMULATOR_DELAY_MS, else 1000 ms).
+   */
+  registryEmulator?: { registeredAfterMs?: number };
 }
 
 /** The stack became ready again, or stopped being ready: which dependencies fail now. */
@@ -121,6 +127,15 @@ export interface StackInfo {
   backupPublicOrigin: string;
   /** The exports bucket in the same store: the archives of POST /v1/exports/archive (docs/import-export.md#leaving-the-archive). */
   exportsBucket: string;
+  /**
+   * The EU registry emulator (docs/registry.md#the-client-and-the-emulator): its base URL (the
+   * admin endpoints under `/_emulator/`), token endpoint, and the client id and secret it knows;
+   * both the production and the acceptance registry of the functions point at it.
+   */
+  registryBaseUrl: string;
+  registryTokenUrl: string;
+  registryClientId: string;
+  registryClientSecret: string;
 }
 
 export interface LocalStack {
@@ -309,6 +324,12 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
       ...(options.devAccounts ? { accounts: options.devAccounts } : {}),
     });
     stops.unshift(identityProvider.stop);
+    // The EU registry, emulated (docs/registry.md#the-client-and-the-emulator).
+    const delayFromEnv = Number(process.env.REGISTRY_EMULATOR_DELAY_MS);
+    const registry = await startRegistryEmulator({
+      registeredAfterMs: options.registryEmulator?.registeredAfterMs ?? (process.env.REGISTRY_EMULATOR_DELAY_MS && Number.isInteger(delayFromEnv) && delayFromEnv >= 0 ? delayFromEnv : 1000),
+    });
+    stops.unshift(registry.stop);
     // Brand domains are verified against this server's TXT records (`npm run admin -- dns set-txt`).
     const recordsFile = dnsRecordsFile(options.dataDir, gateway.port);
     const dns = await startDns(recordsFile);
@@ -345,6 +366,10 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
       backupPublicBucket: backupStore.publicBucket,
       backupPublicOrigin: backupStore.publicOrigin,
       exportsBucket: backupStore.exportsBucket,
+      registryBaseUrl: registry.baseUrl,
+      registryTokenUrl: registry.tokenUrl,
+      registryClientId: registry.clientId,
+      registryClientSecret: registry.clientSecret,
     };
     // The functions read their configuration from the environment, as they do in Lambda.
     Object.assign(process.env, localFunctionEnvironment(info, options, process.env));
