@@ -133,6 +133,27 @@ export interface Config {
    * signs in there. Locally the development identity provider's issuer.
    */
   authorityIssuers: AuthorityIssuer[];
+  /**
+   * The EU registry of Digital Product Passports an organization's registrations go to
+   * (docs/registry.md#the-client-and-the-emulator): its live environment to the production registry
+   * (REGISTRY_BASE_URL, REGISTRY_TOKEN_URL, REGISTRY_CLIENT_ID, REGISTRY_CLIENT_SECRET or
+   * REGISTRY_CLIENT_SECRET_ARN), its test environment to the acceptance registry (the same names
+   * with REGISTRY_ACCEPTANCE_). Unset: that environment registers nothing through the API. Locally
+   * both point at the registry emulator (infra/local/registry-emulator.ts).
+   */
+  registry: { live?: RegistryEndpoint; test?: RegistryEndpoint };
+}
+
+/** One registry environment: where entries go, and the OAuth 2.0 client-credentials client that reaches it. */
+export interface RegistryEndpoint {
+  /** The registry's base URL (the CIRPASS-2 mock's contract: `{base}/metadata/v1/registerDPP`). */
+  baseUrl: string;
+  /** The token endpoint of its OpenID Connect provider (client-credentials grant). */
+  tokenUrl: string;
+  clientId: string;
+  /** The client secret itself (locally), or the Secrets Manager secret holding it (AWS): exactly one. */
+  clientSecret?: string;
+  clientSecretArn?: string;
 }
 
 /** A market surveillance authority's OpenID Connect provider, trusted to sign its inspectors in (a public client: PKCE, no secret). */
@@ -181,6 +202,50 @@ export function parseAuthorityIssuers(text: string | undefined): AuthorityIssuer
     if (name !== undefined && (typeof name !== 'string' || name.trim() === '' || name.length > 200)) throw new Error(`${at}.name must be 1 to 200 characters.`);
     return { issuer, clientId, name: typeof name === 'string' ? name.trim() : url.host };
   });
+}
+
+/** The variables of one registry environment (docs/configuration.md). */
+const REGISTRY_VARIABLES = {
+  live: 'REGISTRY_',
+  test: 'REGISTRY_ACCEPTANCE_',
+} as const;
+
+/**
+ * One registry environment read from its variables (`prefix` + BASE_URL, TOKEN_URL, CLIENT_ID,
+ * CLIENT_SECRET or CLIENT_SECRET_ARN): undefined when none is set; throws a sentence naming what is
+ * missing or wrong when some are. The URLs are https (http only on this machine, the emulator).
+ */
+export function parseRegistryEndpoint(env: NodeJS.ProcessEnv, prefix: string): RegistryEndpoint | undefined {
+  const read = (name: string) => env[`${prefix}${name}`]?.trim() || undefined;
+  const baseUrl = read('BASE_URL');
+  const tokenUrl = read('TOKEN_URL');
+  const clientId = read('CLIENT_ID');
+  const clientSecret = read('CLIENT_SECRET');
+  const clientSecretArn = read('CLIENT_SECRET_ARN');
+  if (!baseUrl && !tokenUrl && !clientId && !clientSecret && !clientSecretArn) return undefined;
+  for (const [name, value] of [['BASE_URL', baseUrl], ['TOKEN_URL', tokenUrl], ['CLIENT_ID', clientId]] as const) {
+    if (!value) throw new Error(`${prefix}${name} must be set with the other ${prefix}* variables.`);
+  }
+  if (!clientSecret === !clientSecretArn) throw new Error(`Set exactly one of ${prefix}CLIENT_SECRET and ${prefix}CLIENT_SECRET_ARN.`);
+  for (const [name, value] of [['BASE_URL', baseUrl], ['TOKEN_URL', tokenUrl]] as const) {
+    let url: URL;
+    try {
+      url = new URL(value as string);
+    } catch {
+      throw new Error(`${prefix}${name} must be a URL.`);
+    }
+    const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+    if (!(url.protocol === 'https:' || (url.protocol === 'http:' && loopback)) || url.username || url.password || url.search || url.hash) {
+      throw new Error(`${prefix}${name} must be an https URL without credentials, query or fragment (http only on this machine).`);
+    }
+  }
+  return {
+    baseUrl: (baseUrl as string).replace(/\/+$/, ''),
+    tokenUrl: tokenUrl as string,
+    clientId: clientId as string,
+    ...(clientSecret ? { clientSecret } : {}),
+    ...(clientSecretArn ? { clientSecretArn } : {}),
+  };
 }
 
 /** The header in which CloudFront sends RESOLVER_ORIGIN_SECRET to the resolver (lower case, as functions see it). */
@@ -234,6 +299,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       redirectUri: env.OIDC_REDIRECT_URI || `${publicApiOrigin}/v1/auth/callback`,
     },
     authorityIssuers: parseAuthorityIssuers(env.AUTHORITY_ISSUERS),
+    registry: {
+      live: parseRegistryEndpoint(env, REGISTRY_VARIABLES.live),
+      test: parseRegistryEndpoint(env, REGISTRY_VARIABLES.test),
+    },
   };
 }
 
