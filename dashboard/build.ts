@@ -9,16 +9,38 @@
  * `npm start` and the test suite's stack build it when they start (infra/local/dashboard.ts);
  * the CDK stack builds it during synthesis as the dashboard bucket's asset.
  */
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build, buildSync, context, type BuildOptions } from 'esbuild';
+import { buildOpenApi } from '../lib/api/openapi.ts';
 
 export const DASHBOARD_SRC = resolve(import.meta.dirname);
 export const DASHBOARD_DIST = join(DASHBOARD_SRC, 'dist');
 /** The files a build writes, besides source maps. */
-export const DASHBOARD_FILES = ['index.html', 'app.js', 'styles.css'] as const;
+export const DASHBOARD_FILES = ['index.html', 'app.js', 'styles.css', 'battery-schemas.json'] as const;
+
+/** The schemas the battery form is derived from (dashboard/src/battery-form.ts): these and every schema they refer to. */
+export const BATTERY_SCHEMA_ROOTS = ['BatteryPassportData', 'BatteryItemData'] as const;
+
+/**
+ * The battery form's schemas as one static file beside the app (`battery-schemas.json`): the
+ * OpenAPI document's `components.schemas` that BATTERY_SCHEMA_ROOTS reach, written at build time
+ * from the same zod schemas the API validates with, so that the form neither bundles zod nor reads
+ * the whole document (docs/dashboard.md#the-battery-passport-form).
+ */
+export function batterySchemasJson(): string {
+  const schemas = (buildOpenApi().components as { schemas: Record<string, unknown> }).schemas;
+  const reached = new Set<string>();
+  const visit = (name: string): void => {
+    if (reached.has(name) || !(name in schemas)) return;
+    reached.add(name);
+    for (const match of JSON.stringify(schemas[name]).matchAll(/"#\/components\/schemas\/([^"]+)"/g)) visit(match[1] as string);
+  };
+  for (const root of BATTERY_SCHEMA_ROOTS) visit(root);
+  return JSON.stringify(Object.fromEntries([...reached].sort().map((name) => [name, schemas[name]])));
+}
 const STATIC_FILES = ['index.html', 'styles.css'] as const;
 
 function options(outDir: string): BuildOptions {
@@ -42,6 +64,7 @@ function options(outDir: string): BuildOptions {
 function copyStatic(outDir: string): void {
   mkdirSync(outDir, { recursive: true });
   for (const file of STATIC_FILES) copyFileSync(join(DASHBOARD_SRC, file), join(outDir, file));
+  writeFileSync(join(outDir, 'battery-schemas.json'), batterySchemasJson());
 }
 
 /** Builds the dashboard into `outDir`. */

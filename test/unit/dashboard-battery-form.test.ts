@@ -19,6 +19,7 @@ import {
 import { labelOf } from '../../dashboard/src/format.ts';
 import { batteryDataEntries } from '../../dashboard/src/units.ts';
 import { buildOpenApi } from '../../lib/api/openapi.ts';
+import { batterySchemasJson } from '../../dashboard/build.ts';
 import { BATTERY_ASPECTS } from '../../lib/domain/battery/index.ts';
 import { BATTERY_CATEGORIES } from '../../lib/domain/battery/categories.ts';
 import { ELEMENTS } from '../../lib/domain/battery/element-map.ts';
@@ -345,3 +346,21 @@ describe('a battery item’s data on its page', () => {
   });
 });
 
+
+describe('the battery form’s schemas, beside the app (dashboard/build.ts)', () => {
+  it('hold every schema the battery data reaches, each reference resolving, at a small part of the whole document', () => {
+    // Prepare
+    const whole = JSON.stringify(buildOpenApi());
+
+    // Act
+    const asset = batterySchemasJson();
+    const schemas = JSON.parse(asset) as Record<string, unknown>;
+    const refs = [...asset.matchAll(/"#\/components\/schemas\/([^"]+)"/g)].map((match) => match[1] as string);
+
+    // Assess: the form finds what it derives controls from, and nothing dangles.
+    expect(Object.keys(schemas)).toEqual(expect.arrayContaining(['BatteryPassportData', 'BatteryItemData', 'BatteryContactInformation', 'BatteryMeasuredPerformance']));
+    expect(refs.filter((name) => !(name in schemas))).toEqual([]);
+    expect(formAspects('all', schemas as SchemaSet).length).toBe(BATTERY_ASPECTS.length);
+    expect(asset.length).toBeLessThan(whole.length / 5);
+  });
+});

@@ -52,13 +52,20 @@ const productPath = (product: Product, rest: string) => `/v1/products/${encodeUR
 
 let schemaSet: Promise<SchemaSet> | undefined;
 
+/** Beside the app's own files (infra/local/dashboard.ts, the dashboard bucket). */
+const BATTERY_SCHEMAS_URL = '/dashboard/battery-schemas.json';
+
 /**
- * The schemas of the API's OpenAPI document (`GET /v1/openapi.json`, generated from the zod schemas
- * the API validates with), read once per page load: the battery form and a battery's item data are
- * derived from them. A failed read is tried again next time.
+ * The battery schemas of the API's OpenAPI document (generated from the zod schemas the API
+ * validates with), written beside the app at build time (`battery-schemas.json`, dashboard/build.ts)
+ * and read once per page load: the battery form and a battery's item data are derived from them. A
+ * failed read is tried again next time.
  */
 export function batterySchemas(): Promise<SchemaSet> {
-  schemaSet ??= api<{ components?: { schemas?: SchemaSet } }>('GET', '/v1/openapi.json').then((document) => document.components?.schemas ?? {});
+  schemaSet ??= fetch(BATTERY_SCHEMAS_URL).then(async (response) => {
+    if (!response.ok) throw new Error(`The battery form's schemas could not be read (${response.status}).`);
+    return (await response.json()) as SchemaSet;
+  });
   schemaSet.catch(() => {
     schemaSet = undefined;
   });
