@@ -66,6 +66,8 @@ import type { Tenant } from '../domain/tenant.ts';
  * | access grant, grantee's copy | `T#{granteeOrgId}#{env}` | `GRANTIN#{grantId}` | the grants an organization holds, in its own partition |
  * | access request, owner's copy | `T#{ownerOrgId}#{env}` | `AREQ#{requestId}` | the requests made to an organization: get by id; oldest first (ids sort by time); docs/access.md#access-requests |
  * | access request, requester's copy | `T#{requesterOrgId}#{env}` | `AREQOUT#{requestId}` | the same record in the requester's partition: the requests it made |
+ * | registration | `T#{orgId}#{env}` | `REG#{registrationId}` | one per passport identifier (model, batch, item) on its way into the EU registry: get by id (consistent); the tenant's registrations in id order, filtered by status, granularity or product (docs/registry.md#registrations) |
+ * | registry settings | `T#{orgId}#{env}` | `REGSETTINGS` | the tenant's operator identity, facilities, commodity code and whether registration is on: one GetItem per publication (cached) |
  */
 
 /** A key of one item. */
@@ -122,6 +124,12 @@ export const ACCESS_REQUEST_PREFIX = 'AREQ#';
 export const ACCESS_REQUEST_OUT_PREFIX = 'AREQOUT#';
 /** An access request's copy in the owner's or the requester's partition. */
 export const accessRequestSk = (side: 'owner' | 'requester', requestId: string): string => `${side === 'owner' ? ACCESS_REQUEST_PREFIX : ACCESS_REQUEST_OUT_PREFIX}${requestId}`;
+
+/** Sort-key prefix of a tenant's registrations in the EU registry (`REGSETTINGS` has no `#`: not under it). */
+export const REGISTRATION_PREFIX = 'REG#';
+export const registrationSk = (registrationId: string): string => `${REGISTRATION_PREFIX}${registrationId}`;
+/** The tenant's registry settings (docs/registry.md#settings). */
+export const REGISTRY_SETTINGS_SK = 'REGSETTINGS';
 
 export const HANDOVER_PREFIX = 'HANDOVER#';
 export const HANDOVER_IN_PREFIX = 'HANDOVERIN#';

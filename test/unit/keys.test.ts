@@ -29,6 +29,8 @@ import {
   listSigningKeys, putSigningKey, setCurrentSigningKey, statusBitUpdate, storeCredential,
 } from '../../lib/data/credentials.ts';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { getRegistration, insertRegistrationIfAbsent, listRegistrations, registrationPut, updateRegistration } from '../../lib/data/registrations.ts';
+import type { RegistrationRecord } from '../../lib/domain/registry/registration.ts';
 import {
   deleteSubscription, getDelivery, getSubscription, insertSubscription, listDeliveries, listSubscriptions, markSubscriptionHealth, putSubscription, recordAttempt,
 } from '../../lib/data/event-subscriptions.ts';
@@ -450,6 +452,29 @@ describe('stored keys', () => {
     expect(batchGets).toEqual([
       ['T#org_1#test | GTIN#04006381333931', 'T#org_1#test | BATCH#04006381333931#L1', 'T#org_1#test | ITEM#04006381333931#SN/1'],
       ['T#org_1#test | PAGE#04006381333931#000003', 'T#org_1#test | BATCH#04006381333931#L1', 'T#org_1#test | BATCHV#04006381333931#L1#000002'],
+    ]);
+  });
+
+  it('keeps the keys of registrations in the EU registry in the tenant partition (docs/registry.md#registrations)', async () => {
+    // Prepare
+    const registration: RegistrationRecord = {
+      registrationId: 'reg_aaaaaaaaaaaaaaaaaaaaaaaaaa',
+      entry: { upi: 'https://b.example/01/04006381333931', reoId: 'GLN-4006381000016', facilitiesId: ['GLN-4006381000016'], liveURL: 'https://b.example/01/04006381333931', backupURL: 'https://c.example/x', commodityCode: '22042110', granularityLevel: 'MODEL' },
+      granularity: 'MODEL', productId: product.productId, gtin: product.gtin, status: 'pending_checks', reasons: [], warnings: [], createdAt: product.createdAt, updatedAt: product.createdAt, version: 1,
+    };
+    // Act
+    await insertRegistrationIfAbsent(tenant, registration);
+    await getRegistration(tenant, registration.registrationId);
+    await listRegistrations(tenant, { status: 'ready' }, { limit: 10, cursor: registration.registrationId });
+    await updateRegistration(tenant, registration, { ...registration, version: 2 }, [registrationPut(tenant, registration)]);
+    // Assess
+    expect(keysSent()).toEqual([
+      'T#org_1#test | REG#reg_aaaaaaaaaaaaaaaaaaaaaaaaaa',
+      'T#org_1#test | REG#reg_aaaaaaaaaaaaaaaaaaaaaaaaaa',
+      'query T#org_1#test | REG#',
+      'after T#org_1#test | REG#reg_aaaaaaaaaaaaaaaaaaaaaaaaaa',
+      'T#org_1#test | REG#reg_aaaaaaaaaaaaaaaaaaaaaaaaaa',
+      'T#org_1#test | REG#reg_aaaaaaaaaaaaaaaaaaaaaaaaaa',
     ]);
   });
 });

@@ -1,0 +1,239 @@
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { REGISTRATION_STATUSES, REGISTRY_GRANULARITIES, type RegistrationStatus, type RegistryEntry, type RegistryGranularity } from '../domain/registry/entry.ts';
+import type { RegistrationReason, RegistrationRecord } from '../domain/registry/registration.ts';
+import type { Tenant } from '../domain/tenant.ts';
+import { db, tableName } from './client.ts';
+import { isConditionFailure } from './errors.ts';
+import { REGISTRATION_PREFIX, registrationSk, tenantPk, type ItemKey } from './keys.ts';
+import { beginsWith } from './query.ts';
+import { writeIfFirstHolds, type TransactItem } from './writes.ts';
+
+/**
+ * Registrations in the EU registry (docs/registry.md#registrations): one item per passport
+ * identifier in the tenant's partition, `REG#{registrationId}`, the id derived from the identifier
+ * (registrationIdOf), so that writing one twice writes it once. It is created once (in the
+ * publication's transaction, or on demand) and then changed only on the condition that the stored
+ * `version` is the one the change was made from: a status change is one write.
+ */
+type Item = Record<string, unknown>;
+
+export const registrationKey = (tenant: Tenant, registrationId: string): ItemKey => ({ PK: tenantPk(tenant), SK: registrationSk(registrationId) });
+
+/** The stored attributes of a record (undefined members are left out by the client). */
+const attributes = (record: RegistrationRecord): Item => ({
+  type: 'registration',
+  registrationId: record.registrationId,
+  entry: record.entry,
+  granularity: record.granularity,
+  productId: record.productId,
+  gtin: record.gtin,
+  lot: record.lot,
+  serial: record.serial,
+  status: record.status,
+  reasons: record.reasons,
+  warnings: record.warnings,
+  registryId: record.registryId,
+  registryUri: record.registryUri,
+  correlationId: record.correlationId,
+  submittedAt: record.submittedAt,
+  registeredAt: record.registeredAt,
+  proofExpiresAt: record.proofExpiresAt,
+  createdAt: record.createdAt,
+  updatedAt: record.updatedAt,
+  version: record.version,
+});
+
+const isStatus = (value: unknown): value is RegistrationStatus => typeof value === 'string' && (REGISTRATION_STATUSES as readonly string[]).includes(value);
+const isGranularity = (value: unknown): value is RegistryGranularity => typeof value === 'string' && (REGISTRY_GRANULARITIES as readonly string[]).includes(value);
+const optionalString = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+
+function reasonsOf(value: unknown): RegistrationReason[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((raw): RegistrationReason[] => {
+    if (typeof raw !== 'object' || raw === null) return [];
+    const reason = raw as Item;
+    if (typeof reason.message !== 'string') return [];
+    return [
+      {
+        source: reason.source === 'registry' ? 'registry' : 'precheck',
+        code: String(reason.code ?? ''),
+        ...(typeof reason.field === 'string' ? { field: reason.field } : {}),
+        message: reason.message,
+      },
+    ];
+  });
+}
+
+function entryOf(value: unknown): RegistryEntry | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const raw = value as Item;
+  if (typeof raw.upi !== 'string' || !isGranularity(raw.granularityLevel)) return undefined;
+  const entry: RegistryEntry = {
+    upi: raw.upi,
+    reoId: String(raw.reoId ?? ''),
+    facilitiesId: Array.isArray(raw.facilitiesId) ? raw.facilitiesId.map(String) : [],
+    liveURL: String(raw.liveURL ?? ''),
+    backupURL: String(raw.backupURL ?? ''),
+    commodityCode: String(raw.commodityCode ?? ''),
+    granularityLevel: raw.granularityLevel,
+  };
+  if (raw.granularityLevel === 'ITEM') entry.deactivated = typeof raw.deactivated === 'boolean' ? raw.deactivated : null;
+  return entry;
+}
+
+/** A stored registration, or undefined for anything this code cannot read as one. */
+export function registrationFromItem(item: Item | undefined): RegistrationRecord | undefined {
+  if (!item || item.type !== 'registration' || typeof item.registrationId !== 'string' || !isStatus(item.status) || !isGranularity(item.granularity)) return undefined;
+  const entry = entryOf(item.entry);
+  if (!entry) return undefined;
+  const optional = (name: string): Record<string, string> => {
+    const value = optionalString(item[name]);
+    return value === undefined ? {} : { [name]: value };
+  };
+  return {
+    registrationId: item.registrationId,
+    entry,
+    granularity: item.granularity,
+    productId: String(item.productId ?? ''),
+    gtin: String(item.gtin ?? ''),
+    ...optional('lot'),
+    ...optional('serial'),
+    status: item.status,
+    reasons: reasonsOf(item.reasons),
+    warnings: reasonsOf(item.warnings),
+    ...optional('registryId'),
+    ...optional('registryUri'),
+    ...optional('correlationId'),
+    ...optional('submittedAt'),
+    ...optional('registeredAt'),
+    ...optional('proofExpiresAt'),
+    createdAt: String(item.createdAt ?? ''),
+    updatedAt: String(item.updatedAt ?? ''),
+    version: typeof item.version === 'number' ? item.version : 0,
+  };
+}
+
+/**
+ * A new registration, to join a publication's transaction: written only where no registration of
+ * its id exists; one that exists is left as it is, and the transaction goes through. It is an update
+ * that sets each attribute only where the item lacks it (`if_not_exists`), not a conditional put: a
+ * failed condition would cancel the publication. A registration's identity attributes (entry, product,
+ * lot, serial) follow from its id, so a stored one keeps every value it has.
+ */
+export function registrationPut(tenant: Tenant, record: RegistrationRecord): TransactItem {
+  const stored = Object.entries(attributes(record)).filter(([, value]) => value !== undefined);
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const sets = stored.map(([name, value], index) => {
+    names[`#a${index}`] = name;
+    values[`:a${index}`] = value;
+    return `#a${index} = if_not_exists(#a${index}, :a${index})`;
+  });
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: registrationKey(tenant, record.registrationId),
+      UpdateExpression: `SET ${sets.join(', ')}`,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
+  };
+}
+
+/** A registration written where none of its id exists (one conditional PutItem): `exists`, and nothing written, otherwise. */
+export async function insertRegistrationIfAbsent(tenant: Tenant, record: RegistrationRecord): Promise<'created' | 'exists'> {
+  try {
+    await db().send(
+      new PutCommand({ TableName: tableName(), Item: { ...registrationKey(tenant, record.registrationId), ...attributes(record) }, ConditionExpression: 'attribute_not_exists(PK)' }),
+    );
+    return 'created';
+  } catch (error) {
+    if (isConditionFailure(error)) return 'exists';
+    throw error;
+  }
+}
+
+/** A registration by id, read consistently (a change is made from what this answers). */
+export async function getRegistration(tenant: Tenant, registrationId: string): Promise<RegistrationRecord | undefined> {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: registrationKey(tenant, registrationId), ConsistentRead: true }));
+  return registrationFromItem(Item);
+}
+
+export interface RegistrationFilter {
+  status?: RegistrationStatus;
+  granularity?: RegistryGranularity;
+  productId?: string;
+}
+
+/**
+ * The tenant's registrations in id order (ids are digests: a stable order, not a time order), `limit`
+ * after the cursor (the last id of the page before). Filters apply to what the Query reads, whole
+ * 1 MB pages until the page is full, so a rare status among many registrations reads them all.
+ * `nextCursor` is set when more follow.
+ */
+export async function listRegistrations(
+  tenant: Tenant,
+  filter: RegistrationFilter,
+  page: { limit: number; cursor?: string },
+): Promise<{ data: RegistrationRecord[]; nextCursor?: string }> {
+  const key = beginsWith(tenantPk(tenant), REGISTRATION_PREFIX);
+  const conditions: string[] = [];
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = { ...key.ExpressionAttributeValues };
+  const add = (name: string, value: string | undefined): void => {
+    if (value === undefined) return;
+    conditions.push(`#${name} = :${name}`);
+    names[`#${name}`] = name;
+    values[`:${name}`] = value;
+  };
+  add('status', filter.status);
+  add('granularity', filter.granularity);
+  add('productId', filter.productId);
+  const query = {
+    ...key,
+    ExpressionAttributeValues: values,
+    ...(conditions.length === 0 ? {} : { FilterExpression: conditions.join(' AND '), ExpressionAttributeNames: names }),
+  };
+  const data: RegistrationRecord[] = [];
+  let startKey: Item | undefined = page.cursor === undefined ? undefined : { ...registrationKey(tenant, page.cursor) };
+  do {
+    const result = await db().send(
+      new QueryCommand({ ...query, TableName: tableName(), ExclusiveStartKey: startKey, ...(conditions.length === 0 ? { Limit: page.limit + 1 - data.length } : {}) }),
+    );
+    for (const item of result.Items ?? []) {
+      const record = registrationFromItem(item);
+      if (!record) continue;
+      if (data.length === page.limit) return { data, nextCursor: data.at(-1)?.registrationId ?? '' };
+      data.push(record);
+    }
+    startKey = result.LastEvaluatedKey;
+  } while (startKey);
+  return { data };
+}
+
+/**
+ * Writes `after` over `before` on the condition that the stored record is still `before` (its
+ * `version`), with what rides along in the same transaction (events, other records): `conflict`, and
+ * nothing written, when it changed meanwhile or is gone. `after` is `before` one version on.
+ */
+export async function updateRegistration(tenant: Tenant, before: RegistrationRecord, after: RegistrationRecord, also: readonly TransactItem[] = []): Promise<'written' | 'conflict'> {
+  if (after.registrationId !== before.registrationId) throw new Error(`updateRegistration: ${after.registrationId} is not ${before.registrationId}`);
+  if (after.version !== before.version + 1) throw new Error(`updateRegistration: version ${after.version} does not follow ${before.version}`);
+  const put = {
+    TableName: tableName(),
+    Item: { ...registrationKey(tenant, after.registrationId), ...attributes(after) },
+    ConditionExpression: '#version = :before',
+    ExpressionAttributeNames: { '#version': 'version' },
+    ExpressionAttributeValues: { ':before': before.version },
+  };
+  if (also.length === 0) {
+    try {
+      await db().send(new PutCommand(put));
+      return 'written';
+    } catch (error) {
+      if (isConditionFailure(error)) return 'conflict';
+      throw error;
+    }
+  }
+  return (await writeIfFirstHolds([{ Put: put }, ...also])) ? 'written' : 'conflict';
+}
