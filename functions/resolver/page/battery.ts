@@ -2,7 +2,7 @@ import { ELEMENTS, type BatteryElement } from '../../../lib/domain/battery/eleme
 import { ASPECT_NAMES } from '../../../lib/domain/battery/page-urls.ts';
 import { valueAt } from '../../../lib/domain/battery/paths.ts';
 import { categoryWord, DURATION_WORDS_UNCONFIRMED, ELEMENT_NAMES, FIELD_NAMES, nameIn, pageWords, UNITS, VALUE_NAMES, type PageKey } from '../../../lib/domain/battery/texts.ts';
-import { warrantyYearsAndMonths } from '../../../lib/domain/battery/general-product-information.ts';
+import { warrantyYearsAndMonths } from '../../../lib/domain/battery/warranty.ts';
 import { BATTERY_CATEGORIES, type BatteryCategory } from '../../../lib/domain/battery/categories.ts';
 import { predecessorsOf } from '../../../lib/domain/battery/lifecycle.ts';
 import { FORMAT_LOCALES } from '../../../lib/domain/labelling/languages.ts';

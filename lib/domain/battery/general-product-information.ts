@@ -1,6 +1,9 @@
 import * as z from 'zod';
 import { BATTERY_CATEGORIES, BATTERY_STATUSES } from './categories.ts';
 import { choice, dateTime, email, measure, text, url } from './fields.ts';
+import { COMMERCIAL_WARRANTY_PERIOD_PATTERN, MAX_WARRANTY_PERIOD_LENGTH } from './warranty.ts';
+
+export { COMMERCIAL_WARRANTY_PERIOD_PATTERN, MAX_WARRANTY_PERIOD_LENGTH, warrantyYearsAndMonths } from './warranty.ts';
 
 /**
  * The GeneralProductInformation aspect of the Battery Pass data model 1.2 (docs/battery.md#general-product-information):
@@ -18,23 +21,6 @@ export const BATTERY_PASSPORT_IDENTIFIER_PATTERN = '^urn:[a-z0-9]+:[a-z0-9]+$';
  */
 export const WARRANTY_PERIOD_PATTERN = '^--(?:0[1-9]|1[0-2])(?:Z|[+-](?:(?:0[0-9]|1[0-3]):[0-5][0-9]|14:00))?$';
 
-/**
- * A commercial warranty period as an ISO 8601 duration of years and months, in canonical form:
- * `P8Y`, `P8Y6M`, `P18M` written `P1Y6M` (at most 99 years and 11 months, no zero component). An
- * extension of the data model (docs/battery.md#extension-members): its `warrentyPeriod` is a gMonth,
- * which names a month of the year and cannot state an eight-year warranty.
- */
-export const COMMERCIAL_WARRANTY_PERIOD_PATTERN = '^P(?:[1-9][0-9]?Y(?:(?:[1-9]|1[01])M)?|(?:[1-9]|1[01])M)$';
-/** The length budget of a warranty period, checked before the pattern (docs/security.md#parser-budgets). */
-export const MAX_WARRANTY_PERIOD_LENGTH = 20;
-
-/** The years and months of a period COMMERCIAL_WARRANTY_PERIOD_PATTERN accepts, or undefined for anything else. */
-export function warrantyYearsAndMonths(value: string): { years: number; months: number } | undefined {
-  if (value.length > MAX_WARRANTY_PERIOD_LENGTH || !new RegExp(COMMERCIAL_WARRANTY_PERIOD_PATTERN, 'u').test(value)) return undefined;
-  const years = /(\d+)Y/u.exec(value)?.[1];
-  const months = /(\d+)M/u.exec(value)?.[1];
-  return { years: Number(years ?? 0), months: Number(months ?? 0) };
-}
 
 /** A month of a year, `YYYY-MM`: the date of manufacture as Annex VI Part A(4) asks for it (month and year). */
 export const MANUFACTURING_MONTH_PATTERN = '^[0-9]{4}-(?:0[1-9]|1[0-2])$';
