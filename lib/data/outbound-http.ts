@@ -103,3 +103,64 @@ export async function postJson(
     req.end(body);
   });
 }
+
+export interface GetResult {
+  /** null: no answer (timeout, connection error, refused address). */
+  statusCode: number | null;
+  /** The first `maxBodyBytes` of the answer. */
+  body: string | null;
+  /** The answer was longer than `maxBodyBytes`: the rest was not read. */
+  overBudget: boolean;
+  error: string | null;
+}
+
+/**
+ * GETs `url` within `timeoutMs`, connecting only to an allowed address (as postJson); never follows
+ * a redirect. Reads at most `maxBodyBytes` of the answer and stops there (docs/registry.md#pre-checks-at-work:
+ * the backup copy's check).
+ */
+export async function getText(url: string, headers: Record<string, string>, options: { timeoutMs: number; allowLoopback: boolean; maxBodyBytes: number; resolve?: Resolve }): Promise<GetResult> {
+  const target = new URL(url);
+  let pinned: { address: string; family: number };
+  try {
+    const addresses = await allowedAddresses(hostOf(target), options.allowLoopback, options.resolve);
+    pinned = addresses[0] as { address: string; family: number };
+  } catch (error) {
+    return { statusCode: null, body: null, overBudget: false, error: error instanceof Error ? error.message : String(error) };
+  }
+  const lookup: LookupFunction = (_hostname, lookupOptions, callback) => {
+    if ((lookupOptions as { all?: boolean }).all) (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [pinned]);
+    else callback(null, pinned.address, pinned.family);
+  };
+  const requestOptions: RequestOptions = { method: 'GET', headers, lookup, signal: AbortSignal.timeout(options.timeoutMs), agent: false };
+  return new Promise<GetResult>((resolve) => {
+    const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+    const req = send(target, requestOptions, (res) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      let done = false;
+      const finish = (overBudget: boolean) => {
+        if (done) return;
+        done = true;
+        resolve({ statusCode: res.statusCode ?? null, body: Buffer.concat(chunks).subarray(0, options.maxBodyBytes).toString('utf8'), overBudget, error: null });
+      };
+      res.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > options.maxBodyBytes) {
+          // Past the budget: stop reading, and close the connection.
+          finish(true);
+          req.destroy();
+          return;
+        }
+        chunks.push(chunk);
+      });
+      res.on('end', () => finish(false));
+      res.on('error', () => finish(size > options.maxBodyBytes));
+    });
+    req.on('error', (error: Error) => {
+      const timedOut = error.name === 'AbortError' || error.name === 'TimeoutError';
+      resolve({ statusCode: null, body: null, overBudget: false, error: timedOut ? `No answer within ${options.timeoutMs / 1000} s.` : error.message });
+    });
+    req.end();
+  });
+}
