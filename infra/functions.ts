@@ -157,6 +157,16 @@ export const FUNCTIONS: Record<FunctionName, FunctionSpec> = {
     // DeleteItem for Powertools idempotency (POST /v1/handovers takes an Idempotency-Key).
     grants: { table: [...WRITE, 'dynamodb:DeleteItem'], sessionSecret: true },
   },
+  registry: {
+    entry: 'functions/registry/handler.ts',
+    description: "The EU registry: the organization's registry settings, and its registrations (list, read, create the missing ones on demand) (docs/registry.md#registrations)",
+    memoryMb: 512,
+    // 29 s, API Gateway's integration limit: an on-demand call reads a product's records and creates up to 1,000 registrations.
+    timeoutSeconds: 29,
+    // The settings' Get and Put with its event (a transaction); the registrations' Gets, Query and conditional Puts; the products'
+    // and records' Queries; which registrations exist (BatchGetItem); DeleteItem for Powertools idempotency.
+    grants: { table: [...WRITE, 'dynamodb:DeleteItem', 'dynamodb:BatchGetItem'], sessionSecret: true },
+  },
   access: {
     entry: 'functions/access/handler.ts',
     description: 'Access grants, and the EN 18222 reads of passports by tier (docs/access.md)',

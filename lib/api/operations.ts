@@ -76,6 +76,7 @@ import {
   webhookEndpointSchema,
 } from './schemas.ts';
 import { ROUTES } from './routes.ts';
+import { REGISTRY_PATH_PARAMETERS, registryOperations } from './operations-registry.ts';
 
 /**
  * What the OpenAPI document says of each route of the route table beyond its method, path, auth
@@ -185,6 +186,7 @@ export const TAGS: Readonly<Record<string, string>> = {
   'Event subscriptions': 'Outbound webhooks: events delivered to your URL, signed per Standard Webhooks, retried, with a delivery log (docs/webhooks-outbound.md)',
   Resolver: 'The public GS1 Digital Link resolver behind every printed QR code (no authentication)',
   Access: 'Who reads which elements of a passport: access grants to other organizations, authorities, and the EN 18222 reads by tier (docs/access.md)',
+  Registry: "The EU registry of passports (Regulation (EU) 2024/1781 Art. 13): the organization's registry settings, its registrations and their status (docs/registry.md)",
   Credentials: 'Signed passports: each published version as a W3C Verifiable Credential (VC-JOSE, application/vc+jwt), verifiable through did:web, with a revocation status list (docs/credentials.md)',
   Webhooks: "Signed deliveries from a product-information system, and the organization's webhook endpoints",
   Labelling: "The ingredient vocabulary of the e-label in the 24 EU languages, the energy calculator of the nutrition declaration, and the organization's corrections of the legal terms (docs/labelling.md)",
@@ -247,6 +249,7 @@ export const PATH_PARAMETERS: Readonly<Record<string, { description: string; sch
   unit: { description: 'The lot (ai 10) or serial (ai 21), percent-encoded as the canonical Digital Link writes it (the pattern gives its URL-safe part)', schema: qualifierValue(20) },
   ...HANDOVER_PATH_PARAMETERS,
   ...ACCESS_PATH_PARAMETERS,
+  ...REGISTRY_PATH_PARAMETERS,
   unitVersion: { description: "A version of the batch or item: 1, 2, … (no leading zero)", schema: z.string().regex(/^[1-9]\d{0,8}$/) },
   // The immutable pages of a version (lib/domain/page-urls.ts).
   version: { description: 'A published passport version: 1, 2, … (no leading zero)', schema: z.string().regex(/^[1-9]\d{0,8}$/) },
@@ -860,6 +863,7 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   ...credentialOperations(),
   ...unitOperations('batch'),
   ...unitOperations('item'),
+  ...registryOperations(),
   ...handoverOperations(),
   ...accessOperations(),
   ...inspectOperations(),

@@ -29,6 +29,7 @@ export type FunctionName =
   | 'event-fanout'
   | 'event-delivery'
   | 'items'
+  | 'registry'
   | 'health'
   | 'scan-spill'
   | 'access'
@@ -138,6 +139,12 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', path: '/v1/access-requests/{requestId}', function: 'access', auth: 'apiKey', scopes: ['access_grants:read'], body: false },
   { method: 'POST', path: '/v1/access-requests/{requestId}/approve', function: 'access', auth: 'apiKey', scopes: ['access_grants:write'], body: false, event: 'access_request.approved', changeEvents: ['access_grant.created'] },
   { method: 'POST', path: '/v1/access-requests/{requestId}/refuse', function: 'access', auth: 'apiKey', scopes: ['access_grants:write'], body: true, event: 'access_request.refused' },
+  // The EU registry (docs/registry.md#settings, docs/registry.md#registrations): the tenant's settings and its registrations.
+  { method: 'GET', path: '/v1/registry/settings', function: 'registry', auth: 'apiKey', scopes: ['registry:read'], body: false },
+  { method: 'PUT', path: '/v1/registry/settings', function: 'registry', auth: 'apiKey', scopes: ['registry:write'], body: true, event: 'registry.settings.updated' },
+  { method: 'POST', path: '/v1/registry/registrations', function: 'registry', auth: 'apiKey', scopes: ['registry:write'], body: true, idempotent: true, event: 'registry.registrations.created' },
+  { method: 'GET', path: '/v1/registry/registrations', function: 'registry', auth: 'apiKey', scopes: ['registry:read'], body: false },
+  { method: 'GET', path: '/v1/registry/registrations/{registrationId}', function: 'registry', auth: 'apiKey', scopes: ['registry:read'], body: false },
   { method: 'GET', path: '/v1/dpps/{dppId}', function: 'access', auth: 'optional', scopes: [], body: false },
   { method: 'PATCH', path: '/v1/dpps/{dppId}', function: 'access', auth: 'apiKey', scopes: ['products:write'], body: true, event: 'item.updated', otherEvents: ['item.withdrawn'] },
   { method: 'GET', path: '/v1/dpps/{dppId}/elements/{elementPath}', function: 'access', auth: 'optional', scopes: [], body: false },

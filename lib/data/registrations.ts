@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { REGISTRATION_STATUSES, REGISTRY_GRANULARITIES, type RegistrationStatus, type RegistryEntry, type RegistryGranularity } from '../domain/registry/entry.ts';
 import type { RegistrationReason, RegistrationRecord } from '../domain/registry/registration.ts';
 import type { Tenant } from '../domain/tenant.ts';
@@ -157,6 +157,25 @@ export async function insertRegistrationIfAbsent(tenant: Tenant, record: Registr
 export async function getRegistration(tenant: Tenant, registrationId: string): Promise<RegistrationRecord | undefined> {
   const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: registrationKey(tenant, registrationId), ConsistentRead: true }));
   return registrationFromItem(Item);
+}
+
+/** Which of `registrationIds` the tenant has a registration of: BatchGetItem of their keys only, 100 a call (what on-demand creation asks before writing). */
+export async function storedRegistrationIds(tenant: Tenant, registrationIds: readonly string[]): Promise<Set<string>> {
+  const found = new Set<string>();
+  const ids = [...new Set(registrationIds)];
+  for (let i = 0; i < ids.length; i += 100) {
+    let pending: Item[] = ids.slice(i, i + 100).map((id): Item => ({ ...registrationKey(tenant, id) }));
+    for (let attempt = 1; pending.length; attempt++) {
+      const { Responses, UnprocessedKeys } = await db().send(
+        new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ProjectionExpression: 'registrationId', ConsistentRead: true } } }),
+      );
+      for (const item of Responses?.[tableName()] ?? []) if (typeof item.registrationId === 'string') found.add(item.registrationId);
+      pending = UnprocessedKeys?.[tableName()]?.Keys ?? [];
+      if (pending.length && attempt >= 8) throw new Error(`Could not read ${pending.length} registrations`);
+      if (pending.length) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
+    }
+  }
+  return found;
 }
 
 export interface RegistrationFilter {

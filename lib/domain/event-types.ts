@@ -28,6 +28,9 @@ export const EVENT_TYPES = [
   'event_subscription.deleted',
   'labelling_term.updated',
   'labelling_term.deleted',
+  // The EU registry (docs/registry.md#settings, docs/registry.md#registrations): the settings saved, and registrations created on demand (one event per call).
+  'registry.settings.updated',
+  'registry.registrations.created',
   // Batches and serialised items (docs/api.md#batches-and-items): each change of one, and a bulk registration's one summary per chunk.
   'batch.created',
   'batch.updated',

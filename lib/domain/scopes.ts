@@ -16,6 +16,9 @@ export const SCOPES = [
   'labelling:write',
   'access_grants:read',
   'access_grants:write',
+  // The EU registry (docs/registry.md#settings): the settings and the registrations.
+  'registry:read',
+  'registry:write',
   'api_keys:manage',
 ] as const;
 

@@ -4,6 +4,7 @@ import type { TransactItem } from '../data/writes.ts';
 import { jitteredPause } from '../data/errors.ts';
 import { ApiError } from '../http/errors.ts';
 import { identifiersOf, judgeBattery, modelDataOf, withProductIdentifier } from './battery-items.ts';
+import { registrationWrites, registrySettingsForPublishing, unitIdentifier } from './registrations.ts';
 import { appendOnlyRefusal } from '../domain/battery/grantee-writes.ts';
 import { editRefusal } from '../domain/battery/lifecycle.ts';
 import { toCurrentUnits } from '../domain/battery/units-migration.ts';
@@ -249,8 +250,14 @@ const lostRow = (row: CheckedItemRow): ImportRowError => ({
 async function writeItemPlans(tenant: Tenant, product: ProductRecord, plans: readonly ItemPlan[], importId: string): Promise<ItemPlan[]> {
   const out = [...plans];
   let pending = out.flatMap((plan, index) => (plan.kind === 'create' || plan.kind === 'update' ? [index] : []));
+  // The EU registry (docs/registry.md#registrations): a new item's registration joins its write when the settings are enabled (then a transaction).
+  const registry = await registrySettingsForPublishing(tenant);
+  const withRegistration = (plan: Extract<ItemPlan, { kind: 'create' | 'update' }>): Extract<ItemPlan, { kind: 'create' | 'update' }> => {
+    const registration = plan.before ? [] : registrationWrites(tenant, registry, [unitIdentifier(tenant, product, plan.after)], plan.after.updatedAt);
+    return registration.length ? { ...plan, also: [...(plan.also ?? []), ...registration] } : plan;
+  };
   for (let attempt = 1; pending.length; attempt++) {
-    const writes = pending.map((index) => out[index] as Extract<ItemPlan, { kind: 'create' | 'update' }>);
+    const writes = pending.map((index) => withRegistration(out[index] as Extract<ItemPlan, { kind: 'create' | 'update' }>));
     const outcomes = await writeVersions(tenant, writes);
     const lost = pending.filter((_, i) => outcomes[i] === 'conflict');
     if (!lost.length) break;

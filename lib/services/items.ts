@@ -14,6 +14,7 @@ import { nextUnitVersion, sameContent, UNIT_PARAM, unitValueProblem, WITHDRAWN, 
 import { IMMUTABLE_UNIT_FIELDS, putBatchSchema, putItemSchema, toUnitView, type UnitInput } from '../domain/units.ts';
 import { ConflictError, DuplicateError, InvalidRequestError, NotFoundError, ValidationError } from '../http/errors.ts';
 import { parseBody, parseOrThrow } from '../http/validation.ts';
+import { registrationWrites, registrySettingsForPublishing, unitIdentifier } from './registrations.ts';
 
 /**
  * Batches and serialised items under a product (docs/api.md#batches-and-items): create or replace
@@ -113,6 +114,8 @@ async function writeNext(
   const battery = product.category === 'battery' && kind === 'item';
   // A battery's passport is judged at registration on the model's current data (docs/battery.md#the-individual-battery).
   const model = battery && judge ? await modelDataOf(tenant, product) : undefined;
+  // The EU registry (docs/registry.md#registrations): a new record's registration joins its first version's transaction when the settings are enabled.
+  const registry = await registrySettingsForPublishing(tenant);
   for (let attempt = 1; ; attempt++) {
     const current = await getUnit(tenant, kind, product.gtin, value, true);
     if (!current && mustExist) await requireUnit(tenant, product, kind, value);
@@ -132,7 +135,8 @@ async function writeNext(
     const next = nextUnitVersion({ kind, productId: product.productId, gtin: product.gtin, value }, current, content, now);
     const event = newEvent(eventTypeOf(kind, current, next), toUnitView(next, product.qrCodeUrl), origin, now);
     const judged = completeness ? { completeness } : {};
-    if ((await writeUnitVersion(tenant, current, next, [eventPut(tenant, event), ...claims])) === 'written') return { unit: next, created: !current, ...judged };
+    const registration = current ? [] : registrationWrites(tenant, registry, [unitIdentifier(tenant, product, next)], now);
+    if ((await writeUnitVersion(tenant, current, next, [eventPut(tenant, event), ...claims, ...registration])) === 'written') return { unit: next, created: !current, ...judged };
     if (attempt >= ATTEMPTS) {
       // A transaction cut off by the client and sent again fails its condition on its own first attempt: then it is written.
       if ((await getUnit(tenant, kind, product.gtin, value, true))?.digest === next.digest) return { unit: next, created: !current, ...judged };

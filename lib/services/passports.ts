@@ -17,6 +17,7 @@ import type { ProductRecord } from '../domain/product.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import type { TransactItem } from '../data/webhook-deliveries.ts';
 import { ConflictError, NotFoundError, ValidationError, type ErrorBody } from '../http/errors.ts';
+import { modelIdentifier, registrationWrites, registrySettingsForPublishing } from './registrations.ts';
 import { parseOrThrow } from '../http/validation.ts';
 
 const MAX_ATTEMPTS = 50;
@@ -144,6 +145,8 @@ export async function publishVersion(tenant: Tenant, product: ProductRecord, giv
   const wanted = options.unlessCurrent ? canonicalJson(data) : undefined;
   // The organization's corrections of legal terms, fixed into the version's pages by their set's digest (docs/labelling.md#correcting-a-term).
   const labelTermSet = battery ? undefined : await labelTermsForPages(tenant);
+  // The EU registry (docs/registry.md#registrations): when the tenant's settings are enabled, the model's registration joins the version's transaction.
+  const registry = await registrySettingsForPublishing(tenant);
   const completeness = (passport: PassportVersion) =>
     battery && { completeness: completenessReport({ product, source: 'passport', version: passport.version, data: passport.data, asOf: battery.asOf, generalMissing: () => [] }) };
   let current: ProductRecord | undefined = product;
@@ -163,7 +166,7 @@ export async function publishVersion(tenant: Tenant, product: ProductRecord, giv
       );
     }
     const event = newEvent('passport.published', toPassportView(current, passport), options.origin, passport.publishedAt);
-    const also = [...(options.also?.(current, passport) ?? []), eventPut(tenant, event)];
+    const also = [...(options.also?.(current, passport) ?? []), eventPut(tenant, event), ...registrationWrites(tenant, registry, [modelIdentifier(tenant, current, passport.version)], passport.publishedAt)];
     if ((await insertPassportVersion(tenant, current, passport, also, labelTermSet, options.clearsDraft === true)) === 'created') return { passport, duplicate: false, ...completeness(passport) };
     const settled = await options.settle?.(current);
     if (settled) return settled;

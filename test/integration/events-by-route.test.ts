@@ -83,6 +83,8 @@ const publishedBattery = async (key: string) => {
 /** The other organization's request for access to a battery of this one: its id. */
 const requestFromOther = async () =>
   (await ok(call('POST', '/v1/access-requests', { key: w.other.live, body: { productIds: [await publishedBattery(w.key.key)], purpose: 'energy_services', justification: 'Events by route.' } }), 201)).body.id as string;
+/** Registry settings of a valid operator (GLEIF's own LEI), facility and commodity code. */
+const registrySettings = (enabled: boolean) => ({ enabled, operator: { scheme: 'LEI', identifier: '529900T8BM49AURSDO55' }, facilities: ['4006381000017'], commodityCode: '22042110' });
 const putDraft = async (productId: string) =>
   ok(call('PUT', `/v1/products/${productId}/draft`, { ...asKey(), body: { data: RED_WINE } }), 200);
 const newEndpoint = async () => (await ok(call('POST', '/v1/webhooks/endpoints', { ...asSession(), body: { source: 'headless-cms' } }), 201)).body.id as string;
@@ -278,6 +280,25 @@ const CASES: Readonly<Record<string, EventCase>> = {
     prepare: requestFromOther,
     success: (id) => ({ path: `/v1/access-requests/${id}/refuse`, options: { ...asKey(), body: { reason: 'Not for this purpose.' } }, status: 200 }),
     refused: (id) => ({ path: `/v1/access-requests/${id}/refuse`, options: { ...asKey(), body: { reason: 'Again.' } }, status: 409 }),
+  },
+  // The EU registry (docs/registry.md#settings, docs/registry.md#registrations).
+  'PUT /v1/registry/settings': {
+    actor: keyActor,
+    success: () => ({ path: '/v1/registry/settings', options: { ...asKey(), body: registrySettings(false) }, status: 200 }),
+    refused: () => ({ path: '/v1/registry/settings', options: { ...asKey(), body: { ...registrySettings(true), operator: { scheme: 'LEI', identifier: '529900T8BM49AURSDO56' } } }, status: 422 }),
+  },
+  'POST /v1/registry/registrations': {
+    actor: keyActor,
+    // A passport published while registration was off, then registration turned on: the call creates its registration.
+    prepare: async () => {
+      await ok(call('PUT', '/v1/registry/settings', { ...asKey(), body: registrySettings(false) }), 200);
+      const id = await newProduct();
+      await publish(w.key.key, id);
+      await ok(call('PUT', '/v1/registry/settings', { ...asKey(), body: registrySettings(true) }), 200);
+      return id;
+    },
+    success: (id) => ({ path: '/v1/registry/registrations', options: { ...asKey(), body: { productIds: [id] } }, status: 200 }),
+    refused: () => ({ path: '/v1/registry/registrations', options: { ...asKey(), body: {} }, status: 422 }),
   },
   // A battery's handover to its second life (docs/battery.md#second-life).
   'POST /v1/handovers': {
@@ -499,7 +520,7 @@ const withNone = stateChanging.filter((r) => typeof r.event === 'object');
 beforeAll(async () => {
   const org = await newOrg('Events by route');
   const session = await newSession(org.orgId);
-  const scopes = ['products:read', 'products:write', 'passports:read', 'passports:write', 'suppliers:write', 'imports:read', 'imports:write', 'events:read', 'event_subscriptions:read', 'event_subscriptions:write', 'labelling:write', 'access_grants:read', 'access_grants:write'];
+  const scopes = ['products:read', 'products:write', 'passports:read', 'passports:write', 'suppliers:write', 'imports:read', 'imports:write', 'events:read', 'event_subscriptions:read', 'event_subscriptions:write', 'labelling:write', 'access_grants:read', 'access_grants:write', 'registry:read', 'registry:write'];
   const key = await ok(call('POST', '/v1/auth/api-keys', { session, body: { name: 'Events by route', scopes } }), 201);
   const endpoint = await ok(call('POST', '/v1/webhooks/endpoints', { session, body: { source: 'headless-cms' } }), 201);
   const other = await newOrg('Events by route, the other side');

@@ -55,6 +55,8 @@ interface World {
   /** A's request for access to the third organization's battery passport, and the GTIN of A's battery, which has no published passport (docs/access.md#access-requests). */
   accessRequestId: string;
   batteryGtin: string;
+  /** A's registration of its product's passport in the EU registry (docs/registry.md#registrations). */
+  registrationId: string;
   /** Every value that identifies A's resources. */
   secrets: string[];
 }
@@ -143,6 +145,16 @@ async function setUp(): Promise<World> {
   });
   if (accessRequest.status !== 201) throw new Error(`set-up: ${accessRequest.status} ${accessRequest.text}`);
 
+  // A's registrations in the EU registry (docs/registry.md#registrations): turned on, then made on demand for its product's passport, batch and item.
+  // A's operator identity is a GLN of its own (a GTIN-13 has a GLN's form and check digit), so that its settings hold a value no other tenant has.
+  const operatorGln = uniqueGtin13();
+  const registrySettings = { enabled: true, operator: { scheme: 'GLN', identifier: operatorGln }, facilities: ['4006381000017'], commodityCode: '22042110' };
+  const settings = await call('PUT', '/v1/registry/settings', { key: a.live, body: registrySettings });
+  const registered = await call('POST', '/v1/registry/registrations', { key: a.live, body: { productIds: [product.productId] } });
+  const registrations = await call('GET', `/v1/registry/registrations?productId=${product.productId}&granularity=MODEL`, { key: a.live });
+  if (settings.status !== 200 || registered.status !== 200 || registrations.body.data?.length !== 1) throw new Error(`set-up: ${registered.status} ${registered.text} ${registrations.text}`);
+  const registrationId = registrations.body.data[0].id as string;
+
   const gtin14 = `0${product.gtin}`;
   return {
     a,
@@ -170,7 +182,10 @@ async function setUp(): Promise<World> {
     itemDppId: aItem.body.dppId,
     accessRequestId: accessRequest.body.id,
     batteryGtin: battery.gtin,
+    registrationId,
     secrets: [
+      registrationId,
+      operatorGln,
       grant.body.id,
       accessRequest.body.id,
       handover.body.id,
@@ -389,6 +404,8 @@ const PATH_CASES: Readonly<Record<string, ResourceCase | NotTenantData | { resol
     ...same(route('POST /v1/access-requests/{requestId}/refuse'), accessRequest, () => ({ reason: 'Hijacked' })),
     owner: readAccessRequest,
   },
+  // The EU registry (docs/registry.md#registrations): A's registration of its product's passport.
+  'GET /v1/registry/registrations/{registrationId}': same(route('GET /v1/registry/registrations/{registrationId}'), () => ({ registrationId: w.registrationId })),
   'GET /v1/dpps/{dppId}': { notTenantData: PUBLIC_TIER },
   'GET /v1/dpps/{dppId}/elements/{elementPath}': { notTenantData: PUBLIC_TIER },
   'GET /v1/dppsByProductId/{productIdentifier}': { notTenantData: PUBLIC_TIER },
@@ -458,6 +475,13 @@ const BODY_CASES: Readonly<Record<string, { foreign: () => Request; expect: 404 
     param: 'gtin',
   },
   'POST /v1/access-requests/{requestId}/refuse': { notTenantData: 'its path names the request (above); the body is a reason' },
+  'PUT /v1/registry/settings': { notTenantData: "the body is the caller's own operator identity, facilities and commodity code, naming no resource" },
+  // Registering A's product on demand: the products named are looked up in the caller's own tenant, before its settings are.
+  'POST /v1/registry/registrations': {
+    foreign: () => ({ method: 'POST', path: '/v1/registry/registrations', body: { productIds: [w.productId] } }),
+    expect: 404,
+    param: 'productIds[0]',
+  },
   'POST /v1/dppsByProductIds': { notTenantData: PUBLIC_TIER },
   'POST /v1/handovers/{handoverId}/accept': {
     notTenantData: 'its path names the handover (above); the product named in its body is looked up in the caller’s own tenant (test/integration/battery-handover.test.ts)',
@@ -484,6 +508,10 @@ const LISTINGS: Readonly<Record<string, { paths: () => string[] } | NotTenantDat
   },
   'GET /v1/handovers': { paths: () => ['/v1/handovers', '/v1/handovers?as=recipient', `/v1/handovers?starting_after=${w.handover.id}`] },
   'GET /v1/labelling/terms': { paths: () => ['/v1/labelling/terms?lang=de', '/v1/labelling/terms'] },
+  'GET /v1/registry/settings': { paths: () => ['/v1/registry/settings'] },
+  'GET /v1/registry/registrations': {
+    paths: () => ['/v1/registry/registrations?limit=100', `/v1/registry/registrations?productId=${w.productId}`, `/v1/registry/registrations?limit=100&starting_after=${w.registrationId}`],
+  },
   'GET /v1/exports/items': {
     notTenantData: 'names the product in its query, like a path: another tenant’s product is a 404 (test/integration/items-import.test.ts); it lists nothing of the caller’s tenant otherwise',
   },

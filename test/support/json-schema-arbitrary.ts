@@ -8,7 +8,7 @@ import fc from 'fast-check';
  * pattern (strings only), formats
  * date/date-time/uuid/uri/email, `$ref` to `#/components/schemas/…`, and two extensions the
  * document defines: `x-check-digit: "GS1 mod-10"` (the value's last digit is the GS1 check digit;
- * `"CAS"` a CAS Registry Number's)
+ * `"CAS"` a CAS Registry Number's; `"ISO 7064 MOD 97-10"` an LEI's two check digits), `uniqueItems`
  * and, on query parameters, `x-mutually-exclusive-with` (see queryArbitrary).
  *
  * Only valid values are generated: a keyword the generator does not know is an error, so the
@@ -22,7 +22,7 @@ const KNOWN = new Set([
   ...ANNOTATIONS,
   'type', 'enum', 'const', 'pattern', 'format', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minLength', 'maxLength',
   'items', 'minItems', 'maxItems', 'properties', 'required', 'additionalProperties', 'propertyNames', 'allOf', 'anyOf', 'oneOf',
-  'if', 'then', '$ref', 'x-check-digit', 'not',
+  'if', 'then', '$ref', 'x-check-digit', 'not', 'uniqueItems',
 ]);
 
 /** The GS1 mod-10 check digit of the digits before it: weights 3, 1, 3, … from the right. */
@@ -38,6 +38,16 @@ export function casCheckDigit(body: string): number {
   let sum = 0;
   for (let i = 0; i < digits.length; i++) sum += Number(digits[digits.length - 1 - i]) * (i + 1);
   return sum % 10;
+}
+
+/** The two check digits of ISO/IEC 7064 MOD 97-10 over letters and digits (A = 10 … Z = 35), as an LEI's (`x-check-digit: "ISO 7064 MOD 97-10"`). */
+export function mod97CheckDigits(body: string): string {
+  let remainder = 0;
+  for (const char of `${body}00`) {
+    const value = Number.parseInt(char, 36);
+    remainder = (remainder * (value > 9 ? 100 : 10) + value) % 97;
+  }
+  return String(98 - remainder).padStart(2, '0');
 }
 
 const DAY_MS = 86_400_000;
@@ -107,6 +117,7 @@ export function arbitraryOf(input: JsonSchema, options: ArbitraryOptions = {}): 
       return fc.constant(null);
     case 'array': {
       const max = Math.min(schema.maxItems ?? Number.MAX_SAFE_INTEGER, Math.max(schema.minItems ?? 0, options.maxItems ?? 3));
+      if (schema.uniqueItems === true) return fc.uniqueArray(arbitraryOf(schema.items ?? true, options), { minLength: schema.minItems ?? 0, maxLength: max, selector: (value) => JSON.stringify(value) });
       return fc.array(arbitraryOf(schema.items ?? true, options), { minLength: schema.minItems ?? 0, maxLength: max });
     }
     case 'object':
@@ -161,6 +172,7 @@ function stringArbitrary(schema: Record<string, any>): fc.Arbitrary<string> {
   }
   if (schema['x-check-digit'] !== undefined) {
     if (schema['x-check-digit'] === 'CAS') base = base.map((cas) => `${cas.slice(0, -1)}${casCheckDigit(cas.slice(0, -1))}`);
+    else if (schema['x-check-digit'] === 'ISO 7064 MOD 97-10') base = base.map((value) => `${value.slice(0, -2)}${mod97CheckDigits(value.slice(0, -2))}`);
     else if (schema['x-check-digit'] !== 'GS1 mod-10') throw new Error(`json-schema-arbitrary: unknown x-check-digit '${String(schema['x-check-digit'])}'`);
     else base = base.map((digits) => `${digits.slice(0, -1)}${gs1CheckDigit(digits.slice(0, -1))}`);
   }

@@ -1,0 +1,210 @@
+import { config } from '../config.ts';
+import { eventPut } from '../data/events.ts';
+import { listUnits } from '../data/items.ts';
+import { getProduct, listProductsAfter } from '../data/products.ts';
+import { getRegistration, insertRegistrationIfAbsent, listRegistrations, registrationPut, storedRegistrationIds, type RegistrationFilter } from '../data/registrations.ts';
+import { getRegistrySettings, putRegistrySettings } from '../data/registry-settings.ts';
+import { writeIfFirstHolds, type TransactItem } from '../data/writes.ts';
+import { passportBackupUrl, unitBackupUrl } from '../domain/backup.ts';
+import { newEvent, type Origin } from '../domain/events.ts';
+import type { ProductRecord } from '../domain/product.ts';
+import type { RegistrationRecord } from '../domain/registry/registration.ts';
+import {
+  createRegistrationsSchema,
+  MAX_REGISTRATIONS_PER_CALL,
+  newRegistration,
+  putRegistrySettingsSchema,
+  toRegistrySettingsView,
+  type CreatedRegistrations,
+  type PublishedIdentifier,
+  type RegistrySettings,
+} from '../domain/registry/settings.ts';
+import type { Tenant } from '../domain/tenant.ts';
+import { unitDigitalLink, unitValue, type UnitKind, type UnitRecord } from '../domain/unit.ts';
+import { ConflictError, NotFoundError, ValidationError } from '../http/errors.ts';
+import { parseBody } from '../http/validation.ts';
+
+/**
+ * Registrations in the EU registry (docs/registry.md#settings, docs/registry.md#registrations): a
+ * tenant's settings; the `pending_checks` registration each publication adds to its own transaction
+ * when the settings are enabled; the missing ones created on demand; the reads.
+ */
+
+// ---- Settings -------------------------------------------------------------------------------------
+
+/** How long a process keeps a tenant's settings (docs/registry.md#settings): a change reaches other functions' publications within this. */
+export const SETTINGS_CACHE_MS = 10_000;
+const cache = new Map<string, { settings: RegistrySettings | undefined; until: number }>();
+const cacheKey = (tenant: Tenant): string => `${tenant.orgId}#${tenant.environment}`;
+
+/** The tenant's settings, read at most once per SETTINGS_CACHE_MS per process: what every publication asks. */
+export async function cachedRegistrySettings(tenant: Tenant, now = Date.now()): Promise<RegistrySettings | undefined> {
+  const hit = cache.get(cacheKey(tenant));
+  if (hit && hit.until > now) return hit.settings;
+  const settings = await getRegistrySettings(tenant);
+  if (cache.size > 10_000) cache.clear();
+  cache.set(cacheKey(tenant), { settings, until: now + SETTINGS_CACHE_MS });
+  return settings;
+}
+
+export const readRegistrySettings = (tenant: Tenant): Promise<RegistrySettings | undefined> => getRegistrySettings(tenant);
+
+/** `PUT /v1/registry/settings`: the whole settings, each field checked (422 naming it), written with `registry.settings.updated`. */
+export async function saveRegistrySettings(tenant: Tenant, body: unknown, origin: Origin): Promise<RegistrySettings> {
+  const input = parseBody(putRegistrySettingsSchema, body);
+  const now = new Date().toISOString();
+  const settings: RegistrySettings = { enabled: input.enabled, operator: input.operator, facilities: input.facilities, commodityCode: input.commodityCode, updatedAt: now };
+  await putRegistrySettings(tenant, settings, [eventPut(tenant, newEvent('registry.settings.updated', toRegistrySettingsView(tenant.environment, settings), origin, now))]);
+  cache.set(cacheKey(tenant), { settings, until: Date.now() + SETTINGS_CACHE_MS });
+  return settings;
+}
+
+// ---- Creation on publication ----------------------------------------------------------------------
+
+/** The public copy's origin, when the service keeps one (docs/backup.md#the-public-copy): a backupURL starts with it. */
+const backupOrigin = (): string | undefined => config().backupPublicOrigin;
+
+/** A model's identifier: the product's Digital Link, its backup copy the version's. */
+export const modelIdentifier = (tenant: Tenant, product: ProductRecord, version: number): PublishedIdentifier => {
+  const origin = backupOrigin();
+  return { granularity: 'MODEL', digitalLink: product.qrCodeUrl, backupURL: origin ? passportBackupUrl(origin, tenant, product.gtin, version) : '', productId: product.productId, gtin: product.gtin };
+};
+
+/** A batch's or an item's identifier: its Digital Link, its backup copy the record's version's. */
+export const unitIdentifier = (tenant: Tenant, product: ProductRecord, unit: UnitRecord): PublishedIdentifier => {
+  const origin = backupOrigin();
+  const value = unitValue(unit);
+  return {
+    granularity: unit.kind === 'batch' ? 'BATCH' : 'ITEM',
+    digitalLink: unitDigitalLink(product.qrCodeUrl, unit.kind, value),
+    backupURL: origin ? unitBackupUrl(origin, tenant, unit.gtin, unit.kind, value, unit.version) : '',
+    productId: product.productId,
+    gtin: product.gtin,
+    ...(unit.kind === 'batch' ? { lot: value } : { serial: value }),
+  };
+};
+
+/**
+ * What a publication adds to its transaction: a new registration of each identifier it publishes,
+ * written only where none exists (registrationPut), when the tenant's settings are enabled; nothing
+ * otherwise. `settings` is what registrySettingsForPublishing read once before the publication.
+ */
+export function registrationWrites(tenant: Tenant, settings: RegistrySettings | undefined, identifiers: readonly PublishedIdentifier[], now: string): TransactItem[] {
+  if (!settings?.enabled) return [];
+  return identifiers.map((identifier) => registrationPut(tenant, newRegistration(tenant, settings, identifier, now)));
+}
+
+/** The settings a publication goes by: one cached read (docs/registry.md#registrations). */
+export const registrySettingsForPublishing = (tenant: Tenant): Promise<RegistrySettings | undefined> => cachedRegistrySettings(tenant);
+
+// ---- On demand ------------------------------------------------------------------------------------
+
+/** The settings, enabled: else 409 naming `enabled`. */
+async function requireEnabled(tenant: Tenant): Promise<RegistrySettings> {
+  const settings = await getRegistrySettings(tenant);
+  if (!settings?.enabled) {
+    throw new ConflictError('Registration in the EU registry is not enabled for this environment.', {
+      param: 'enabled',
+      suggestion: 'Save the operator identity, facilities and commodity code with enabled: true (PUT /v1/registry/settings), then call again.',
+    });
+  }
+  return settings;
+}
+
+/** The product's identifiers with a published passport: its model, then its batches and items, a page at a time. */
+async function* identifiersOf(tenant: Tenant, product: ProductRecord): AsyncGenerator<PublishedIdentifier[]> {
+  if (!product.passportVersion) return;
+  yield [modelIdentifier(tenant, product, product.passportVersion)];
+  for (const kind of ['batch', 'item'] as const satisfies readonly UnitKind[]) {
+    let after: string | undefined;
+    do {
+      const page = await listUnits(tenant, kind, product.gtin, 100, after);
+      if (page.units.length) yield page.units.map((unit) => unitIdentifier(tenant, product, unit));
+      const last = page.units.at(-1);
+      after = page.hasMore && last ? unitValue(last) : undefined;
+    } while (after);
+  }
+}
+
+/** The products a call names, each once, in the order named: 404 naming the first unknown (as `productIds[n]`). */
+async function namedProducts(tenant: Tenant, productIds: readonly string[]): Promise<ProductRecord[]> {
+  const products: ProductRecord[] = [];
+  for (const [index, productId] of productIds.entries()) {
+    const product = await getProduct(tenant, productId);
+    if (!product) throw new NotFoundError(`No product with id '${productId}' in this environment.`, { param: `productIds[${index}]` });
+    if (!products.some((one) => one.productId === productId)) products.push(product);
+  }
+  return products;
+}
+
+/** The named products, or every product of the tenant in creation order, a page at a time. */
+async function* productsOf(tenant: Tenant, named: readonly ProductRecord[] | undefined): AsyncGenerator<ProductRecord> {
+  if (named) {
+    yield* named;
+    return;
+  }
+  let after: string | undefined;
+  do {
+    const page = await listProductsAfter(tenant, 100, after);
+    yield* page.products;
+    after = page.hasMore ? page.products.at(-1)?.productId : undefined;
+  } while (after);
+}
+
+/**
+ * `POST /v1/registry/registrations`: the missing registrations of the products' published passports,
+ * batches and items, `pending_checks`, at most MAX_REGISTRATIONS_PER_CALL a call (`hasMore`: call
+ * again). Which exist is read first (BatchGetItem); each missing one is one conditional PutItem, so a
+ * publication racing this call writes it once. One `registry.registrations.created` event when any was created.
+ */
+export async function createMissingRegistrations(tenant: Tenant, body: unknown, origin: Origin): Promise<CreatedRegistrations> {
+  const input = parseBody(createRegistrationsSchema, body);
+  if ((input.productIds === undefined) === (input.all === undefined)) {
+    throw new ValidationError('Send either productIds or all: true.', 'productIds', 'Name up to 100 products by id, or send {"all": true} for every product of this environment.');
+  }
+  // The products first: a product of another tenant is a 404 whatever this tenant's settings are (no oracle).
+  const named = input.productIds ? await namedProducts(tenant, input.productIds) : undefined;
+  const settings = await requireEnabled(tenant);
+  const now = new Date().toISOString();
+  let created = 0;
+  let existing = 0;
+  let hasMore = false;
+  const createdIds: string[] = [];
+  outer: for await (const product of productsOf(tenant, named)) {
+    for await (const identifiers of identifiersOf(tenant, product)) {
+      const records = identifiers.map((identifier) => newRegistration(tenant, settings, identifier, now));
+      const stored = await storedRegistrationIds(tenant, records.map((record) => record.registrationId));
+      for (const record of records) {
+        if (stored.has(record.registrationId)) {
+          existing++;
+          continue;
+        }
+        if (created >= MAX_REGISTRATIONS_PER_CALL) {
+          hasMore = true;
+          break outer;
+        }
+        if ((await insertRegistrationIfAbsent(tenant, record)) === 'created') {
+          created++;
+          if (createdIds.length < 100) createdIds.push(record.registrationId);
+        } else existing++;
+      }
+    }
+  }
+  const answer: CreatedRegistrations = { object: 'registration_creation', created, existing, hasMore };
+  if (created > 0) {
+    const event = newEvent('registry.registrations.created', { ...answer, registrationIds: createdIds }, origin, now);
+    await writeIfFirstHolds([eventPut(tenant, event)]);
+  }
+  return answer;
+}
+
+// ---- Reads ----------------------------------------------------------------------------------------
+
+export async function readRegistration(tenant: Tenant, registrationId: string): Promise<RegistrationRecord> {
+  const record = await getRegistration(tenant, registrationId);
+  if (!record) throw new NotFoundError(`No registration with id '${registrationId}'.`, { param: 'registrationId' });
+  return record;
+}
+
+export const listRegistrationsOf = (tenant: Tenant, filter: RegistrationFilter, limit: number, startingAfter?: string) =>
+  listRegistrations(tenant, filter, { limit, ...(startingAfter === undefined ? {} : { cursor: startingAfter }) });
