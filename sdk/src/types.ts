@@ -48,6 +48,9 @@ export type EventSubscription = Schemas['EventSubscription'];
 export type CreatedEventSubscription = Schemas['CreatedEventSubscription'];
 export type EventDelivery = Schemas['EventDelivery'];
 export type AccessGrant = Schemas['AccessGrant'];
+export type RegistrySettings = Schemas['RegistrySettings'];
+export type Registration = Schemas['Registration'];
+export type RegistrationsCreated = Schemas['RegistrationsCreated'];
 export type Dpp = Schemas['Dpp'];
 export type DppElement = Schemas['DppElement'];
 /** The API's error object, `{error: {type, code, message, param?, …}}`'s inside. */

@@ -196,6 +196,29 @@ describe('each resource', () => {
     expect([revoked.active, afterwards.active]).toEqual([false, false]);
   });
 
+  it('registry: settings saved and read, a passport published gets its registration, read, listed and filtered; one on demand for a passport published before', async () => {
+    // Prepare: an organization of its own (registration on changes what its publications write), a passport published before registration is on
+    const client = sdkClient((await newOrg('SDK Registry')).live);
+    const before = await client.products.create(wine('Registered before'));
+    await client.passports.publish({ productId: before.productId, data: WINE });
+    // Act
+    const saved = await client.registry.updateSettings({ enabled: true, operator: { scheme: 'LEI', identifier: '529900T8BM49AURSDO55' }, facilities: ['4006381000017'], commodityCode: '22042110' });
+    const read = await client.registry.getSettings();
+    const { productId, qrCodeUrl } = await client.products.create(wine('Registered'));
+    await client.passports.publish({ productId, data: WINE });
+    const listed = await client.registry.listRegistrations({ productId }).toArray();
+    const one = await client.registry.getRegistration(listed[0]?.id ?? '');
+    const created = await client.registry.createRegistrations({ productIds: [before.productId, productId] });
+    const models = await client.registry.listRegistrations({ granularity: 'MODEL', status: 'pending_checks' }).toArray();
+    // Assess
+    expect(saved).toEqual(read);
+    expect(read).toMatchObject({ enabled: true, reoId: 'LEI-529900T8BM49AURSDO55', registry: 'production' });
+    expect(listed.map((r) => r.upi)).toEqual([qrCodeUrl]);
+    expect(one).toEqual(listed[0]);
+    expect(created).toEqual({ object: 'registration_creation', created: 1, existing: 1, hasMore: false });
+    expect(models.map((r) => r.upi)).toEqual(expect.arrayContaining([qrCodeUrl, before.qrCodeUrl]));
+  });
+
   it('imports: the templates, and a dry run of the CSV template’s example row (the job itself is below, with the 150 products)', async () => {
     // Prepare: the API's own template, its example GTIN replaced (an example never becomes a product)
     const template = await client.imports.templateCsv();

@@ -52,7 +52,7 @@ describe('settings', () => {
     // Assess
     expect(expectError(badLei, 422, 'validation_error', 'operator.identifier').message).toMatch(/check digits/);
     expectError(badScheme, 422, 'validation_error');
-    expect(String(badScheme.body.error.param)).toMatch(/^operator/);
+    expect(badScheme.body.error.param).toBe('operator.scheme');
     expectError(badGln, 422, 'validation_error', 'facilities[0]');
     expectError(noFacility, 422, 'validation_error', 'facilities');
     expectError(badCode, 422, 'validation_error', 'commodityCode');

@@ -572,6 +572,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/registry/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the registry settings
+         * @description The organization's EU registry settings in the credentials' environment: whether registration is enabled, the operator identity (its reoId as entries carry it), the facilities' GLNs and the commodity code; and which registry the environment registers with (test: acceptance, live: production). Before they are first saved: enabled false, the rest null or empty.
+         */
+        get: operations["getV1RegistrySettings"];
+        /**
+         * Save the registry settings
+         * @description Replaces the settings as a whole. operator: {identifier, scheme} with scheme EORI, LEI, VAT or GLN, its form and check digits checked (422 naming operator.identifier); facilities: 1 to 20 GLNs with their check digits (422 naming facilities[n]); commodityCode: 6 (HS), 8 (CN) or 10 (TARIC) digits (422 naming commodityCode). enabled: true makes every passport version published, batch and item registered from then on add a registration (pending_checks) in its own transaction; in other functions within 10 s. Writes registry.settings.updated.
+         */
+        put: operations["putV1RegistrySettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/registry/registrations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List registrations
+         * @description The registrations of this environment in id order (cursor form: limit 1–100, default 25; starting_after=<registration id>), filtered by status, granularity (MODEL, BATCH, ITEM) and productId; the filters apply to what is read, so a rare status among many registrations reads them all.
+         */
+        get: operations["getV1RegistryRegistrations"];
+        put?: never;
+        /**
+         * Create the missing registrations
+         * @description Creates a registration (pending_checks) for each published passport (MODEL), batch (BATCH) and item (ITEM) of the products named (productIds, up to 100) or of every product (all: true) that has none: what was published before registration was enabled. At most 1000 a call: hasMore true says to call again. Existing registrations are left as they are. 409 naming enabled when registration is not enabled; 404 naming productIds[n] for an unknown product; 422 for neither or both of productIds and all. Writes one registry.registrations.created when it created any.
+         */
+        post: operations["postV1RegistryRegistrations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/registry/registrations/{registrationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a registration
+         * @description One registration of this environment: its entry, status, reasons, the registry id and the proof of registration; any other id is 404.
+         */
+        get: operations["getV1RegistryRegistrationsRegistrationId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/dpps/{dppId}": {
         parameters: {
             query?: never;
@@ -3715,6 +3783,143 @@ export interface components {
             /** @description Why (at most 1000 characters): the requester reads it */
             reason: string;
         };
+        /** @description The organization's registry settings in this environment (docs/registry.md#settings) */
+        RegistrySettings: {
+            /** @constant */
+            object: "registry_settings";
+            /** @enum {string} */
+            environment: "live" | "test";
+            /**
+             * @description The EU registry this environment's entries go to: test → acceptance, live → production
+             * @enum {string}
+             */
+            registry: "acceptance" | "production";
+            enabled: boolean;
+            /** @description Normalized (upper case, no spaces); null before the settings are first saved */
+            operator: {
+                /** @enum {string} */
+                scheme: "EORI" | "LEI" | "VAT" | "GLN";
+                identifier: string;
+            } | null;
+            /** @description The entries' reoId: the scheme, a hyphen, the identifier */
+            reoId: string | null;
+            /** @description The facilities' GLNs, 13 digits each */
+            facilities: string[];
+            commodityCode: string | null;
+            updatedAt: string | null;
+        };
+        /** @description The organization's registry settings in this environment: the operator identity, the facilities and the commodity code every entry names (docs/registry.md#settings) */
+        RegistrySettingsUpdate: {
+            /** @description true: every passport, batch and item published from now on gets a registration (pending_checks); false: none */
+            enabled: boolean;
+            operator: {
+                /** @constant */
+                scheme: "EORI";
+                /** @description An EORI number: the issuing member state's two letters and 1 to 15 letters or digits */
+                identifier: string;
+            } | {
+                /** @constant */
+                scheme: "LEI";
+                /** @description An LEI (ISO 17442): 18 letters or digits and two check digits (ISO/IEC 7064 MOD 97-10) */
+                identifier: string;
+            } | {
+                /** @constant */
+                scheme: "VAT";
+                /** @description An EU VAT identification number with its member state's prefix (Greece: EL), the national part in that state's form */
+                identifier: string;
+            } | {
+                /** @constant */
+                scheme: "GLN";
+                /** @description A GLN: 13 digits, the last the GS1 check digit */
+                identifier: string;
+            };
+            /** @description The facilities' GLNs (13 digits, GS1 check digit), 1 to 20, each once: sent to the registry as GLN-{gln} */
+            facilities: string[];
+            /** @description The commodity code: 6 (HS), 8 (CN) or 10 (TARIC) digits */
+            commodityCode: string;
+        };
+        RegistrationsCreated: {
+            /** @constant */
+            object: "registration_creation";
+            /** @description Registrations created by this call */
+            created: number;
+            /** @description Identifiers looked at that had one already */
+            existing: number;
+            /** @description true when the call stopped at 1000 registrations created: call again for the rest */
+            hasMore: boolean;
+        };
+        /** @description Either productIds or all: true (422 naming productIds when neither or both). */
+        RegistrationsCreate: {
+            /** @description Up to 100 products of this environment */
+            productIds?: string[];
+            /**
+             * @description Every product of this environment, in creation order (instead of productIds)
+             * @constant
+             */
+            all?: true;
+        };
+        RegistrationList: {
+            data: components["schemas"]["Registration"][];
+            hasMore: boolean;
+        };
+        /** @description A passport identifier on its way into the EU registry, and where it stands (docs/registry.md#registrations) */
+        Registration: {
+            /** @constant */
+            object: "registration";
+            /** @description reg_…, derived from the identifier: one registration per identifier and environment */
+            id: string;
+            /** @enum {string} */
+            status: "pending_checks" | "ready" | "submitted" | "registered" | "rejected" | "deactivated";
+            /** @enum {string} */
+            granularity: "MODEL" | "BATCH" | "ITEM";
+            /** @description The unique product identifier: the GS1 Digital Link */
+            upi: string;
+            productId: string;
+            gtin: string;
+            lot: string | null;
+            serial: string | null;
+            /** @description The entry as it is sent (the CIRPASS-2 mock registry's members, docs/registry.md#the-entry) */
+            entry: {
+                upi: string;
+                reoId: string;
+                facilitiesId: string[];
+                liveURL: string;
+                backupURL: string;
+                commodityCode: string;
+                /** @enum {string} */
+                granularityLevel: "MODEL" | "BATCH" | "ITEM";
+                /** @description Items only */
+                deactivated?: boolean | null;
+            };
+            /** @description Why it is pending_checks or rejected */
+            reasons: components["schemas"]["RegistrationReason"][];
+            /** @description Pre-check warnings: sent all the same */
+            warnings: components["schemas"]["RegistrationReason"][];
+            /** @description The registry's id of the entry, once taken */
+            registryId: string | null;
+            registryUri: string | null;
+            /** @description The upload file set it went out in */
+            correlationId: string | null;
+            submittedAt: string | null;
+            registeredAt: string | null;
+            /** @description When the proof of registration runs out */
+            proofExpiresAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        RegistrationReason: {
+            /**
+             * @description precheck: our check before sending; registry: the registry's own words
+             * @enum {string}
+             */
+            source: "precheck" | "registry";
+            code: string;
+            /** @description The entry member it names */
+            field: string | null;
+            message: string;
+        };
         /** @description A digital product passport with the EN 18223 header fields the service has, and the data the caller may read */
         Dpp: {
             /** @constant */
@@ -4204,7 +4409,7 @@ export interface components {
             /** @description `evt_…`; ids sort by creation time */
             id: string;
             /** @enum {string} */
-            type: "product.created" | "product.updated" | "product.withdrawn" | "product.reinstated" | "passport.published" | "passport.draft.updated" | "passport.draft.deleted" | "supplier.created" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_delivery.ingested" | "domain.created" | "domain.updated" | "domain.deleted" | "domain.verified" | "import.created" | "event_subscription.created" | "event_subscription.updated" | "event_subscription.deleted" | "labelling_term.updated" | "labelling_term.deleted" | "batch.created" | "batch.updated" | "batch.withdrawn" | "item.created" | "item.updated" | "item.withdrawn" | "item.imported" | "item.recycled" | "handover.offered" | "handover.accepted" | "handover.cancelled" | "access_grant.created" | "access_grant.revoked" | "passport.accessed" | "access_request.created" | "access_request.approved" | "access_request.refused";
+            type: "product.created" | "product.updated" | "product.withdrawn" | "product.reinstated" | "passport.published" | "passport.draft.updated" | "passport.draft.deleted" | "supplier.created" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_delivery.ingested" | "domain.created" | "domain.updated" | "domain.deleted" | "domain.verified" | "import.created" | "event_subscription.created" | "event_subscription.updated" | "event_subscription.deleted" | "labelling_term.updated" | "labelling_term.deleted" | "registry.settings.updated" | "registry.registrations.created" | "batch.created" | "batch.updated" | "batch.withdrawn" | "item.created" | "item.updated" | "item.withdrawn" | "item.imported" | "item.recycled" | "handover.offered" | "handover.accepted" | "handover.cancelled" | "access_grant.created" | "access_grant.revoked" | "passport.accessed" | "access_request.created" | "access_request.approved" | "access_request.refused";
             /** Format: date-time */
             createdAt: string;
             actor: {
@@ -4530,7 +4735,7 @@ export interface components {
         CreatedApiKey: {
             id: string;
             name: string;
-            scopes: ("products:read" | "products:write" | "passports:read" | "passports:write" | "suppliers:read" | "suppliers:write" | "analytics:read" | "imports:read" | "imports:write" | "events:read" | "event_subscriptions:read" | "event_subscriptions:write" | "labelling:read" | "labelling:write" | "access_grants:read" | "access_grants:write" | "api_keys:manage")[];
+            scopes: ("products:read" | "products:write" | "passports:read" | "passports:write" | "suppliers:read" | "suppliers:write" | "analytics:read" | "imports:read" | "imports:write" | "events:read" | "event_subscriptions:read" | "event_subscriptions:write" | "labelling:read" | "labelling:write" | "access_grants:read" | "access_grants:write" | "registry:read" | "registry:write" | "api_keys:manage")[];
             /** @enum {string} */
             environment: "live" | "test";
             prefix: string;
@@ -4542,7 +4747,7 @@ export interface components {
         ApiKey: {
             id: string;
             name: string;
-            scopes: ("products:read" | "products:write" | "passports:read" | "passports:write" | "suppliers:read" | "suppliers:write" | "analytics:read" | "imports:read" | "imports:write" | "events:read" | "event_subscriptions:read" | "event_subscriptions:write" | "labelling:read" | "labelling:write" | "access_grants:read" | "access_grants:write" | "api_keys:manage")[];
+            scopes: ("products:read" | "products:write" | "passports:read" | "passports:write" | "suppliers:read" | "suppliers:write" | "analytics:read" | "imports:read" | "imports:write" | "events:read" | "event_subscriptions:read" | "event_subscriptions:write" | "labelling:read" | "labelling:write" | "access_grants:read" | "access_grants:write" | "registry:read" | "registry:write" | "api_keys:manage")[];
             /** @enum {string} */
             environment: "live" | "test";
             prefix: string;
@@ -8851,6 +9056,465 @@ export interface operations {
             };
             /** @description A field is invalid; param names it (validation_error) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After (rate_limit_error) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; quote the Request-Id (api_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service it depends on (the database, a queue, the key service) did not answer; nothing was changed; retry after Retry-After seconds (service_unavailable) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1RegistrySettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistrySettings"];
+                };
+            };
+            /** @description Missing or invalid authentication (authentication_error) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: a missing scope, or a session required (permission_error) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After (rate_limit_error) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; quote the Request-Id (api_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service it depends on (the database, a queue, the key service) did not answer; nothing was changed; retry after Retry-After seconds (service_unavailable) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putV1RegistrySettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RegistrySettingsUpdate"];
+            };
+        };
+        responses: {
+            /** @description The saved settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistrySettings"];
+                };
+            };
+            /** @description Malformed request: invalid JSON, not JSON, an unknown query parameter (invalid_request_error); an Idempotency-Key reused with another body (idempotency_error) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication (authentication_error) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: a missing scope, or a session required (permission_error) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its limit: 256 KiB; a bulk import file over 5 MB (XLSX 4 MB) or 10,000 rows (invalid_request_error) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A field is invalid; param names it (validation_error) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After (rate_limit_error) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; quote the Request-Id (api_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service it depends on (the database, a queue, the key service) did not answer; nothing was changed; retry after Retry-After seconds (service_unavailable) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1RegistryRegistrations: {
+        parameters: {
+            query?: {
+                /** @description The status parameter */
+                status?: "pending_checks" | "ready" | "submitted" | "registered" | "rejected" | "deactivated";
+                /** @description The granularity parameter */
+                granularity?: "MODEL" | "BATCH" | "ITEM";
+                /** @description The productId parameter */
+                productId?: string;
+                /** @description The limit parameter */
+                limit?: number;
+                /** @description The id of the last registration of the previous page */
+                starting_after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of registrations */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistrationList"];
+                };
+            };
+            /** @description Malformed request: invalid JSON, not JSON, an unknown query parameter (invalid_request_error); an Idempotency-Key reused with another body (idempotency_error) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication (authentication_error) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: a missing scope, or a session required (permission_error) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A field is invalid; param names it (validation_error) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After (rate_limit_error) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; quote the Request-Id (api_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service it depends on (the database, a queue, the key service) did not answer; nothing was changed; retry after Retry-After seconds (service_unavailable) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1RegistryRegistrations: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Retry safely: the same key with the same body replays the first answer for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RegistrationsCreate"];
+            };
+        };
+        responses: {
+            /** @description How many were created */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistrationsCreated"];
+                };
+            };
+            /** @description Malformed request: invalid JSON, not JSON, an unknown query parameter (invalid_request_error); an Idempotency-Key reused with another body (idempotency_error) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication (authentication_error) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: a missing scope, or a session required (permission_error) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, also for another organization’s resources (not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: a duplicate (duplicate_error); the request conflicts with the state of the resource: a concurrent change kept winning (read it again and retry), or the resource is in a state the change cannot leave (a battery status moves by operations only); nothing was changed (conflict); the same Idempotency-Key in flight (idempotency_error) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its limit: 256 KiB; a bulk import file over 5 MB (XLSX 4 MB) or 10,000 rows (invalid_request_error) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A field is invalid; param names it (validation_error) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After (rate_limit_error) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; quote the Request-Id (api_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service it depends on (the database, a queue, the key service) did not answer; nothing was changed; retry after Retry-After seconds (service_unavailable) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1RegistryRegistrationsRegistrationId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A registration id (reg_…) */
+                registrationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The registration */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Registration"];
+                };
+            };
+            /** @description Missing or invalid authentication (authentication_error) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: a missing scope, or a session required (permission_error) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, also for another organization’s resources (not_found) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18346,7 +19010,7 @@ export interface operations {
                 /** @description Cursor: the id of the last event of the previous page; it must be an event of this tenant (otherwise 422) */
                 starting_after?: string;
                 /** @description The type parameter */
-                type?: "product.created" | "product.updated" | "product.withdrawn" | "product.reinstated" | "passport.published" | "passport.draft.updated" | "passport.draft.deleted" | "supplier.created" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_delivery.ingested" | "domain.created" | "domain.updated" | "domain.deleted" | "domain.verified" | "import.created" | "event_subscription.created" | "event_subscription.updated" | "event_subscription.deleted" | "labelling_term.updated" | "labelling_term.deleted" | "batch.created" | "batch.updated" | "batch.withdrawn" | "item.created" | "item.updated" | "item.withdrawn" | "item.imported" | "item.recycled" | "handover.offered" | "handover.accepted" | "handover.cancelled" | "access_grant.created" | "access_grant.revoked" | "passport.accessed" | "access_request.created" | "access_request.approved" | "access_request.refused";
+                type?: "product.created" | "product.updated" | "product.withdrawn" | "product.reinstated" | "passport.published" | "passport.draft.updated" | "passport.draft.deleted" | "supplier.created" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_delivery.ingested" | "domain.created" | "domain.updated" | "domain.deleted" | "domain.verified" | "import.created" | "event_subscription.created" | "event_subscription.updated" | "event_subscription.deleted" | "labelling_term.updated" | "labelling_term.deleted" | "registry.settings.updated" | "registry.registrations.created" | "batch.created" | "batch.updated" | "batch.withdrawn" | "item.created" | "item.updated" | "item.withdrawn" | "item.imported" | "item.recycled" | "handover.offered" | "handover.accepted" | "handover.cancelled" | "access_grant.created" | "access_grant.revoked" | "passport.accessed" | "access_request.created" | "access_request.approved" | "access_request.refused";
             };
             header?: never;
             path?: never;
@@ -18624,7 +19288,7 @@ export interface operations {
                      */
                     url: string;
                     /** @description The event types delivered, or ["*"] for all */
-                    events: ("product.created" | "product.updated" | "product.withdrawn" | "product.reinstated" | "passport.published" | "passport.draft.updated" | "passport.draft.deleted" | "supplier.created" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_delivery.ingested" | "domain.created" | "domain.updated" | "domain.deleted" | "domain.verified" | "import.created" | "event_subscription.created" | "event_subscription.updated" | "event_subscription.deleted" | "labelling_term.updated" | "labelling_term.deleted" | "batch.created" | "batch.updated" | "batch.withdrawn" | "item.created" | "item.updated" | "item.withdrawn" | "item.imported" | "item.recycled" | "handover.offered" | "handover.accepted" | "handover.cancelled" | "access_grant.created" | "access_grant.revoked" | "passport.accessed" | "access_request.created" | "access_request.approved" | "access_request.refused" | "*")[];
+                    events: ("product.created" | "product.updated" | "product.withdrawn" | "product.reinstated" | "passport.published" | "passport.draft.updated" | "passport.draft.deleted" | "supplier.created" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_delivery.ingested" | "domain.created" | "domain.updated" | "domain.deleted" | "domain.verified" | "import.created" | "event_subscription.created" | "event_subscription.updated" | "event_subscription.deleted" | "labelling_term.updated" | "labelling_term.deleted" | "registry.settings.updated" | "registry.registrations.created" | "batch.created" | "batch.updated" | "batch.withdrawn" | "item.created" | "item.updated" | "item.withdrawn" | "item.imported" | "item.recycled" | "handover.offered" | "handover.accepted" | "handover.cancelled" | "access_grant.created" | "access_grant.revoked" | "passport.accessed" | "access_request.created" | "access_request.approved" | "access_request.refused" | "*")[];
                     description?: string;
                 };
             };
@@ -18905,7 +19569,7 @@ export interface operations {
                      */
                     url?: string;
                     /** @description The event types delivered, or ["*"] for all */
-                    events?: ("product.created" | "product.updated" | "product.withdrawn" | "product.reinstated" | "passport.published" | "passport.draft.updated" | "passport.draft.deleted" | "supplier.created" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_delivery.ingested" | "domain.created" | "domain.updated" | "domain.deleted" | "domain.verified" | "import.created" | "event_subscription.created" | "event_subscription.updated" | "event_subscription.deleted" | "labelling_term.updated" | "labelling_term.deleted" | "batch.created" | "batch.updated" | "batch.withdrawn" | "item.created" | "item.updated" | "item.withdrawn" | "item.imported" | "item.recycled" | "handover.offered" | "handover.accepted" | "handover.cancelled" | "access_grant.created" | "access_grant.revoked" | "passport.accessed" | "access_request.created" | "access_request.approved" | "access_request.refused" | "*")[];
+                    events?: ("product.created" | "product.updated" | "product.withdrawn" | "product.reinstated" | "passport.published" | "passport.draft.updated" | "passport.draft.deleted" | "supplier.created" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_delivery.ingested" | "domain.created" | "domain.updated" | "domain.deleted" | "domain.verified" | "import.created" | "event_subscription.created" | "event_subscription.updated" | "event_subscription.deleted" | "labelling_term.updated" | "labelling_term.deleted" | "registry.settings.updated" | "registry.registrations.created" | "batch.created" | "batch.updated" | "batch.withdrawn" | "item.created" | "item.updated" | "item.withdrawn" | "item.imported" | "item.recycled" | "handover.offered" | "handover.accepted" | "handover.cancelled" | "access_grant.created" | "access_grant.revoked" | "passport.accessed" | "access_request.created" | "access_request.approved" | "access_request.refused" | "*")[];
                     description?: string;
                     /** @enum {string} */
                     status?: "enabled" | "disabled";
@@ -21827,7 +22491,7 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
-                    scopes: ("products:read" | "products:write" | "passports:read" | "passports:write" | "suppliers:read" | "suppliers:write" | "analytics:read" | "imports:read" | "imports:write" | "events:read" | "event_subscriptions:read" | "event_subscriptions:write" | "labelling:read" | "labelling:write" | "access_grants:read" | "access_grants:write")[];
+                    scopes: ("products:read" | "products:write" | "passports:read" | "passports:write" | "suppliers:read" | "suppliers:write" | "analytics:read" | "imports:read" | "imports:write" | "events:read" | "event_subscriptions:read" | "event_subscriptions:write" | "labelling:read" | "labelling:write" | "access_grants:read" | "access_grants:write" | "registry:read" | "registry:write")[];
                     /** @enum {string} */
                     environment?: "live" | "test";
                 };

@@ -11,6 +11,7 @@ import { imports } from './imports.ts';
 import { items } from './items.ts';
 import { passports } from './passports.ts';
 import { products } from './products.ts';
+import { registry } from './registry.ts';
 import { suppliers } from './suppliers.ts';
 
 /**
@@ -32,6 +33,7 @@ export const RESOURCES = {
   exports: exportFiles,
   accessGrants,
   dpps,
+  registry,
 } as const;
 
 export type Resources = { readonly [K in keyof typeof RESOURCES]: ReturnType<(typeof RESOURCES)[K]> };
