@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { call, expectError, newOrg, type TestOrg } from '../support/api.ts';
 import { batteryItemData, batteryModelData } from '../support/battery.ts';
 import { createProduct, publish, RED_WINE, type CreatedProduct } from '../support/fixtures.ts';
+import { finishedImport } from '../support/imports.ts';
 
 /**
  * Registrations in the EU registry as data (issue 39 point 1, docs/registry.md#settings and
@@ -187,6 +188,31 @@ describe('registrations created with each publication', () => {
     expect(JSON.stringify(byId.body)).not.toContain(first?.upi);
     expect(theirs).toEqual([]);
     expectError(unknown, 404, 'not_found', 'registrationId');
+  });
+});
+
+describe('registrations created by an items import', () => {
+  it('gives each item a file creates one registration, and a second file changing them adds none', async () => {
+    // Prepare
+    const importer = await newOrg('Registry Items Importer');
+    expect((await settings(importer.live, SETTINGS)).status).toBe(200);
+    const wine = await createProduct(importer.live, { name: 'Imported Riesling' });
+    await publish(importer.live, wine.productId);
+    const upload = (csv: string) => call('POST', `/v1/imports?type=items&productId=${wine.productId}`, { key: importer.live, rawBody: csv, headers: { 'content-type': 'text/csv' } });
+    // Act
+    const first = await upload('serial\nIMP1\nIMP2\nIMP3\n');
+    const firstJob = await finishedImport(importer.live, first.body.id);
+    const afterFirst = await list(importer.live, '&granularity=ITEM');
+    const second = await upload('serial,status\nIMP1,withdrawn\nIMP4,active\n');
+    const secondJob = await finishedImport(importer.live, second.body.id);
+    const afterSecond = await list(importer.live, '&granularity=ITEM');
+    // Assess
+    expect(firstJob.body.counts).toMatchObject({ created: 3, failed: 0 });
+    expect(secondJob.body.counts).toMatchObject({ created: 1, updated: 1, failed: 0 });
+    expect(afterFirst.map((r) => r.serial).sort()).toEqual(['IMP1', 'IMP2', 'IMP3']);
+    expect(afterSecond.map((r) => r.serial).sort()).toEqual(['IMP1', 'IMP2', 'IMP3', 'IMP4']);
+    expect(afterSecond.filter((r) => r.serial !== 'IMP4')).toEqual(afterFirst);
+    expect(new Set(afterSecond.map((r) => r.status))).toEqual(new Set(['pending_checks']));
   });
 });
 
