@@ -176,6 +176,16 @@ export const FUNCTIONS: Record<FunctionName, FunctionSpec> = {
     // the passport.accessed event (a one-item transaction); a grantee's item write; DeleteItem for Powertools idempotency.
     grants: { table: [...WRITE, 'dynamodb:DeleteItem'], sessionSecret: true },
   },
+  'registry-files': {
+    entry: 'functions/registry-files/handler.ts',
+    description: "The EU registry's web upload: upload files of the registrations that pass the pre-checks, and the registry's result file read back (docs/registry.md#files-out)",
+    memoryMb: 1024,
+    // 29 s, API Gateway's integration limit: a call checks up to 1,000 registrations, fetching each one's backup copy (5 s at most each, 16 at once).
+    timeoutSeconds: 29,
+    // The registrations' Query and Gets, the products', passports' and batches' and items' reads (BatchGetItem); each
+    // registration's change with its event in one transaction (Put, ConditionCheck); the rate-limit counters (UpdateItem).
+    grants: { table: [...WRITE, 'dynamodb:BatchGetItem'], sessionSecret: true },
+  },
   inspect: {
     entry: 'functions/inspect/handler.ts',
     description: 'Market surveillance from a scan: an authority inspector signs in with its own identity provider and reads a passport as the authority audience (docs/access.md)',

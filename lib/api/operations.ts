@@ -1,6 +1,7 @@
 import { ACCESS_PATH_PARAMETERS, accessOperations } from './operations-access.ts';
 import { HANDOVER_PATH_PARAMETERS, handoverOperations } from './operations-handovers.ts';
 import { inspectOperations } from './operations-inspect.ts';
+import { registryFileOperations } from './operations-registry-files.ts';
 import * as z from 'zod';
 import { analyticsQuerySchema, analyticsSchema, DEFAULT_WINDOW_DAYS, MAX_WINDOW_DAYS } from '../domain/analytics.ts';
 import { createApiKeySchema, listApiKeysQuerySchema } from '../domain/api-key.ts';
@@ -867,6 +868,7 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   ...handoverOperations(),
   ...accessOperations(),
   ...inspectOperations(),
+  ...registryFileOperations(),
   'POST /v1/event-subscriptions': {
     summary: 'Create an event subscription',
     description:

@@ -33,7 +33,8 @@ export type FunctionName =
   | 'health'
   | 'scan-spill'
   | 'access'
-  | 'inspect';
+  | 'inspect'
+  | 'registry-files';
 
 /**
  * How a route authenticates: an API key (Bearer; the dashboard's session cookie is accepted too, see
@@ -199,6 +200,22 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', path: '/orgs/{orgId}/did.json', function: 'credentials', auth: 'none', scopes: [], body: false },
   { method: 'GET', path: '/.well-known/did.json', function: 'credentials', auth: 'none', scopes: [], body: false },
   { method: 'GET', path: '/{orgId}/{environment}/status/{list}', function: 'credentials', auth: 'none', scopes: [], body: false },
+
+  // The EU registry's web upload (docs/registry.md#files-out): a POST, since building the files marks their registrations submitted.
+  { method: 'POST', path: '/v1/registry/files', function: 'registry-files', auth: 'apiKey', scopes: ['registry:write'], body: true, event: 'registry.registration.submitted' },
+  // The registry's result file (CSV, docs/registry.md#results-in), read raw within its parser's budget of 1 MiB (lib/domain/registry/results.ts).
+  {
+    method: 'POST',
+    path: '/v1/registry/results',
+    function: 'registry-files',
+    auth: 'apiKey',
+    scopes: ['registry:write'],
+    body: true,
+    rawBody: true,
+    maxBodyBytes: 1024 * 1024,
+    event: 'registry.registration.registered',
+    otherEvents: ['registry.registration.rejected'],
+  },
 
   // Bulk import jobs (docs/imports.md): the upload is a file, up to 5 MB (XLSX up to 4 MB: API Gateway base64-encodes it into Lambda's 6 MB payload).
   { method: 'POST', path: '/v1/imports', function: 'imports', auth: 'apiKey', scopes: ['imports:write'], body: true, rawBody: true, maxBodyBytes: 5 * 1024 * 1024, idempotent: true, event: 'import.created' },

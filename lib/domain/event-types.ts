@@ -53,6 +53,10 @@ export const EVENT_TYPES = [
   'access_request.created',
   'access_request.approved',
   'access_request.refused',
+  // The EU registry (docs/registry.md#files-out): a registration put in an upload file, and the registry's answer read from its result file.
+  'registry.registration.submitted',
+  'registry.registration.registered',
+  'registry.registration.rejected',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -7,6 +7,7 @@ import { publishTxt, verifiedDomainId } from '../support/domains.ts';
 import { batteryModelData } from '../support/battery.ts';
 import { createProduct, publish, RED_WINE } from '../support/fixtures.ts';
 import { uniqueGtin13 } from '../support/gtin.ts';
+import { until } from '../support/until.ts';
 
 /**
  * The event log by route (docs/lifecycle.md#event-log), driven by the route table: every
@@ -85,6 +86,24 @@ const requestFromOther = async () =>
   (await ok(call('POST', '/v1/access-requests', { key: w.other.live, body: { productIds: [await publishedBattery(w.key.key)], purpose: 'energy_services', justification: 'Events by route.' } }), 201)).body.id as string;
 /** Registry settings of a valid operator (GLEIF's own LEI), facility and commodity code. */
 const registrySettings = (enabled: boolean) => ({ enabled, operator: { scheme: 'LEI', identifier: '529900T8BM49AURSDO55' }, facilities: ['4006381000017'], commodityCode: '22042110' });
+/**
+ * A wine of this organization published on a verified brand domain with registration on, its backup
+ * copy written: its Digital Link, the one registration the next upload file holds (what waited
+ * before goes out first; docs/registry.md#files-out). The domain is the default only while the wine
+ * is made.
+ */
+const readyForRegistry = async (): Promise<string> => {
+  await ok(call('PUT', '/v1/registry/settings', { ...asKey(), body: registrySettings(true) }), 200);
+  await ok(call('POST', '/v1/registry/files', { ...asKey(), body: { format: 'json' } }), 200);
+  const domainId = await verifiedDomainId(w.org.orgId);
+  await ok(call('PATCH', `/v1/domains/${domainId}`, { ...asSession(), body: { default: true } }), 200);
+  const product = await createProduct(w.key.key, { name: 'Events registry wine' });
+  await ok(call('PATCH', `/v1/domains/${domainId}`, { ...asSession(), body: { default: false } }), 200);
+  await publish(w.key.key, product.productId);
+  const backupUrl = (await ok(call('GET', `/v1/products/${product.productId}/passport`, asKey()), 200)).body.backupUrl as string;
+  await until('the backup copy', async () => ((await fetch(backupUrl)).status === 200 ? true : undefined), 60_000);
+  return product.qrCodeUrl;
+};
 const putDraft = async (productId: string) =>
   ok(call('PUT', `/v1/products/${productId}/draft`, { ...asKey(), body: { data: RED_WINE } }), 200);
 const newEndpoint = async () => (await ok(call('POST', '/v1/webhooks/endpoints', { ...asSession(), body: { source: 'headless-cms' } }), 201)).body.id as string;
@@ -374,6 +393,23 @@ const CASES: Readonly<Record<string, EventCase>> = {
     actor: keyActor,
     success: () => ({ path: '/v1/suppliers', options: { ...asKey(), body: { name: `Supplier ${randomBytes(3).toString('hex')}`, country: 'FR' } }, status: 201 }),
     refused: () => ({ path: '/v1/suppliers', options: { ...asKey(), body: { country: 'FR' } }, status: 422 }),
+  },
+  // The EU registry's web upload (docs/registry.md#files-out): one registration ready, so one submitted; then the registry's result for it.
+  'POST /v1/registry/files': {
+    actor: keyActor,
+    prepare: readyForRegistry,
+    success: () => ({ path: '/v1/registry/files', options: { ...asKey(), body: { format: 'json' } }, status: 200 }),
+    refused: () => ({ path: '/v1/registry/files', options: { ...asKey(), body: { format: 'pdf' } }, status: 422 }),
+  },
+  'POST /v1/registry/results': {
+    actor: keyActor,
+    prepare: async () => {
+      const upi = await readyForRegistry();
+      await ok(call('POST', '/v1/registry/files', { ...asKey(), body: { format: 'json' } }), 200);
+      return upi;
+    },
+    success: (upi) => ({ path: '/v1/registry/results', options: { ...asKey(), rawBody: `upi,status,registryId\n${upi},registered,EU-REG-1\n`, headers: { 'content-type': 'text/csv' } }, status: 200 }),
+    refused: (upi) => ({ path: '/v1/registry/results', options: { ...asKey(), rawBody: `upi,status,colour\n${upi},registered,red\n`, headers: { 'content-type': 'text/csv' } }, status: 422 }),
   },
   'POST /v1/imports': {
     actor: keyActor,

@@ -450,6 +450,10 @@ const BODY_CASES: Readonly<Record<string, { foreign: () => Request; expect: 404 
   'POST /v1/event-subscriptions': { notTenantData: 'the body names a URL of the caller’s own receiver and event types, no existing resource' },
   'PATCH /v1/event-subscriptions/{subscriptionId}': { notTenantData: 'its path names the subscription (above)' },
   'POST /v1/imports': { notTenantData: 'the body is a file whose rows upsert products by GTIN in the caller’s own tenant (GTINs are unique per tenant only)' },
+  'POST /v1/registry/files': { notTenantData: 'the body names a format only; the files are built of the caller’s own tenant’s registrations' },
+  'POST /v1/registry/results': {
+    notTenantData: 'the body is a result file whose identifiers are looked up in the caller’s own tenant only: another tenant’s identifier is a row of `unmatched` and changes nothing (test/integration/registry-files.test.ts)',
+  },
   'POST /v1/nutrition/calculate': { notTenantData: 'the body names no resource; the energy calculator reads and writes nothing' },
   'PUT /v1/labelling/terms/{lang}/{termKey}': { notTenantData: 'the body is a wording and a note, naming no resource' },
   'PUT /v1/products/{productId}/batches/{lot}': { notTenantData: 'its path names the product and the lot (above); the body is the batch’s status and data' },
