@@ -22,6 +22,8 @@ export async function getRegistrySettings(tenant: Tenant): Promise<RegistrySetti
     operator: { scheme: operator.scheme, identifier: operator.identifier },
     facilities: Array.isArray(Item.facilities) ? Item.facilities.map(String) : [],
     commodityCode: String(Item.commodityCode ?? ''),
+    // Settings saved before the outbox existed go out in files.
+    submission: Item.submission === 'api' ? 'api' : 'files',
     updatedAt: String(Item.updatedAt ?? ''),
   };
 }
@@ -32,7 +34,7 @@ export async function putRegistrySettings(tenant: Tenant, settings: RegistrySett
     {
       Put: {
         TableName: tableName(),
-        Item: { ...registrySettingsKey(tenant), type: 'registrySettings', enabled: settings.enabled, operator: settings.operator, facilities: settings.facilities, commodityCode: settings.commodityCode, updatedAt: settings.updatedAt },
+        Item: { ...registrySettingsKey(tenant), type: 'registrySettings', enabled: settings.enabled, operator: settings.operator, facilities: settings.facilities, commodityCode: settings.commodityCode, submission: settings.submission, updatedAt: settings.updatedAt },
       },
     },
     ...also,

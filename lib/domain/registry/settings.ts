@@ -24,8 +24,14 @@ export interface RegistrySettings {
   /** The facilities as the entry names them (`GLN-…`). */
   facilities: string[];
   commodityCode: string;
+  /** Which way entries go out (docs/registry.md#the-outbox): `files` (the web upload, the default) or `api` (the outbox sends them). */
+  submission: RegistrySubmission;
   updatedAt: string;
 }
+
+/** The ways out to the registry: upload files built on request, or the outbox through the registry's API. */
+export const REGISTRY_SUBMISSIONS = ['files', 'api'] as const;
+export type RegistrySubmission = (typeof REGISTRY_SUBMISSIONS)[number];
 
 const inner = (pattern: RegExp): string => pattern.source.replace(/^\^/, '').replace(/\$$/, '');
 const identifierOf = (pattern: string, description: string, checkDigit?: string) =>
@@ -67,6 +73,10 @@ export const putRegistrySettingsSchema = z
     operator: operatorInputSchema,
     facilities: facilitiesInputSchema,
     commodityCode: registryCommodityCodeSchema,
+    submission: z
+      .enum(REGISTRY_SUBMISSIONS, { error: `submission must be one of: ${REGISTRY_SUBMISSIONS.join(', ')}.` })
+      .default('files')
+      .describe("files (default): entries go out in upload files (POST /v1/registry/files); api: the outbox sends each entry through the registry's API as soon as it passes the pre-checks (docs/registry.md#the-outbox)"),
   })
   .meta({ id: 'RegistrySettingsUpdate', description: "The organization's registry settings in this environment: the operator identity, the facilities and the commodity code every entry names (docs/registry.md#settings)" });
 export type PutRegistrySettings = z.output<typeof putRegistrySettingsSchema>;
@@ -81,6 +91,7 @@ export const registrySettingsSchema = z
     reoId: z.string().nullable().describe("The entries' reoId: the scheme, a hyphen, the identifier"),
     facilities: z.array(z.string()).describe("The facilities' GLNs, 13 digits each"),
     commodityCode: z.string().nullable(),
+    submission: z.enum(REGISTRY_SUBMISSIONS).describe('files: upload files; api: the outbox through the registry\'s API'),
     updatedAt: z.iso.datetime().nullable(),
   })
   .meta({ id: 'RegistrySettings', description: "The organization's registry settings in this environment (docs/registry.md#settings)" });
@@ -96,6 +107,7 @@ export function toRegistrySettingsView(environment: Environment, settings: Regis
     reoId: settings ? reoIdOf(settings.operator) : null,
     facilities: (settings?.facilities ?? []).map((id) => id.replace(/^GLN-/, '')),
     commodityCode: settings?.commodityCode ?? null,
+    submission: settings?.submission ?? 'files',
     updatedAt: settings?.updatedAt ?? null,
   };
 }
