@@ -19,6 +19,11 @@ export interface Grants {
   /** SQS actions on the event delivery queue (outbound webhooks, docs/webhooks-outbound.md); GetQueueAttributes: readiness. */
   deliveryQueue?: readonly ('sqs:SendMessage' | 'sqs:GetQueueAttributes')[];
   /**
+   * SQS actions on the registry outbox queue (docs/registry.md#the-outbox): SendMessage for the feed
+   * and the worker's delayed looks again, ChangeMessageVisibility for a registry's Retry-After.
+   */
+  registryOutboxQueue?: readonly ('sqs:SendMessage' | 'sqs:ChangeMessageVisibility')[];
+  /**
    * `secretsmanager:GetSecretValue` on the session encryption key (always granted to `auth`): every
    * function with session or API-key routes needs it, since API-key routes also take the session.
    */
@@ -69,12 +74,23 @@ export interface FunctionSpec {
    * grants the mapping's own needs (sqs:ReceiveMessage, DeleteMessage, GetQueueAttributes).
    */
   trigger?:
-    | { kind: 'sqs'; queue: 'scan' | 'import' | 'delivery'; batchSize: number; maxBatchingWindowSeconds: number }
+    | { kind: 'sqs'; queue: 'scan' | 'import' | 'delivery' | 'registryOutbox'; batchSize: number; maxBatchingWindowSeconds: number }
     /**
      * The table's stream (new images), filtered to items whose `type` is `itemType`: the stack
      * grants the mapping's stream reads (docs/webhooks-outbound.md#how-it-works).
      */
-    | { kind: 'tableStream'; queue?: undefined; itemType: string; batchSize: number; maxBatchingWindowSeconds: number };
+    | {
+        kind: 'tableStream';
+        queue?: undefined;
+        itemType: string;
+        batchSize: number;
+        maxBatchingWindowSeconds: number;
+        /**
+         * Changed items too (MODIFY), and only those whose `status` is one of these: the registry
+         * outbox's feed (docs/registry.md#the-outbox), whose mapping is the outbox pipeline's. Unset: new items only.
+         */
+        changedWithStatus?: readonly string[];
+      };
   /** Static files (paths from the repository root) the function reads at run time; bundled into `docs-assets/` beside it. */
   assets?: readonly string[];
   /**
@@ -254,6 +270,31 @@ export const FUNCTIONS: Record<FunctionName, FunctionSpec> = {
     // ConditionCheck; BatchWriteItem registers an items chunk (docs/api.md#bulk-registration).
     grants: { table: [...WRITE, 'dynamodb:BatchGetItem', 'dynamodb:BatchWriteItem'] },
     trigger: { kind: 'sqs', queue: 'import', batchSize: 1, maxBatchingWindowSeconds: 0 },
+  },
+  'registry-outbox-feed': {
+    entry: 'functions/registry-outbox-feed/handler.ts',
+    description: 'The registry outbox feed: each registration written in a state that needs work (table stream) becomes one message on the registry outbox queue',
+    memoryMb: 256,
+    timeoutSeconds: 30,
+    // SendMessageBatch to the outbox queue; it reads nothing.
+    grants: { table: [], registryOutboxQueue: ['sqs:SendMessage'] },
+    trigger: { kind: 'tableStream', itemType: 'registration', batchSize: 100, maxBatchingWindowSeconds: 0, changedWithStatus: ['pending_checks', 'ready', 'submitted'] },
+  },
+  'registry-outbox': {
+    entry: 'functions/registry-outbox/handler.ts',
+    description: "The registry outbox worker: checks each registration, sends those that pass to the EU registry's API (links first), asks for the outcome of those pending, and writes each change with its event",
+    memoryMb: 512,
+    // Ten registrations, each a backup copy fetched (5 s at most) and a registry call (10 s at most), eight at once.
+    timeoutSeconds: 60,
+    // The registrations' consistent Gets and conditional Puts with their events (a transaction: Put, ConditionCheck); what the
+    // pre-checks read (the domains' and registrations' Queries, the products', passports', batches' and items' Gets, BatchGetItem);
+    // the organization's signing key pointer (GetItem) and its key (kms:Sign) to seal each request.
+    grants: {
+      table: [...WRITE, 'dynamodb:BatchGetItem'],
+      registryOutboxQueue: ['sqs:SendMessage', 'sqs:ChangeMessageVisibility'],
+      signingKeys: ['kms:CreateKey', 'kms:TagResource', 'kms:Sign', 'kms:GetPublicKey'],
+    },
+    trigger: { kind: 'sqs', queue: 'registryOutbox', batchSize: 10, maxBatchingWindowSeconds: 0 },
   },
   'event-subscriptions': {
     entry: 'functions/event-subscriptions/handler.ts',

@@ -14,6 +14,13 @@ export interface Config {
   importQueueUrl?: string;
   /** The event delivery queue (EVENT_DELIVERY_QUEUE_URL): one message per attempt of an outbound webhook (docs/webhooks-outbound.md). */
   eventDeliveryQueueUrl?: string;
+  /** The registry outbox queue (REGISTRY_OUTBOX_QUEUE_URL): one message per registration the outbox works on (docs/registry.md#the-outbox). */
+  registryOutboxQueueUrl?: string;
+  /**
+   * REGISTRY_STATUS_POLL_SECONDS: how long after an entry was accepted as pending the outbox asks the
+   * registry for its outcome, and again while it is pending (default 60; 1 to 900). Tests shorten it.
+   */
+  registryStatusPollSeconds: number;
   /**
    * EVENT_RETRY_SCHEDULE_SECONDS: the waits before each retry of a failed outbound webhook,
    * comma-separated (default 5,300,1800,7200,18000,36000,36000); tests shorten it.
@@ -264,6 +271,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     scanQueueUrl: env.SCAN_QUEUE_URL || undefined,
     importQueueUrl: env.IMPORT_QUEUE_URL || undefined,
     eventDeliveryQueueUrl: env.EVENT_DELIVERY_QUEUE_URL || undefined,
+    registryOutboxQueueUrl: env.REGISTRY_OUTBOX_QUEUE_URL || undefined,
+    registryStatusPollSeconds: Math.min(positiveInt(env.REGISTRY_STATUS_POLL_SECONDS, 60), 900),
     eventRetryScheduleSeconds: retrySchedule(env.EVENT_RETRY_SCHEDULE_SECONDS),
     eventSubscriptionsAllowLoopback: env.EVENT_SUBSCRIPTIONS_ALLOW_LOOPBACK === 'true',
     resolverOrigin: env.RESOLVER_ORIGIN ?? 'http://localhost:3000',

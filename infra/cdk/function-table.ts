@@ -42,6 +42,11 @@ export function deliveryQueueActions(spec: FunctionSpec): string[] {
   return [...new Set([...(spec.grants.deliveryQueue ?? []), ...(spec.trigger?.queue === 'delivery' ? CONSUMER_ACTIONS : [])])].sort();
 }
 
+/** The same for the registry outbox queue (docs/registry.md#the-outbox). */
+export function registryOutboxQueueActions(spec: FunctionSpec): string[] {
+  return [...new Set([...(spec.grants.registryOutboxQueue ?? []), ...(spec.trigger?.queue === 'registryOutbox' ? CONSUMER_ACTIONS : [])])].sort();
+}
+
 /** What a DynamoDB Streams event source mapping needs on the table's stream (on the function's role). */
 export const STREAM_CONSUMER_ACTIONS = ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams'] as const;
 

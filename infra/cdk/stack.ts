@@ -24,6 +24,7 @@ import { BACKUP_PATH_PREFIX, ResolverCdn } from './constructs/resolver-cdn.ts';
 import { ScanPipeline } from './constructs/scan-pipeline.ts';
 import { ImportPipeline } from './constructs/import-pipeline.ts';
 import { EventDeliveryPipeline } from './constructs/event-delivery-pipeline.ts';
+import { REGISTRY_OUTBOX_MAX_RECEIVES, RegistryOutboxPipeline } from './constructs/registry-outbox-pipeline.ts';
 import { SecretsKey } from './constructs/secrets-key.ts';
 import { SignIn } from './constructs/sign-in.ts';
 import { DataTable } from './constructs/table.ts';
@@ -31,7 +32,7 @@ import { validateTables, type FunctionTable, type StackRoute } from './function-
 import { addSuppressions } from './nag.ts';
 import { DEFAULT_SETTINGS, validateSettings, type DeploySettings } from './settings.ts';
 
-export { CONSUMER_ACTIONS, deliveryQueueActions, STREAM_CONSUMER_ACTIONS, importQueueActions, readsSessionSecret, scanQueueActions, queueVisibilityTimeoutSeconds, validateTables } from './function-table.ts';
+export { CONSUMER_ACTIONS, deliveryQueueActions, STREAM_CONSUMER_ACTIONS, importQueueActions, readsSessionSecret, registryOutboxQueueActions, scanQueueActions, queueVisibilityTimeoutSeconds, validateTables } from './function-table.ts';
 export type { FunctionTable, StackRoute } from './function-table.ts';
 export { RESOLVER_HEADERS } from './constructs/resolver-cdn.ts';
 
@@ -69,6 +70,9 @@ export class PassportStack extends Stack {
   /** The event delivery queue of outbound webhooks and its DLQ (constructs/event-delivery-pipeline.ts). */
   readonly eventDeliveryQueue: Queue;
   readonly eventDeliveryDeadLetterQueue: Queue;
+  /** The registry outbox queue and its DLQ (constructs/registry-outbox-pipeline.ts). */
+  readonly registryOutboxQueue: Queue;
+  readonly registryOutboxDeadLetterQueue: Queue;
   readonly api: HttpApi;
   readonly distribution: Distribution;
   readonly userPool: UserPool;
@@ -98,6 +102,10 @@ export class PassportStack extends Stack {
     const scans = new ScanPipeline(this, 'ScanPipeline', { consumers: Object.values(functions).filter((spec) => spec.trigger?.queue === 'scan') });
     const imports = new ImportPipeline(this, 'ImportPipeline', { consumers: Object.values(functions).filter((spec) => spec.trigger?.queue === 'import') });
     const deliveries = new EventDeliveryPipeline(this, 'EventDeliveryPipeline', { consumers: Object.values(functions).filter((spec) => spec.trigger?.queue === 'delivery') });
+    const outbox = new RegistryOutboxPipeline(this, 'RegistryOutboxPipeline', {
+      consumers: Object.values(functions).filter((spec) => spec.trigger?.queue === 'registryOutbox'),
+      maxReceiveCount: REGISTRY_OUTBOX_MAX_RECEIVES,
+    });
     const api = new Api(this, 'Api', { settings, ...(zone ? { zone } : {}) });
     // The distribution is built after the functions (its origin is the resolver's function URL);
     // the functions' RESOLVER_ORIGIN names it, read once it exists.
@@ -142,6 +150,7 @@ export class PassportStack extends Stack {
         RESOLVER_ORIGIN: resolverOrigin,
         BACKUP_PUBLIC_ORIGIN: backupPublicOrigin,
         EVENT_DELIVERY_QUEUE_URL: deliveries.queue.queueUrl,
+        REGISTRY_OUTBOX_QUEUE_URL: outbox.queue.queueUrl,
         PUBLIC_API_ORIGIN: api.origin,
         OIDC_ISSUER: signIn.userPool.userPoolProviderUrl,
         OIDC_CLIENT_ID: signIn.client.userPoolClientId,
@@ -189,6 +198,7 @@ export class PassportStack extends Stack {
       scanPipeline: scans,
       importPipeline: imports,
       eventDeliveryPipeline: deliveries,
+      registryOutboxPipeline: outbox,
       ...(data.table.tableStreamArn ? { tableStreamArn: data.table.tableStreamArn } : {}),
       sessionSecret: signIn.sessionSecret,
       secretsKey: secrets.key,
@@ -199,7 +209,7 @@ export class PassportStack extends Stack {
     cdn = new ResolverCdn(this, 'ResolverCdn', { resolver, settings, backupPublicBucket: this.backup.publicBucket, apiDomain: Fn.select(2, Fn.split('/', api.api.apiEndpoint)), ...(zone ? { zone } : {}) });
     // Static files in S3 behind the distribution, served on the API's origin (same cookie and CSRF origin).
     if (props.dashboard) new DashboardSite(this, 'Dashboard', { distribution: cdn.distribution, api: api.api });
-    const alarms = new Alarms(this, 'Alarms', { deadLetterQueue: scans.deadLetterQueue, importDeadLetterQueue: imports.deadLetterQueue, eventDeliveryDeadLetterQueue: deliveries.deadLetterQueue, api: api.api, functions: api.functions, httpFunctions: [...new Set(routes.map((route) => route.function))], ...(settings.alarmEmail ? { email: settings.alarmEmail } : {}) });
+    const alarms = new Alarms(this, 'Alarms', { deadLetterQueue: scans.deadLetterQueue, importDeadLetterQueue: imports.deadLetterQueue, eventDeliveryDeadLetterQueue: deliveries.deadLetterQueue, registryOutboxDeadLetterQueue: outbox.deadLetterQueue, api: api.api, functions: api.functions, httpFunctions: [...new Set(routes.map((route) => route.function))], ...(settings.alarmEmail ? { email: settings.alarmEmail } : {}) });
     if (props.dashboard) new CfnOutput(this, 'DashboardUrl', { value: `${api.origin}/dashboard` });
     this.backup.alarmTo(new SnsAction(alarms.topic));
 
@@ -212,6 +222,8 @@ export class PassportStack extends Stack {
     this.importDeadLetterQueue = imports.deadLetterQueue;
     this.eventDeliveryQueue = deliveries.queue;
     this.eventDeliveryDeadLetterQueue = deliveries.deadLetterQueue;
+    this.registryOutboxQueue = outbox.queue;
+    this.registryOutboxDeadLetterQueue = outbox.deadLetterQueue;
     this.api = api.api;
     this.distribution = cdn.distribution;
     this.userPool = signIn.userPool;

@@ -10,6 +10,8 @@ export interface LocalEnvironmentInput {
   scanQueueUrl: string;
   importQueueUrl: string;
   deliveryQueueUrl: string;
+  /** The registry outbox queue (docs/registry.md#the-outbox). */
+  registryOutboxQueueUrl?: string;
   resolverOrigin: string;
   url: string;
   oidcIssuer: string;
@@ -73,6 +75,9 @@ export function localFunctionEnvironment(
     // Credential signing keys, one private JWK file each (lib/data/signers.ts); in AWS, KMS keys.
     SIGNING_KEY_DIR: join(options.dataDir, 'signing-keys'),
     EVENT_DELIVERY_QUEUE_URL: info.deliveryQueueUrl,
+    ...(info.registryOutboxQueueUrl ? { REGISTRY_OUTBOX_QUEUE_URL: info.registryOutboxQueueUrl } : {}),
+    // The emulator decides an entry after REGISTRY_EMULATOR_DELAY_MS (1 s by default): the outbox asks after 1 s, not 60 (a value given to npm start is kept).
+    REGISTRY_STATUS_POLL_SECONDS: env.REGISTRY_STATUS_POLL_SECONDS ?? '1',
     // Local only: event subscriptions may post to http:// loopback receivers (never set in AWS;
     // docs/webhooks-outbound.md#ssrf). Only a default: a value given to npm start is kept, so any
     // other value than true refuses loopback as docs/configuration.md says.

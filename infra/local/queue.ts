@@ -11,7 +11,11 @@ export const IMPORT_QUEUE = 'import-chunks';
 export const IMPORT_DLQ = 'import-chunks-dlq';
 export const DELIVERY_QUEUE = 'event-deliveries';
 export const DELIVERY_DLQ = 'event-deliveries-dlq';
+export const REGISTRY_OUTBOX_QUEUE = 'registry-outbox';
+export const REGISTRY_OUTBOX_DLQ = 'registry-outbox-dlq';
 export const MAX_RECEIVE_COUNT = 5;
+/** The registry outbox's receives before its DLQ, as in AWS (infra/cdk/constructs/registry-outbox-pipeline.ts). */
+export const REGISTRY_OUTBOX_MAX_RECEIVES = 20;
 
 export interface QueueDepth {
   ready: number;
@@ -34,8 +38,12 @@ export interface LocalQueues {
   deliveryQueueUrl: string;
   deliveryQueueArn: string;
   deliveryDlqUrl: string;
+  /** The registry outbox queue (one message per registration to work on, docs/registry.md#the-outbox) and its DLQ. */
+  registryOutboxQueueUrl: string;
+  registryOutboxQueueArn: string;
+  registryOutboxDlqUrl: string;
   /** How many messages each queue holds now, and the bodies in the DLQs. */
-  depths(): { scan: QueueDepth; dlq: QueueDepth; dlqBodies: string[]; import: QueueDepth; importDlq: QueueDepth; importDlqBodies: string[]; delivery: QueueDepth; deliveryDlq: QueueDepth };
+  depths(): { scan: QueueDepth; dlq: QueueDepth; dlqBodies: string[]; import: QueueDepth; importDlq: QueueDepth; importDlqBodies: string[]; delivery: QueueDepth; deliveryDlq: QueueDepth; registryOutbox: QueueDepth; registryOutboxDlq: QueueDepth };
   /** Bodies of every message sent to the scan queue so far (newest last, up to 10,000). */
   sentScanEvents(): unknown[];
   stop(): Promise<void>;
@@ -59,13 +67,13 @@ export async function startQueues(region: string, visibilityTimeoutSeconds = 30)
     await server.stop();
     throw new StartupError(`fauxqs listens on ${server.address}, not on 127.0.0.1 only; stopped it.`);
   }
-  const withDlq = (name: string, dlqName: string) => {
+  const withDlq = (name: string, dlqName: string, maxReceiveCount = MAX_RECEIVE_COUNT) => {
     const deadLetters = server.createQueue(dlqName, { region });
     const main = server.createQueue(name, {
       region,
       attributes: {
         VisibilityTimeout: String(visibilityTimeoutSeconds),
-        RedrivePolicy: JSON.stringify({ deadLetterTargetArn: deadLetters.queueArn, maxReceiveCount: String(MAX_RECEIVE_COUNT) }),
+        RedrivePolicy: JSON.stringify({ deadLetterTargetArn: deadLetters.queueArn, maxReceiveCount: String(maxReceiveCount) }),
       },
     });
     return { queue: main, dlq: deadLetters };
@@ -73,6 +81,7 @@ export async function startQueues(region: string, visibilityTimeoutSeconds = 30)
   const { queue, dlq } = withDlq(SCAN_QUEUE, SCAN_DLQ);
   const imports = withDlq(IMPORT_QUEUE, IMPORT_DLQ);
   const deliveries = withDlq(DELIVERY_QUEUE, DELIVERY_DLQ);
+  const outbox = withDlq(REGISTRY_OUTBOX_QUEUE, REGISTRY_OUTBOX_DLQ, REGISTRY_OUTBOX_MAX_RECEIVES);
   const depth = (name: string): QueueDepth => {
     const state = server.inspectQueue(name);
     return {
@@ -93,6 +102,9 @@ export async function startQueues(region: string, visibilityTimeoutSeconds = 30)
     deliveryQueueUrl: deliveries.queue.queueUrl,
     deliveryQueueArn: deliveries.queue.queueArn,
     deliveryDlqUrl: deliveries.dlq.queueUrl,
+    registryOutboxQueueUrl: outbox.queue.queueUrl,
+    registryOutboxQueueArn: outbox.queue.queueArn,
+    registryOutboxDlqUrl: outbox.dlq.queueUrl,
     depths: () => ({
       scan: depth(SCAN_QUEUE),
       dlq: depth(SCAN_DLQ),
@@ -102,6 +114,8 @@ export async function startQueues(region: string, visibilityTimeoutSeconds = 30)
       importDlqBodies: (server.inspectQueue(IMPORT_DLQ)?.messages.ready ?? []).map((m) => m.body),
       delivery: depth(DELIVERY_QUEUE),
       deliveryDlq: depth(DELIVERY_DLQ),
+      registryOutbox: depth(REGISTRY_OUTBOX_QUEUE),
+      registryOutboxDlq: depth(REGISTRY_OUTBOX_DLQ),
     }),
     sentScanEvents: () =>
       server.spy

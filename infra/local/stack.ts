@@ -106,6 +106,9 @@ export interface StackInfo {
   /** The event delivery queue of outbound webhooks (docs/webhooks-outbound.md) and its DLQ. */
   deliveryQueueUrl: string;
   deliveryDlqUrl: string;
+  /** The registry outbox queue (docs/registry.md#the-outbox) and its DLQ. */
+  registryOutboxQueueUrl: string;
+  registryOutboxDlqUrl: string;
   resolverOrigin: string;
   /** The dashboard web app, served by the gateway. */
   dashboardUrl: string;
@@ -353,6 +356,8 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
       importDlqUrl: queues.importDlqUrl,
       deliveryQueueUrl: queues.deliveryQueueUrl,
       deliveryDlqUrl: queues.deliveryDlqUrl,
+      registryOutboxQueueUrl: queues.registryOutboxQueueUrl,
+      registryOutboxDlqUrl: queues.registryOutboxDlqUrl,
       resolverOrigin: options.resolverOrigin ?? gateway.url,
       dashboardUrl: `${gateway.url}${DASHBOARD_PATH}`,
       oidcIssuer: identityProvider.issuer,
@@ -380,6 +385,7 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
       scan: { url: queues.scanQueueUrl, arn: queues.scanQueueArn },
       import: { url: queues.importQueueUrl, arn: queues.importQueueArn },
       delivery: { url: queues.deliveryQueueUrl, arn: queues.deliveryQueueArn },
+      registryOutbox: { url: queues.registryOutboxQueueUrl, arn: queues.registryOutboxQueueArn },
     };
     for (const [name, spec] of Object.entries(FUNCTIONS)) {
       if (!spec.trigger) continue;

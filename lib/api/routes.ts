@@ -34,7 +34,9 @@ export type FunctionName =
   | 'scan-spill'
   | 'access'
   | 'inspect'
-  | 'registry-files';
+  | 'registry-files'
+  | 'registry-outbox-feed'
+  | 'registry-outbox';
 
 /**
  * How a route authenticates: an API key (Bearer; the dashboard's session cookie is accepted too, see

@@ -80,7 +80,8 @@ export const unitIdentifier = (tenant: Tenant, product: ProductRecord, unit: Uni
     backupURL: origin ? unitBackupUrl(origin, tenant, unit.gtin, unit.kind, value, unit.version) : '',
     productId: product.productId,
     gtin: product.gtin,
-    ...(unit.kind === 'batch' ? { lot: value } : { serial: value }),
+    // An item names its lot where it has one: its batch is the link it waits for (docs/registry.md#the-outbox).
+    ...(unit.kind === 'batch' ? { lot: value } : { serial: value, ...(unit.lot === undefined ? {} : { lot: unit.lot }) }),
   };
 };
 

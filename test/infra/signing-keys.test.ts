@@ -11,7 +11,10 @@ beforeAll(() => {
 const signingStatements = (name: string) => roleStatements(synth, name).statements.filter((s) => String(s.Sid ?? '').startsWith('SigningKeys'));
 
 describe('the credential signing keys', () => {
-  it('attack: only the credentials function may create, sign with or read signing keys, and only this service’s tagged P-256 keys', () => {
+  // The registry outbox seals each request to the EU registry with the organization's key (docs/registry.md#the-outbox), made on first use as the credentials' is.
+  const SIGNERS = ['credentials', 'registry-outbox'];
+
+  it('attack: only the credentials function and the registry outbox may create, sign with or read signing keys, and only this service’s tagged P-256 keys', () => {
     // Act
     const byFunction = Object.fromEntries(Object.keys(FUNCTIONS).map((name) => [name, signingStatements(name)]));
     // Assess
@@ -40,10 +43,11 @@ describe('the credential signing keys', () => {
       },
     ]);
     expect(JSON.stringify(byFunction.credentials?.[1]?.Resource)).toMatch(/:kms:.*:key\/\*/);
-    for (const [name, statements] of Object.entries(byFunction)) if (name !== 'credentials') expect(statements, name).toEqual([]);
+    expect(byFunction['registry-outbox']).toEqual(byFunction.credentials);
+    for (const [name, statements] of Object.entries(byFunction)) if (!SIGNERS.includes(name)) expect(statements, name).toEqual([]);
   });
 
-  it('attack: no function but credentials holds any KMS action beyond the secrets key’s', () => {
+  it('attack: no function but credentials and the registry outbox holds any KMS action beyond the secrets key’s', () => {
     // Act
     const kmsActions = Object.fromEntries(
       Object.keys(FUNCTIONS).map((name) => [
@@ -56,7 +60,7 @@ describe('the credential signing keys', () => {
     );
     // Assess
     for (const [name, actions] of Object.entries(kmsActions)) {
-      expect(actions, name).toEqual(name === 'credentials' ? ['kms:CreateKey', 'kms:TagResource', 'kms:Sign', 'kms:GetPublicKey'] : []);
+      expect(actions, name).toEqual(SIGNERS.includes(name) ? ['kms:CreateKey', 'kms:TagResource', 'kms:Sign', 'kms:GetPublicKey'] : []);
     }
   });
 });

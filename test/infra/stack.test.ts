@@ -1,7 +1,7 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CONSUMER_ACTIONS, deliveryQueueActions, importQueueActions, RESOLVER_HEADERS, readsSessionSecret, scanQueueActions, STREAM_CONSUMER_ACTIONS } from '../../infra/cdk/stack.ts';
+import { CONSUMER_ACTIONS, deliveryQueueActions, importQueueActions, RESOLVER_HEADERS, readsSessionSecret, registryOutboxQueueActions, scanQueueActions, STREAM_CONSUMER_ACTIONS } from '../../infra/cdk/stack.ts';
 import { BACKUP_PATH_PATTERN, CREDENTIAL_PATH_PATTERNS, PAGE_PATH_PATTERNS, viewerRequestCode } from '../../infra/cdk/constructs/resolver-cdn.ts';
 import { DEFAULT_LOG_LEVEL } from '../../infra/cdk/function-table.ts';
 import { DEFAULT_SETTINGS } from '../../infra/cdk/settings.ts';
@@ -138,6 +138,7 @@ describe('functions', () => {
       ...scanQueueActions(spec),
       ...importQueueActions(spec),
       ...deliveryQueueActions(spec),
+      ...registryOutboxQueueActions(spec),
       ...(spec.trigger?.kind === 'tableStream' ? STREAM_CONSUMER_ACTIONS : []),
       ...(readsSessionSecret(name, spec) ? ['secretsmanager:GetSecretValue'] : []),
       ...(spec.grants.secretsKey ?? []),
@@ -161,7 +162,7 @@ describe('functions', () => {
       // The table and its one index (lib/data/table.ts: events by type).
       else if (actions.some((a) => a.startsWith('dynamodb:'))) expect(statement.Resource).toEqual([arnOf(tableId), { 'Fn::Join': ['', [arnOf(tableId), `/index/${GSI1.name}`]] }]);
       if (actions.some((a) => a.startsWith('sqs:'))) {
-        expect([arnOf(queueId), arnOf(logicalId(synth.stack.importQueue)), arnOf(logicalId(synth.stack.eventDeliveryQueue))]).toContainEqual(statement.Resource);
+        expect([arnOf(queueId), arnOf(logicalId(synth.stack.importQueue)), arnOf(logicalId(synth.stack.eventDeliveryQueue)), arnOf(logicalId(synth.stack.registryOutboxQueue))]).toContainEqual(statement.Resource);
       }
       if (actions.some((a) => a.startsWith('secretsmanager:'))) expect(statement.Resource).toEqual(ref(secretId));
       // The signing keys' statements (Sid SigningKeys…) are checked in test/infra/signing-keys.test.ts.
@@ -373,7 +374,14 @@ describe('outbound webhooks (docs/webhooks-outbound.md)', () => {
     const mappings = ofType(synth, 'AWS::Lambda::EventSourceMapping').filter(([, m]) => JSON.stringify(m.Properties?.EventSourceArn) === JSON.stringify(streamArn) && JSON.stringify(m.Properties?.FunctionName) !== JSON.stringify(ref(backupId)));
     // Assess
     expect(table.StreamSpecification).toEqual({ StreamViewType: 'NEW_IMAGE' });
-    expect(mappings).toHaveLength(2);
+    expect(mappings).toHaveLength(3);
+    // The registry outbox's feed takes registrations written or changed into a status the outbox works on (docs/registry.md#the-outbox).
+    const feed = mappings.find(([, m]) => JSON.stringify(m.Properties?.FunctionName) === JSON.stringify(ref(functionLogicalId(synth, 'registry-outbox-feed'))))?.[1].Properties as Record<string, unknown>;
+    expect(JSON.parse((feed.FilterCriteria as { Filters: { Pattern: string }[] }).Filters[0]?.Pattern ?? '{}')).toEqual({
+      eventName: ['INSERT', 'MODIFY'],
+      dynamodb: { NewImage: { type: { S: ['registration'] }, status: { S: ['pending_checks', 'ready', 'submitted'] } } },
+    });
+    expect(feed.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
     // The fan-out takes new event-log items; scan-spill the scans the resolver spilled while the queue failed (docs/decisions.md#scans-while-the-queue-is-down).
     for (const [fn, itemType] of [['event-fanout', 'event'], ['scan-spill', 'scanSpill']] as const) {
       const properties = mappings.find(([, m]) => JSON.stringify(m.Properties?.FunctionName) === JSON.stringify(ref(functionLogicalId(synth, fn))))?.[1].Properties as Record<string, unknown>;
@@ -384,7 +392,7 @@ describe('outbound webhooks (docs/webhooks-outbound.md)', () => {
     }
     // Only they read the stream.
     const readers = functions.filter(([name]) => roleStatements(synth, name).statements.some((st) => JSON.stringify(st.Resource) === JSON.stringify(streamArn)));
-    expect(readers.map(([name]) => name).sort()).toEqual(['event-fanout', 'scan-spill']);
+    expect(readers.map(([name]) => name).sort()).toEqual(['event-fanout', 'registry-outbox-feed', 'scan-spill']);
   });
 
   it('has the delivery worker as the delivery queue’s consumer, its own DLQ after 5 receives, and only the fan-out, the worker and the subscriptions API may send', () => {
@@ -414,6 +422,27 @@ describe('outbound webhooks (docs/webhooks-outbound.md)', () => {
       expect(fn.Environment.Variables.EVENT_DELIVERY_QUEUE_URL, name).toEqual(ref(logicalId(synth.stack.eventDeliveryQueue)));
       if (name === 'event-delivery') expect(fn.VpcConfig).toBeUndefined();
     }
+  });
+});
+
+describe('the registry outbox (docs/registry.md#the-outbox)', () => {
+  it('has the worker as the outbox queue’s consumer with batch item failures, its own alarmed DLQ after 20 receives, and only the feed and the worker may send', () => {
+    // Prepare
+    const queueArn = arnOf(logicalId(synth.stack.registryOutboxQueue));
+    const queue = synth.resources[logicalId(synth.stack.registryOutboxQueue)]?.Properties as { RedrivePolicy: unknown; VisibilityTimeout: number };
+    // Act
+    const mappings = ofType(synth, 'AWS::Lambda::EventSourceMapping').filter(([, m]) => JSON.stringify(m.Properties?.EventSourceArn) === JSON.stringify(queueArn));
+    const senders = functions
+      .filter(([name]) => roleStatements(synth, name).statements.some((st) => JSON.stringify(st.Resource) === JSON.stringify(queueArn) && actionsOf(st).includes('sqs:SendMessage')))
+      .map(([name]) => name)
+      .sort();
+    const alarms = ofType(synth, 'AWS::CloudWatch::Alarm').filter(([, a]) => JSON.stringify(a.Properties?.Dimensions ?? '').includes(logicalId(synth.stack.registryOutboxDeadLetterQueue)));
+    // Assess
+    expect(mappings.map(([, m]) => [m.Properties?.FunctionName, m.Properties?.FunctionResponseTypes])).toEqual([[ref(functionLogicalId(synth, 'registry-outbox')), ['ReportBatchItemFailures']]]);
+    expect(queue.RedrivePolicy).toEqual({ deadLetterTargetArn: arnOf(logicalId(synth.stack.registryOutboxDeadLetterQueue)), maxReceiveCount: 20 });
+    expect(queue.VisibilityTimeout).toBeGreaterThanOrEqual(6 * FUNCTIONS['registry-outbox'].timeoutSeconds);
+    expect(senders).toEqual(['registry-outbox', 'registry-outbox-feed']);
+    expect(alarms).toHaveLength(1);
   });
 });
 

@@ -17,6 +17,8 @@ export interface AlarmsProps {
   importDeadLetterQueue?: IQueue;
   /** The event delivery queue's DLQ (constructs/event-delivery-pipeline.ts). */
   eventDeliveryDeadLetterQueue?: IQueue;
+  /** The registry outbox queue's DLQ (constructs/registry-outbox-pipeline.ts). */
+  registryOutboxDeadLetterQueue?: IQueue;
   api: HttpApi;
   functions: Readonly<Record<string, IFunction & { readonly logGroup: ILogGroup }>>;
   /** The functions that answer HTTP (those the route table names): each gets an alarm on its 503 rate. */
@@ -59,6 +61,14 @@ export class Alarms extends StackPart {
       new Alarm(this, 'EventDeliveryDeadLetterAlarm', {
         alarmDescription: 'Event delivery attempts are in the dead-letter queue: the delivery worker could not record or queue them 5 times (docs/webhooks-outbound.md).',
         metric: props.eventDeliveryDeadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }),
+        threshold: 0,
+        ...above,
+      }).addAlarmAction(notify);
+    }
+    if (props.registryOutboxDeadLetterQueue) {
+      new Alarm(this, 'RegistryOutboxDeadLetterAlarm', {
+        alarmDescription: 'Registrations are in the registry outbox dead-letter queue: the worker failed them 20 times; they stay as they were until redriven (docs/registry.md#the-outbox).',
+        metric: props.registryOutboxDeadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }),
         threshold: 0,
         ...above,
       }).addAlarmAction(notify);

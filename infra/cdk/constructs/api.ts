@@ -25,9 +25,10 @@ import { ApiGatewayv2DomainProperties } from 'aws-cdk-lib/aws-route53-targets';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { lambdaBundling, nodeOptionsOf, REPO_ROOT } from '../bundling.ts';
-import { apiGatewayRoutes, DEFAULT_LOG_LEVEL, deliveryQueueActions, importQueueActions, pascal, readsSessionSecret, scanQueueActions, STREAM_CONSUMER_ACTIONS, type FunctionTable, type StackRoute } from '../function-table.ts';
+import { apiGatewayRoutes, DEFAULT_LOG_LEVEL, deliveryQueueActions, importQueueActions, pascal, readsSessionSecret, registryOutboxQueueActions, scanQueueActions, STREAM_CONSUMER_ACTIONS, type FunctionTable, type StackRoute } from '../function-table.ts';
 import type { EventDeliveryPipeline } from './event-delivery-pipeline.ts';
 import type { ImportPipeline } from './import-pipeline.ts';
+import type { RegistryOutboxPipeline } from './registry-outbox-pipeline.ts';
 import type { DeploySettings } from '../settings.ts';
 import { StackPart } from './part.ts';
 import type { ScanPipeline } from './scan-pipeline.ts';
@@ -72,6 +73,8 @@ export interface ApiFunctionsProps {
   importPipeline: ImportPipeline;
   /** The event delivery queue and the fan-out's stream mapping (constructs/event-delivery-pipeline.ts). */
   eventDeliveryPipeline: EventDeliveryPipeline;
+  /** The registry outbox queue and its feed's stream mapping (constructs/registry-outbox-pipeline.ts). */
+  registryOutboxPipeline?: RegistryOutboxPipeline;
   /** The table's stream, for the functions a `tableStream` trigger invokes. */
   tableStreamArn?: string;
   sessionSecret: ISecret;
@@ -181,6 +184,13 @@ export class Api extends StackPart {
           new PolicyStatement({ sid: 'EventDeliveryQueue', effect: Effect.ALLOW, actions: deliveryActions, resources: [props.eventDeliveryPipeline.queue.queueArn] }),
         );
       }
+      const outboxActions = registryOutboxQueueActions(spec);
+      if (outboxActions.length) {
+        if (!props.registryOutboxPipeline) throw new Error(`Function ${name} uses the registry outbox queue, but the stack gave none.`);
+        role.addToPrincipalPolicy(
+          new PolicyStatement({ sid: 'RegistryOutboxQueue', effect: Effect.ALLOW, actions: outboxActions, resources: [props.registryOutboxPipeline.queue.queueArn] }),
+        );
+      }
       if (spec.trigger?.kind === 'tableStream') {
         if (!props.tableStreamArn) throw new Error(`Function ${name} is triggered by the table stream, but the table has none.`);
         role.addToPrincipalPolicy(
@@ -228,7 +238,11 @@ export class Api extends StackPart {
       if (spec.trigger?.queue === 'scan') props.scanPipeline.addConsumer(id, fn, role, spec.trigger);
       if (spec.trigger?.queue === 'import') props.importPipeline.addConsumer(id, fn, role, spec.trigger);
       if (spec.trigger?.queue === 'delivery') props.eventDeliveryPipeline.addConsumer(id, fn, role, spec.trigger);
-      if (spec.trigger?.kind === 'tableStream' && props.tableStreamArn) props.eventDeliveryPipeline.addStreamConsumer(id, fn, role, props.tableStreamArn, spec.trigger);
+      if (spec.trigger?.queue === 'registryOutbox') props.registryOutboxPipeline?.addConsumer(id, fn, role, spec.trigger);
+      if (spec.trigger?.kind === 'tableStream' && props.tableStreamArn) {
+        if (spec.trigger.changedWithStatus) props.registryOutboxPipeline?.addStreamConsumer(id, fn, role, props.tableStreamArn, spec.trigger);
+        else props.eventDeliveryPipeline.addStreamConsumer(id, fn, role, props.tableStreamArn, spec.trigger);
+      }
     }
 
     // One route per ROUTES entry API Gateway serves (not those of the function-URL functions:

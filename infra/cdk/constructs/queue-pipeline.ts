@@ -10,11 +10,13 @@ import { StackPart } from './part.ts';
 export interface QueuePipelineProps {
   /** The functions the queue triggers (their timeouts set the visibility timeout). */
   consumers: readonly FunctionSpec[];
+  /** Receives before a message goes to the DLQ (default 5). */
+  maxReceiveCount?: number;
 }
 
 /**
  * A queue that feeds Lambda functions (docs/architecture.md): the queue, its dead-letter queue
- * (after 5 receives), both encrypted and TLS-only, an output naming each, and the event source
+ * (after 5 receives, or the pipeline's own count), both encrypted and TLS-only, an output naming each, and the event source
  * mapping of each consuming function. It grants nothing itself: the sender's SendMessage and the
  * consumers' receive actions are statements on their own roles (infra/functions.ts). `name` prefixes
  * every logical id (`ScanQueue`, `ImportDeadLetterQueue`, …), so the ids stay those the stack had.
@@ -41,7 +43,7 @@ export class QueuePipeline extends StackPart {
       retentionPeriod: Duration.days(4),
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
-      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: 5 },
+      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: props.maxReceiveCount ?? 5 },
     });
     new CfnOutput(this, `${name}QueueUrl`, { value: this.queue.queueUrl });
     new CfnOutput(this, `${name}DeadLetterQueueUrl`, { value: this.deadLetterQueue.queueUrl });

@@ -1,0 +1,103 @@
+import type { RegistrationStatus, RegistryAnswer } from './entry.ts';
+import type { RegistrationReason, RegistrationRecord } from './registration.ts';
+
+/**
+ * The outbox towards the EU registry's API (docs/registry.md#the-outbox), its pure part: the message
+ * the table's stream puts on the `registry-outbox` queue for a registration that needs work, when
+ * it is sent, and what a registry's answer makes of a record. No I/O here.
+ */
+
+/** One registration to work on. `attempt` counts the waits of a record held back for something that comes by itself (a link, a backup copy) or pending at the registry. */
+export interface OutboxMessage {
+  orgId: string;
+  environment: 'live' | 'test';
+  registrationId: string;
+  attempt: number;
+}
+
+/** The statuses the outbox works on: a new or held record is checked (and sent), a `ready` one sent, a `submitted` one asked for its outcome. */
+export const OUTBOX_STATUSES: readonly RegistrationStatus[] = ['pending_checks', 'ready', 'submitted'];
+
+/** A proof of registration is valid 90 days (Art. 9 of Implementing Regulation (EU) 2026/1778: issue 39 only, unconfirmed; docs/registry.md#what-the-law-says). */
+export const PROOF_VALIDITY_DAYS = 90;
+
+/** SQS's longest delay and visibility wait we use: 15 minutes. */
+export const MAX_OUTBOX_DELAY_SECONDS = 900;
+
+/**
+ * The pre-check codes that clear by themselves with time: an upward link not accepted yet (the links
+ * go first), a backup copy not written yet (the backup function writes it from the stream) or
+ * answering another version. A record held for one of these is checked again later (so that its
+ * reasons stay true even when another one holds it too); any other reason waits for a person.
+ */
+export const WAITING_CODES: ReadonlySet<string> = new Set(['upward_link_missing', 'backup_missing', 'backup_unreachable', 'backup_digest_differs', 'backup_not_checked']);
+
+/** How often a waiting record is checked again before the outbox leaves it `pending_checks` (about two and a half hours of waits at most). */
+export const MAX_WAIT_ATTEMPTS = 16;
+
+/** Whether a record held back waits for something that comes by itself. */
+export const waitsForTime = (reasons: readonly RegistrationReason[]): boolean => reasons.some((r) => WAITING_CODES.has(r.code));
+
+/** The wait before the n-th try (n from 1): 1, 2, 4, … seconds, at most 15 minutes. */
+export const backoffSeconds = (attempt: number): number => Math.min(MAX_OUTBOX_DELAY_SECONDS, 2 ** Math.max(0, Math.min(attempt - 1, 10)));
+
+/**
+ * How long a message that failed on a registry's `retry` stays invisible: what the registry asked
+ * (Retry-After), and never less than the backoff of its receive count, so that a registry down for
+ * long is asked less and less often.
+ */
+export const retryVisibilitySeconds = (receiveCount: number, retryAfterSeconds?: number): number =>
+  Math.min(MAX_OUTBOX_DELAY_SECONDS, Math.max(retryAfterSeconds ?? 0, backoffSeconds(receiveCount)));
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A queue message's body as an OutboxMessage, or undefined for anything else (it is dropped). */
+export function parseOutboxMessage(body: string): OutboxMessage | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  if (!isRecord(value)) return undefined;
+  const { orgId, environment, registrationId, attempt } = value;
+  if (typeof orgId !== 'string' || !orgId || (environment !== 'live' && environment !== 'test') || typeof registrationId !== 'string' || !registrationId) return undefined;
+  return { orgId, environment, registrationId, attempt: typeof attempt === 'number' && Number.isInteger(attempt) && attempt >= 0 ? attempt : 0 };
+}
+
+/** What a registry's answer to a send or a status read does to a record. */
+export type AnswerOutcome =
+  | { kind: 'write'; record: RegistrationRecord; event: 'registry.registration.submitted' | 'registry.registration.registered' | 'registry.registration.rejected' }
+  /** Still pending at the registry: nothing to write, ask again later. */
+  | { kind: 'pending' }
+  | { kind: 'retry'; retryAfterSeconds?: number; reason: string };
+
+const addDays = (iso: string, days: number): string => new Date(Date.parse(iso) + days * 86_400_000).toISOString();
+const registryReasons = (reasons: readonly string[] | undefined, fallback: string): RegistrationReason[] =>
+  (reasons?.length ? reasons : [fallback]).map((message) => ({ source: 'registry', code: 'registry_rejected', message }));
+
+/**
+ * The record after the registry's answer (one version on): accepted and pending → `submitted`;
+ * registered → `registered` with the registry's id and URI and the proof's expiry (90 days);
+ * rejected or refused → `rejected` with the registry's reasons. `retry` writes nothing.
+ */
+export function afterAnswer(current: RegistrationRecord, answer: RegistryAnswer, now: string): AnswerOutcome {
+  if (answer.outcome === 'retry') return { kind: 'retry', reason: answer.reason, ...(answer.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: answer.retryAfterSeconds }) };
+  const base = { ...current, updatedAt: now, version: current.version + 1 };
+  if (answer.outcome === 'refused') {
+    return { kind: 'write', event: 'registry.registration.rejected', record: { ...base, status: 'rejected', reasons: registryReasons(answer.reasons, 'The registry refused the entry.'), submittedAt: current.submittedAt ?? now } };
+  }
+  const ids = { registryId: answer.registryId, ...(answer.registryUri === undefined ? {} : { registryUri: answer.registryUri }) };
+  if (answer.status === 'pending') {
+    if (current.status === 'submitted') return { kind: 'pending' };
+    return { kind: 'write', event: 'registry.registration.submitted', record: { ...base, ...ids, status: 'submitted', reasons: [], submittedAt: now } };
+  }
+  if (answer.status === 'registered') {
+    return {
+      kind: 'write',
+      event: 'registry.registration.registered',
+      record: { ...base, ...ids, status: 'registered', reasons: [], submittedAt: current.submittedAt ?? now, registeredAt: now, proofExpiresAt: addDays(now, PROOF_VALIDITY_DAYS) },
+    };
+  }
+  return { kind: 'write', event: 'registry.registration.rejected', record: { ...base, ...ids, status: 'rejected', reasons: registryReasons(answer.reasons, 'The registry rejected the entry.'), submittedAt: current.submittedAt ?? now } };
+}

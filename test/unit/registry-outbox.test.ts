@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import { afterAnswer, backoffSeconds, parseOutboxMessage, retryVisibilitySeconds, waitsForTime } from '../../lib/domain/registry/outbox.ts';
+import type { RegistrationRecord } from '../../lib/domain/registry/registration.ts';
+import { outboxMessagesOf } from '../../lib/services/registry-outbox.ts';
+
+/**
+ * The outbox's rules (docs/registry.md#the-outbox): what a registry's answer makes of a record, how
+ * long a message waits when the registry asks to try again, which records the stream's feed queues.
+ */
+
+const NOW = '2026-11-29T12:00:00.000Z';
+const UPI = 'https://id.brand.example/01/04006381333931/21/S1';
+const record = (overrides: Partial<RegistrationRecord> = {}): RegistrationRecord => ({
+  registrationId: 'reg_aaaaaaaaaaaaaaaaaaaaaaaaaa',
+  entry: {
+    upi: UPI,
+    reoId: 'LEI-529900T8BM49AURSDO55',
+    facilitiesId: ['GLN-4006381000017'],
+    liveURL: UPI,
+    backupURL: 'https://backup.example/1.json',
+    commodityCode: '85076000',
+    granularityLevel: 'ITEM',
+    deactivated: false,
+  },
+  granularity: 'ITEM',
+  productId: 'p',
+  gtin: '04006381333931',
+  serial: 'S1',
+  status: 'ready',
+  reasons: [],
+  warnings: [],
+  createdAt: NOW,
+  updatedAt: NOW,
+  version: 3,
+  ...overrides,
+});
+const tenant = { orgId: 'org_a', environment: 'live' as const };
+
+describe('afterAnswer', () => {
+  it('marks an entry the registry took as pending submitted, with its registry id, one version on', () => {
+    // Act
+    const outcome = afterAnswer(record(), { outcome: 'accepted', registryId: 'r-1', registryUri: 'https://registry.example/r-1', status: 'pending' }, NOW);
+
+    // Assess
+    expect(outcome).toMatchObject({ kind: 'write', event: 'registry.registration.submitted', record: { status: 'submitted', registryId: 'r-1', registryUri: 'https://registry.example/r-1', submittedAt: NOW, version: 4 } });
+  });
+
+  it('marks a registered entry with its proof of registration, valid 90 days', () => {
+    // Act
+    const outcome = afterAnswer(record({ status: 'submitted', submittedAt: '2026-11-29T11:59:00.000Z', registryId: 'r-1' }), { outcome: 'accepted', registryId: 'r-1', status: 'registered' }, NOW);
+
+    // Assess
+    expect(outcome).toMatchObject({
+      kind: 'write',
+      event: 'registry.registration.registered',
+      record: { status: 'registered', registeredAt: NOW, proofExpiresAt: '2027-02-27T12:00:00.000Z', submittedAt: '2026-11-29T11:59:00.000Z' },
+    });
+  });
+
+  it('marks a rejected or refused entry rejected with the registry\'s reasons', () => {
+    // Act
+    const rejected = afterAnswer(record({ status: 'submitted' }), { outcome: 'accepted', registryId: 'r-1', status: 'rejected', reasons: ['The operator is not verified.'] }, NOW);
+    const refused = afterAnswer(record(), { outcome: 'refused', reasons: [] }, NOW);
+
+    // Assess
+    expect(rejected).toMatchObject({ kind: 'write', event: 'registry.registration.rejected', record: { status: 'rejected', reasons: [{ source: 'registry', message: 'The operator is not verified.' }] } });
+    expect(refused).toMatchObject({ kind: 'write', record: { status: 'rejected', reasons: [{ source: 'registry', message: 'The registry refused the entry.' }] } });
+  });
+
+  it('writes nothing for a retry or an entry still pending at the registry', () => {
+    // Act
+    const retry = afterAnswer(record(), { outcome: 'retry', reason: '503', retryAfterSeconds: 7 }, NOW);
+    const pending = afterAnswer(record({ status: 'submitted' }), { outcome: 'accepted', registryId: 'r-1', status: 'pending' }, NOW);
+
+    // Assess
+    expect(retry).toEqual({ kind: 'retry', reason: '503', retryAfterSeconds: 7 });
+    expect(pending).toEqual({ kind: 'pending' });
+  });
+});
+
+describe('waits', () => {
+  it('honours Retry-After, never waits less than the backoff of the receive count, and at most 15 minutes', () => {
+    // Act and Assess
+    expect([1, 2, 3, 4, 11, 30].map(backoffSeconds)).toEqual([1, 2, 4, 8, 900, 900]);
+    expect(retryVisibilitySeconds(1, 30)).toBe(30);
+    expect(retryVisibilitySeconds(5, 1)).toBe(16);
+    expect(retryVisibilitySeconds(2, 86_400)).toBe(900);
+  });
+
+  it('looks again at a record held for a link or a backup copy, not at one held only for what a person fixes', () => {
+    // Act and Assess
+    expect(waitsForTime([{ source: 'precheck', code: 'upward_link_missing', message: '' }])).toBe(true);
+    expect(waitsForTime([{ source: 'precheck', code: 'upi_not_https', message: '' }, { source: 'precheck', code: 'backup_missing', message: '' }])).toBe(true);
+    expect(waitsForTime([{ source: 'precheck', code: 'commodity_code_invalid', message: '' }])).toBe(false);
+  });
+});
+
+describe('messages', () => {
+  it('reads a message and drops anything else', () => {
+    // Act and Assess
+    expect(parseOutboxMessage('{"orgId":"org_a","environment":"test","registrationId":"reg_x","attempt":2}')).toEqual({ orgId: 'org_a', environment: 'test', registrationId: 'reg_x', attempt: 2 });
+    expect(parseOutboxMessage('{"orgId":"org_a","environment":"prod","registrationId":"reg_x"}')).toBeUndefined();
+    expect(parseOutboxMessage('not json')).toBeUndefined();
+  });
+
+  it('queues new, ready and API-submitted registrations (the last after the poll delay), not those held with reasons, done, or submitted in a file', () => {
+    // Act
+    const messages = outboxMessagesOf([
+      { tenant, record: record({ registrationId: 'reg_new', status: 'pending_checks' }) },
+      { tenant, record: record({ registrationId: 'reg_ready', status: 'ready' }) },
+      { tenant, record: record({ registrationId: 'reg_api', status: 'submitted', registryId: 'r-1' }) },
+      { tenant, record: record({ registrationId: 'reg_held', status: 'pending_checks', reasons: [{ source: 'precheck', code: 'backup_missing', message: '' }] }) },
+      { tenant, record: record({ registrationId: 'reg_done', status: 'registered' }) },
+      { tenant, record: record({ registrationId: 'reg_file', status: 'submitted', correlationId: 'rfs_1' }) },
+    ]);
+
+    // Assess
+    expect(messages.map((m) => [m.message.registrationId, m.delaySeconds ?? 0])).toEqual([
+      ['reg_new', 0],
+      ['reg_ready', 0],
+      ['reg_api', 60],
+    ]);
+  });
+});
