@@ -53,7 +53,7 @@ export const readRegistrySettings = (tenant: Tenant): Promise<RegistrySettings |
 export async function saveRegistrySettings(tenant: Tenant, body: unknown, origin: Origin): Promise<RegistrySettings> {
   const input = parseBody(putRegistrySettingsSchema, body);
   const now = new Date().toISOString();
-  const settings: RegistrySettings = { enabled: input.enabled, operator: input.operator, facilities: input.facilities, commodityCode: input.commodityCode, submission: input.submission, updatedAt: now };
+  const settings: RegistrySettings = { enabled: input.enabled, operator: input.operator, facilities: input.facilities, commodityCode: input.commodityCode, submission: input.submission ?? 'files', updatedAt: now };
   await putRegistrySettings(tenant, settings, [eventPut(tenant, newEvent('registry.settings.updated', toRegistrySettingsView(tenant.environment, settings), origin, now))]);
   cache.set(cacheKey(tenant), { settings, until: Date.now() + SETTINGS_CACHE_MS });
   return settings;

@@ -75,8 +75,8 @@ export const putRegistrySettingsSchema = z
     commodityCode: registryCommodityCodeSchema,
     submission: z
       .enum(REGISTRY_SUBMISSIONS, { error: `submission must be one of: ${REGISTRY_SUBMISSIONS.join(', ')}.` })
-      .default('files')
-      .describe("files (default): entries go out in upload files (POST /v1/registry/files); api: the outbox sends each entry through the registry's API as soon as it passes the pre-checks (docs/registry.md#the-outbox)"),
+      .optional()
+      .describe("files (default, also when left out): entries go out in upload files (POST /v1/registry/files); api: the outbox sends each entry through the registry's API as soon as it passes the pre-checks (docs/registry.md#the-outbox)"),
   })
   .meta({ id: 'RegistrySettingsUpdate', description: "The organization's registry settings in this environment: the operator identity, the facilities and the commodity code every entry names (docs/registry.md#settings)" });
 export type PutRegistrySettings = z.output<typeof putRegistrySettingsSchema>;

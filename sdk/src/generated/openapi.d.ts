@@ -3883,11 +3883,10 @@ export interface components {
             /** @description The commodity code: 6 (HS), 8 (CN) or 10 (TARIC) digits */
             commodityCode: string;
             /**
-             * @description files (default): entries go out in upload files (POST /v1/registry/files); api: the outbox sends each entry through the registry's API as soon as it passes the pre-checks (docs/registry.md#the-outbox)
-             * @default files
+             * @description files (default, also when left out): entries go out in upload files (POST /v1/registry/files); api: the outbox sends each entry through the registry's API as soon as it passes the pre-checks (docs/registry.md#the-outbox)
              * @enum {string}
              */
-            submission: "files" | "api";
+            submission?: "files" | "api";
         };
         RegistrationsCreated: {
             /** @constant */
