@@ -2,7 +2,8 @@
  * `npm run bench`: starts a throwaway local stack, runs every benchmark against it, prints one
  * table and writes it to bench-results/latest.json. Figures are ratios against baselines measured
  * in the same run, so they compare across machines; absolute req/s do not.
- * BENCH_COUNT and BENCH_CONCURRENCY tune the run (defaults 2000 and 8); BENCH_ITEM_ROWS the items file (100,000).
+ * BENCH_COUNT and BENCH_CONCURRENCY tune the run (defaults 2000 and 8); BENCH_ITEM_ROWS the items file (100,000);
+ * BENCH_REGISTRATIONS the batteries registered through the registry outbox (500).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,6 +21,7 @@ import { benchLifecycle } from './lifecycle.ts';
 import { benchPipeline } from './pipeline.ts';
 import { benchProducts } from './products.ts';
 import { benchResolver, benchResolverFunction } from './resolver.ts';
+import { benchRegistryOutbox } from './registry-outbox.ts';
 import { benchScanSpill } from './scan-spill.ts';
 import { benchWebhooksOutbound } from './webhooks-outbound.ts';
 
@@ -47,6 +49,7 @@ try {
   rows.push(...(await benchLifecycle(count, concurrency)));
   rows.push(...(await benchWebhooksOutbound(stack.info, count, concurrency)));
   rows.push(...(await benchBackup(stack.info)));
+  rows.push(...(await benchRegistryOutbox(stack.info, Number(process.env.BENCH_REGISTRATIONS ?? 500))));
   rows.push(...(await benchEvents(stack.info))); // after every bench that needs the table stream (test/bench/events.ts)
   // Last, so that their Node processes do not disturb the request benchmarks.
   rows.push(...(await benchResolverFunction()));

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { insertRegistrationIfAbsent } from '../../lib/data/registrations.ts';
 import { newRegistration, type RegistrySettings } from '../../lib/domain/registry/settings.ts';
-import { call, newSession, newOrg, type TestOrg } from '../support/api.ts';
+import { call, expectError, newSession, newOrg, type TestOrg } from '../support/api.ts';
 import { batteryItemData, batteryModelData } from '../support/battery.ts';
 import { verifiedDomainId } from '../support/domains.ts';
 import { createProduct, publish, type CreatedProduct } from '../support/fixtures.ts';
@@ -113,6 +113,24 @@ beforeAll(async () => {
   await emulator('/_emulator/outage', { on: false, reoId: REO_ID });
   await until('every entry registered', async () => ((await registrations('registered')).length >= ITEMS + 3 ? true : undefined), 110_000, 1000);
 }, 240_000);
+
+describe('the way out in the settings', () => {
+  it('goes out in files when the settings leave submission out, and refuses another way naming submission, storing nothing', async () => {
+    // Prepare: the test environment, so that the live settings of the run above stay as they are.
+    const { submission: _left, ...withoutSubmission } = SETTINGS;
+
+    // Act
+    const saved = await call('PUT', '/v1/registry/settings', { key: org.test, body: withoutSubmission });
+    const refused = await call('PUT', '/v1/registry/settings', { key: org.test, body: { ...SETTINGS, submission: 'fax' } });
+    const read = await call('GET', '/v1/registry/settings', { key: org.test });
+
+    // Assess
+    expect(saved.status, saved.text).toBe(200);
+    expect(saved.body.submission).toBe('files');
+    expectError(refused, 422, 'validation_error', 'submission');
+    expect(read.body.submission).toBe('files');
+  });
+});
 
 describe('the outbox (issue 39 point 3, done when)', () => {
   it('registers the wine model, the battery model, the lot and 1,000 batteries, each taken by the registry exactly once', async () => {
