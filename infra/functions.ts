@@ -50,6 +50,12 @@ export interface Grants {
    * through a presigned URL signed with the function's role (docs/import-export.md#leaving-the-archive).
    */
   exportsBucket?: readonly ('s3:PutObject' | 's3:GetObject' | 's3:AbortMultipartUpload')[];
+  /**
+   * The EU registry's API (docs/registry.md#the-outbox): the function gets the registries' settings
+   * the deployment names (REGISTRY_*, REGISTRY_ACCEPTANCE_*) and `secretsmanager:GetSecretValue` on
+   * their client secrets.
+   */
+  registry?: boolean;
 }
 
 export type TableAction =
@@ -293,6 +299,7 @@ export const FUNCTIONS: Record<FunctionName, FunctionSpec> = {
       table: [...WRITE, 'dynamodb:BatchGetItem'],
       registryOutboxQueue: ['sqs:SendMessage', 'sqs:ChangeMessageVisibility'],
       signingKeys: ['kms:CreateKey', 'kms:TagResource', 'kms:Sign', 'kms:GetPublicKey'],
+      registry: true,
     },
     trigger: { kind: 'sqs', queue: 'registryOutbox', batchSize: 10, maxBatchingWindowSeconds: 0 },
   },

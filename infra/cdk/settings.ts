@@ -55,6 +55,24 @@ export interface DeploySettings {
    * cdk.json), checked as the function reads it (AUTHORITY_ISSUERS, lib/config.ts). Unset: none.
    */
   authorityIssuers?: string;
+  /**
+   * The EU registry's API (docs/registry.md#the-outbox): the production registry (context value
+   * `registry`), with which live environments register, and the acceptance registry
+   * (`registryAcceptance`), with which test environments register; each a JSON object
+   * `{baseUrl, tokenUrl, clientId, clientSecretArn}` (in cdk.json, the object itself). Given to the
+   * functions whose grants say `registry` as REGISTRY_* and REGISTRY_ACCEPTANCE_*, with
+   * `secretsmanager:GetSecretValue` on the client secret. Unset: that environment registers nothing
+   * through the API (the outbox leaves its registrations as they are).
+   */
+  registry?: { production?: RegistryDeploy; acceptance?: RegistryDeploy };
+}
+
+/** One registry's API as the stack gives it to the functions: its client secret stays in Secrets Manager. */
+export interface RegistryDeploy {
+  baseUrl: string;
+  tokenUrl: string;
+  clientId: string;
+  clientSecretArn: string;
 }
 
 export const DEFAULT_SETTINGS: DeploySettings = {
@@ -82,7 +100,30 @@ export const CONTEXT_KEYS = [
   'apiBurstLimit',
   'accessReservedConcurrency',
   'authorityIssuers',
+  'registry',
+  'registryAcceptance',
 ] as const;
+
+/** A registry's context value (an object, or its JSON), each member a non-empty string; undefined when unset. */
+function registryFromContext(node: Node, key: 'registry' | 'registryAcceptance'): RegistryDeploy | undefined {
+  const raw: unknown = node.tryGetContext(key);
+  if (raw === undefined || raw === null || raw === '') return undefined;
+  let value: unknown = raw;
+  if (typeof raw === 'string') {
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      throw new Error(`Context value ${key} must be a JSON object {baseUrl, tokenUrl, clientId, clientSecretArn}.`);
+    }
+  }
+  const record = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  const member = (name: keyof RegistryDeploy): string => {
+    const found = record?.[name];
+    if (typeof found !== 'string' || !found.trim()) throw new Error(`Context value ${key} needs ${name} (a string).`);
+    return found.trim();
+  };
+  return { baseUrl: member('baseUrl'), tokenUrl: member('tokenUrl'), clientId: member('clientId'), clientSecretArn: member('clientSecretArn') };
+}
 
 export function settingsFromContext(node: Node): DeploySettings {
   const text = (key: (typeof CONTEXT_KEYS)[number]): string | undefined => {
@@ -123,6 +164,9 @@ export function settingsFromContext(node: Node): DeploySettings {
     ...(text('accessReservedConcurrency') === undefined ? {} : { reservedConcurrency: { access: positive('accessReservedConcurrency', 0) } }),
     ...(authorityIssuers ? { authorityIssuers } : {}),
   };
+  const production = registryFromContext(node, 'registry');
+  const acceptance = registryFromContext(node, 'registryAcceptance');
+  if (production || acceptance) settings.registry = { ...(production ? { production } : {}), ...(acceptance ? { acceptance } : {}) };
   validateSettings(settings);
   return settings;
 }
@@ -172,6 +216,21 @@ export function validateSettings(settings: DeploySettings): void {
     throw new Error(`Context value brandCnameTarget must be a lower-case host name such as d111111abcdef8.cloudfront.net, not "${target}".`);
   }
   if (settings.apiBurstLimit < 1 || settings.apiRateLimit < 1) throw new Error('API throttling limits must be positive.');
+  for (const [name, registry] of Object.entries(settings.registry ?? {})) {
+    const key = name === 'production' ? 'registry' : 'registryAcceptance';
+    for (const member of ['baseUrl', 'tokenUrl'] as const) {
+      let url: URL | undefined;
+      try {
+        url = new URL(registry[member]);
+      } catch {
+        url = undefined;
+      }
+      if (url?.protocol !== 'https:') throw new Error(`Context value ${key}.${member} must be an https URL, not "${registry[member]}".`);
+    }
+    if (!/^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:[A-Za-z0-9/_+=.@-]+$/.test(registry.clientSecretArn)) {
+      throw new Error(`Context value ${key}.clientSecretArn must be a Secrets Manager secret ARN, not "${registry.clientSecretArn}".`);
+    }
+  }
   if (settings.authorityIssuers !== undefined) {
     try {
       parseAuthorityIssuers(settings.authorityIssuers);

@@ -192,7 +192,30 @@ export class PassportStack extends Stack {
         ),
         // The authorities' identity providers, for the inspectors' sign-in (docs/access.md#market-surveillance-authorities).
         ...(settings.authorityIssuers ? { inspect: { AUTHORITY_ISSUERS: settings.authorityIssuers } } : {}),
+        // The EU registry's API, for the functions whose grants say registry (docs/registry.md#the-outbox); the secret stays in Secrets Manager.
+        ...Object.fromEntries(
+          Object.entries(functions)
+            .filter(([, spec]) => spec.grants.registry && settings.registry)
+            .map(([name]) => [
+              name,
+              Object.fromEntries(
+                (['production', 'acceptance'] as const).flatMap((which) => {
+                  const registry = settings.registry?.[which];
+                  const prefix = which === 'production' ? 'REGISTRY_' : 'REGISTRY_ACCEPTANCE_';
+                  return registry
+                    ? [
+                        [`${prefix}BASE_URL`, registry.baseUrl],
+                        [`${prefix}TOKEN_URL`, registry.tokenUrl],
+                        [`${prefix}CLIENT_ID`, registry.clientId],
+                        [`${prefix}CLIENT_SECRET_ARN`, registry.clientSecretArn],
+                      ]
+                    : [];
+                }),
+              ),
+            ]),
+        ),
       },
+      registrySecretArns: Object.values(settings.registry ?? {}).map((registry) => registry.clientSecretArn),
       ...(settings.brandDistributionId ? { brandDistributionId: settings.brandDistributionId } : {}),
       tableResources: data.resources,
       scanPipeline: scans,

@@ -78,6 +78,8 @@ export interface ApiFunctionsProps {
   /** The table's stream, for the functions a `tableStream` trigger invokes. */
   tableStreamArn?: string;
   sessionSecret: ISecret;
+  /** The EU registries' client secrets (Secrets Manager ARNs), for the functions with `grants.registry` (docs/registry.md#the-outbox). */
+  registrySecretArns?: readonly string[];
   /** The key sealing webhook secrets (constructs/secrets-key.ts), for the functions with `grants.secretsKey`. */
   secretsKey?: IKey;
   /** The multi-tenant distribution serving brand domains, for the functions with `grants.cloudfrontTenants` (none without it). */
@@ -195,6 +197,11 @@ export class Api extends StackPart {
         if (!props.tableStreamArn) throw new Error(`Function ${name} is triggered by the table stream, but the table has none.`);
         role.addToPrincipalPolicy(
           new PolicyStatement({ sid: 'TableStream', effect: Effect.ALLOW, actions: [...STREAM_CONSUMER_ACTIONS], resources: [props.tableStreamArn] }),
+        );
+      }
+      if (spec.grants.registry && props.registrySecretArns?.length) {
+        role.addToPrincipalPolicy(
+          new PolicyStatement({ sid: 'RegistryClientSecret', effect: Effect.ALLOW, actions: ['secretsmanager:GetSecretValue'], resources: [...props.registrySecretArns] }),
         );
       }
       if (readsSession) {
