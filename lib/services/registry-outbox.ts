@@ -191,7 +191,8 @@ async function checkAndSend(run: TenantRun, records: readonly RegistrationRecord
           answer = { outcome: 'retry', reason: error instanceof Error ? error.message : String(error) };
         }
         const outcome = await applyAnswer(run, one.record, answer, CHECKED_STATUSES, adjust);
-        if (answer.outcome === 'accepted') taken.add(one.entry.upi);
+        // A link the registry rejected is no link: its items wait (and their next check holds them for it).
+        if (answer.outcome === 'accepted' && answer.status !== 'rejected') taken.add(one.entry.upi);
         if (outcome === 'retry') logger().info('The registry asked to try again', { registrationId: one.record.registrationId, reason: answer.outcome === 'retry' ? answer.reason : '' });
       },
     );
