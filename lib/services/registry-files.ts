@@ -118,12 +118,20 @@ const reasonView = (reason: RegistrationReason) => ({ source: reason.source, cod
  * and marks each `submitted` under one new correlation id (one write each, with its
  * registry.registration.submitted event). The files hold exactly the records marked: one that
  * changed meanwhile is left out. Those that fail stay (or become) `pending_checks` with every
- * reason. 409 naming `enabled` when registration is not on.
+ * reason. 409 naming `enabled` when registration is not on, `submission` when it goes out by the API.
  */
 export async function buildRegistryFiles(tenant: Tenant, body: unknown, origin: Origin, now: Date = new Date()): Promise<RegistryFilesAnswer> {
   const { format } = parseBody(filesRequestSchema, body);
-  if (!(await getRegistrySettings(tenant))?.enabled) {
+  const settings = await getRegistrySettings(tenant);
+  if (!settings?.enabled) {
     throw new ConflictError('Registration in the EU registry is not enabled for this environment.', { param: 'enabled', suggestion: 'Turn it on with PUT /v1/registry/settings {enabled: true, …} (docs/registry.md#settings).' });
+  }
+  // One way out at a time: with submission 'api' the outbox sends the entries, and a file must not send them again (docs/registry.md#the-outbox).
+  if (settings.submission === 'api') {
+    throw new ConflictError('This environment sends its entries to the registry through its API (submission: api): upload files would send them twice.', {
+      param: 'submission',
+      suggestion: 'Set submission to files with PUT /v1/registry/settings to upload files instead (docs/registry.md#settings).',
+    });
   }
   const stamp = now.toISOString();
   const { records, more } = await waiting(tenant);

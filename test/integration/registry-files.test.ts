@@ -222,14 +222,18 @@ describe('files out (issue 39 point 3)', () => {
     expect(again.body.pendingChecks.map((p: Json) => p.upi).sort()).toEqual([itemUpi(13), offDomain.qrCodeUrl].sort());
   }, 180_000);
 
-  it('refuses a format it does not make (422 naming format), and an organization that has not turned registration on (409 naming enabled)', async () => {
+  it('refuses a format it does not make (422 naming format), an organization that has not turned registration on (409 naming enabled), and one that sends by the API (409 naming submission)', async () => {
     // Act
     const pdf = await files('pdf');
     const off = await files('json', stranger.live);
+    const byApi = await call('PUT', '/v1/registry/settings', { key: stranger.test, body: { ...SETTINGS, submission: 'api' } });
+    const twice = await files('json', stranger.test);
 
     // Assess
     expectError(pdf, 422, 'validation_error', 'format');
     expectError(off, 409, 'conflict', 'enabled');
+    expect(byApi.status, byApi.text).toBe(200);
+    expectError(twice, 409, 'conflict', 'submission');
   });
 });
 
