@@ -13,7 +13,7 @@ import { REGISTRATION_ID_PATTERN, registrationIdOf, type RegistrationRecord } fr
  * registration is made from the settings and a published identifier.
  */
 
-/** Which EU registry a tenant registers with: its test environment with the acceptance registry, live with production (docs/registry.md#which-registry). */
+/** Which EU registry a tenant registers with: its test environment with the acceptance registry, live with production (docs/registry.md#settings). */
 export type RegistryName = 'acceptance' | 'production';
 export const registryOf = (environment: Environment): RegistryName => (environment === 'test' ? 'acceptance' : 'production');
 
