@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, type BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { storedUnitFields } from '../domain/battery/units-migration.ts';
+import { inParallel } from '../domain/in-parallel.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import { unitFromItem, unitValue, type UnitKind, type UnitRecord } from '../domain/unit.ts';
 import { putItems } from './backup-restore.ts';
@@ -204,15 +205,6 @@ export async function getUnitAt(tenant: Tenant, current: UnitRecord, at: number)
 /** How long bulk calls wait between their attempts at what DynamoDB left unprocessed. */
 const backOff = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.min(1_000, 20 * 2 ** attempt)));
 
-/** Runs `task` on each of `parts`, at most `inFlight` at once. */
-async function inParallel<T>(parts: readonly T[], inFlight: number, task: (part: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(inFlight, parts.length) }, async () => {
-      while (next < parts.length) await task(parts[next++] as T);
-    }),
-  );
-}
 
 /** BatchGetItem calls a chunk makes at once: a chunk of 500 items is 5 reads of 100. */
 const IN_FLIGHT = 8;

@@ -9,6 +9,7 @@ import type { TransactItem } from '../data/writes.ts';
 import { passportBackupUrl, unitBackupUrl } from '../domain/backup.ts';
 import { overlayItemData } from '../domain/battery/overlay.ts';
 import { draftMissing } from '../domain/draft.ts';
+import { inParallel } from '../domain/in-parallel.ts';
 import type { Category } from '../domain/enums.ts';
 import { completenessReport, dayOf } from '../domain/passport-completeness.ts';
 import { passportKindOf } from '../domain/passport-kinds.ts';
@@ -113,18 +114,6 @@ async function linksOf(record: RegistrationRecord, source: CheckSource): Promise
   return { model, batch: batchUpiOf(model, record.lot) };
 }
 
-async function inParallel<T, R>(values: readonly T[], inFlight: number, task: (value: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(values.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < values.length) {
-      const index = next++;
-      out[index] = await task(values[index] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(inFlight, values.length) }, worker));
-  return out;
-}
 
 /** The key of a model's or a batch's items in a run: the model's link, with the lot for a batch. */
 const belowKey = (record: RegistrationRecord): string => (record.granularity === 'BATCH' ? `${modelUpiOf(record.entry.upi)}\u0000${record.lot ?? ''}` : modelUpiOf(record.entry.upi));

@@ -9,6 +9,7 @@ import { registrationIdOf, type RegistrationReason, type RegistrationRecord } fr
 import { registrationReasonSchema, toRegistrationView } from '../domain/registry/settings.ts';
 import { parseResultFile, type RegistryResult } from '../domain/registry/results.ts';
 import { newSortableId } from '../domain/ids.ts';
+import { inParallel } from '../domain/in-parallel.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import { ApiError, ConflictError, InvalidRequestError, UnsupportedMediaTypeError, ValidationError } from '../http/errors.ts';
 import { parseBody } from '../http/validation.ts';
@@ -77,18 +78,6 @@ export type RegistryResultsAnswer = z.infer<typeof registryResultsSchema>;
 
 const LEVEL = { MODEL: 0, BATCH: 1, ITEM: 2 } as const;
 
-async function inParallel<T, R>(values: readonly T[], inFlight: number, task: (value: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(values.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < values.length) {
-      const index = next++;
-      out[index] = await task(values[index] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(inFlight, values.length) }, worker));
-  return out;
-}
 
 /** The tenant's records waiting for checks or a file, models first, at most MAX_RECORDS_PER_CALL; `more` when others wait. */
 async function waiting(tenant: Tenant): Promise<{ records: RegistrationRecord[]; more: boolean }> {
