@@ -160,11 +160,8 @@ async function* productsOf(tenant: Tenant, named: readonly ProductRecord[] | und
  */
 export async function createMissingRegistrations(tenant: Tenant, body: unknown, origin: Origin): Promise<CreatedRegistrations> {
   const input = parseBody(createRegistrationsSchema, body);
-  if ((input.productIds === undefined) === (input.all === undefined)) {
-    throw new ValidationError('Send either productIds or all: true.', 'productIds', 'Name up to 100 products by id, or send {"all": true} for every product of this environment.');
-  }
   // The products first: a product of another tenant is a 404 whatever this tenant's settings are (no oracle).
-  const named = input.productIds ? await namedProducts(tenant, input.productIds) : undefined;
+  const named = 'productIds' in input ? await namedProducts(tenant, input.productIds) : undefined;
   const settings = await requireEnabled(tenant);
   const now = new Date().toISOString();
   let created = 0;

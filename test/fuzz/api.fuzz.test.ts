@@ -103,6 +103,10 @@ const EXTRA_STATUSES: Readonly<Record<string, readonly number[]>> = {
   'GET /inspect/{dppId}': [302, 401, 429],
   'GET /inspect/sign-in': [302, 403, 429],
   'GET /inspect/callback': [303, 401, 403, 429],
+  // The registry (docs/registry.md): off, or sending by its API (409 naming enabled or submission); a result file that is not CSV (415).
+  'POST /v1/registry/registrations': [409],
+  'POST /v1/registry/files': [409],
+  'POST /v1/registry/results': [409, 415],
 };
 
 const hasPathParams = (route: Route): boolean => /\{\w+\+?\}/.test(route.path);

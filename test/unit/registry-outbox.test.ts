@@ -1,3 +1,4 @@
+import { config } from '../../lib/config.ts';
 import { describe, expect, it } from 'vitest';
 import { afterAnswer, backoffSeconds, parseOutboxMessage, retryVisibilitySeconds, waitsForTime } from '../../lib/domain/registry/outbox.ts';
 import type { RegistrationRecord } from '../../lib/domain/registry/registration.ts';
@@ -118,7 +119,8 @@ describe('messages', () => {
     expect(messages.map((m) => [m.message.registrationId, m.delaySeconds ?? 0])).toEqual([
       ['reg_new', 0],
       ['reg_ready', 0],
-      ['reg_api', 60],
+      // REGISTRY_STATUS_POLL_SECONDS: 60 by default; a suite that loaded the local stack's environment has it at 1.
+      ['reg_api', config().registryStatusPollSeconds],
     ]);
   });
 });

@@ -169,17 +169,22 @@ export const MAX_REGISTRATIONS_PER_CALL = 1000;
 export const MAX_REGISTRATION_PRODUCTS = 100;
 
 /** `POST /v1/registry/registrations`: the products whose passports, batches and items get their missing registrations, or all. */
+const registrationProductIdsSchema = z
+  .array(z.uuid({ error: 'Each product id must be a UUID.' }), { error: 'productIds must be a list of product ids.' })
+  .min(1, { error: 'productIds must name at least one product.' })
+  .max(MAX_REGISTRATION_PRODUCTS, { error: `productIds may name at most ${MAX_REGISTRATION_PRODUCTS} products.` })
+  .describe(`Up to ${MAX_REGISTRATION_PRODUCTS} products of this environment`);
+
+/** Either the products by id or every product: two shapes, so that the document states the either-or. */
 export const createRegistrationsSchema = z
-  .strictObject({
-    productIds: z
-      .array(z.uuid({ error: 'Each product id must be a UUID.' }), { error: 'productIds must be a list of product ids.' })
-      .min(1, { error: 'productIds must name at least one product.' })
-      .max(MAX_REGISTRATION_PRODUCTS, { error: `productIds may name at most ${MAX_REGISTRATION_PRODUCTS} products.` })
-      .optional()
-      .describe(`Up to ${MAX_REGISTRATION_PRODUCTS} products of this environment`),
-    all: z.literal(true, { error: 'all must be true, or left out.' }).optional().describe("Every product of this environment, in creation order (instead of productIds)"),
-  })
-  .meta({ id: 'RegistrationsCreate', description: 'Either productIds or all: true (422 naming productIds when neither or both).' });
+  .union(
+    [
+      z.strictObject({ productIds: registrationProductIdsSchema }, { error: 'Send either productIds or all: true.' }),
+      z.strictObject({ all: z.literal(true, { error: 'all must be true, or left out.' }).describe('Every product of this environment, in creation order') }, { error: 'Send either productIds or all: true.' }),
+    ],
+    { error: 'Send either productIds (up to 100 product ids) or all: true, not both.' },
+  )
+  .meta({ id: 'RegistrationsCreate', description: 'Either {productIds} or {all: true} (422 naming productIds otherwise).' });
 
 export const registrationReasonSchema = z
   .object({

@@ -3898,15 +3898,16 @@ export interface components {
             /** @description true when the call stopped at 1000 registrations created: call again for the rest */
             hasMore: boolean;
         };
-        /** @description Either productIds or all: true (422 naming productIds when neither or both). */
+        /** @description Either {productIds} or {all: true} (422 naming productIds otherwise). */
         RegistrationsCreate: {
             /** @description Up to 100 products of this environment */
-            productIds?: string[];
+            productIds: string[];
+        } | {
             /**
-             * @description Every product of this environment, in creation order (instead of productIds)
+             * @description Every product of this environment, in creation order
              * @constant
              */
-            all?: true;
+            all: true;
         };
         RegistrationList: {
             data: components["schemas"]["Registration"][];
