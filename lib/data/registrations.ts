@@ -38,6 +38,7 @@ const attributes = (record: RegistrationRecord): Item => ({
   submittedAt: record.submittedAt,
   registeredAt: record.registeredAt,
   proofExpiresAt: record.proofExpiresAt,
+  deactivation: record.deactivation,
   createdAt: record.createdAt,
   updatedAt: record.updatedAt,
   version: record.version,
@@ -107,6 +108,7 @@ export function registrationFromItem(item: Item | undefined): RegistrationRecord
     ...optional('submittedAt'),
     ...optional('registeredAt'),
     ...optional('proofExpiresAt'),
+    ...(item.deactivation === 'requested' || item.deactivation === 'reactivation_requested' ? { deactivation: item.deactivation } : {}),
     createdAt: String(item.createdAt ?? ''),
     updatedAt: String(item.updatedAt ?? ''),
     version: typeof item.version === 'number' ? item.version : 0,
@@ -236,15 +238,7 @@ export async function listRegistrations(
  * nothing written, when it changed meanwhile or is gone. `after` is `before` one version on.
  */
 export async function updateRegistration(tenant: Tenant, before: RegistrationRecord, after: RegistrationRecord, also: readonly TransactItem[] = []): Promise<'written' | 'conflict'> {
-  if (after.registrationId !== before.registrationId) throw new Error(`updateRegistration: ${after.registrationId} is not ${before.registrationId}`);
-  if (after.version !== before.version + 1) throw new Error(`updateRegistration: version ${after.version} does not follow ${before.version}`);
-  const put = {
-    TableName: tableName(),
-    Item: { ...registrationKey(tenant, after.registrationId), ...attributes(after) },
-    ConditionExpression: '#version = :before',
-    ExpressionAttributeNames: { '#version': 'version' },
-    ExpressionAttributeValues: { ':before': before.version },
-  };
+  const put = registrationChange(tenant, before, after).Put;
   if (also.length === 0) {
     try {
       await db().send(new PutCommand(put));
@@ -255,4 +249,18 @@ export async function updateRegistration(tenant: Tenant, before: RegistrationRec
     }
   }
   return (await writeIfFirstHolds([{ Put: put }, ...also])) ? 'written' : 'conflict';
+}
+
+/** `after` over `before`, on the condition that the stored record is still `before`: to join another write's transaction (an item's withdrawal, docs/registry.md#lifecycle). */
+export function registrationChange(tenant: Tenant, before: RegistrationRecord, after: RegistrationRecord): TransactItem & { Put: NonNullable<TransactItem['Put']> } {
+  if (after.registrationId !== before.registrationId) throw new Error(`updateRegistration: ${after.registrationId} is not ${before.registrationId}`);
+  if (after.version !== before.version + 1) throw new Error(`updateRegistration: version ${after.version} does not follow ${before.version}`);
+  const put = {
+    TableName: tableName(),
+    Item: { ...registrationKey(tenant, after.registrationId), ...attributes(after) },
+    ConditionExpression: '#version = :before',
+    ExpressionAttributeNames: { '#version': 'version' },
+    ExpressionAttributeValues: { ':before': before.version },
+  };
+  return { Put: put };
 }

@@ -57,6 +57,8 @@ export const EVENT_TYPES = [
   'registry.registration.submitted',
   'registry.registration.registered',
   'registry.registration.rejected',
+  // An ITEM entry deactivated at the registry (its item withdrawn or recycled, docs/registry.md#lifecycle); reactivated is registered again.
+  'registry.registration.deactivated',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

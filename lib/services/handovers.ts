@@ -24,6 +24,7 @@ import { ConflictError, DuplicateError, NotFoundError, PermissionError, Validati
 import { parseBody } from '../http/validation.ts';
 import { requireUnit } from './items.ts';
 import { requireProduct } from './products.ts';
+import { cachedRegistrySettings, lifecycleWrites } from './registrations.ts';
 
 /**
  * Handovers of batteries to their second life or to waste management (docs/battery.md#second-life,
@@ -235,8 +236,11 @@ export async function recycleBattery(tenant: Tenant, handoverId: string, origin:
     );
     const recycled: HandoverRecord = { ...record, updatedAt: now, recycledAt: now };
     const itemView = toUnitView(next, product.qrCodeUrl);
+    // Its registry entry is deactivated (docs/registry.md#lifecycle), in the same transaction.
+    const registration = await lifecycleWrites(owner, await cachedRegistrySettings(owner), product, next, true, now, systemOrigin(record));
     const written = await writeHandoverRecycled(recycled, [
       ...unitVersionWrites(owner, item, next),
+      ...registration,
       eventPut(tenant, newEvent('item.recycled', itemView, origin, now)),
       eventPut(owner, newEvent('item.recycled', itemView, systemOrigin(record), now)),
     ]);

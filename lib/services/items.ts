@@ -14,7 +14,7 @@ import { nextUnitVersion, sameContent, UNIT_PARAM, unitValueProblem, WITHDRAWN, 
 import { IMMUTABLE_UNIT_FIELDS, putBatchSchema, putItemSchema, toUnitView, type UnitInput } from '../domain/units.ts';
 import { ConflictError, DuplicateError, InvalidRequestError, NotFoundError, ValidationError } from '../http/errors.ts';
 import { parseBody, parseOrThrow } from '../http/validation.ts';
-import { registrationWrites, registrySettingsForPublishing, unitIdentifier } from './registrations.ts';
+import { lifecycleWrites, registrationWrites, registrySettingsForPublishing, unitIdentifier } from './registrations.ts';
 
 /**
  * Batches and serialised items under a product (docs/api.md#batches-and-items): create or replace
@@ -135,7 +135,9 @@ async function writeNext(
     const next = nextUnitVersion({ kind, productId: product.productId, gtin: product.gtin, value }, current, content, now);
     const event = newEvent(eventTypeOf(kind, current, next), toUnitView(next, product.qrCodeUrl), origin, now);
     const judged = completeness ? { completeness } : {};
-    const registration = current ? [] : registrationWrites(tenant, registry, [unitIdentifier(tenant, product, next)], now);
+    // An item withdrawn or reinstated deactivates or reactivates its registry entry, in the same transaction (docs/registry.md#lifecycle).
+    const lifecycle = kind === 'item' && current && (current.status === WITHDRAWN) !== (next.status === WITHDRAWN) ? await lifecycleWrites(tenant, registry, product, next, next.status === WITHDRAWN, now, origin) : [];
+    const registration = current ? lifecycle : registrationWrites(tenant, registry, [unitIdentifier(tenant, product, next)], now);
     if ((await writeUnitVersion(tenant, current, next, [eventPut(tenant, event), ...claims, ...registration])) === 'written') return { unit: next, created: !current, ...judged };
     if (attempt >= ATTEMPTS) {
       // A transaction cut off by the client and sent again fails its condition on its own first attempt: then it is written.

@@ -2,18 +2,20 @@ import { config } from '../config.ts';
 import { eventPut } from '../data/events.ts';
 import { listUnits } from '../data/items.ts';
 import { getProduct, listProductsAfter } from '../data/products.ts';
-import { getRegistration, insertRegistrationIfAbsent, listRegistrations, registrationPut, storedRegistrationIds, type RegistrationFilter } from '../data/registrations.ts';
+import { getRegistration, insertRegistrationIfAbsent, listRegistrations, registrationChange, registrationPut, storedRegistrationIds, type RegistrationFilter } from '../data/registrations.ts';
 import { getRegistrySettings, putRegistrySettings } from '../data/registry-settings.ts';
 import { writeIfFirstHolds, type TransactItem } from '../data/writes.ts';
 import { passportBackupUrl, unitBackupUrl } from '../domain/backup.ts';
 import { newEvent, type Origin } from '../domain/events.ts';
 import type { ProductRecord } from '../domain/product.ts';
+import { lifecycleChange } from '../domain/registry/outbox.ts';
 import type { RegistrationRecord } from '../domain/registry/registration.ts';
 import {
   createRegistrationsSchema,
   MAX_REGISTRATIONS_PER_CALL,
   newRegistration,
   putRegistrySettingsSchema,
+  toRegistrationView,
   toRegistrySettingsView,
   type CreatedRegistrations,
   type PublishedIdentifier,
@@ -97,6 +99,26 @@ export function registrationWrites(tenant: Tenant, settings: RegistrySettings | 
 
 /** The settings a publication goes by: one cached read (docs/registry.md#registrations). */
 export const registrySettingsForPublishing = (tenant: Tenant): Promise<RegistrySettings | undefined> => cachedRegistrySettings(tenant);
+
+// ---- Lifecycle ------------------------------------------------------------------------------------
+
+/**
+ * What an item's withdrawal or recycling (`deactivate` true) or reinstatement (false) adds to its
+ * version's transaction (docs/registry.md#lifecycle): its registration one version on, on the
+ * condition that it is still the one read (lifecycleChange); in files, marked at once, with its
+ * event. Nothing when registration is off, the item has no registration, or nothing changes.
+ */
+export async function lifecycleWrites(tenant: Tenant, settings: RegistrySettings | undefined, product: ProductRecord, unit: UnitRecord, deactivate: boolean, now: string, origin: Origin): Promise<TransactItem[]> {
+  if (!settings?.enabled || unit.kind !== 'item') return [];
+  const { registrationId } = newRegistration(tenant, settings, unitIdentifier(tenant, product, unit), now);
+  const current = await getRegistration(tenant, registrationId);
+  const after = current && lifecycleChange(current, deactivate, settings.submission, now);
+  if (!current || !after) return [];
+  const writes = [registrationChange(tenant, current, after)];
+  if (after.status === current.status) return writes;
+  const event = after.status === 'deactivated' ? 'registry.registration.deactivated' : 'registry.registration.registered';
+  return [...writes, eventPut(tenant, newEvent(event, toRegistrationView(after), origin, now))];
+}
 
 // ---- On demand ------------------------------------------------------------------------------------
 

@@ -7,7 +7,7 @@ import type { Signer } from '../data/signers.ts';
 import { newEvent, type Origin } from '../domain/events.ts';
 import { batchUpiOf, modelUpiOf } from '../domain/registry/build.ts';
 import type { RegistryAnswer } from '../domain/registry/entry.ts';
-import { afterAnswer, backoffSeconds, MAX_WAIT_ATTEMPTS, waitsForTime, OUTBOX_STATUSES, retryVisibilitySeconds, type OutboxMessage } from '../domain/registry/outbox.ts';
+import { afterAnswer, afterLifecycleAnswer, backoffSeconds, MAX_WAIT_ATTEMPTS, waitsForTime, OUTBOX_STATUSES, retryVisibilitySeconds, type OutboxMessage } from '../domain/registry/outbox.ts';
 import { MOCK_UPI_MAX_LENGTH } from '../domain/registry/precheck.ts';
 import type { RegistrationRecord } from '../domain/registry/registration.ts';
 import { toRegistrationView } from '../domain/registry/settings.ts';
@@ -45,7 +45,8 @@ export interface WrittenRegistration {
  */
 export function outboxMessagesOf(written: readonly WrittenRegistration[]): { message: OutboxMessage; delaySeconds?: number }[] {
   return written.flatMap(({ tenant, record }) => {
-    if (!OUTBOX_STATUSES.includes(record.status)) return [];
+    // A (de)activation asked for by its item's life (docs/registry.md#lifecycle) is sent too.
+    if (!OUTBOX_STATUSES.includes(record.status) && record.deactivation === undefined) return [];
     if (record.status === 'pending_checks' && record.reasons.length > 0) return [];
     if (record.status === 'submitted' && record.registryId === undefined) return [];
     const message: OutboxMessage = { orgId: tenant.orgId, environment: tenant.environment, registrationId: record.registrationId, attempt: 0 };
@@ -216,6 +217,37 @@ async function poll(run: TenantRun, records: readonly RegistrationRecord[]): Pro
   });
 }
 
+/** Sends the (de)activations its items' lives asked for (docs/registry.md#lifecycle): `deactivated` true or false, the entry otherwise as registered. */
+async function sendLifecycle(run: TenantRun, records: readonly RegistrationRecord[], seal: () => Promise<Signer>): Promise<void> {
+  const stamp = run.now.toISOString();
+  await inParallel(records, SENDS_IN_FLIGHT, async (record) => {
+    let answer: RegistryAnswer;
+    try {
+      answer = await run.client.setDeactivated(record.entry, record.deactivation === 'requested', await seal());
+    } catch (error) {
+      answer = { outcome: 'retry', reason: error instanceof Error ? error.message : String(error) };
+    }
+    const first = afterLifecycleAnswer(record, answer, stamp);
+    if (first.kind === 'retry') {
+      await retryLater(run, record.registrationId, first.retryAfterSeconds);
+      return;
+    }
+    await changeRegistration(
+      run.tenant,
+      record,
+      (current) => {
+        if (current.status !== record.status || current.deactivation !== record.deactivation) return 'skip';
+        const outcome = afterLifecycleAnswer(current, answer, stamp);
+        return outcome.kind === 'write' ? outcome.record : 'unchanged';
+      },
+      (after) => {
+        const event = after.reasons.length > 0 ? 'registry.registration.rejected' : after.status === 'deactivated' ? 'registry.registration.deactivated' : 'registry.registration.registered';
+        return [eventPut(run.tenant, newEvent(event, toRegistrationView(after), origin, stamp))];
+      },
+    );
+  });
+}
+
 async function runTenant(run: TenantRun): Promise<void> {
   const ids = [...new Set(run.works.map((w) => w.message.registrationId))];
   const records: RegistrationRecord[] = [];
@@ -227,6 +259,7 @@ async function runTenant(run: TenantRun): Promise<void> {
   const seal = () => (signer ??= currentSigner(run.tenant.orgId));
   await checkAndSend(run, records.filter((r) => CHECKED_STATUSES.includes(r.status)), seal);
   await poll(run, records.filter((r) => r.status === 'submitted' && r.registryId !== undefined));
+  await sendLifecycle(run, records.filter((r) => r.deactivation !== undefined && (r.status === 'registered' || r.status === 'deactivated')), seal);
 }
 
 /**

@@ -381,6 +381,11 @@ describe('outbound webhooks (docs/webhooks-outbound.md)', () => {
       eventName: ['INSERT', 'MODIFY'],
       dynamodb: { NewImage: { type: { S: ['registration'] }, status: { S: ['pending_checks', 'ready', 'submitted'] } } },
     });
+    // And those whose item's life asks for a (de)activation (docs/registry.md#lifecycle).
+    expect(JSON.parse((feed.FilterCriteria as { Filters: { Pattern: string }[] }).Filters[1]?.Pattern ?? '{}')).toEqual({
+      eventName: ['INSERT', 'MODIFY'],
+      dynamodb: { NewImage: { type: { S: ['registration'] }, deactivation: { S: [{ exists: true }] } } },
+    });
     expect(feed.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
     // The fan-out takes new event-log items; scan-spill the scans the resolver spilled while the queue failed (docs/decisions.md#scans-while-the-queue-is-down).
     for (const [fn, itemType] of [['event-fanout', 'event'], ['scan-spill', 'scanSpill']] as const) {

@@ -1,6 +1,6 @@
 import { config } from '../../lib/config.ts';
 import { describe, expect, it } from 'vitest';
-import { afterAnswer, backoffSeconds, parseOutboxMessage, retryVisibilitySeconds, waitsForTime } from '../../lib/domain/registry/outbox.ts';
+import { afterAnswer, afterLifecycleAnswer, backoffSeconds, lifecycleChange, parseOutboxMessage, retryVisibilitySeconds, waitsForTime } from '../../lib/domain/registry/outbox.ts';
 import type { RegistrationRecord } from '../../lib/domain/registry/registration.ts';
 import { outboxMessagesOf } from '../../lib/services/registry-outbox.ts';
 
@@ -122,5 +122,66 @@ describe('messages', () => {
       // REGISTRY_STATUS_POLL_SECONDS: 60 by default; a suite that loaded the local stack's environment has it at 1.
       ['reg_api', config().registryStatusPollSeconds],
     ]);
+  });
+});
+
+describe('lifecycle (docs/registry.md#lifecycle)', () => {
+  it('asks to deactivate a registered item withdrawn through the API, and marks it deactivated at once in files', () => {
+    // Prepare
+    const registered = record({ status: 'registered', registryId: 'r-1' });
+
+    // Act
+    const api = lifecycleChange(registered, true, 'api', NOW);
+    const files = lifecycleChange(registered, true, 'files', NOW);
+
+    // Assess
+    expect(api).toMatchObject({ status: 'registered', deactivation: 'requested', version: 4, entry: { deactivated: false } });
+    expect(files).toMatchObject({ status: 'deactivated', version: 4, entry: { deactivated: true } });
+    expect(files?.deactivation).toBeUndefined();
+  });
+
+  it('leaves a model, an item not registered yet, and a request already made as they are', () => {
+    // Act and Assess
+    expect(lifecycleChange(record({ status: 'registered', granularity: 'MODEL' }), true, 'api', NOW)).toBeUndefined();
+    expect(lifecycleChange(record({ status: 'ready' }), true, 'api', NOW)).toBeUndefined();
+    expect(lifecycleChange(record({ status: 'registered', deactivation: 'requested' }), true, 'api', NOW)).toBeUndefined();
+    expect(lifecycleChange(record({ status: 'registered' }), false, 'api', NOW)).toBeUndefined();
+  });
+
+  it('drops a deactivation not sent yet when the item is reinstated', () => {
+    // Act
+    const after = lifecycleChange(record({ status: 'registered', deactivation: 'requested' }), false, 'api', NOW);
+
+    // Assess
+    expect(after).toMatchObject({ status: 'registered', version: 4 });
+    expect(after && 'deactivation' in after).toBe(false);
+  });
+
+  it('marks the registration deactivated or registered again once the registry took the change, and keeps its status when it refused', () => {
+    // Prepare
+    const taken = { outcome: 'accepted', registryId: 'r-1', status: 'registered' } as const;
+
+    // Act
+    const deactivated = afterLifecycleAnswer(record({ status: 'registered', deactivation: 'requested' }), taken, NOW);
+    const reactivated = afterLifecycleAnswer(record({ status: 'deactivated', deactivation: 'reactivation_requested', entry: { ...record().entry, deactivated: true } }), taken, NOW);
+    const refused = afterLifecycleAnswer(record({ status: 'registered', deactivation: 'requested' }), { outcome: 'refused', reasons: ['no'] }, NOW);
+
+    // Assess
+    expect(deactivated).toMatchObject({ kind: 'write', event: 'registry.registration.deactivated', record: { status: 'deactivated', entry: { deactivated: true } } });
+    expect(reactivated).toMatchObject({ kind: 'write', event: 'registry.registration.registered', record: { status: 'registered', entry: { deactivated: false } } });
+    expect(refused).toMatchObject({ kind: 'write', event: 'registry.registration.rejected', record: { status: 'registered', reasons: [{ source: 'registry', message: 'no' }] } });
+    expect(refused.kind === 'write' && refused.record.deactivation).toBe(undefined);
+  });
+
+  it('queues a registration whose item asks for a (de)activation', () => {
+    // Act
+    const messages = outboxMessagesOf([
+      { tenant, record: record({ registrationId: 'reg_off', status: 'registered', deactivation: 'requested' }) },
+      { tenant, record: record({ registrationId: 'reg_on', status: 'deactivated', deactivation: 'reactivation_requested' }) },
+      { tenant, record: record({ registrationId: 'reg_off_done', status: 'deactivated' }) },
+    ]);
+
+    // Assess
+    expect(messages.map((m) => m.message.registrationId)).toEqual(['reg_off', 'reg_on']);
   });
 });

@@ -38,6 +38,11 @@ export class RegistryOutboxPipeline extends QueuePipeline {
           eventName: FilterRule.or('INSERT', 'MODIFY'),
           dynamodb: { NewImage: { type: { S: FilterRule.isEqual(trigger.itemType) }, status: { S: FilterRule.or(...(trigger.changedWithStatus ?? [])) } } },
         }),
+        // Or a (de)activation its item's life asks for, on a `registered` or `deactivated` record (docs/registry.md#lifecycle).
+        FilterCriteria.filter({
+          eventName: FilterRule.or('INSERT', 'MODIFY'),
+          dynamodb: { NewImage: { type: { S: FilterRule.isEqual(trigger.itemType) }, deactivation: { S: FilterRule.exists() } } },
+        }),
       ],
     });
     mapping.node.addDependency(role);

@@ -67,7 +67,7 @@ export function parseOutboxMessage(body: string): OutboxMessage | undefined {
 
 /** What a registry's answer to a send or a status read does to a record. */
 export type AnswerOutcome =
-  | { kind: 'write'; record: RegistrationRecord; event: 'registry.registration.submitted' | 'registry.registration.registered' | 'registry.registration.rejected' }
+  | { kind: 'write'; record: RegistrationRecord; event: 'registry.registration.submitted' | 'registry.registration.registered' | 'registry.registration.rejected' | 'registry.registration.deactivated' }
   /** Still pending at the registry: nothing to write, ask again later. */
   | { kind: 'pending' }
   | { kind: 'retry'; retryAfterSeconds?: number; reason: string };
@@ -100,4 +100,50 @@ export function afterAnswer(current: RegistrationRecord, answer: RegistryAnswer,
     };
   }
   return { kind: 'write', event: 'registry.registration.rejected', record: { ...base, ...ids, status: 'rejected', reasons: registryReasons(answer.reasons, 'The registry rejected the entry.'), submittedAt: current.submittedAt ?? now } };
+}
+
+// ---- Lifecycle (docs/registry.md#lifecycle) -------------------------------------------------------
+
+/** The record without its pending deactivation. */
+const settled = (record: RegistrationRecord): RegistrationRecord => {
+  const { deactivation: _settled, ...rest } = record;
+  return rest;
+};
+
+/**
+ * What an item's withdrawal or recycling (`deactivate` true) or its reinstatement (false) makes of
+ * its registration, one version on; undefined when nothing changes. Only an ITEM entry has
+ * `deactivated` (the CIRPASS-2 mock's schema); only a `registered` one is deactivated and only a
+ * `deactivated` one reactivated. Through the API the change is asked for (`deactivation`, the outbox
+ * sends it); in files it is marked at once (the next upload file carries it). A request not sent
+ * yet that the opposite change cancels is dropped.
+ */
+export function lifecycleChange(current: RegistrationRecord, deactivate: boolean, submission: 'api' | 'files', now: string): RegistrationRecord | undefined {
+  if (current.granularity !== 'ITEM') return undefined;
+  const base = { ...current, updatedAt: now, version: current.version + 1 };
+  // The opposite request, not sent yet: the entry at the registry is already what is wanted.
+  if (current.deactivation === (deactivate ? 'reactivation_requested' : 'requested')) return settled(base);
+  const wanted: RegistrationRecord['deactivation'] = deactivate ? 'requested' : 'reactivation_requested';
+  if (current.status !== (deactivate ? 'registered' : 'deactivated') || current.deactivation === wanted) return undefined;
+  if (submission === 'api') return { ...base, deactivation: wanted };
+  return { ...settled(base), status: deactivate ? 'deactivated' : 'registered', entry: { ...current.entry, deactivated: deactivate } };
+}
+
+/**
+ * The record after the registry's answer to a (de)activation: taken (registered or pending) → the
+ * status asked for, the entry's `deactivated` with it; refused or rejected → the request dropped,
+ * the status as it was, with the registry's reasons. `retry` writes nothing.
+ */
+export function afterLifecycleAnswer(current: RegistrationRecord, answer: RegistryAnswer, now: string): AnswerOutcome {
+  if (answer.outcome === 'retry') return { kind: 'retry', reason: answer.reason, ...(answer.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: answer.retryAfterSeconds }) };
+  const base = settled({ ...current, updatedAt: now, version: current.version + 1 });
+  if (answer.outcome === 'refused' || answer.status === 'rejected') {
+    return { kind: 'write', event: 'registry.registration.rejected', record: { ...base, reasons: registryReasons(answer.reasons, 'The registry did not take the change.') } };
+  }
+  const deactivate = current.deactivation === 'requested';
+  return {
+    kind: 'write',
+    event: deactivate ? 'registry.registration.deactivated' : 'registry.registration.registered',
+    record: { ...base, status: deactivate ? 'deactivated' : 'registered', reasons: [], entry: { ...current.entry, deactivated: deactivate } },
+  };
 }

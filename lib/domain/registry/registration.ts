@@ -10,6 +10,9 @@ export interface RegistrationReason {
   message: string;
 }
 
+/** A pending change of an ITEM entry's `deactivated` (docs/registry.md#lifecycle). */
+export type Deactivation = 'requested' | 'reactivation_requested';
+
 /**
  * A registration: one passport identifier (a model's, a batch's or an item's) on its way into the
  * EU registry, and where it stands (docs/registry.md#statuses). One per identifier and tenant: its
@@ -38,6 +41,12 @@ export interface RegistrationRecord {
   registeredAt?: string;
   /** When the proof of registration runs out (Art. 9 of Implementing Regulation (EU) 2026/1778: 90 days, docs/registry.md). */
   proofExpiresAt?: string;
+  /**
+   * A change of an ITEM entry's `deactivated` its item's life asks for and the outbox has still to
+   * send (docs/registry.md#lifecycle): `requested` (withdrawn or recycled: to `deactivated`),
+   * `reactivation_requested` (reinstated: back to `registered`).
+   */
+  deactivation?: Deactivation;
   createdAt: string;
   updatedAt: string;
   /** Counts every change: a change is written on the condition that the stored record is still the one it was made from. */
