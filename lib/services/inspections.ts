@@ -12,6 +12,7 @@ import { isLoopbackHost } from '../http/cookies.ts';
 import { AuthenticationError, ServiceUnavailableError } from '../http/errors.ts';
 import type { ReaderAccess } from './access-grants.ts';
 import { readDppWith, type DppAnswer } from './dpps.ts';
+import { codeGrantClaims } from './oidc.ts';
 
 /**
  * Market surveillance from a scan (docs/access.md#market-surveillance-authorities): an inspector of
@@ -92,21 +93,12 @@ export async function completeInspectorLogin(issuer: AuthorityIssuer, rawQuerySt
   const configuration = await configurationOf(issuer);
   const params = new URLSearchParams(rawQueryString);
   if (params.has('error')) throw signInAgainAsInspector("The authority's identity provider did not sign you in.", login.dppId);
-  const callbackUrl = new URL(inspectCallbackUrl(config().publicApiOrigin));
-  callbackUrl.search = params.toString();
   let claims: client.IDToken | undefined;
   try {
-    const tokens = await client.authorizationCodeGrant(configuration, callbackUrl, {
-      pkceCodeVerifier: login.verifier,
-      expectedState: login.state,
-      expectedNonce: login.nonce,
-      idTokenExpected: true,
-    });
-    claims = tokens.claims();
+    claims = await codeGrantClaims(configuration, inspectCallbackUrl(config().publicApiOrigin), params, login);
   } catch (error) {
-    // Protocol and token failures are the caller's; a provider that cannot be reached is an outage.
-    if (!(error instanceof client.ClientError || error instanceof client.AuthorizationResponseError || error instanceof client.ResponseBodyError)) throw unreachable(error);
-    claims = undefined;
+    // A provider that cannot be reached is an outage; protocol and token failures come back as undefined.
+    throw unreachable(error);
   }
   if (!claims || claims.iss !== issuer.issuer || typeof claims.sub !== 'string' || claims.sub === '' || claims.sub.length > 255) {
     throw signInAgainAsInspector('The sign-in response could not be verified.', login.dppId);

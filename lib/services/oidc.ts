@@ -69,6 +69,34 @@ export async function beginLogin(returnTo: string): Promise<{ url: URL; transact
 }
 
 /**
+ * The authorization code of a provider's return exchanged for the ID token's claims (code flow with
+ * PKCE, state and nonce checked by openid-client): undefined when the answer fails the protocol or
+ * the token's checks, which is the caller's to answer; a provider that cannot be reached throws its
+ * error. The dashboard's sign-in and an inspector's (lib/services/inspections.ts) both use it.
+ */
+export async function codeGrantClaims(
+  configuration: client.Configuration,
+  redirectUri: string,
+  params: URLSearchParams,
+  expected: { verifier: string; state: string; nonce: string },
+): Promise<client.IDToken | undefined> {
+  const callbackUrl = new URL(redirectUri);
+  callbackUrl.search = params.toString();
+  try {
+    const tokens = await client.authorizationCodeGrant(configuration, callbackUrl, {
+      pkceCodeVerifier: expected.verifier,
+      expectedState: expected.state,
+      expectedNonce: expected.nonce,
+      idTokenExpected: true,
+    });
+    return tokens.claims();
+  } catch (error) {
+    if (error instanceof client.ClientError || error instanceof client.AuthorizationResponseError || error instanceof client.ResponseBodyError) return undefined;
+    throw error;
+  }
+}
+
+/**
  * Finishes a sign-in from the callback's query string: checks state, exchanges the code with the
  * PKCE verifier, and verifies the ID token (signature against the issuer's JWKS, issuer,
  * audience, expiry, nonce). 401 when any of it fails.
@@ -77,24 +105,7 @@ export async function completeLogin(rawQueryString: string, transaction: LoginTr
   const configuration = await oidcClient();
   const params = new URLSearchParams(rawQueryString);
   if (params.has('error')) throw signInAgain('The identity provider did not sign you in.');
-  const callbackUrl = new URL(config().oidc.redirectUri);
-  callbackUrl.search = params.toString();
-  let claims: client.IDToken | undefined;
-  try {
-    const tokens = await client.authorizationCodeGrant(configuration, callbackUrl, {
-      pkceCodeVerifier: transaction.verifier,
-      expectedState: transaction.state,
-      expectedNonce: transaction.nonce,
-      idTokenExpected: true,
-    });
-    claims = tokens.claims();
-  } catch (error) {
-    // Protocol and token failures are the caller's; a provider that cannot be reached is ours.
-    if (!(error instanceof client.ClientError || error instanceof client.AuthorizationResponseError || error instanceof client.ResponseBodyError)) {
-      throw error;
-    }
-    claims = undefined;
-  }
+  const claims = await codeGrantClaims(configuration, config().oidc.redirectUri, params, transaction);
   if (!claims) throw signInAgain('The sign-in response could not be verified.');
   return {
     issuer: claims.iss,
