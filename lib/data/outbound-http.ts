@@ -45,6 +45,29 @@ export interface PostResult {
 }
 
 /**
+ * The one address a request may connect to, checked now, and a lookup that answers only it, so that
+ * the request connects there whatever DNS would answer later; or why no address is allowed.
+ */
+async function pinnedLookup(target: URL, options: { allowLoopback: boolean; resolve?: Resolve }): Promise<{ lookup: LookupFunction } | { error: string }> {
+  let pinned: { address: string; family: number };
+  try {
+    const addresses = await allowedAddresses(hostOf(target), options.allowLoopback, options.resolve);
+    pinned = addresses[0] as { address: string; family: number };
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : String(error) };
+  }
+  const lookup: LookupFunction = (_hostname, lookupOptions, callback) => {
+    if ((lookupOptions as { all?: boolean }).all) (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [pinned]);
+    else callback(null, pinned.address, pinned.family);
+  };
+  return { lookup };
+}
+
+/** A request's failure in words: a timeout says so, anything else its own message. */
+const failureOf = (error: Error, timeoutMs: number): string =>
+  error.name === 'AbortError' || error.name === 'TimeoutError' ? `No answer within ${timeoutMs / 1000} s.` : error.message;
+
+/**
  * POSTs `body` to `url` with `headers`, within `timeoutMs`, connecting only to an allowed address;
  * never follows a redirect (a 3xx is a failed delivery). Keeps the first `maxBodyBytes` of the answer.
  */
@@ -57,22 +80,12 @@ export async function postJson(
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const target = new URL(url);
-  let pinned: { address: string; family: number };
-  try {
-    const addresses = await allowedAddresses(hostOf(target), options.allowLoopback, options.resolve);
-    pinned = addresses[0] as { address: string; family: number };
-  } catch (error) {
-    return { statusCode: null, body: null, error: error instanceof Error ? error.message : String(error), durationMs: elapsed() };
-  }
-  // The request connects to the address checked above, whatever DNS would answer now.
-  const lookup: LookupFunction = (_hostname, lookupOptions, callback) => {
-    if ((lookupOptions as { all?: boolean }).all) (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [pinned]);
-    else callback(null, pinned.address, pinned.family);
-  };
+  const pin = await pinnedLookup(target, options);
+  if ('error' in pin) return { statusCode: null, body: null, error: pin.error, durationMs: elapsed() };
   const requestOptions: RequestOptions = {
     method: 'POST',
     headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-    lookup,
+    lookup: pin.lookup,
     signal: AbortSignal.timeout(options.timeoutMs),
     // One connection per delivery: no pooled socket to a host that resolved elsewhere before.
     agent: false,
@@ -96,10 +109,7 @@ export async function postJson(
       res.on('end', finish);
       res.on('error', finish);
     });
-    req.on('error', (error: Error) => {
-      const timedOut = error.name === 'AbortError' || error.name === 'TimeoutError';
-      resolve({ statusCode: null, body: null, error: timedOut ? `No answer within ${options.timeoutMs / 1000} s.` : error.message, durationMs: elapsed() });
-    });
+    req.on('error', (error: Error) => resolve({ statusCode: null, body: null, error: failureOf(error, options.timeoutMs), durationMs: elapsed() }));
     req.end(body);
   });
 }
@@ -121,18 +131,9 @@ export interface GetResult {
  */
 export async function getText(url: string, headers: Record<string, string>, options: { timeoutMs: number; allowLoopback: boolean; maxBodyBytes: number; resolve?: Resolve }): Promise<GetResult> {
   const target = new URL(url);
-  let pinned: { address: string; family: number };
-  try {
-    const addresses = await allowedAddresses(hostOf(target), options.allowLoopback, options.resolve);
-    pinned = addresses[0] as { address: string; family: number };
-  } catch (error) {
-    return { statusCode: null, body: null, overBudget: false, error: error instanceof Error ? error.message : String(error) };
-  }
-  const lookup: LookupFunction = (_hostname, lookupOptions, callback) => {
-    if ((lookupOptions as { all?: boolean }).all) (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [pinned]);
-    else callback(null, pinned.address, pinned.family);
-  };
-  const requestOptions: RequestOptions = { method: 'GET', headers, lookup, signal: AbortSignal.timeout(options.timeoutMs), agent: false };
+  const pin = await pinnedLookup(target, options);
+  if ('error' in pin) return { statusCode: null, body: null, overBudget: false, error: pin.error };
+  const requestOptions: RequestOptions = { method: 'GET', headers, lookup: pin.lookup, signal: AbortSignal.timeout(options.timeoutMs), agent: false };
   return new Promise<GetResult>((resolve) => {
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
     const req = send(target, requestOptions, (res) => {
@@ -157,10 +158,7 @@ export async function getText(url: string, headers: Record<string, string>, opti
       res.on('end', () => finish(false));
       res.on('error', () => finish(size > options.maxBodyBytes));
     });
-    req.on('error', (error: Error) => {
-      const timedOut = error.name === 'AbortError' || error.name === 'TimeoutError';
-      resolve({ statusCode: null, body: null, overBudget: false, error: timedOut ? `No answer within ${options.timeoutMs / 1000} s.` : error.message });
-    });
+    req.on('error', (error: Error) => resolve({ statusCode: null, body: null, overBudget: false, error: failureOf(error, options.timeoutMs) }));
     req.end();
   });
 }
