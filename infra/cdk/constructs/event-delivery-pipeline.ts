@@ -1,6 +1,5 @@
-import { Duration } from 'aws-cdk-lib';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
-import { EventSourceMapping, FilterCriteria, FilterRule, StartingPosition, type IFunction } from 'aws-cdk-lib/aws-lambda';
+import { FilterCriteria, FilterRule, type IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import type { FunctionSpec } from '../../functions.ts';
 import { QueuePipeline, type QueuePipelineProps } from './queue-pipeline.ts';
@@ -19,16 +18,8 @@ export class EventDeliveryPipeline extends QueuePipeline {
 
   /** The fan-out's event source mapping on the table stream (`id`: the function's construct id). */
   addStreamConsumer(id: string, fn: IFunction, role: IRole, streamArn: string, trigger: Extract<NonNullable<FunctionSpec['trigger']>, { kind: 'tableStream' }>): void {
-    const mapping = new EventSourceMapping(this, `${id}TableStreamSource`, {
-      target: fn,
-      eventSourceArn: streamArn,
-      startingPosition: StartingPosition.TRIM_HORIZON,
-      batchSize: trigger.batchSize,
-      maxBatchingWindow: Duration.seconds(trigger.maxBatchingWindowSeconds),
-      reportBatchItemFailures: true,
-      bisectBatchOnError: true,
-      filters: [FilterCriteria.filter({ eventName: FilterRule.isEqual('INSERT'), dynamodb: { NewImage: { type: { S: FilterRule.isEqual(trigger.itemType) } } } })],
-    });
-    mapping.node.addDependency(role);
+    this.addTableStreamMapping(id, fn, role, streamArn, trigger, [
+      FilterCriteria.filter({ eventName: FilterRule.isEqual('INSERT'), dynamodb: { NewImage: { type: { S: FilterRule.isEqual(trigger.itemType) } } } }),
+    ]);
   }
 }

@@ -1,6 +1,6 @@
 import { CfnOutput, Duration } from 'aws-cdk-lib';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
-import { EventSourceMapping, type IFunction } from 'aws-cdk-lib/aws-lambda';
+import { EventSourceMapping, StartingPosition, type FilterCriteria, type IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import type { FunctionSpec } from '../../functions.ts';
@@ -59,6 +59,32 @@ export class QueuePipeline extends StackPart {
       reportBatchItemFailures: true,
     });
     // The mapping is validated against the role's permissions when it is created.
+    mapping.node.addDependency(role);
+  }
+
+  /**
+   * The feeding function's event source mapping on the table stream, with the pipeline's `filters`
+   * (`id`: the function's construct id): a failing batch is split and retried until it succeeds
+   * (the stream keeps records 24 hours), its failed records reported one by one.
+   */
+  protected addTableStreamMapping(
+    id: string,
+    fn: IFunction,
+    role: IRole,
+    streamArn: string,
+    trigger: Extract<NonNullable<FunctionSpec['trigger']>, { kind: 'tableStream' }>,
+    filters: Array<ReturnType<typeof FilterCriteria.filter>>,
+  ): void {
+    const mapping = new EventSourceMapping(this, `${id}TableStreamSource`, {
+      target: fn,
+      eventSourceArn: streamArn,
+      startingPosition: StartingPosition.TRIM_HORIZON,
+      batchSize: trigger.batchSize,
+      maxBatchingWindow: Duration.seconds(trigger.maxBatchingWindowSeconds),
+      reportBatchItemFailures: true,
+      bisectBatchOnError: true,
+      filters,
+    });
     mapping.node.addDependency(role);
   }
 }

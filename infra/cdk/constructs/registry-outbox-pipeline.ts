@@ -1,6 +1,5 @@
-import { Duration } from 'aws-cdk-lib';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
-import { EventSourceMapping, FilterCriteria, FilterRule, StartingPosition, type IFunction } from 'aws-cdk-lib/aws-lambda';
+import { FilterCriteria, FilterRule, type IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import type { FunctionSpec } from '../../functions.ts';
 import { QueuePipeline, type QueuePipelineProps } from './queue-pipeline.ts';
@@ -25,26 +24,16 @@ export class RegistryOutboxPipeline extends QueuePipeline {
 
   /** The feed's event source mapping on the table stream (`id`: the function's construct id). */
   addStreamConsumer(id: string, fn: IFunction, role: IRole, streamArn: string, trigger: Extract<NonNullable<FunctionSpec['trigger']>, { kind: 'tableStream' }>): void {
-    const mapping = new EventSourceMapping(this, `${id}TableStreamSource`, {
-      target: fn,
-      eventSourceArn: streamArn,
-      startingPosition: StartingPosition.TRIM_HORIZON,
-      batchSize: trigger.batchSize,
-      maxBatchingWindow: Duration.seconds(trigger.maxBatchingWindowSeconds),
-      reportBatchItemFailures: true,
-      bisectBatchOnError: true,
-      filters: [
-        FilterCriteria.filter({
-          eventName: FilterRule.or('INSERT', 'MODIFY'),
-          dynamodb: { NewImage: { type: { S: FilterRule.isEqual(trigger.itemType) }, status: { S: FilterRule.or(...(trigger.changedWithStatus ?? [])) } } },
-        }),
-        // Or a (de)activation its item's life asks for, on a `registered` or `deactivated` record (docs/registry.md#lifecycle).
-        FilterCriteria.filter({
-          eventName: FilterRule.or('INSERT', 'MODIFY'),
-          dynamodb: { NewImage: { type: { S: FilterRule.isEqual(trigger.itemType) }, deactivation: { S: FilterRule.exists() } } },
-        }),
-      ],
-    });
-    mapping.node.addDependency(role);
+    this.addTableStreamMapping(id, fn, role, streamArn, trigger, [
+      FilterCriteria.filter({
+        eventName: FilterRule.or('INSERT', 'MODIFY'),
+        dynamodb: { NewImage: { type: { S: FilterRule.isEqual(trigger.itemType) }, status: { S: FilterRule.or(...(trigger.changedWithStatus ?? [])) } } },
+      }),
+      // Or a (de)activation its item's life asks for, on a `registered` or `deactivated` record (docs/registry.md#lifecycle).
+      FilterCriteria.filter({
+        eventName: FilterRule.or('INSERT', 'MODIFY'),
+        dynamodb: { NewImage: { type: { S: FilterRule.isEqual(trigger.itemType) }, deactivation: { S: FilterRule.exists() } } },
+      }),
+    ]);
   }
 }
