@@ -1,3 +1,4 @@
+import { readXml } from '../support/registry-xml.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getRegistration, updateRegistration } from '../../lib/data/registrations.ts';
 import { MAX_RESULT_FILE_BYTES } from '../../lib/domain/registry/results.ts';
@@ -78,29 +79,6 @@ async function backupsWritten(): Promise<void> {
     120_000,
     500,
   );
-}
-
-/** The entries of an XML upload file: the test's own reader of docs/registry.md#the-xml-file. */
-function readXml(body: string): Json[] {
-  const unescape = (s: string) => s.replace(/&(lt|gt|quot|apos|amp);/g, (_m, name: string) => ({ lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' })[name] ?? '');
-  const text = (block: string, name: string) => {
-    const m = new RegExp(`<${name}>([^<]*)</${name}>`).exec(block);
-    return m ? unescape(m[1] ?? '') : undefined;
-  };
-  return [...body.matchAll(/<entry>([\s\S]*?)<\/entry>/g)].map(([, block = '']) => {
-    const entry: Json = {
-      upi: text(block, 'upi'),
-      reoId: text(block, 'reoId'),
-      facilitiesId: [...block.matchAll(/<facilityId>([^<]*)<\/facilityId>/g)].map((m) => unescape(m[1] ?? '')),
-      liveURL: text(block, 'liveURL'),
-      backupURL: text(block, 'backupURL'),
-      commodityCode: text(block, 'commodityCode'),
-      granularityLevel: text(block, 'granularityLevel'),
-    };
-    const deactivated = text(block, 'deactivated');
-    if (deactivated !== undefined) entry.deactivated = deactivated === 'true';
-    return entry;
-  });
 }
 
 beforeAll(async () => {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { readXml } from '../support/registry-xml.ts';
 import { describe, expect, it } from 'vitest';
 import { registryEntryOf } from '../../lib/domain/registry/build.ts';
 import type { RegistryEntry } from '../../lib/domain/registry/entry.ts';
@@ -30,30 +31,6 @@ const checked = (entry: RegistryEntry, ctx: PrecheckContext = context): CheckedE
 const model = () => registryEntryOf({ ...common, facilities: [...common.facilities], digitalLink: MODEL, granularity: 'MODEL' });
 const itemEntry = (i: number, deactivated = false) =>
   registryEntryOf({ ...common, facilities: [...common.facilities], digitalLink: `${MODEL}/21/SN${String(i).padStart(6, '0')}`, granularity: 'ITEM', deactivated });
-
-/** The entries of an XML file read back: the test's own reader of the format docs/registry.md#the-xml-file defines. */
-function readXml(body: string): Record<string, unknown>[] {
-  const unescape = (s: string) => s.replace(/&(lt|gt|quot|apos|amp);/g, (_m, name: string) => ({ lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' })[name] ?? '');
-  const text = (block: string, name: string) => {
-    const m = new RegExp(`<${name}>([^<]*)</${name}>`).exec(block);
-    return m ? unescape(m[1] ?? '') : undefined;
-  };
-  return [...body.matchAll(/<entry>([\s\S]*?)<\/entry>/g)].map(([, block = '']) => {
-    const entry: Record<string, unknown> = {
-      upi: text(block, 'upi'),
-      reoId: text(block, 'reoId'),
-      facilitiesId: [...block.matchAll(/<facilityId>([^<]*)<\/facilityId>/g)].map((m) => unescape(m[1] ?? '')),
-      liveURL: text(block, 'liveURL'),
-      backupURL: text(block, 'backupURL'),
-      commodityCode: text(block, 'commodityCode'),
-      granularityLevel: text(block, 'granularityLevel'),
-    };
-    if (block.includes('<deactivated/>')) entry.deactivated = null;
-    const deactivated = text(block, 'deactivated');
-    if (deactivated !== undefined) entry.deactivated = deactivated === 'true';
-    return entry;
-  });
-}
 
 const entriesOf = (file: RegistryFile): Record<string, unknown>[] => (file.format === 'json' ? (JSON.parse(file.body) as Record<string, unknown>[]) : readXml(file.body));
 
