@@ -1,4 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
@@ -9,10 +11,30 @@ import addFormatsModule from 'ajv-formats';
  * with its licence and origin). It is never copied into the repository: a missing file is an error
  * that says where it is expected.
  */
-const SCHEMA_URL = new URL('../../../shared/registry/default-schema.json', import.meta.url);
+const REPOSITORY = fileURLToPath(new URL('../..', import.meta.url));
+const RELATIVE = join('shared', 'registry', 'default-schema.json');
+
+/**
+ * Where the schema is: REGISTRY_SCHEMA when set; else `../shared/registry/` beside this repository;
+ * else beside the repository this one was cloned from when that is a folder on this machine (a
+ * fresh clone in a temporary folder, as CI makes, finds the workplace's shared folder there).
+ */
+function schemaPath(): string {
+  if (process.env.REGISTRY_SCHEMA) return process.env.REGISTRY_SCHEMA;
+  const beside = join(REPOSITORY, '..', RELATIVE);
+  if (existsSync(beside)) return beside;
+  try {
+    const origin = execFileSync('git', ['-C', REPOSITORY, 'remote', 'get-url', 'origin'], { encoding: 'utf8' }).trim();
+    const fromOrigin = isAbsolute(origin) ? join(origin, '..', RELATIVE) : undefined;
+    if (fromOrigin && existsSync(fromOrigin)) return fromOrigin;
+  } catch {
+    // No git, or no origin: the path beside this repository is the one named in the error.
+  }
+  return beside;
+}
 
 /** Where the schema is expected, as a path. */
-export const REGISTRY_SCHEMA_PATH = fileURLToPath(SCHEMA_URL);
+export const REGISTRY_SCHEMA_PATH = schemaPath();
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 let validator: ValidateFunction | undefined;
