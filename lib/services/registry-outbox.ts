@@ -1,4 +1,5 @@
 import { config } from '../config.ts';
+import { inParallel } from '../domain/in-parallel.ts';
 import { eventPut } from '../data/events.ts';
 import { getRegistration } from '../data/registrations.ts';
 import { delayOutboxMessage, sendOutboxMessages } from '../data/registry-outbox.ts';
@@ -7,7 +8,7 @@ import type { Signer } from '../data/signers.ts';
 import { newEvent, type Origin } from '../domain/events.ts';
 import { batchUpiOf, modelUpiOf } from '../domain/registry/build.ts';
 import type { RegistryAnswer } from '../domain/registry/entry.ts';
-import { afterAnswer, afterLifecycleAnswer, backoffSeconds, MAX_WAIT_ATTEMPTS, waitsForTime, OUTBOX_STATUSES, retryVisibilitySeconds, type OutboxMessage } from '../domain/registry/outbox.ts';
+import { afterAnswer, afterLifecycleAnswer, backoffSeconds, claimed, claimIsFresh, MAX_OUTBOX_DELAY_SECONDS, MAX_WAIT_ATTEMPTS, OUTBOX_STATUSES, released, retryVisibilitySeconds, secondsUntilSend, waitsForTime, type OutboxMessage } from '../domain/registry/outbox.ts';
 import { MOCK_UPI_MAX_LENGTH } from '../domain/registry/precheck.ts';
 import type { RegistrationRecord } from '../domain/registry/registration.ts';
 import { toRegistrationView } from '../domain/registry/settings.ts';
@@ -38,19 +39,22 @@ export interface WrittenRegistration {
 
 /**
  * What the stream's feed puts on the queue: a message for a record that needs work (a new or
- * fixed `pending_checks` one without reasons yet, a `ready` one, a `submitted` one the registry
- * took through its API, asked again after REGISTRY_STATUS_POLL_SECONDS). A record held back with
- * reasons is the worker's to look at again (it sends itself a delayed message), and one submitted
- * in an upload file (no registry id) waits for the result file.
+ * fixed `pending_checks` one without reasons yet, a `ready` one, after the wait a registry asked
+ * for; a `submitted` one whose registry id is on the record, asked again after
+ * REGISTRY_STATUS_POLL_SECONDS). A record held back with reasons is the worker's to look at again
+ * (it sends itself a delayed message); a claimed one is a worker's (its status reads carry the
+ * registry's id in their messages); one submitted in an upload file waits for the result file.
  */
-export function outboxMessagesOf(written: readonly WrittenRegistration[]): { message: OutboxMessage; delaySeconds?: number }[] {
+export function outboxMessagesOf(written: readonly WrittenRegistration[], now: Date = new Date()): { message: OutboxMessage; delaySeconds?: number }[] {
   return written.flatMap(({ tenant, record }) => {
     // A (de)activation asked for by its item's life (docs/registry.md#lifecycle) is sent too.
     if (!OUTBOX_STATUSES.includes(record.status) && record.deactivation === undefined) return [];
+    if (record.claimedAt !== undefined) return [];
     if (record.status === 'pending_checks' && record.reasons.length > 0) return [];
     if (record.status === 'submitted' && record.registryId === undefined) return [];
     const message: OutboxMessage = { orgId: tenant.orgId, environment: tenant.environment, registrationId: record.registrationId, attempt: 0 };
-    return [record.status === 'submitted' ? { message, delaySeconds: config().registryStatusPollSeconds } : { message }];
+    const wait = record.status === 'submitted' ? config().registryStatusPollSeconds : secondsUntilSend(record, now);
+    return [wait > 0 ? { message, delaySeconds: Math.min(MAX_OUTBOX_DELAY_SECONDS, wait) } : { message }];
   });
 }
 
@@ -72,13 +76,6 @@ export interface OutboxWork {
 /** Sends and status reads to the registry at once, per level. */
 const SENDS_IN_FLIGHT = 8;
 
-async function inParallel<T>(values: readonly T[], inFlight: number, task: (value: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < values.length) await task(values[next++] as T);
-  };
-  await Promise.all(Array.from({ length: Math.min(inFlight, values.length) }, worker));
-}
 
 /** The outbox's view of what is available as a link: only what the registry took already (submitted or registered), so that the links go first. */
 function outboxSource(tenant: Tenant, records: readonly RegistrationRecord[]): CheckSource {
@@ -97,8 +94,8 @@ interface TenantRun {
   client: RegistryClient;
   works: OutboxWork[];
   failed: Set<string>;
-  /** Messages to send when the run is done: records that wait, and submitted ones still pending. */
-  later: { message: OutboxMessage; delaySeconds?: number }[];
+  /** Messages to send when the run is done: records that wait, and status reads of those pending at the registry (with the claimed record, whose id is written if the message cannot be sent). */
+  later: { message: OutboxMessage; delaySeconds?: number; claimed?: RegistrationRecord }[];
   now: Date;
 }
 
@@ -117,35 +114,78 @@ async function retryLater(run: TenantRun, registrationId: string, retryAfterSeco
 
 const attemptOf = (run: TenantRun, registrationId: string): number => Math.max(0, ...run.works.filter((w) => w.message.registrationId === registrationId).map((w) => w.message.attempt));
 
-/** Writes the record the answer makes of it, with its event; `retry` fails its message. */
-async function applyAnswer(
-  run: TenantRun,
-  record: RegistrationRecord,
-  answer: RegistryAnswer,
-  expected: readonly string[],
-  adjust: (current: RegistrationRecord) => RegistrationRecord = (current) => current,
-): Promise<'written' | 'pending' | 'retry' | 'skipped'> {
+const messageOf = (run: TenantRun, registrationId: string, attempt: number, ids: { registryId?: string; registryUri?: string } = {}): OutboxMessage => ({
+  orgId: run.tenant.orgId,
+  environment: run.tenant.environment,
+  registrationId,
+  attempt,
+  ...ids,
+});
+
+const eventOf = (after: RegistrationRecord): 'registry.registration.registered' | 'registry.registration.rejected' | 'registry.registration.deactivated' =>
+  after.reasons.length > 0 || after.status === 'rejected' ? 'registry.registration.rejected' : after.status === 'deactivated' ? 'registry.registration.deactivated' : 'registry.registration.registered';
+
+/**
+ * Claims a record before its send (docs/registry.md#the-outbox): one conditional write, with the
+ * `submitted` event on its first hand-over. Answers the claimed record, or undefined when another
+ * delivery changed it first (then that one sends).
+ */
+async function claim(run: TenantRun, record: RegistrationRecord, applies: (current: RegistrationRecord) => boolean, adjust: (current: RegistrationRecord) => RegistrationRecord = (c) => c): Promise<RegistrationRecord | undefined> {
   const stamp = run.now.toISOString();
-  const first = afterAnswer(adjust(record), answer, stamp);
-  if (first.kind === 'retry') {
-    await retryLater(run, record.registrationId, first.retryAfterSeconds);
-    return 'retry';
-  }
-  if (first.kind === 'pending') return 'pending';
   const written = await changeRegistration(
     run.tenant,
     record,
+    (current) => (applies(current) ? claimed(adjust(current), stamp) : 'skip'),
+    (after) => (after.status === 'submitted' && after.submittedAt === stamp ? [eventPut(run.tenant, newEvent('registry.registration.submitted', toRegistrationView(after), origin, stamp))] : []),
+  );
+  return written.outcome === 'written' ? written.record : undefined;
+}
+
+/** Lets a claim go after a "try again" (docs/registry.md#the-outbox): the stream's feed brings the record back after the wait. */
+async function release(run: TenantRun, record: RegistrationRecord, reason: string, retryAfterSeconds?: number): Promise<void> {
+  const stamp = run.now.toISOString();
+  logger().info('The registry asked to try again', { registrationId: record.registrationId, reason });
+  const written = await changeRegistration(run.tenant, record, (current) => (current.claimedAt === record.claimedAt ? released(current, stamp, retryAfterSeconds) : 'skip'));
+  // Not written (the table failed us): the claim runs out and the message comes again.
+  if (written.outcome !== 'written') await retryLater(run, record.registrationId, retryAfterSeconds);
+}
+
+/** Writes what the registry's answer makes of a claimed (or submitted) record, with its event, while it is still the one answered. */
+async function settle(run: TenantRun, record: RegistrationRecord, answer: RegistryAnswer, outcomeOf: typeof afterAnswer, applies: (current: RegistrationRecord) => boolean): Promise<void> {
+  const stamp = run.now.toISOString();
+  await changeRegistration(
+    run.tenant,
+    record,
     (current) => {
-      if (!expected.includes(current.status) || current.entry.upi !== record.entry.upi) return 'skip';
-      const outcome = afterAnswer(adjust(current), answer, stamp);
+      if (!applies(current)) return 'skip';
+      const outcome = outcomeOf(current, answer, stamp);
       return outcome.kind === 'write' ? outcome.record : 'unchanged';
     },
-    (after) => {
-      const event = after.status === 'submitted' ? 'registry.registration.submitted' : after.status === 'registered' ? 'registry.registration.registered' : 'registry.registration.rejected';
-      return [eventPut(run.tenant, newEvent(event, toRegistrationView(after), origin, stamp))];
-    },
+    (after) => [eventPut(run.tenant, newEvent(eventOf(after), toRegistrationView(after), origin, stamp))],
   );
-  return written.outcome === 'written' ? 'written' : 'skipped';
+}
+
+/**
+ * Sends a claimed record's entry and acts on the answer: taken and pending → a status read later,
+ * the registry's id in its message (nothing written); registered or rejected → written; "try again"
+ * → the claim let go.
+ */
+async function sendClaimed(run: TenantRun, record: RegistrationRecord, seal: () => Promise<Signer>): Promise<RegistryAnswer> {
+  let answer: RegistryAnswer;
+  try {
+    answer = await run.client.register(record.entry, await seal());
+  } catch (error) {
+    answer = { outcome: 'retry', reason: error instanceof Error ? error.message : String(error) };
+  }
+  if (answer.outcome === 'retry') {
+    await release(run, record, answer.reason, answer.retryAfterSeconds);
+  } else if (answer.outcome === 'accepted' && answer.status === 'pending') {
+    const ids = { registryId: answer.registryId, ...(answer.registryUri === undefined ? {} : { registryUri: answer.registryUri }) };
+    run.later.push({ message: messageOf(run, record.registrationId, 1, ids), delaySeconds: config().registryStatusPollSeconds, claimed: record });
+  } else {
+    await settle(run, record, answer, afterAnswer, (current) => current.status === 'submitted' && current.claimedAt === record.claimedAt);
+  }
+  return answer;
 }
 
 /** Checks and sends the records `pending_checks` or `ready`, models first. */
@@ -165,7 +205,7 @@ async function checkAndSend(run: TenantRun, records: readonly RegistrationRecord
       });
       const attempt = attemptOf(run, one.record.registrationId) + 1;
       if (written.outcome !== 'skipped' && written.record && waitsForTime(written.record.reasons) && attempt <= MAX_WAIT_ATTEMPTS) {
-        run.later.push({ message: { orgId: run.tenant.orgId, environment: run.tenant.environment, registrationId: one.record.registrationId, attempt }, delaySeconds: backoffSeconds(attempt) });
+        run.later.push({ message: messageOf(run, one.record.registrationId, attempt), delaySeconds: backoffSeconds(attempt) });
       }
     },
   );
@@ -183,68 +223,63 @@ async function checkAndSend(run: TenantRun, records: readonly RegistrationRecord
           await retryLater(run, one.record.registrationId);
           return;
         }
-        // The record as checked: the entry sent is the one the checks passed (its backupURL moved to the current version's), with its warnings.
-        const adjust = (current: RegistrationRecord): RegistrationRecord => ({ ...current, entry: one.entry, warnings: one.result.warnings.map(reasonOf) });
-        let answer: RegistryAnswer;
-        try {
-          answer = await run.client.register(one.entry, await seal());
-        } catch (error) {
-          answer = { outcome: 'retry', reason: error instanceof Error ? error.message : String(error) };
-        }
-        const outcome = await applyAnswer(run, one.record, answer, CHECKED_STATUSES, adjust);
+        // Claimed as checked: the entry sent is the one the checks passed (its backupURL moved to the current version's), with its warnings.
+        const mine = await claim(
+          run,
+          one.record,
+          (current) => CHECKED_STATUSES.includes(current.status) && JSON.stringify(current.entry) === JSON.stringify(one.record.entry) && secondsUntilSend(current, run.now) === 0,
+          (current) => ({ ...current, entry: one.entry, warnings: one.result.warnings.map(reasonOf) }),
+        );
+        if (!mine) return;
+        const answer = await sendClaimed(run, mine, seal);
         // A link the registry rejected is no link: its items wait (and their next check holds them for it).
         if (answer.outcome === 'accepted' && answer.status !== 'rejected') taken.add(one.entry.upi);
-        if (outcome === 'retry') logger().info('The registry asked to try again', { registrationId: one.record.registrationId, reason: answer.outcome === 'retry' ? answer.reason : '' });
       },
     );
   }
 }
 
-/** Asks the registry what became of the entries it took as pending. */
-async function poll(run: TenantRun, records: readonly RegistrationRecord[]): Promise<void> {
-  await inParallel(records, SENDS_IN_FLIGHT, async (record) => {
+/** Asks the registry what became of the entries it took as pending (the registry's id from the record, or from the message of a claimed one). */
+async function poll(run: TenantRun, asks: readonly { record: RegistrationRecord; registryId: string; registryUri?: string }[]): Promise<void> {
+  await inParallel(asks, SENDS_IN_FLIGHT, async ({ record, registryId, registryUri }) => {
     let answer: RegistryAnswer;
     try {
-      answer = await run.client.status(record.registryId as string);
+      answer = await run.client.status(registryId);
     } catch (error) {
       answer = { outcome: 'retry', reason: error instanceof Error ? error.message : String(error) };
     }
-    const outcome = await applyAnswer(run, record, answer, ['submitted']);
-    if (outcome === 'pending') {
-      const attempt = attemptOf(run, record.registrationId) + 1;
-      run.later.push({ message: { orgId: run.tenant.orgId, environment: run.tenant.environment, registrationId: record.registrationId, attempt }, delaySeconds: Math.max(config().registryStatusPollSeconds, backoffSeconds(attempt)) });
+    // The registry's answer to a status read names the entry; the message's id stands in where it does not.
+    if (answer.outcome === 'accepted' && registryUri !== undefined && answer.registryUri === undefined) answer = { ...answer, registryUri };
+    if (answer.outcome === 'retry') {
+      await retryLater(run, record.registrationId, answer.retryAfterSeconds);
+      return;
     }
+    if (answer.outcome === 'accepted' && answer.status === 'pending') {
+      const attempt = attemptOf(run, record.registrationId) + 1;
+      const ids = record.registryId === undefined ? { registryId, ...(registryUri === undefined ? {} : { registryUri }) } : {};
+      run.later.push({ message: messageOf(run, record.registrationId, attempt, ids), delaySeconds: Math.max(config().registryStatusPollSeconds, backoffSeconds(attempt)) });
+      return;
+    }
+    await settle(run, record, answer, afterAnswer, (current) => current.status === 'submitted' && current.entry.upi === record.entry.upi);
   });
 }
 
-/** Sends the (de)activations its items' lives asked for (docs/registry.md#lifecycle): `deactivated` true or false, the entry otherwise as registered. */
+/** Sends the (de)activations its items' lives asked for (docs/registry.md#lifecycle): `deactivated` true or false, the entry otherwise as registered; claimed first, as a registration is. */
 async function sendLifecycle(run: TenantRun, records: readonly RegistrationRecord[], seal: () => Promise<Signer>): Promise<void> {
-  const stamp = run.now.toISOString();
   await inParallel(records, SENDS_IN_FLIGHT, async (record) => {
+    const mine = await claim(run, record, (current) => current.status === record.status && current.deactivation === record.deactivation && !claimIsFresh(current, run.now) && secondsUntilSend(current, run.now) === 0);
+    if (!mine) return;
     let answer: RegistryAnswer;
     try {
-      answer = await run.client.setDeactivated(record.entry, record.deactivation === 'requested', await seal());
+      answer = await run.client.setDeactivated(mine.entry, mine.deactivation === 'requested', await seal());
     } catch (error) {
       answer = { outcome: 'retry', reason: error instanceof Error ? error.message : String(error) };
     }
-    const first = afterLifecycleAnswer(record, answer, stamp);
-    if (first.kind === 'retry') {
-      await retryLater(run, record.registrationId, first.retryAfterSeconds);
+    if (answer.outcome === 'retry') {
+      await release(run, mine, answer.reason, answer.retryAfterSeconds);
       return;
     }
-    await changeRegistration(
-      run.tenant,
-      record,
-      (current) => {
-        if (current.status !== record.status || current.deactivation !== record.deactivation) return 'skip';
-        const outcome = afterLifecycleAnswer(current, answer, stamp);
-        return outcome.kind === 'write' ? outcome.record : 'unchanged';
-      },
-      (after) => {
-        const event = after.reasons.length > 0 ? 'registry.registration.rejected' : after.status === 'deactivated' ? 'registry.registration.deactivated' : 'registry.registration.registered';
-        return [eventPut(run.tenant, newEvent(event, toRegistrationView(after), origin, stamp))];
-      },
-    );
+    await settle(run, mine, answer, afterLifecycleAnswer, (current) => current.claimedAt === mine.claimedAt && current.deactivation === mine.deactivation);
   });
 }
 
@@ -257,9 +292,26 @@ async function runTenant(run: TenantRun): Promise<void> {
   });
   let signer: Promise<Signer> | undefined;
   const seal = () => (signer ??= currentSigner(run.tenant.orgId));
-  await checkAndSend(run, records.filter((r) => CHECKED_STATUSES.includes(r.status)), seal);
-  await poll(run, records.filter((r) => r.status === 'submitted' && r.registryId !== undefined));
-  await sendLifecycle(run, records.filter((r) => r.deactivation !== undefined && (r.status === 'registered' || r.status === 'deactivated')), seal);
+  // A message that came before the registry's wait is over waits the rest of it.
+  const early = records.filter((r) => secondsUntilSend(r, run.now) > 0 && (CHECKED_STATUSES.includes(r.status) || r.deactivation !== undefined));
+  for (const record of early) await retryLater(run, record.registrationId, secondsUntilSend(record, run.now));
+  const due = records.filter((r) => !early.includes(r));
+  await checkAndSend(run, due.filter((r) => CHECKED_STATUSES.includes(r.status)), seal);
+  // Status reads: the registry's id on the record (an upload file's pending result) or in the message of a claimed one.
+  const asks = due.flatMap((record) => {
+    if (record.status !== 'submitted') return [];
+    if (record.registryId !== undefined) return [{ record, registryId: record.registryId }];
+    const carried = run.works.find((w) => w.message.registrationId === record.registrationId && w.message.registryId !== undefined)?.message;
+    return carried?.registryId ? [{ record, registryId: carried.registryId, ...(carried.registryUri === undefined ? {} : { registryUri: carried.registryUri }) }] : [];
+  });
+  await poll(run, asks);
+  // A claim whose worker is gone (its invocation ended before it wrote the outcome): sent again, the registry being idempotent by upi.
+  const orphans = due.filter((r) => r.status === 'submitted' && r.registryId === undefined && r.claimedAt !== undefined && !claimIsFresh(r, run.now) && !asks.some((a) => a.record === r));
+  await inParallel(orphans, SENDS_IN_FLIGHT, async (record) => {
+    const mine = await claim(run, record, (current) => current.status === 'submitted' && current.claimedAt === record.claimedAt && current.registryId === undefined);
+    if (mine) await sendClaimed(run, mine, seal);
+  });
+  await sendLifecycle(run, due.filter((r) => r.deactivation !== undefined && (r.status === 'registered' || r.status === 'deactivated')), seal);
 }
 
 /**
@@ -294,11 +346,23 @@ export async function runOutbox(works: readonly OutboxWork[], now: Date = new Da
     }
   }
   try {
-    await sendOutboxMessages(later);
+    await sendOutboxMessages(later.map(({ message, delaySeconds }) => (delaySeconds === undefined ? { message } : { message, delaySeconds })));
   } catch (error) {
-    // The records that wait stay pending_checks; their messages are given again, so they are looked at again.
     logger().error('Registry outbox: could not queue the waits', { error: error instanceof Error ? error.message : String(error) });
-    const waiting = new Set(later.map((l) => l.message.registrationId));
+    // A record that waits stays pending_checks: its message is given again, so it is looked at again. A claimed
+    // record pending at the registry gets the registry's id written instead, and the stream's feed asks for its status.
+    await inParallel(later.filter((l) => l.claimed !== undefined), 8, async ({ message, claimed: record }) => {
+      const held = record as RegistrationRecord;
+      const tenant: Tenant = { orgId: message.orgId, environment: message.environment };
+      const stamp = now.toISOString();
+      const written = await changeRegistration(tenant, held, (current) => {
+        if (current.status !== 'submitted' || current.claimedAt !== held.claimedAt || message.registryId === undefined) return 'skip';
+        const { claimedAt: _claim, ...rest } = current;
+        return { ...rest, registryId: message.registryId, ...(message.registryUri === undefined ? {} : { registryUri: message.registryUri }), updatedAt: stamp, version: current.version + 1 };
+      }).catch(() => ({ outcome: 'skipped' as const }));
+      if (written.outcome !== 'written') logger().error('Registry outbox: a registration pending at the registry keeps its claim until it runs out', { registrationId: held.registrationId });
+    });
+    const waiting = new Set(later.filter((l) => l.claimed === undefined).map((l) => l.message.registrationId));
     for (const work of works) if (waiting.has(work.message.registrationId)) failed.add(work.id);
   }
   return [...failed];

@@ -203,3 +203,45 @@ describe('the outbox (issue 39 point 3, done when)', () => {
     expect(new Set(listed.map((e) => e.data.object.upi)).size).toBe(ITEMS + 3);
   });
 });
+
+describe('two deliveries of one message (docs/registry.md#the-outbox)', () => {
+  it('sends an entry once when SQS gives its message to two workers at once, and registers it', async () => {
+    // Prepare: an operator of its own; the registration made while the settings say files (the stack's outbox leaves it), then api.
+    const lei = '5299009OUTBOXDUP0130';
+    const reoId = `LEI-${lei}`;
+    const twice = await newOrg('Registry Outbox Twice');
+    const session = await newSession(twice.orgId);
+    const domain = await call('PATCH', `/v1/domains/${await verifiedDomainId(twice.orgId)}`, { session, body: { default: true } });
+    expect(domain.status, domain.text).toBe(200);
+    const settings = (submission: string) => ({ ...SETTINGS, operator: { scheme: 'LEI', identifier: lei }, submission });
+    expect((await call('PUT', '/v1/registry/settings', { key: twice.live, body: settings('files') })).status).toBe(200);
+    const model = await createProduct(twice.live, { name: 'OBX twice battery', category: 'battery' });
+    await publish(twice.live, model.productId, batteryModelData('ev'));
+    const [held] = (await call('GET', `/v1/registry/registrations?productId=${model.productId}`, { key: twice.live })).body.data as Json[];
+    await until('the backup copy', async () => ((await fetch(held?.entry.backupURL)).status === 200 ? true : undefined), 60_000, 200);
+    expect((await call('PUT', '/v1/registry/settings', { key: twice.live, body: settings('api') })).status).toBe(200);
+    const { runOutbox } = await import('../../lib/services/registry-outbox.ts');
+    const message = { orgId: twice.orgId, environment: 'live' as const, registrationId: held?.id as string, attempt: 0 };
+    const delivery = (id: string) => ({ id, receiptHandle: `not-a-handle-${id}`, receiveCount: 1, message });
+
+    // Act: the same message twice at once (its visibility ran out while the first worker was at it), and another message of the same record.
+    const failed = await Promise.all([runOutbox([delivery('m-1')]), runOutbox([delivery('m-1')]), runOutbox([delivery('m-2')])]);
+
+    // Assess
+    expect(failed.flat()).toEqual([]);
+    const sent = ((await emulator(`/_emulator/received?reoId=${encodeURIComponent(reoId)}`)).data as Json[]).filter((r) => r.status === 201);
+    expect(sent.map((r) => r.entry.upi)).toEqual([model.qrCodeUrl]);
+    const registered = await until(
+      'the registration registered',
+      async () => {
+        const read = await call('GET', `/v1/registry/registrations/${held?.id}`, { key: twice.live });
+        return read.body.status === 'registered' ? read.body : undefined;
+      },
+      60_000,
+      250,
+    );
+    expect(registered.registryId).toBe(sent[0]?.registryId);
+    const events = await call('GET', '/v1/events?type=registry.registration.submitted&limit=100', { key: twice.live });
+    expect(events.body.data.map((e: Json) => e.data.object.id)).toEqual([held?.id]);
+  }, 120_000);
+});

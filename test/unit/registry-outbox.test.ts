@@ -1,6 +1,7 @@
 import { config } from '../../lib/config.ts';
 import { describe, expect, it } from 'vitest';
-import { afterAnswer, afterLifecycleAnswer, backoffSeconds, lifecycleChange, parseOutboxMessage, retryVisibilitySeconds, waitsForTime } from '../../lib/domain/registry/outbox.ts';
+import { afterAnswer, afterLifecycleAnswer, backoffSeconds, CLAIM_LEASE_SECONDS, claimed, claimIsFresh, lifecycleChange, parseOutboxMessage, released, retryVisibilitySeconds, secondsUntilSend, waitsForTime } from '../../lib/domain/registry/outbox.ts';
+import { FUNCTIONS } from '../../infra/functions.ts';
 import type { RegistrationRecord } from '../../lib/domain/registry/registration.ts';
 import { outboxMessagesOf } from '../../lib/services/registry-outbox.ts';
 
@@ -183,5 +184,78 @@ describe('lifecycle (docs/registry.md#lifecycle)', () => {
 
     // Assess
     expect(messages.map((m) => m.message.registrationId)).toEqual(['reg_off', 'reg_on']);
+  });
+});
+
+describe('claims (docs/registry.md#the-outbox)', () => {
+  it('claims a checked record as submitted before its send, and a (de)activation with its status kept', () => {
+    // Prepare
+    const ready = record({ status: 'ready', notBefore: '2026-11-29T11:00:00.000Z', sendRetries: 2 });
+    const asked = record({ status: 'registered', deactivation: 'requested', registryId: 'r-1' });
+
+    // Act
+    const sent = claimed(ready, NOW);
+    const change = claimed(asked, NOW);
+
+    // Assess
+    expect(sent).toMatchObject({ status: 'submitted', claimedAt: NOW, submittedAt: NOW, sendRetries: 2, version: 4 });
+    expect(sent.notBefore).toBeUndefined();
+    expect(change).toMatchObject({ status: 'registered', deactivation: 'requested', claimedAt: NOW, version: 4 });
+  });
+
+  it('lets a claim go after "try again": back to ready, not before what the registry asked or the growing backoff', () => {
+    // Prepare
+    const mine = claimed(record({ status: 'ready' }), NOW);
+
+    // Act
+    const first = released(mine, NOW);
+    const asked = released(claimed(first, NOW), NOW, 120);
+
+    // Assess
+    expect(first).toMatchObject({ status: 'ready', sendRetries: 1, notBefore: '2026-11-29T12:00:01.000Z' });
+    expect(first.claimedAt).toBeUndefined();
+    expect(asked).toMatchObject({ sendRetries: 2, notBefore: '2026-11-29T12:02:00.000Z' });
+    expect(secondsUntilSend(asked, new Date(NOW))).toBe(120);
+  });
+
+  it('holds a claim for the outbox worker\'s timeout, and the written outcome lets it go', () => {
+    // Prepare
+    const mine = claimed(record(), NOW);
+    const at = (seconds: number) => new Date(Date.parse(NOW) + seconds * 1000);
+
+    // Act
+    const registered = afterAnswer(mine, { outcome: 'accepted', registryId: 'r-1', status: 'registered' }, NOW);
+
+    // Assess
+    expect(CLAIM_LEASE_SECONDS).toBe(FUNCTIONS['registry-outbox'].timeoutSeconds);
+    expect(claimIsFresh(mine, at(CLAIM_LEASE_SECONDS - 1))).toBe(true);
+    expect(claimIsFresh(mine, at(CLAIM_LEASE_SECONDS))).toBe(false);
+    expect(registered.kind === 'write' && registered.record.claimedAt).toBeUndefined();
+    expect(afterAnswer(mine, { outcome: 'accepted', registryId: 'r-1', status: 'pending' }, NOW)).toEqual({ kind: 'pending' });
+  });
+
+  it('queues no message for a claimed record, and queues a released one after its wait', () => {
+    // Prepare
+    const mine = claimed(record(), NOW);
+    const waiting = released(mine, NOW, 30);
+
+    // Act
+    const messages = outboxMessagesOf([{ tenant, record: mine }, { tenant, record: waiting }], new Date(NOW));
+
+    // Assess
+    expect(messages).toEqual([{ message: { ...tenant, registrationId: waiting.registrationId, attempt: 0 }, delaySeconds: 30 }]);
+  });
+
+  it('carries the registry\'s id in a status read\'s message, and drops one that is not a string of at most 2,000 characters', () => {
+    // Prepare
+    const body = (registryId: unknown) => JSON.stringify({ ...tenant, registrationId: 'reg_x', attempt: 1, registryId, registryUri: 'https://registry.example/r-1' });
+
+    // Act
+    const carried = parseOutboxMessage(body('r-1'));
+    const tooLong = parseOutboxMessage(body('r'.repeat(2_001)));
+
+    // Assess
+    expect(carried).toEqual({ ...tenant, registrationId: 'reg_x', attempt: 1, registryId: 'r-1', registryUri: 'https://registry.example/r-1' });
+    expect(tooLong).toEqual({ ...tenant, registrationId: 'reg_x', attempt: 1 });
   });
 });

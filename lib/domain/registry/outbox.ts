@@ -13,6 +13,60 @@ export interface OutboxMessage {
   environment: 'live' | 'test';
   registrationId: string;
   attempt: number;
+  /**
+   * A status read's message: the registry's id of the entry it took as pending. The outbox carries it
+   * in the message instead of writing it, so that a registration costs two writes (claimed, then
+   * registered; docs/registry.md#the-outbox).
+   */
+  registryId?: string;
+  registryUri?: string;
+}
+
+/**
+ * How long a claim holds (docs/registry.md#the-outbox): the outbox worker's timeout (infra/functions.ts,
+ * `registry-outbox`, checked by a unit test), so that a claim older than this belongs to an
+ * invocation that has ended. The queue's visibility timeout is six times as long.
+ */
+export const CLAIM_LEASE_SECONDS = 60;
+
+/** Whether a record is claimed by a worker that may still be at work (or whose status reads are on their way). */
+export const claimIsFresh = (record: RegistrationRecord, now: Date): boolean =>
+  record.claimedAt !== undefined && Date.parse(record.claimedAt) + CLAIM_LEASE_SECONDS * 1000 > now.getTime();
+
+/** Whether a record waits for a time the registry asked for, and how many seconds are left. */
+export const secondsUntilSend = (record: RegistrationRecord, now: Date): number =>
+  record.notBefore === undefined ? 0 : Math.max(0, Math.ceil((Date.parse(record.notBefore) - now.getTime()) / 1000));
+
+/** The record without the outbox's claim and wait. */
+const unclaimed = (record: RegistrationRecord): RegistrationRecord => {
+  const { claimedAt: _claim, notBefore: _wait, sendRetries: _retries, ...rest } = record;
+  return rest;
+};
+
+/**
+ * The claim before a send, one version on: a checked record (`pending_checks` or `ready`) becomes
+ * `submitted` (its first hand-over sets `submittedAt`), a (de)activation keeps its status; both
+ * carry `claimedAt`. The retries so far are kept for the backoff.
+ */
+export function claimed(current: RegistrationRecord, now: string): RegistrationRecord {
+  const { notBefore: _wait, ...rest } = current;
+  const base = { ...rest, claimedAt: now, updatedAt: now, version: current.version + 1 };
+  if (current.deactivation !== undefined && (current.status === 'registered' || current.status === 'deactivated')) return base;
+  return { ...base, status: 'submitted', reasons: [], submittedAt: current.submittedAt ?? now };
+}
+
+/**
+ * A claimed record whose send the registry answered "try again" (or that could not be sent), one
+ * version on: the claim let go, the entry back to `ready` (a (de)activation stays as asked), not to
+ * be sent before `retryAfterSeconds` or the backoff of its retries. The stream's feed puts its message
+ * on the queue with that delay.
+ */
+export function released(current: RegistrationRecord, now: string, retryAfterSeconds?: number): RegistrationRecord {
+  const retries = (current.sendRetries ?? 0) + 1;
+  const wait = retryVisibilitySeconds(retries, retryAfterSeconds);
+  const { claimedAt: _claim, ...rest } = current;
+  const base = { ...rest, sendRetries: retries, notBefore: new Date(Date.parse(now) + wait * 1000).toISOString(), updatedAt: now, version: current.version + 1 };
+  return current.deactivation !== undefined && (current.status === 'registered' || current.status === 'deactivated') ? base : { ...base, status: 'ready' };
 }
 
 /** The statuses the outbox works on: a new or held record is checked (and sent), a `ready` one sent, a `submitted` one asked for its outcome. */
@@ -60,9 +114,16 @@ export function parseOutboxMessage(body: string): OutboxMessage | undefined {
     return undefined;
   }
   if (!isRecord(value)) return undefined;
-  const { orgId, environment, registrationId, attempt } = value;
+  const { orgId, environment, registrationId, attempt, registryId, registryUri } = value;
   if (typeof orgId !== 'string' || !orgId || (environment !== 'live' && environment !== 'test') || typeof registrationId !== 'string' || !registrationId) return undefined;
-  return { orgId, environment, registrationId, attempt: typeof attempt === 'number' && Number.isInteger(attempt) && attempt >= 0 ? attempt : 0 };
+  const id = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= 2_000;
+  return {
+    orgId,
+    environment,
+    registrationId,
+    attempt: typeof attempt === 'number' && Number.isInteger(attempt) && attempt >= 0 ? attempt : 0,
+    ...(id(registryId) ? { registryId, ...(id(registryUri) ? { registryUri } : {}) } : {}),
+  };
 }
 
 /** What a registry's answer to a send or a status read does to a record. */
@@ -83,7 +144,7 @@ const registryReasons = (reasons: readonly string[] | undefined, fallback: strin
  */
 export function afterAnswer(current: RegistrationRecord, answer: RegistryAnswer, now: string): AnswerOutcome {
   if (answer.outcome === 'retry') return { kind: 'retry', reason: answer.reason, ...(answer.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: answer.retryAfterSeconds }) };
-  const base = { ...current, updatedAt: now, version: current.version + 1 };
+  const base = { ...unclaimed(current), updatedAt: now, version: current.version + 1 };
   if (answer.outcome === 'refused') {
     return { kind: 'write', event: 'registry.registration.rejected', record: { ...base, status: 'rejected', reasons: registryReasons(answer.reasons, 'The registry refused the entry.'), submittedAt: current.submittedAt ?? now } };
   }
@@ -136,7 +197,7 @@ export function lifecycleChange(current: RegistrationRecord, deactivate: boolean
  */
 export function afterLifecycleAnswer(current: RegistrationRecord, answer: RegistryAnswer, now: string): AnswerOutcome {
   if (answer.outcome === 'retry') return { kind: 'retry', reason: answer.reason, ...(answer.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: answer.retryAfterSeconds }) };
-  const base = settled({ ...current, updatedAt: now, version: current.version + 1 });
+  const base = settled({ ...unclaimed(current), updatedAt: now, version: current.version + 1 });
   if (answer.outcome === 'refused' || answer.status === 'rejected') {
     return { kind: 'write', event: 'registry.registration.rejected', record: { ...base, reasons: registryReasons(answer.reasons, 'The registry did not take the change.') } };
   }

@@ -47,6 +47,17 @@ export interface RegistrationRecord {
    * `reactivation_requested` (reinstated: back to `registered`).
    */
   deactivation?: Deactivation;
+  /**
+   * The outbox's claim (docs/registry.md#the-outbox): when a worker took the record to send it (its
+   * entry, or its deactivation). Written before the send, on the condition that the record is the
+   * one the worker read, so that two deliveries of one message never both send; a claim older than
+   * CLAIM_LEASE_SECONDS belongs to a worker that is gone.
+   */
+  claimedAt?: string;
+  /** A registry that asked to wait (or was down): the outbox does not send before this time. */
+  notBefore?: string;
+  /** How often the registry answered "try again" to this record's send in a row (the backoff grows with it). */
+  sendRetries?: number;
   createdAt: string;
   updatedAt: string;
   /** Counts every change: a change is written on the condition that the stored record is still the one it was made from. */
