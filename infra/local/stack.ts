@@ -1,3 +1,4 @@
+import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -422,6 +423,10 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
       }
     }
 
+    // EventBridge's daily rule, played locally: the sweep for proofs of registration due for renewal
+    // goes on the outbox queue once a day while the stack runs (docs/registry.md#proof-of-registration).
+    stops.unshift(scheduleRenewalSweep(info.sqsEndpoint, region, queues.registryOutboxQueueUrl));
+
     // The backup copy: Lambda's stream mapping filters to the item types of published versions
     // (infra/cdk/constructs/backup.ts); the local poller takes one type, so one poller each.
     for (const itemType of BACKED_UP_TYPES) {
@@ -466,4 +471,17 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
     for (const stop of stops) await stop().catch(() => undefined);
     throw error;
   }
+}
+
+/** Sends the proof renewal sweep's message to the outbox queue every day (infra/cdk/constructs/registry-outbox-pipeline.ts sets the same rule in AWS). */
+function scheduleRenewalSweep(endpoint: string, region: string, queueUrl: string): () => Promise<void> {
+  const sqs = new SQSClient({ region, endpoint, useQueueUrlAsEndpoint: false, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const timer = setInterval(() => {
+    sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify({ kind: 'proof-renewals' }) })).catch((error: unknown) => reportPollerError('proof-renewal-sweep', error));
+  }, 86_400_000);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    sqs.destroy();
+  };
 }

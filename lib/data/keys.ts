@@ -67,6 +67,7 @@ import type { Tenant } from '../domain/tenant.ts';
  * | access request, owner's copy | `T#{ownerOrgId}#{env}` | `AREQ#{requestId}` | the requests made to an organization: get by id; oldest first (ids sort by time); docs/access.md#access-requests |
  * | access request, requester's copy | `T#{requesterOrgId}#{env}` | `AREQOUT#{requestId}` | the same record in the requester's partition: the requests it made |
  * | registration | `T#{orgId}#{env}` | `REG#{registrationId}` | one per passport identifier (model, batch, item) on its way into the EU registry: get by id (consistent); the tenant's registrations in id order, filtered by status, granularity or product (docs/registry.md#registrations) |
+ * | registration, proof due (index GSI1) | GSI1PK `PROOFDUE#{yyyy-mm-dd}#{shard 0–7}` | `REG#{registrationId}` | a registered entry in the sparse index under the day its proof of registration is due for renewal: the daily sweep reads each day's eight shards (docs/registry.md#proof-of-registration) |
  * | registry settings | `T#{orgId}#{env}` | `REGSETTINGS` | the tenant's operator identity, facilities, commodity code and whether registration is on: one GetItem per publication (cached) |
  */
 
@@ -128,6 +129,16 @@ export const accessRequestSk = (side: 'owner' | 'requester', requestId: string):
 /** Sort-key prefix of a tenant's registrations in the EU registry (`REGSETTINGS` has no `#`: not under it). */
 export const REGISTRATION_PREFIX = 'REG#';
 export const registrationSk = (registrationId: string): string => `${REGISTRATION_PREFIX}${registrationId}`;
+/** The shards of a day's proofs due for renewal: a day with a million renewals is eight index partitions, not one. */
+export const PROOF_DUE_SHARDS = 8;
+export const proofDuePk = (day: string, shard: number): string => `PROOFDUE#${day}#${shard}`;
+/** A registration id's shard: its last base32 character (a digest's, so evenly spread). */
+export const proofDueShardOf = (registrationId: string): number => registrationId.charCodeAt(registrationId.length - 1) % PROOF_DUE_SHARDS;
+/** The tenant of a tenant partition key, `T#{orgId}#{env}`. */
+export function tenantOfPk(pk: string): Tenant | undefined {
+  const match = /^T#([^#]+)#(live|test)$/.exec(pk);
+  return match ? { orgId: match[1] as string, environment: match[2] as Tenant['environment'] } : undefined;
+}
 /** The tenant's registry settings (docs/registry.md#settings). */
 export const REGISTRY_SETTINGS_SK = 'REGSETTINGS';
 

@@ -4,7 +4,9 @@ import type { RegistrationReason, RegistrationRecord } from '../domain/registry/
 import type { Tenant } from '../domain/tenant.ts';
 import { db, tableName } from './client.ts';
 import { isConditionFailure } from './errors.ts';
-import { REGISTRATION_PREFIX, registrationSk, tenantPk, type ItemKey } from './keys.ts';
+import { renewalDayOf } from '../domain/registry/outbox.ts';
+import { proofDuePk, proofDueShardOf, REGISTRATION_PREFIX, registrationSk, tenantOfPk, tenantPk, type ItemKey } from './keys.ts';
+import { GSI1 } from './table.ts';
 import { beginsWith } from './query.ts';
 import { writeIfFirstHolds, type TransactItem } from './writes.ts';
 
@@ -20,8 +22,12 @@ type Item = Record<string, unknown>;
 export const registrationKey = (tenant: Tenant, registrationId: string): ItemKey => ({ PK: tenantPk(tenant), SK: registrationSk(registrationId) });
 
 /** The stored attributes of a record (undefined members are left out by the client). */
-const attributes = (record: RegistrationRecord): Item => ({
+const attributes = (record: RegistrationRecord): Item => {
+  const due = renewalDayOf(record);
+  return {
   type: 'registration',
+  // In the sparse index under the day its proof is due for renewal, while it is registered (docs/registry.md#proof-of-registration).
+  [GSI1.partitionKey]: due === undefined ? undefined : proofDuePk(due, proofDueShardOf(record.registrationId)),
   registrationId: record.registrationId,
   entry: record.entry,
   granularity: record.granularity,
@@ -38,6 +44,7 @@ const attributes = (record: RegistrationRecord): Item => ({
   submittedAt: record.submittedAt,
   registeredAt: record.registeredAt,
   proofExpiresAt: record.proofExpiresAt,
+  proofRenewedAt: record.proofRenewedAt,
   deactivation: record.deactivation,
   claimedAt: record.claimedAt,
   notBefore: record.notBefore,
@@ -45,7 +52,8 @@ const attributes = (record: RegistrationRecord): Item => ({
   createdAt: record.createdAt,
   updatedAt: record.updatedAt,
   version: record.version,
-});
+  };
+};
 
 const isStatus = (value: unknown): value is RegistrationStatus => typeof value === 'string' && (REGISTRATION_STATUSES as readonly string[]).includes(value);
 const isGranularity = (value: unknown): value is RegistryGranularity => typeof value === 'string' && (REGISTRY_GRANULARITIES as readonly string[]).includes(value);
@@ -111,6 +119,7 @@ export function registrationFromItem(item: Item | undefined): RegistrationRecord
     ...optional('submittedAt'),
     ...optional('registeredAt'),
     ...optional('proofExpiresAt'),
+    ...optional('proofRenewedAt'),
     ...(item.deactivation === 'requested' || item.deactivation === 'reactivation_requested' ? { deactivation: item.deactivation } : {}),
     ...optional('claimedAt'),
     ...optional('notBefore'),
@@ -269,4 +278,33 @@ export function registrationChange(tenant: Tenant, before: RegistrationRecord, a
     ExpressionAttributeValues: { ':before': before.version },
   };
   return { Put: put };
+}
+
+/**
+ * One page of the registrations whose proof is due for renewal on `day` in one shard of the sparse
+ * index (docs/registry.md#proof-of-registration): their tenants and ids, at most `limit`, after the
+ * cursor (the index's LastEvaluatedKey as JSON). The index holds only registered records.
+ */
+export async function registrationsDueOn(
+  day: string,
+  shard: number,
+  page: { limit: number; cursor?: string },
+): Promise<{ data: { tenant: Tenant; registrationId: string }[]; nextCursor?: string }> {
+  const result = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: GSI1.name,
+      KeyConditionExpression: '#pk = :pk',
+      ExpressionAttributeNames: { '#pk': GSI1.partitionKey, '#id': 'registrationId', '#key': 'PK' },
+      ExpressionAttributeValues: { ':pk': proofDuePk(day, shard) },
+      ProjectionExpression: '#key, #id',
+      Limit: page.limit,
+      ...(page.cursor === undefined ? {} : { ExclusiveStartKey: JSON.parse(page.cursor) as Item }),
+    }),
+  );
+  const data = (result.Items ?? []).flatMap((item) => {
+    const tenant = typeof item.PK === 'string' ? tenantOfPk(item.PK) : undefined;
+    return tenant && typeof item.registrationId === 'string' ? [{ tenant, registrationId: item.registrationId }] : [];
+  });
+  return { data, ...(result.LastEvaluatedKey ? { nextCursor: JSON.stringify(result.LastEvaluatedKey) } : {}) };
 }

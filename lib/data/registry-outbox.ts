@@ -1,6 +1,6 @@
 import { ChangeMessageVisibilityCommand } from '@aws-sdk/client-sqs';
 import { config } from '../config.ts';
-import { MAX_OUTBOX_DELAY_SECONDS, type OutboxMessage } from '../domain/registry/outbox.ts';
+import { MAX_OUTBOX_DELAY_SECONDS, type OutboxMessage, type RenewalSweepMessage } from '../domain/registry/outbox.ts';
 import { sendInBatches, sqs } from './sqs.ts';
 
 /**
@@ -17,7 +17,7 @@ const queueUrl = (): string => {
 };
 
 /** Puts messages on the outbox queue, ten to a SendMessageBatch call, each delayed by up to 15 minutes; throws when some could not be queued. */
-export async function sendOutboxMessages(messages: readonly { message: OutboxMessage; delaySeconds?: number }[]): Promise<void> {
+export async function sendOutboxMessages(messages: readonly { message: OutboxMessage | RenewalSweepMessage; delaySeconds?: number }[]): Promise<void> {
   if (messages.length === 0) return;
   const batch = messages.map(({ message, delaySeconds }) => ({
     body: JSON.stringify(message),

@@ -59,6 +59,8 @@ export const EVENT_TYPES = [
   'registry.registration.rejected',
   // An ITEM entry deactivated at the registry (its item withdrawn or recycled, docs/registry.md#lifecycle); reactivated is registered again.
   'registry.registration.deactivated',
+  // A registered entry's proof of registration renewed before its 90 days ran out (docs/registry.md#proof-of-registration).
+  'registry.registration.proof_renewed',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

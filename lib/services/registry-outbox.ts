@@ -1,14 +1,15 @@
 import { config } from '../config.ts';
 import { inParallel } from '../domain/in-parallel.ts';
 import { eventPut } from '../data/events.ts';
-import { getRegistration } from '../data/registrations.ts';
+import { PROOF_DUE_SHARDS } from '../data/keys.ts';
+import { getRegistration, registrationsDueOn } from '../data/registrations.ts';
 import { delayOutboxMessage, sendOutboxMessages } from '../data/registry-outbox.ts';
 import { registryClientFor, type RegistryClient } from '../data/registry-client.ts';
 import type { Signer } from '../data/signers.ts';
 import { newEvent, type Origin } from '../domain/events.ts';
 import { batchUpiOf, modelUpiOf } from '../domain/registry/build.ts';
 import type { RegistryAnswer } from '../domain/registry/entry.ts';
-import { afterAnswer, afterLifecycleAnswer, backoffSeconds, claimed, claimIsFresh, MAX_OUTBOX_DELAY_SECONDS, MAX_WAIT_ATTEMPTS, OUTBOX_STATUSES, released, retryVisibilitySeconds, secondsUntilSend, waitsForTime, type OutboxMessage } from '../domain/registry/outbox.ts';
+import { afterAnswer, afterLifecycleAnswer, afterRenewal, renewalDue, type RenewalSweepMessage, backoffSeconds, claimed, claimIsFresh, MAX_OUTBOX_DELAY_SECONDS, MAX_WAIT_ATTEMPTS, OUTBOX_STATUSES, released, retryVisibilitySeconds, secondsUntilSend, waitsForTime, type OutboxMessage } from '../domain/registry/outbox.ts';
 import { MOCK_UPI_MAX_LENGTH } from '../domain/registry/precheck.ts';
 import type { RegistrationRecord } from '../domain/registry/registration.ts';
 import { toRegistrationView } from '../domain/registry/settings.ts';
@@ -312,6 +313,83 @@ async function runTenant(run: TenantRun): Promise<void> {
     if (mine) await sendClaimed(run, mine, seal);
   });
   await sendLifecycle(run, due.filter((r) => r.deactivation !== undefined && (r.status === 'registered' || r.status === 'deactivated')), seal);
+  await renew(run, due.filter((r) => renewalDue(r, run.now)));
+}
+
+/**
+ * Renews the proofs of registration due (docs/registry.md#proof-of-registration): asks the registry
+ * for each entry's status; still registered, the record gets a fresh proof, valid 90 days, with the
+ * `registry.registration.proof_renewed` event; no longer registered, it is `rejected` with the
+ * registry's reasons. A status read changes nothing at the registry, so two renewals at once are
+ * harmless: the second write finds the record changed and leaves it.
+ */
+async function renew(run: TenantRun, records: readonly RegistrationRecord[]): Promise<void> {
+  const stamp = run.now.toISOString();
+  await inParallel(records, SENDS_IN_FLIGHT, async (record) => {
+    let answer: RegistryAnswer;
+    try {
+      answer = await run.client.status(record.registryId as string);
+    } catch (error) {
+      answer = { outcome: 'retry', reason: error instanceof Error ? error.message : String(error) };
+    }
+    const first = afterRenewal(record, answer, stamp);
+    if (first.kind === 'retry') {
+      await retryLater(run, record.registrationId, first.retryAfterSeconds);
+      return;
+    }
+    if (first.kind === 'pending') {
+      const attempt = attemptOf(run, record.registrationId) + 1;
+      run.later.push({ message: messageOf(run, record.registrationId, attempt), delaySeconds: Math.max(config().registryStatusPollSeconds, backoffSeconds(attempt)) });
+      return;
+    }
+    await changeRegistration(
+      run.tenant,
+      record,
+      (current) => {
+        if (!renewalDue(current, run.now) || current.proofExpiresAt !== record.proofExpiresAt) return 'skip';
+        const outcome = afterRenewal(current, answer, stamp);
+        return outcome.kind === 'write' ? outcome.record : 'unchanged';
+      },
+      (after) => [eventPut(run.tenant, newEvent(after.status === 'registered' ? 'registry.registration.proof_renewed' : 'registry.registration.rejected', toRegistrationView(after), origin, stamp))],
+    );
+  });
+}
+
+/** How many days back the sweep looks for proofs due: a sweep that did not run for a while catches up. */
+export const SWEEP_DAYS_BACK = 30;
+/** Registrations one sweep invocation queues before it hands the rest to a message of its own (its time budget within the worker's 60 s). */
+export const SWEEP_BUDGET = 5_000;
+
+/**
+ * The daily sweep for proofs of registration due for renewal (docs/registry.md#proof-of-registration):
+ * reads the sparse index's day partitions from SWEEP_DAYS_BACK days ago to today, eight shards each,
+ * and puts one outbox message per registration found on the queue; the worker renews each. After
+ * SWEEP_BUDGET registrations it queues a sweep message that goes on from where it stopped. Answers
+ * the messages it queued.
+ */
+export async function sweepRenewals(from: RenewalSweepMessage['from'], now: Date = new Date(), budget: number = SWEEP_BUDGET): Promise<OutboxMessage[]> {
+  const today = now.toISOString().slice(0, 10);
+  const days = Array.from({ length: SWEEP_DAYS_BACK + 1 }, (_, i) => new Date(now.getTime() - (SWEEP_DAYS_BACK - i) * 86_400_000).toISOString().slice(0, 10));
+  const queued: OutboxMessage[] = [];
+  for (const day of days) {
+    if (from && day < from.day) continue;
+    for (let shard = from && day === from.day ? from.shard : 0; shard < PROOF_DUE_SHARDS; shard++) {
+      let cursor = from && day === from.day && shard === from.shard ? from.cursor : undefined;
+      do {
+        if (queued.length >= budget) {
+          await sendOutboxMessages([{ message: { kind: 'proof-renewals', from: { day, shard, ...(cursor === undefined ? {} : { cursor }) } } }]);
+          return queued;
+        }
+        const page = await registrationsDueOn(day, shard, { limit: Math.min(100, budget - queued.length), ...(cursor === undefined ? {} : { cursor }) });
+        const messages = page.data.map(({ tenant, registrationId }): OutboxMessage => ({ orgId: tenant.orgId, environment: tenant.environment, registrationId, attempt: 0 }));
+        await sendOutboxMessages(messages.map((message) => ({ message })));
+        queued.push(...messages);
+        cursor = page.nextCursor;
+      } while (cursor !== undefined);
+    }
+  }
+  if (today < (from?.day ?? today)) logger().warn('A proof renewal sweep from the future', { from });
+  return queued;
 }
 
 /**

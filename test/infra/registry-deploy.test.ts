@@ -63,6 +63,21 @@ describe('the registry in the stack', () => {
     expect(variables.REGISTRY_CLIENT_SECRET).toBeUndefined();
   });
 
+  it('puts the proof renewal sweep on the outbox queue once a day, and lets only EventBridge send it there', () => {
+    // Act
+    const rules = Object.values(synth.resources).filter((r) => r.Type === 'AWS::Events::Rule');
+    const policies = Object.values(synth.resources).filter((r) => r.Type === 'AWS::SQS::QueuePolicy');
+
+    // Assess
+    const sweep = rules.find((r) => JSON.stringify(r.Properties).includes('proof-renewals'));
+    expect(sweep?.Properties).toMatchObject({ ScheduleExpression: 'rate(1 day)', State: 'ENABLED' });
+    const target = (sweep?.Properties?.Targets as { Arn: unknown; Input: string }[])[0];
+    expect(JSON.parse(target?.Input ?? '{}')).toEqual({ kind: 'proof-renewals' });
+    expect(JSON.stringify(target?.Arn)).toContain('RegistryOutboxQueue');
+    const sends = policies.flatMap((p) => (p.Properties?.PolicyDocument as { Statement: { Principal?: unknown; Action: unknown }[] }).Statement).filter((s) => JSON.stringify(s.Action).includes('sqs:SendMessage'));
+    expect(sends.some((s) => JSON.stringify(s.Principal).includes('events.amazonaws.com'))).toBe(true);
+  });
+
   it('attack: only the functions whose grants say registry may read the registry client secrets, and nothing else with that grant', () => {
     for (const name of Object.keys(FUNCTIONS)) {
       // Act

@@ -1,6 +1,6 @@
 import { config } from '../../lib/config.ts';
 import { describe, expect, it } from 'vitest';
-import { afterAnswer, afterLifecycleAnswer, backoffSeconds, CLAIM_LEASE_SECONDS, claimed, claimIsFresh, lifecycleChange, parseOutboxMessage, released, retryVisibilitySeconds, secondsUntilSend, waitsForTime } from '../../lib/domain/registry/outbox.ts';
+import { afterAnswer, afterLifecycleAnswer, afterRenewal, backoffSeconds, CLAIM_LEASE_SECONDS, claimed, claimIsFresh, lifecycleChange, parseOutboxMessage, parseRenewalSweep, released, RENEW_BEFORE_DAYS, renewalDayOf, renewalDue, retryVisibilitySeconds, secondsUntilSend, waitsForTime } from '../../lib/domain/registry/outbox.ts';
 import { FUNCTIONS } from '../../infra/functions.ts';
 import type { RegistrationRecord } from '../../lib/domain/registry/registration.ts';
 import { outboxMessagesOf } from '../../lib/services/registry-outbox.ts';
@@ -141,10 +141,26 @@ describe('lifecycle (docs/registry.md#lifecycle)', () => {
     expect(files?.deactivation).toBeUndefined();
   });
 
-  it('leaves a model, an item not registered yet, and a request already made as they are', () => {
+  it('puts the change in the entry of an item not sent yet or rejected, and asks for it on one on its way through the API', () => {
+    // Act
+    const ready = lifecycleChange(record({ status: 'ready' }), true, 'api', NOW);
+    const rejected = lifecycleChange(record({ status: 'rejected', entry: { ...record().entry, deactivated: true } }), false, 'files', NOW);
+    const inFlight = lifecycleChange(record({ status: 'submitted', claimedAt: NOW }), true, 'api', NOW);
+    const registeredLater = inFlight && afterAnswer(inFlight, { outcome: 'accepted', registryId: 'r-1', status: 'registered' }, NOW);
+
+    // Assess
+    expect(ready).toMatchObject({ status: 'ready', version: 4, entry: { deactivated: true } });
+    expect(ready?.deactivation).toBeUndefined();
+    expect(rejected).toMatchObject({ status: 'rejected', entry: { deactivated: false } });
+    expect(lifecycleChange(record({ status: 'ready' }), false, 'api', NOW)).toBeUndefined();
+    expect(inFlight).toMatchObject({ status: 'submitted', deactivation: 'requested', entry: { deactivated: false } });
+    // Registered by the registry, it still asks: the outbox's next message sends the deactivation.
+    expect(registeredLater).toMatchObject({ kind: 'write', record: { status: 'registered', deactivation: 'requested' } });
+  });
+
+  it('leaves a model and a request already made as they are', () => {
     // Act and Assess
     expect(lifecycleChange(record({ status: 'registered', granularity: 'MODEL' }), true, 'api', NOW)).toBeUndefined();
-    expect(lifecycleChange(record({ status: 'ready' }), true, 'api', NOW)).toBeUndefined();
     expect(lifecycleChange(record({ status: 'registered', deactivation: 'requested' }), true, 'api', NOW)).toBeUndefined();
     expect(lifecycleChange(record({ status: 'registered' }), false, 'api', NOW)).toBeUndefined();
   });
@@ -257,5 +273,55 @@ describe('claims (docs/registry.md#the-outbox)', () => {
     // Assess
     expect(carried).toEqual({ ...tenant, registrationId: 'reg_x', attempt: 1, registryId: 'r-1', registryUri: 'https://registry.example/r-1' });
     expect(tooLong).toEqual({ ...tenant, registrationId: 'reg_x', attempt: 1 });
+  });
+});
+
+describe('proof of registration renewal (docs/registry.md#proof-of-registration)', () => {
+  const registered = (overrides: Partial<RegistrationRecord> = {}) =>
+    record({ status: 'registered', registryId: 'r-1', registeredAt: NOW, proofExpiresAt: '2027-02-27T12:00:00.000Z', ...overrides });
+
+  it('is due 14 days before the proof runs out, only for a registered entry with a registry id and no pending (de)activation', () => {
+    // Prepare
+    const before = new Date('2027-02-12T23:59:59.000Z');
+    const on = new Date('2027-02-13T00:00:00.000Z');
+
+    // Act
+    const day = renewalDayOf(registered());
+
+    // Assess
+    expect(RENEW_BEFORE_DAYS).toBe(14);
+    expect(day).toBe('2027-02-13');
+    expect(renewalDue(registered(), before)).toBe(false);
+    expect(renewalDue(registered(), on)).toBe(true);
+    expect(renewalDayOf(registered({ status: 'deactivated' }))).toBeUndefined();
+    expect(renewalDayOf(registered({ deactivation: 'requested' }))).toBeUndefined();
+    expect(renewalDayOf(registered({ registryId: undefined }))).toBeUndefined();
+  });
+
+  it('gives a still registered entry a fresh proof of 90 days from the renewal, and a no longer registered one the registry\'s reasons', () => {
+    // Prepare
+    const at = '2027-02-15T08:00:00.000Z';
+
+    // Act
+    const renewed = afterRenewal(registered(), { outcome: 'accepted', registryId: 'r-1', status: 'registered' }, at);
+    const gone = afterRenewal(registered(), { outcome: 'accepted', registryId: 'r-1', status: 'rejected', reasons: ['Operator no longer verified.'] }, at);
+
+    // Assess
+    expect(renewed).toMatchObject({ kind: 'write', event: 'registry.registration.proof_renewed', record: { status: 'registered', proofExpiresAt: '2027-05-16T08:00:00.000Z', proofRenewedAt: at, registeredAt: NOW, version: 4 } });
+    expect(gone).toMatchObject({ kind: 'write', event: 'registry.registration.rejected', record: { status: 'rejected', reasons: [{ source: 'registry', message: 'Operator no longer verified.' }] } });
+    expect(afterRenewal(registered(), { outcome: 'retry', reason: '503' }, at).kind).toBe('retry');
+  });
+
+  it('reads the sweep\'s message and its continuation, and nothing else as one', () => {
+    // Act
+    const daily = parseRenewalSweep('{"kind":"proof-renewals"}');
+    const continued = parseRenewalSweep(JSON.stringify({ kind: 'proof-renewals', from: { day: '2027-02-13', shard: 3, cursor: '{"PK":"x"}' } }));
+
+    // Assess
+    expect(daily).toEqual({ kind: 'proof-renewals' });
+    expect(continued).toEqual({ kind: 'proof-renewals', from: { day: '2027-02-13', shard: 3, cursor: '{"PK":"x"}' } });
+    expect(parseRenewalSweep(JSON.stringify({ kind: 'proof-renewals', from: { day: 'tomorrow', shard: 1 } }))).toEqual({ kind: 'proof-renewals' });
+    expect(parseRenewalSweep(JSON.stringify({ orgId: 'o', environment: 'live', registrationId: 'reg_x' }))).toBeUndefined();
+    expect(parseRenewalSweep('not json')).toBeUndefined();
   });
 });

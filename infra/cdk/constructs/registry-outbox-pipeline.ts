@@ -1,3 +1,6 @@
+import { Duration } from 'aws-cdk-lib';
+import { Rule, RuleTargetInput, Schedule } from 'aws-cdk-lib/aws-events';
+import { SqsQueue } from 'aws-cdk-lib/aws-events-targets';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
 import { FilterCriteria, FilterRule, type IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
@@ -16,10 +19,18 @@ export const REGISTRY_OUTBOX_MAX_RECEIVES = 20;
  * worker's event source mapping (from QueuePipeline), and the feed's mapping on the table's stream,
  * filtered to registration items written or changed into a status the outbox works on, so that the
  * feed is invoked for nothing else. A failing stream batch is split and retried until it succeeds.
+ * An EventBridge rule puts the daily proof renewal sweep on the queue.
  */
 export class RegistryOutboxPipeline extends QueuePipeline {
   constructor(scope: Construct, id: string, props: QueuePipelineProps) {
     super(scope, id, 'RegistryOutbox', props);
+    // The daily sweep for proofs of registration due for renewal: a message on the outbox queue, which the
+    // worker answers by queueing each registration due (docs/registry.md#proof-of-registration).
+    new Rule(this, 'ProofRenewalSweep', {
+      description: 'Daily: the registry outbox sweeps for proofs of registration due for renewal',
+      schedule: Schedule.rate(Duration.days(1)),
+      targets: [new SqsQueue(this.queue, { message: RuleTargetInput.fromObject({ kind: 'proof-renewals' }) })],
+    });
   }
 
   /** The feed's event source mapping on the table stream (`id`: the function's construct id). */

@@ -75,6 +75,64 @@ export const OUTBOX_STATUSES: readonly RegistrationStatus[] = ['pending_checks',
 /** A proof of registration is valid 90 days (Art. 9 of Implementing Regulation (EU) 2026/1778: issue 39 only, unconfirmed; docs/registry.md#what-the-law-says). */
 export const PROOF_VALIDITY_DAYS = 90;
 
+/**
+ * How long before a proof of registration runs out the outbox asks the registry for a fresh one
+ * (docs/registry.md#proof-of-registration): 14 days, our choice (the regulation sets the 90 days, not
+ * when to renew), so that a registry down for days still leaves time.
+ */
+export const RENEW_BEFORE_DAYS = 14;
+
+/** The day (YYYY-MM-DD, UTC) a registered record's proof is due for renewal, or undefined when it has none to renew. */
+export function renewalDayOf(record: RegistrationRecord): string | undefined {
+  if (record.status !== 'registered' || record.proofExpiresAt === undefined || record.registryId === undefined || record.deactivation !== undefined) return undefined;
+  const due = Date.parse(record.proofExpiresAt) - RENEW_BEFORE_DAYS * 86_400_000;
+  return Number.isFinite(due) ? new Date(due).toISOString().slice(0, 10) : undefined;
+}
+
+/** Whether a record's proof of registration is due for renewal at `now`. */
+export const renewalDue = (record: RegistrationRecord, now: Date): boolean => {
+  const day = renewalDayOf(record);
+  return day !== undefined && day <= now.toISOString().slice(0, 10);
+};
+
+/**
+ * What the registry's answer to a renewal's status read makes of a registered record, one version
+ * on: still registered → a fresh proof, valid 90 days from now (`proofRenewedAt`); rejected or
+ * refused → `rejected` with the registry's reasons; pending → ask again later; `retry` writes nothing.
+ */
+export function afterRenewal(current: RegistrationRecord, answer: RegistryAnswer, now: string): AnswerOutcome {
+  if (answer.outcome === 'retry') return { kind: 'retry', reason: answer.reason, ...(answer.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: answer.retryAfterSeconds }) };
+  if (answer.outcome === 'accepted' && answer.status === 'pending') return { kind: 'pending' };
+  const base = { ...current, updatedAt: now, version: current.version + 1 };
+  if (answer.outcome === 'accepted' && answer.status === 'registered') {
+    return { kind: 'write', event: 'registry.registration.proof_renewed', record: { ...base, proofExpiresAt: addDays(now, PROOF_VALIDITY_DAYS), proofRenewedAt: now } };
+  }
+  return { kind: 'write', event: 'registry.registration.rejected', record: { ...base, status: 'rejected', reasons: registryReasons(answer.reasons, 'The registry no longer holds the entry as registered.') } };
+}
+
+/** The message that starts (or continues) the sweep for proofs due for renewal: EventBridge sends it daily, and a sweep that ran out of time sends the rest to itself. */
+export interface RenewalSweepMessage {
+  kind: 'proof-renewals';
+  /** Where a continued sweep goes on: the day, its shard and the page's cursor. */
+  from?: { day: string; shard: number; cursor?: string };
+}
+
+/** A queue message's body as a RenewalSweepMessage, or undefined. */
+export function parseRenewalSweep(body: string): RenewalSweepMessage | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  if (!isRecord(value) || value.kind !== 'proof-renewals') return undefined;
+  const from = value.from;
+  if (isRecord(from) && typeof from.day === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(from.day) && typeof from.shard === 'number' && Number.isInteger(from.shard) && from.shard >= 0) {
+    return { kind: 'proof-renewals', from: { day: from.day, shard: from.shard, ...(typeof from.cursor === 'string' && from.cursor.length <= 4_096 ? { cursor: from.cursor } : {}) } };
+  }
+  return { kind: 'proof-renewals' };
+}
+
 /** SQS's longest delay and visibility wait we use: 15 minutes. */
 export const MAX_OUTBOX_DELAY_SECONDS = 900;
 
@@ -128,7 +186,7 @@ export function parseOutboxMessage(body: string): OutboxMessage | undefined {
 
 /** What a registry's answer to a send or a status read does to a record. */
 export type AnswerOutcome =
-  | { kind: 'write'; record: RegistrationRecord; event: 'registry.registration.submitted' | 'registry.registration.registered' | 'registry.registration.rejected' | 'registry.registration.deactivated' }
+  | { kind: 'write'; record: RegistrationRecord; event: 'registry.registration.submitted' | 'registry.registration.registered' | 'registry.registration.rejected' | 'registry.registration.deactivated' | 'registry.registration.proof_renewed' }
   /** Still pending at the registry: nothing to write, ask again later. */
   | { kind: 'pending' }
   | { kind: 'retry'; retryAfterSeconds?: number; reason: string };
@@ -176,12 +234,24 @@ const settled = (record: RegistrationRecord): RegistrationRecord => {
  * its registration, one version on; undefined when nothing changes. Only an ITEM entry has
  * `deactivated` (the CIRPASS-2 mock's schema); only a `registered` one is deactivated and only a
  * `deactivated` one reactivated. Through the API the change is asked for (`deactivation`, the outbox
- * sends it); in files it is marked at once (the next upload file carries it). A request not sent
- * yet that the opposite change cancels is dropped.
+ * sends it); in files it is marked at once. An entry not sent yet (`pending_checks`, `ready`) or
+ * `rejected` carries the change in its own `deactivated`; one on its way through the API asks for it
+ * and the outbox sends it once the registry has registered the entry. A request not sent yet that
+ * the opposite change cancels is dropped.
  */
 export function lifecycleChange(current: RegistrationRecord, deactivate: boolean, submission: 'api' | 'files', now: string): RegistrationRecord | undefined {
   if (current.granularity !== 'ITEM') return undefined;
   const base = { ...current, updatedAt: now, version: current.version + 1 };
+  // Not sent yet, or rejected (to be fixed and sent again): the entry itself carries the change, and goes with it.
+  if (current.status === 'pending_checks' || current.status === 'ready' || current.status === 'rejected') {
+    return (current.entry.deactivated ?? false) === deactivate ? undefined : { ...base, entry: { ...current.entry, deactivated: deactivate } };
+  }
+  // On its way through the API (claimed, or pending at the registry): asked for, and sent once the registry has registered it.
+  if (current.status === 'submitted' && submission === 'api') {
+    if (current.deactivation === (deactivate ? 'reactivation_requested' : 'requested')) return settled(base);
+    if (current.deactivation !== undefined || (current.entry.deactivated ?? false) === deactivate) return undefined;
+    return { ...base, deactivation: deactivate ? 'requested' : 'reactivation_requested' };
+  }
   // The opposite request, not sent yet: the entry at the registry is already what is wanted.
   if (current.deactivation === (deactivate ? 'reactivation_requested' : 'requested')) return settled(base);
   const wanted: RegistrationRecord['deactivation'] = deactivate ? 'requested' : 'reactivation_requested';

@@ -41,6 +41,8 @@ export interface RegistrationRecord {
   registeredAt?: string;
   /** When the proof of registration runs out (Art. 9 of Implementing Regulation (EU) 2026/1778: 90 days, docs/registry.md). */
   proofExpiresAt?: string;
+  /** When the proof was last renewed (docs/registry.md#proof-of-registration). */
+  proofRenewedAt?: string;
   /**
    * A change of an ITEM entry's `deactivated` its item's life asks for and the outbox has still to
    * send (docs/registry.md#lifecycle): `requested` (withdrawn or recycled: to `deactivated`),

@@ -225,7 +225,8 @@ export const registrationSchema = z
     correlationId: z.string().nullable().describe('The upload file set it went out in'),
     submittedAt: z.iso.datetime().nullable(),
     registeredAt: z.iso.datetime().nullable(),
-    proofExpiresAt: z.iso.datetime().nullable().describe('When the proof of registration runs out'),
+    proofExpiresAt: z.iso.datetime().nullable().describe('When the proof of registration runs out (90 days after it was issued or last renewed; the outbox renews it 14 days before: docs/registry.md#proof-of-registration)'),
+    proofRenewedAt: z.iso.datetime().nullable().describe('When the proof of registration was last renewed, or null'),
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),
   })
@@ -265,6 +266,7 @@ export const toRegistrationView = (record: RegistrationRecord): RegistrationView
   submittedAt: record.submittedAt ?? null,
   registeredAt: record.registeredAt ?? null,
   proofExpiresAt: record.proofExpiresAt ?? null,
+  proofRenewedAt: record.proofRenewedAt ?? null,
   createdAt: record.createdAt,
   updatedAt: record.updatedAt,
 });
