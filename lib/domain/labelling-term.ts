@@ -3,6 +3,8 @@ import * as z from 'zod';
 import { ACTOR_TYPES } from './event-types.ts';
 import type { Actor } from './events.ts';
 import { canonicalJson } from './json.ts';
+import { citation } from './labelling/evidence.ts';
+import { EVIDENCE_LEVELS, isConfirmed } from './labelling/evidence-levels.ts';
 import { isLang, LANGUAGES, type Lang } from './labelling/languages.ts';
 import { TEXT_FILES, TEXT_KEYS, type TextKey } from './labelling/texts.ts';
 
@@ -58,7 +60,7 @@ export interface LabelTermRecord {
 
 export const isTextKey = (value: string): value is TextKey => (TEXT_KEYS as readonly string[]).includes(value);
 
-/** The platform's entry of `key` in `lang` (its text, source and whether it is unconfirmed). */
+/** The platform's entry of `key` in `lang` (its text, rule and evidence). */
 export const platformEntry = (lang: Lang, key: TextKey) => TEXT_FILES[lang]?.texts[key];
 
 /**
@@ -145,7 +147,7 @@ export const listLabelTermsQuerySchema = z.strictObject({
   status: z
     .enum(['confirmed', 'unconfirmed'], { error: 'status must be confirmed or unconfirmed.' })
     .optional()
-    .describe('Only the terms whose platform wording is confirmed by its source, or only those still unconfirmed'),
+    .describe('Only the terms whose platform wording is confirmed (evidence official or official-copy), or only the others'),
 });
 
 export const TERM_STATUSES = ['confirmed', 'unconfirmed'] as const;
@@ -157,7 +159,16 @@ export const labelTermSchema = z
     text: z.string().describe("What the organization's pages show: the override's text if there is one, else the platform's"),
     platformText: z.string(),
     source: z.string().describe('The id of the platform wording’s source (docs/labelling.md#sources)'),
-    status: z.enum(TERM_STATUSES).describe('Whether a source confirmed the platform wording in this language'),
+    status: z
+      .enum(TERM_STATUSES)
+      .describe("Whether the platform wording is confirmed in this language: its evidence is the act in the Official Journal or a faithful copy (evidence.level official or official-copy)"),
+    evidence: z
+      .object({
+        level: z.enum(EVIDENCE_LEVELS).describe('official: read in the Official Journal; official-copy: a faithful copy or an authority’s page; secondary: another page; unconfirmed: the platform’s own wording'),
+        source: z.string().describe('The id of the source read (docs/labelling.md#evidence)'),
+        citation: z.string().describe('What the wording rests on: the source, its Official Journal reference where it has one, and any note'),
+      })
+      .describe('The evidence behind the platform wording in this language (docs/labelling.md#evidence)'),
     override: z
       .object({
         text: z.string(),
@@ -175,13 +186,15 @@ export type LabelTerm = z.infer<typeof labelTermSchema>;
 export function toLabelTermView(lang: Lang, termKey: TextKey, override: LabelTermRecord | undefined): LabelTerm {
   const entry = platformEntry(lang, termKey);
   const platformText = entry?.text ?? termKey;
+  const evidence = entry?.evidence ?? { level: 'unconfirmed' as const, source: 'platform' };
   return {
     lang,
     termKey,
     text: override?.text ?? platformText,
     platformText,
     source: entry?.source ?? '',
-    status: entry?.unconfirmed === true ? 'unconfirmed' : 'confirmed',
+    status: isConfirmed(evidence.level) ? 'confirmed' : 'unconfirmed',
+    evidence: { level: evidence.level, source: evidence.source, citation: citation(evidence) },
     override: override ? { text: override.text, note: override.note ?? null, updatedAt: override.updatedAt, updatedBy: override.updatedBy } : null,
   };
 }

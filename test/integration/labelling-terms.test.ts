@@ -20,6 +20,7 @@ interface Term {
   platformText: string;
   source: string;
   status: 'confirmed' | 'unconfirmed';
+  evidence: { level: string; source: string; citation: string };
   override: { text: string; note: string | null; updatedAt: string; updatedBy: { type: string; id: string } } | null;
 }
 
@@ -43,15 +44,18 @@ describe('GET /v1/labelling/terms', () => {
     const terms = response.body.data;
     expect(terms).toHaveLength(legalTermKeys('de').length + legalTermKeys('fr').length);
     expect(terms.map((t) => t.termKey)).not.toContain('pageKicker');
-    expect(terms.find((t) => t.lang === 'de' && t.termKey === 'sugars')).toEqual({
+    expect(terms.find((t) => t.lang === 'de' && t.termKey === 'energy')).toEqual({
       lang: 'de',
-      termKey: 'sugars',
-      text: 'davon Zucker',
-      platformText: 'davon Zucker',
+      termKey: 'energy',
+      text: 'Brennwert',
+      platformText: 'Brennwert',
       source: 'eu-1169-2011-annex-xv',
       status: 'confirmed',
+      evidence: { level: 'official-copy', source: 'ev-de-annex-i', citation: expect.stringContaining('gesetze.legal') },
       override: null,
     });
+    // "davon" of "davon Zucker" was seen only on a producer's page: secondary, so not confirmed.
+    expect(terms.find((t) => t.lang === 'de' && t.termKey === 'sugars')?.evidence.level).toBe('secondary');
     expect(terms.find((t) => t.lang === 'fr' && t.termKey === 'sugars')?.status).toBe('unconfirmed');
   });
 

@@ -42,7 +42,7 @@ describe('the e-label texts in 24 languages (lib/domain/labelling/texts/*.json)'
         if (!entry) continue;
         if (entry.source === undefined) withoutSource.push(`${lang}.${key}`);
         if (entry.text.toLowerCase() !== english.texts[key]?.text.toLowerCase()) continue;
-        (entry.unconfirmed === true ? unconfirmedEqual : confirmedEqual).push(`${lang}.${key}`);
+        (entry.evidence?.level === 'unconfirmed' ? unconfirmedEqual : confirmedEqual).push(`${lang}.${key}`);
       }
     }
 

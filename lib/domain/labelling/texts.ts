@@ -22,6 +22,7 @@ import ro from './texts/ro.json' with { type: 'json' };
 import sk from './texts/sk.json' with { type: 'json' };
 import sl from './texts/sl.json' with { type: 'json' };
 import sv from './texts/sv.json' with { type: 'json' };
+import type { Evidence } from './evidence-levels.ts';
 import { DEFAULT_LANGUAGE, LANGUAGES, type Lang } from './languages.ts';
 
 /**
@@ -97,11 +98,16 @@ export const TEXT_KEYS = [
 ] as const;
 export type TextKey = (typeof TEXT_KEYS)[number];
 
-/** One text: its wording, the id of its source (docs/labelling.md), and whether the wording is unconfirmed. */
+/**
+ * One text: its wording; for a legal text, the id of the rule it comes from (`source`, a row of
+ * docs/labelling.md#sources) and the evidence behind its wording in this language (`evidence`,
+ * docs/labelling.md#evidence). Interface texts have no rule; a translation still in doubt carries
+ * evidence too.
+ */
 export interface TextEntry {
   text: string;
   source?: string;
-  unconfirmed?: boolean;
+  evidence?: Evidence;
 }
 
 /** The form of one language file. */
@@ -110,10 +116,14 @@ export interface TextFile {
   texts: Record<string, TextEntry>;
 }
 
-/** The language files, as imported (test/unit/labelling-texts.test.ts checks each against TEXT_KEYS). */
-export const TEXT_FILES: Readonly<Partial<Record<Lang, TextFile>>> = {
+/**
+ * The language files, as imported (test/unit/labelling-texts.test.ts checks each against TEXT_KEYS;
+ * test/unit/labelling-evidence.test.ts checks every evidence level and source, which JSON types as
+ * plain strings).
+ */
+export const TEXT_FILES = {
   bg, cs, da, de, el, en, es, et, fi, fr, ga, hr, hu, it, lt, lv, mt, nl, pl, pt, ro, sk, sl, sv,
-};
+} as unknown as Readonly<Partial<Record<Lang, TextFile>>>;
 
 /** The placeholders a text may hold, filled by `text()`. */
 export type TextVars = Partial<Record<'year' | 'per' | 'list' | 'version' | 'date', string>>;
