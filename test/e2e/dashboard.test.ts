@@ -181,12 +181,12 @@ describe('the dashboard', () => {
       await form.getByRole('option', { name: 'grapes', exact: true, selected: true }).waitFor();
       await ingredients.press('Enter');
       await ingredients.fill('tartaric');
-      await form.getByRole('option', { name: 'Acidity regulator: tartaric acid (E 334)' }).click();
+      await form.getByRole('option', { name: 'Acidity regulators: tartaric acid (E 334)' }).click();
       await ingredients.fill('Preservative: sulphites');
       // Free text is added only after the warning that it will not be translated.
       await form.getByRole('button', { name: 'Add “Preservative: sulphites” as free text…' }).click();
       await form.getByTestId('free-text-confirm').getByRole('button', { name: 'Add untranslated' }).click();
-      expect(await form.getByRole('list', { name: 'Ingredients, in descending order of weight' }).innerText()).toMatch(/grapes[\s\S]*Acidity regulator: tartaric acid \(E 334\)[\s\S]*Preservative: sulphites/);
+      expect(await form.getByRole('list', { name: 'Ingredients, in descending order of weight' }).innerText()).toMatch(/grapes[\s\S]*Acidity regulators: tartaric acid \(E 334\)[\s\S]*Preservative: sulphites/);
       for (const [label, value] of [['Fat (g)', '0'], ['Saturated fat (g)', '0'], ['Carbohydrates (g)', '2.6'], ['Sugars (g)', '2.1'], ['Protein (g)', '0.1'], ['Salt (g)', '0'], ['Alcohol (g)', '8.7']]) {
         await form.getByLabel(label!, { exact: true }).fill(value!);
       }
@@ -255,8 +255,10 @@ describe('the dashboard', () => {
       );
       expect(await page.getByTestId('scan-chart').getAttribute('data-total')).toBe('2');
       expect(await page.locator('[data-testid="scan-chart"] rect[data-scans="2"]').count()).toBe(1);
-      expect(await page.getByRole('list', { name: 'Scans by country' }).innerText()).toContain('Germany');
-      expect(await page.getByRole('list', { name: 'Scans by referring site' }).innerText()).toContain('weinhandel.example');
+      // A wine's scans are counts only (docs/privacy.md): no country, device or referrer, and the page says why.
+      expect(await page.getByTestId('not-collected').innerText()).toMatch(/Not collected: country, device, referring site[\s\S]*Regulation \(EU\) No 1308\/2013, Art\. 119\(4\)/);
+      expect(await page.getByRole('list', { name: 'Scans by country' }).count()).toBe(0);
+      expect(await page.getByText('Germany').count()).toBe(0);
       await checkpoint(page, 'analytics');
       await page.getByRole('radio', { name: 'Month' }).click();
       await expect.poll(() => page.locator('[data-testid="scan-chart"] rect').count(), POLL).toBeGreaterThanOrEqual(12);

@@ -53,7 +53,7 @@ describe('passport ingredients from the vocabulary and as translated text', () =
     expect(published.status).toBe(201);
     expect(current.body.data).toEqual({ productType: 'wine', ingredients, labelLanguage: 'de', nutrition: DECLARED, allergens: { containsSulphites: true } });
     expect(german.status).toBe(200);
-    expect(german.text).toContain('<p>Grapes, Säureregulator: Weinsäure, Konservierungsstoffe und Antioxidationsmittel: Kaliummetabisulfit (<strong>Sulfite</strong>), Eichenholzstücke</p>');
+    expect(german.text).toContain('<p>Grapes, Säureregulatoren: Weinsäure, Konservierungsstoffe und Antioxidationsmittel: Kaliummetabisulfit (<strong>Sulfite</strong>), Eichenholzstücke</p>');
     expect(german.text).toContain('Eichenholzstücke');
     expect(french.text).toContain('<span lang="en">oak chips</span>'); // no French given: English, marked as such
   });
@@ -96,7 +96,7 @@ describe('substitutable additives (Reg. (EU) 2019/33 Art. 48a(5))', () => {
 
     // Assess
     expect(published.status).toBe(201);
-    expect(german.text).toContain('<p>Trauben, Säureregulator: enthält Weinsäure und/oder Äpfelsäure</p>');
+    expect(german.text).toContain('<p>Trauben, Säureregulatoren: enthält Weinsäure und/oder Äpfelsäure</p>');
   });
 
   it('refuses a mark standing alone with 422 naming data.ingredients[1].substitutable, and writes nothing', async () => {

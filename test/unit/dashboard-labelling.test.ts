@@ -26,7 +26,7 @@ describe('the dashboard’s ingredient search', () => {
   });
 
   it('labels an ingredient in the chosen language with its category and E-number; free text in the best language', () => {
-    expect(ingredientLabel({ code: 'tartaric-acid' }, 'en', vocabulary)).toBe('Acidity regulator: tartaric acid (E 334)');
+    expect(ingredientLabel({ code: 'tartaric-acid' }, 'en', vocabulary)).toBe('Acidity regulators: tartaric acid (E 334)');
     expect(ingredientLabel({ text: { de: 'Eiche', en: 'oak' } }, 'fr', vocabulary)).toBe('oak');
     expect(ingredientLabel('Grapes', 'fr', vocabulary)).toBe('Grapes');
   });

@@ -64,8 +64,8 @@ const GOLDEN_PAGES: Record<'de' | 'fr' | 'it' | 'es' | 'pl' | 'mt', Golden> = {
   de: {
     ingredients: [
       'Trauben', // eu-2019-33-2023-1606 Art. 48a(1), German copy E45; vocabulary status unconfirmed
-      'Säureregulator: Weinsäure', // category: eu-1169-2011-annex-vii, unconfirmed; name: eu-1333-2008 (E39)
-      'Stabilisator: Gummi arabicum', // category: eu-2019-33-2023-1606, unconfirmed; name: eu-1333-2008 (E39)
+      'Säureregulatoren: Weinsäure', // category: eu-2019-934-annex-i-a-2, the plural of Art. 48a(5) (German copy E45, official-copy); name: eu-1333-2008 (E39, secondary)
+      'Stabilisatoren: Gummi arabicum', // category: eu-2019-934-annex-i-a-2, the plural of Art. 48a(5) (E45, official-copy); name: eu-1333-2008 (E39, secondary)
       // category: eu-2019-934-annex-i-a-2, unconfirmed in de; name E39; allergen term "Sulfite": eu-2019-33-annex-i (E10, E32)
       'Konservierungsstoffe und Antioxidationsmittel: Kaliummetabisulfit (<strong>Sulfite</strong>)',
       '<strong>Lysozym aus Ei</strong>', // eu-2019-33-annex-i, E32
@@ -86,8 +86,8 @@ const GOLDEN_PAGES: Record<'de' | 'fr' | 'it' | 'es' | 'pl' | 'mt', Golden> = {
   fr: {
     ingredients: [
       'raisins', // eu-2019-33-2023-1606, unconfirmed
-      'Correcteur d’acidité: acide tartrique', // category eu-1169-2011-annex-vii, unconfirmed; name eu-1333-2008 (E39)
-      'Stabilisant: gomme arabique', // category unconfirmed; name E39
+      'Régulateurs d’acidité: acide tartrique', // category eu-2019-934-annex-i-a-2 as E49 reports Table 2 (secondary); name eu-1333-2008 (E39)
+      'Agents stabilisateurs: gomme arabique', // category as E49 reports Table 2 (secondary); name E39
       // category "conservateurs et antioxydants": eu-2019-934-annex-i-a-2 through E49 (secondary); term "sulfites" eu-2019-33-annex-i (E32)
       'Conservateurs et antioxydants: métabisulfite de potassium (<strong>sulfites</strong>)',
       '<strong>lysozyme de l’œuf</strong>', // eu-2019-33-annex-i, E32
@@ -108,8 +108,8 @@ const GOLDEN_PAGES: Record<'de' | 'fr' | 'it' | 'es' | 'pl' | 'mt', Golden> = {
   it: {
     ingredients: [
       'uve', // eu-2019-33-2023-1606, unconfirmed
-      'Correttore di acidità: acido tartarico', // category unconfirmed; name E39
-      'Stabilizzante: gomma arabica', // category unconfirmed; name E39
+      'Regolatori di acidità: acido tartarico', // category as E50 reports Table 2 (secondary); name E39
+      'Stabilizzanti: gomma arabica', // category as E50 reports Table 2 (secondary); name E39
       // "Conservanti e antiossidanti": eu-2019-934-annex-i-a-2 through E50 (secondary); "solfiti" eu-2019-33-annex-i (E34)
       'Conservanti e antiossidanti: metabisolfito di potassio (<strong>solfiti</strong>)',
       '<strong>lisozima da uovo</strong>', // eu-2019-33-annex-i, E34
@@ -130,8 +130,8 @@ const GOLDEN_PAGES: Record<'de' | 'fr' | 'it' | 'es' | 'pl' | 'mt', Golden> = {
   es: {
     ingredients: [
       'uvas', // eu-2019-33-2023-1606, unconfirmed
-      'Corrector de acidez: ácido tartárico', // category unconfirmed; name E39
-      'Estabilizador: goma arábiga', // category unconfirmed; name E39
+      'Correctores de acidez: ácido tartárico', // category: the plural Table 2 uses, unconfirmed; name E39
+      'Estabilizadores: goma arábiga', // category: the plural, unconfirmed; name E39
       // category unconfirmed; "sulfitos" eu-2019-33-annex-i (E10)
       'Conservantes y antioxidantes: metabisulfito de potasio (<strong>sulfitos</strong>)',
       '<strong>lisozima de huevo</strong>', // eu-2019-33-annex-i, E10
@@ -152,8 +152,8 @@ const GOLDEN_PAGES: Record<'de' | 'fr' | 'it' | 'es' | 'pl' | 'mt', Golden> = {
   pl: {
     ingredients: [
       'winogrona', // eu-2019-33-2023-1606, unconfirmed
-      'Regulator kwasowości: kwas winowy', // category unconfirmed; name E39
-      'Stabilizator: guma arabska', // category unconfirmed; name E39
+      'Regulatory kwasowości: kwas winowy', // category: the plural Table 2 uses, unconfirmed; name E39
+      'Stabilizatory: guma arabska', // category: the plural, unconfirmed; name E39
       // category unconfirmed; "siarczyny" eu-2019-33-annex-i through E44 (secondary)
       'Substancje konserwujące i przeciwutleniacze: pirosiarczyn potasu (<strong>siarczyny</strong>)',
       '<strong>lizozym z jaj</strong>', // eu-2019-33-annex-i through E44 (secondary)
@@ -174,8 +174,8 @@ const GOLDEN_PAGES: Record<'de' | 'fr' | 'it' | 'es' | 'pl' | 'mt', Golden> = {
   mt: {
     ingredients: [
       'għeneb', // eu-2019-33-2023-1606, unconfirmed
-      'Regolatur tal-aċidità: aċidu tartariku', // category unconfirmed; name E39
-      'Stabbilizzatur: gomma tal-akaċja', // category unconfirmed; name E39
+      'Regolaturi tal-aċidità: aċidu tartariku', // category: the plural Table 2 uses, unconfirmed; name E39
+      'Stabbilizzaturi: gomma tal-akaċja', // category: the plural, unconfirmed; name E39
       // category unconfirmed; "sulfiti" eu-2019-33-annex-i, unconfirmed
       'Preservattivi u antiossidanti: metabisulfit tal-potassju (<strong>sulfiti</strong>)',
       '<strong>liżożima tal-bajd</strong>', // eu-2019-33-annex-i, unconfirmed

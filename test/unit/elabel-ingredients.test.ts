@@ -59,7 +59,7 @@ describe('allergen emphasis in free text, in every language (Reg. (EU) No 1169/2
     // Act
     const shown = ingredientsOf({ productType: 'wine', ingredients: [{ code: 'lactic-acid' }] }, 'de');
     // Assess
-    expect(shown).toBe('Säureregulator: Milchsäure');
+    expect(shown).toBe('Säureregulatoren: Milchsäure');
   });
 
   it('property: every allergen word of every language, in free text among vocabulary names, is inside <strong>', () => {
@@ -178,14 +178,14 @@ describe('protective atmosphere (Reg. (EU) 2019/33 Art. 48a(6))', () => {
   const ingredients: PassportData['ingredients'] = [{ code: 'grapes' }, { code: 'nitrogen' }, { code: 'tartaric-acid' }, { code: 'carbon-dioxide' }, { code: 'argon' }];
 
   it('without it, the packaging gases are listed', () => {
-    expect(ingredientsOf({ productType: 'wine', ingredients })).toBe('grapes, Packaging gas: nitrogen, Acidity regulator: tartaric acid, Packaging gas: carbon dioxide, argon');
+    expect(ingredientsOf({ productType: 'wine', ingredients })).toBe('grapes, Gases and packaging gases: nitrogen, Acidity regulators: tartaric acid, Gases and packaging gases: carbon dioxide, argon');
   });
 
   it.each([
-    ['en', 'bottled', 'grapes, Acidity regulator: tartaric acid, Bottled in a protective atmosphere'],
-    ['en', 'may-be-bottled', 'grapes, Acidity regulator: tartaric acid, Bottling may happen in a protective atmosphere'],
-    ['de', 'bottled', 'Trauben, Säureregulator: Weinsäure, unter Schutzatmosphäre abgefüllt'],
-    ['de', 'may-be-bottled', 'Trauben, Säureregulator: Weinsäure, Die Abfüllung kann unter Schutzatmosphäre erfolgen'],
+    ['en', 'bottled', 'grapes, Acidity regulators: tartaric acid, Bottled in a protective atmosphere'],
+    ['en', 'may-be-bottled', 'grapes, Acidity regulators: tartaric acid, Bottling may happen in a protective atmosphere'],
+    ['de', 'bottled', 'Trauben, Säureregulatoren: Weinsäure, unter Schutzatmosphäre abgefüllt'],
+    ['de', 'may-be-bottled', 'Trauben, Säureregulatoren: Weinsäure, Die Abfüllung kann unter Schutzatmosphäre erfolgen'],
   ] as const)('%s, %s: the phrase ends the list in place of the packaging gases', (lang, protectiveAtmosphere, sentence) => {
     expect(ingredientsOf({ productType: 'wine', ingredients, protectiveAtmosphere }, lang)).toBe(sentence);
   });
@@ -217,7 +217,7 @@ describe('ingredient order: the producer\'s, consecutive additives of one catego
     const shown = ingredientsOf(data);
     // Assess
     expect(shown).toBe(
-      'Acidity regulator: tartaric acid, grapes, Preservatives and antioxidants: <strong>sulphur dioxide</strong>, Stabilising agent: citric acid, Acidity regulator: malic acid, oak chips, Acidity regulator: lactic acid',
+      'Acidity regulators: tartaric acid, grapes, Preservatives and antioxidants: <strong>sulphur dioxide</strong>, Stabilising agents: citric acid, Acidity regulators: malic acid, oak chips, Acidity regulators: lactic acid',
     );
   });
 });
@@ -233,8 +233,8 @@ describe('substitutable additives: "contains … and/or …" (Reg. (EU) 2019/33 
   };
 
   it.each([
-    ['en', 'grapes, Acidity regulator: contains tartaric acid and/or malic acid and/or lactic acid, Stabilising agent: gum arabic'],
-    ['de', 'Trauben, Säureregulator: enthält Weinsäure und/oder Äpfelsäure und/oder Milchsäure, Stabilisator: Gummi arabicum'],
+    ['en', 'grapes, Acidity regulators: contains tartaric acid and/or malic acid and/or lactic acid, Stabilising agents: gum arabic'],
+    ['de', 'Trauben, Säureregulatoren: enthält Weinsäure und/oder Äpfelsäure und/oder Milchsäure, Stabilisatoren: Gummi arabicum'],
   ] as const)('%s: a run of marked acidity regulators reads %j', (lang, sentence) => {
     // Prepare
     const data: PassportData = {
@@ -256,7 +256,7 @@ describe('substitutable additives: "contains … and/or …" (Reg. (EU) 2019/33 
     // Act
     const shown = ingredientsOf(data);
     // Assess
-    expect(shown).toBe('Stabilising agent: citric acid, contains metatartaric acid and/or carboxymethylcellulose');
+    expect(shown).toBe('Stabilising agents: citric acid, contains metatartaric acid and/or carboxymethylcellulose');
   });
 
   it.each([

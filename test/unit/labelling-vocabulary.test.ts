@@ -25,13 +25,13 @@ describe('the ingredient vocabulary (lib/domain/labelling/vocabulary.json)', () 
     expect(categoryOf('citric-acid')).toBe('stabilisingAgent');
   });
 
-  it('names every entry and category in each of the 24 languages, with a source; marks unconfirmed ones by language code', () => {
+  it('names every entry and category in each of the 24 languages, with a source and the evidence of each name', () => {
     for (const entry of [...VOCABULARY_INGREDIENTS, ...VOCABULARY_CATEGORIES]) {
       const label = 'code' in entry ? entry.code : entry.id;
       expect(Object.keys(entry.names).sort(), label).toEqual([...LANGUAGES].sort());
       for (const lang of LANGUAGES) expect(entry.names[lang].trim(), `${label}.${lang}`).not.toBe('');
       expect(entry.source, label).toBeTruthy();
-      for (const lang of entry.unconfirmed) expect(LANGUAGES, `${label} unconfirmed ${lang}`).toContain(lang);
+      expect(entry.evidence.flatMap((group) => group.langs).sort(), label).toEqual([...LANGUAGES].sort());
     }
   });
 

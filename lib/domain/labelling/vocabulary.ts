@@ -1,4 +1,5 @@
 import vocabulary from './vocabulary.json' with { type: 'json' };
+import type { Evidence } from './evidence-levels.ts';
 import type { Lang } from './languages.ts';
 
 /**
@@ -10,11 +11,21 @@ import type { Lang } from './languages.ts';
 
 export type Allergen = 'sulphites' | 'egg' | 'milk' | 'fish';
 
+/**
+ * The evidence of an entry's names, one group per level and source with the languages it covers
+ * (docs/labelling.md#evidence): each of the 24 languages in exactly one group
+ * (test/unit/labelling-evidence.test.ts).
+ */
+export interface EvidenceGroup extends Evidence {
+  langs: Lang[];
+}
+
 export interface VocabularyCategory {
   id: string;
   names: Record<Lang, string>;
+  /** The rule the category comes from (docs/labelling.md#sources). */
   source: string;
-  unconfirmed: Lang[];
+  evidence: EvidenceGroup[];
 }
 
 export interface VocabularyIngredient {
@@ -32,8 +43,9 @@ export interface VocabularyIngredient {
   /** Why an entry is as it is (isinglass: not an allergen in wine, Reg. (EU) No 1169/2011 Annex II point 4(b)). */
   note?: string;
   names: Record<Lang, string>;
+  /** The rule the name comes from (docs/labelling.md#sources). */
   source: string;
-  unconfirmed: Lang[];
+  evidence: EvidenceGroup[];
 }
 
 interface VocabularyFile {
@@ -54,6 +66,13 @@ export const ingredientByCode = (code: string): VocabularyIngredient | undefined
 
 /** A category by its id. */
 export const categoryById = (id: string): VocabularyCategory | undefined => categories.get(id);
+
+/** The evidence of an entry's name in one language (the platform's own wording when no group names the language). */
+export function nameEvidence(entry: VocabularyCategory | VocabularyIngredient, lang: Lang): Evidence {
+  const group = entry.evidence.find((candidate) => candidate.langs.includes(lang));
+  if (group === undefined) return { level: 'unconfirmed', source: 'platform' };
+  return { level: group.level, source: group.source, ...(group.note === undefined ? {} : { note: group.note }) };
+}
 
 /** One entry as `GET /v1/vocabulary/ingredients` lists it: its category inlined with its names. */
 export interface VocabularyListEntry {
