@@ -12,6 +12,7 @@ import { parseQuery } from '../../lib/http/validation.ts';
 import { exportItems } from '../../lib/services/items-export.ts';
 import { listUnitsOf, patchUnit, putUnit, readUnit, requireUnit, unitValueOf } from '../../lib/services/items.ts';
 import { requireProduct } from '../../lib/services/products.ts';
+import { unitRegistryCheck } from '../../lib/services/registry-publish-check.ts';
 import { handoverRoutes } from './handovers.ts';
 import { config } from '../../lib/config.ts';
 
@@ -39,7 +40,9 @@ const put = (kind: UnitKind) => async (request: ApiRequest) => {
   const { asOf, force } = kind === 'item' ? parseQuery(putItemQuerySchema, request.event.queryStringParameters, ['asOf', 'force']) : { asOf: undefined, force: undefined };
   const { unit, created, completeness } = await putUnit(request.principal.tenant, product, kind, value, request.body, originOf(request), { ...(asOf === undefined ? {} : { asOf }), force: force === 'true' });
   const view = toUnitView(unit, product.qrCodeUrl, request.principal.tenant, config().backupPublicOrigin);
-  return json(created ? 201 : 200, completeness ? { ...view, completeness } : view, created ? { Location: locationOf(product, kind, value) } : {});
+  // A new batch or item: the EU registry's pre-checks on the registration it made (docs/registry.md#at-publish-time).
+  const registry = created ? await unitRegistryCheck(request.principal.tenant, product, unit) : undefined;
+  return json(created ? 201 : 200, { ...view, ...(completeness ? { completeness } : {}), ...(registry ? { registry } : {}) }, created ? { Location: locationOf(product, kind, value) } : {});
 };
 
 const read = (kind: UnitKind) => async (request: ApiRequest) => {

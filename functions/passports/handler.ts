@@ -18,6 +18,8 @@ import { originOf } from '../../lib/api/origin.ts';
 import { config } from '../../lib/config.ts';
 import { passportBackupUrl } from '../../lib/domain/backup.ts';
 import type { Tenant } from '../../lib/domain/tenant.ts';
+import type { PublicationRegistryCheck } from '../../lib/domain/registry/publish-check.ts';
+import { modelRegistryCheck } from '../../lib/services/registry-publish-check.ts';
 
 /**
  * The body's product first, then its data as that product's kind (a battery passport for a
@@ -30,7 +32,8 @@ async function postPassport(request: ApiRequest) {
   const product = await requireProduct(tenant, input.productId);
   const data = validatePassportData(product, input.data);
   const result = await publishVersion(tenant, product, data, { unlessCurrent: false, origin: originOf(request), ...(asOf === undefined ? {} : { asOf }) });
-  return json(201, createdBody(result.passport, result.completeness), { Location: `/v1/products/${result.passport.productId}/passport` });
+  const registry = await modelRegistryCheck(tenant, product, result.passport.version);
+  return json(201, createdBody(result.passport, result.completeness, registry), { Location: `/v1/products/${result.passport.productId}/passport` });
 }
 
 /** `GET …/passport/completeness`: the current version's report, or the draft's with `?draft=true`, on `?asOf=` (today by default). */
@@ -86,13 +89,15 @@ async function listVersions(request: ApiRequest) {
   return json(200, { data: page.passports.map((passport) => ({ ...passport, ...unitConversionsMember(passport) })), hasMore: page.hasMore });
 }
 
-const createdBody = (passport: PassportVersion, completeness?: CompletenessReport) => ({
+const createdBody = (passport: PassportVersion, completeness?: CompletenessReport, registry?: PublicationRegistryCheck) => ({
   passportId: passport.passportId,
   productId: passport.productId,
   version: passport.version,
   status: passport.status,
   createdAt: passport.createdAt,
   ...(completeness ? { completeness } : {}),
+  // The EU registry's pre-checks on the registration the publication made (docs/registry.md#at-publish-time).
+  ...(registry ? { registry } : {}),
 });
 
 const productOf = (request: ApiRequest) => requireProduct(request.principal.tenant, pathParam(request, 'productId'));
@@ -133,7 +138,8 @@ async function publishTheDraft(request: ApiRequest) {
   const { asOf } = parseQuery(publishQuerySchema, request.event.queryStringParameters, ['asOf']);
   const product = await productOf(request);
   const result = await publishDraftVersion(request.principal.tenant, product, originOf(request), asOf);
-  return json(201, createdBody(result.passport, result.completeness), { Location: `/v1/products/${result.passport.productId}/passport` });
+  const registry = await modelRegistryCheck(request.principal.tenant, product, result.passport.version);
+  return json(201, createdBody(result.passport, result.completeness, registry), { Location: `/v1/products/${result.passport.productId}/passport` });
 }
 
 export const handler = defineApiHandler('passports', {

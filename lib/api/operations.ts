@@ -11,6 +11,7 @@ import { exportQuerySchema, MAX_EXPORT_ROWS } from '../domain/export.ts';
 import { ARCHIVE_URL_SECONDS, archiveSchema, MAX_ARCHIVE_LINES, MAX_ARCHIVE_SIGNATURES } from '../services/archive-export.ts';
 import { createdPassportSchema, createPassportSchema, passportVersionSchema, passportSchema } from '../domain/passport.ts';
 import { completenessQuerySchema, completenessReportSchema, publishQuerySchema, putItemQuerySchema } from '../domain/passport-completeness.ts';
+import { publicationRegistrySchema } from '../domain/registry/publish-check.ts';
 import { ASPECT_JSON_SEGMENTS } from '../domain/battery/page-urls.ts';
 import {
   createdProductSchema,
@@ -434,8 +435,9 @@ function unitOperations(kind: UnitKind): Record<string, OperationDoc> {
   const schema = kind === 'batch' ? batchSchema : itemSchema;
   const putSchema =
     kind === 'batch'
-      ? batchSchema
+      ? batchSchema.extend({ registry: publicationRegistrySchema.optional() })
       : itemSchema.extend({
+          registry: publicationRegistrySchema.optional(),
           completeness: completenessReportSchema
             .pick({ asOf: true, batteryCategory: true, level: true, complete: true, missingMandatory: true, elements: true })
             .optional()

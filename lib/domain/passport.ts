@@ -8,6 +8,7 @@ import { INGREDIENT_CODES, MAX_SUBSTITUTABLE_RUN, SUBSTITUTABLE_CODES } from './
 import { CATEGORIES, NOT_BLANK, requiredLine, type Category } from './product.ts';
 import { NEGLIGIBLE_NUTRIENTS, NEGLIGIBLE_THRESHOLDS } from './nutrition.ts';
 import { batteryPassportDataSchema, type BatteryPassportData } from './battery/index.ts';
+import { publicationRegistrySchema } from './registry/publish-check.ts';
 import { unitConversionsSchema } from './battery/unit-conversions.ts';
 import { completenessReportSchema } from './passport-completeness.ts';
 import { plainText } from './text.ts';
@@ -392,6 +393,7 @@ export const createdPassportSchema = passportSchema
     completeness: completenessReportSchema
       .optional()
       .describe('Battery passports: the completeness report of the version published, judged on the day of publishing (or asOf); docs/battery.md#completeness-and-publishing'),
+    registry: publicationRegistrySchema.optional(),
   })
   .meta({ id: 'CreatedPassport' });
 
