@@ -6,7 +6,7 @@ import { canonicalJson } from './json.ts';
 import { citation } from './labelling/evidence.ts';
 import { EVIDENCE_LEVELS, isConfirmed } from './labelling/evidence-levels.ts';
 import { isLang, LANGUAGES, type Lang } from './labelling/languages.ts';
-import { TEXT_FILES, TEXT_KEYS, type TextKey } from './labelling/texts.ts';
+import { isLegalText, NOT_LEGAL_TEXTS, TEXT_FILES, TEXT_KEYS, type TextKey } from './labelling/texts.ts';
 
 /**
  * An organization's correction of a legal term of the e-label (docs/labelling.md#correcting-a-term):
@@ -67,10 +67,10 @@ export const platformEntry = (lang: Lang, key: TextKey) => TEXT_FILES[lang]?.tex
  * Keys with a source that are still no legal term: a language's name (its endonym from CLDR) names
  * the language in the page's language switch; a correction of it would rename the language.
  */
-export const NOT_CORRECTABLE: ReadonlySet<TextKey> = new Set<TextKey>(['languageName']);
+export const NOT_CORRECTABLE: ReadonlySet<TextKey> = NOT_LEGAL_TEXTS;
 
 /** Whether `key` is a legal term in `lang`: its text names a source, and it is not a language's name. */
-export const isLegalTerm = (lang: Lang, key: TextKey): boolean => !NOT_CORRECTABLE.has(key) && typeof platformEntry(lang, key)?.source === 'string';
+export const isLegalTerm = (lang: Lang, key: TextKey): boolean => isLegalText(lang, key);
 
 /** The legal terms of one language, in the order of TEXT_KEYS. */
 export const legalTermKeys = (lang: Lang): TextKey[] => TEXT_KEYS.filter((key) => isLegalTerm(lang, key));

@@ -23,11 +23,19 @@ export interface EvidenceSource {
   gives: string;
 }
 
-export const EVIDENCE_SOURCES = (catalogue as { sources: EvidenceSource[] }).sources;
-const byId = new Map(EVIDENCE_SOURCES.map((source) => [source.id, source]));
+/**
+ * Every source, in the catalogue's order. Read lazily, never at module load, so that a bundle that
+ * imports this module for nothing it calls leaves the catalogue out (the passports function reaches
+ * it only through lib/domain/labelling-term.ts).
+ */
+export function evidenceSources(): readonly EvidenceSource[] {
+  return (catalogue as { sources: EvidenceSource[] }).sources;
+}
 
 /** The source of an id, or undefined for an id the catalogue does not have. */
-export const evidenceSource = (id: string): EvidenceSource | undefined => byId.get(id);
+export function evidenceSource(id: string): EvidenceSource | undefined {
+  return evidenceSources().find((source) => source.id === id);
+}
 
 /** An Official Journal reference as the catalogue writes one ("OJ L 304, 22.11.2011, p. 18", "OJ C, C/2023/1190, 24.11.2023"). */
 export const OJ_REFERENCE = /^OJ [LC]\b/;

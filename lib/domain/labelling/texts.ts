@@ -95,6 +95,7 @@ export const TEXT_KEYS = [
   'actualAlcoholicStrength',
   'substitutableContains',
   'andOr',
+  'englishAuthoritative',
 ] as const;
 export type TextKey = (typeof TEXT_KEYS)[number];
 
@@ -142,3 +143,12 @@ export function text(lang: Lang, key: TextKey, vars?: TextVars): string {
 
 /** The languages whose file is present (all 24 once the data is complete). */
 export const TEXT_LANGUAGES: readonly Lang[] = LANGUAGES.filter((lang) => TEXT_FILES[lang] !== undefined);
+
+/**
+ * Keys with a source that are still no legal text: a language's name (its endonym from CLDR) names
+ * the language in the page's language switch.
+ */
+export const NOT_LEGAL_TEXTS: ReadonlySet<TextKey> = new Set<TextKey>(['languageName']);
+
+/** Whether `key` is a legal text in `lang`: its entry names the rule it comes from, and it is not a language's name. */
+export const isLegalText = (lang: Lang, key: TextKey): boolean => !NOT_LEGAL_TEXTS.has(key) && typeof TEXT_FILES[lang]?.texts[key]?.source === 'string';
