@@ -4801,10 +4801,22 @@ export interface components {
             /** @description The id of the platform wording’s source (docs/labelling.md#sources) */
             source: string;
             /**
-             * @description Whether a source confirmed the platform wording in this language
+             * @description Whether the platform wording is confirmed in this language: its evidence is the act in the Official Journal or a faithful copy (evidence.level official or official-copy)
              * @enum {string}
              */
             status: "confirmed" | "unconfirmed";
+            /** @description The evidence behind the platform wording in this language (docs/labelling.md#evidence) */
+            evidence: {
+                /**
+                 * @description official: read in the Official Journal; official-copy: a faithful copy or an authority’s page; secondary: another page; unconfirmed: the platform’s own wording
+                 * @enum {string}
+                 */
+                level: "official" | "official-copy" | "secondary" | "unconfirmed";
+                /** @description The id of the source read (docs/labelling.md#evidence) */
+                source: string;
+                /** @description What the wording rests on: the source, its Official Journal reference where it has one, and any note */
+                citation: string;
+            };
             /** @description The organization's correction in this environment, or null */
             override: {
                 text: string;
@@ -21753,7 +21765,7 @@ export interface operations {
             query?: {
                 /** @description One or more of the 24 language codes, separated by commas (bg, cs, da, de, el, en, es, et, fi, fr, ga, hr, hu, it, lt, lv, mt, nl, pl, pt, ro, sk, sl, sv); all 24 when absent */
                 lang?: string;
-                /** @description Only the terms whose platform wording is confirmed by its source, or only those still unconfirmed */
+                /** @description Only the terms whose platform wording is confirmed (evidence official or official-copy), or only the others */
                 status?: "confirmed" | "unconfirmed";
             };
             header?: never;
