@@ -9,7 +9,7 @@ import { findDomainByHostname, getPublicView, getScanView } from '../../lib/data
 import { sendScanEvent } from '../../lib/data/scan-queue.ts';
 import { decompressDigitalLink } from '../../lib/domain/digital-link-compression.ts';
 import { canonicalGtinPath, parseGtinPath, uncompressedGtinLink } from '../../lib/domain/digital-link.ts';
-import { deviceClass, referrerDomain, viewerCountry, type ScanEvent } from '../../lib/domain/scan.ts';
+import { buildScanEvent, type ScanEvent } from '../../lib/domain/scan.ts';
 import type { Tenant } from '../../lib/domain/tenant.ts';
 import { viewerHostname } from '../../lib/domain/viewer-host.ts';
 import { WITHDRAWN, type UnitRecord } from '../../lib/domain/unit.ts';
@@ -111,19 +111,26 @@ function linkSegments(rawPath: string, prefixSegments: number): string[] {
   }
 }
 
+/**
+ * The scan event of a GET that resolved. A wine's (docs/privacy.md) is a count: its headers are not
+ * read, so no country, device class or referrer reaches the queue or the rollup.
+ */
 function scanEvent(event: HttpEvent, tenant: Tenant, view: PublicView, lot: string | undefined): ScanEvent {
-  return {
-    v: 1,
+  const base = {
+    v: 1 as const,
     ...tenant,
     productId: view.productId,
     gtin: view.gtin,
     // A registered batch's scans are counted for it too; an item's for its lot, never for the item itself (docs/resolver.md#batches-and-items).
     ...(lot === undefined ? {} : { lot }),
     at: new Date().toISOString(),
-    country: viewerCountry(event.headers?.['cloudfront-viewer-country']),
-    referrer: referrerDomain(event.headers?.referer),
-    device: deviceClass(event.headers?.['user-agent']),
   };
+  const product = { category: view.category, productType: view.passport?.data.productType };
+  return buildScanEvent(base, product, () => ({
+    country: event.headers?.['cloudfront-viewer-country'],
+    referer: event.headers?.referer,
+    userAgent: event.headers?.['user-agent'],
+  }));
 }
 
 /**

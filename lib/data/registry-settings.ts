@@ -1,4 +1,5 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { isConditionFailure } from './errors.ts';
 import { OPERATOR_SCHEMES, type OperatorScheme } from '../domain/registry/operator.ts';
 import type { RegistrySettings } from '../domain/registry/settings.ts';
 import type { Tenant } from '../domain/tenant.ts';
@@ -24,6 +25,8 @@ export async function getRegistrySettings(tenant: Tenant): Promise<RegistrySetti
     commodityCode: String(Item.commodityCode ?? ''),
     // Settings saved before the outbox existed go out in files.
     submission: Item.submission === 'api' ? 'api' : 'files',
+    ...(typeof Item.sealCertificate === 'string' ? { sealCertificate: Item.sealCertificate } : {}),
+    ...(typeof Item.operatorVerifiedAt === 'string' ? { operatorVerifiedAt: Item.operatorVerifiedAt } : {}),
     updatedAt: String(Item.updatedAt ?? ''),
   };
 }
@@ -34,9 +37,44 @@ export async function putRegistrySettings(tenant: Tenant, settings: RegistrySett
     {
       Put: {
         TableName: tableName(),
-        Item: { ...registrySettingsKey(tenant), type: 'registrySettings', enabled: settings.enabled, operator: settings.operator, facilities: settings.facilities, commodityCode: settings.commodityCode, submission: settings.submission, updatedAt: settings.updatedAt },
+        Item: {
+          ...registrySettingsKey(tenant),
+          type: 'registrySettings',
+          enabled: settings.enabled,
+          operator: settings.operator,
+          facilities: settings.facilities,
+          commodityCode: settings.commodityCode,
+          submission: settings.submission,
+          ...(settings.sealCertificate === undefined ? {} : { sealCertificate: settings.sealCertificate }),
+          ...(settings.operatorVerifiedAt === undefined ? {} : { operatorVerifiedAt: settings.operatorVerifiedAt }),
+          updatedAt: settings.updatedAt,
+        },
       },
     },
     ...also,
   ]);
+}
+
+/**
+ * Records that the registry took an entry naming `operator` (docs/registry.md#settings): one
+ * conditional update, written only while the stored settings name that operator and are not marked
+ * verified yet. Answers whether it wrote.
+ */
+export async function markOperatorVerified(tenant: Tenant, operator: { scheme: string; identifier: string }, at: string): Promise<boolean> {
+  try {
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: registrySettingsKey(tenant),
+        UpdateExpression: 'SET operatorVerifiedAt = :at',
+        ConditionExpression: 'attribute_not_exists(operatorVerifiedAt) AND #operator.#scheme = :scheme AND #operator.#identifier = :identifier',
+        ExpressionAttributeNames: { '#operator': 'operator', '#scheme': 'scheme', '#identifier': 'identifier' },
+        ExpressionAttributeValues: { ':at': at, ':scheme': operator.scheme, ':identifier': operator.identifier },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
 }

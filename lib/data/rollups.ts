@@ -13,7 +13,8 @@ import { itemBytes } from './item-size.ts';
 /**
  * Scan rollups, counted exactly once (docs/decisions.md#exact-scan-counts-without-a-ledger-item-per-scan).
  * - `STATS#{orgId}#{env}#{productId}` / `DAY#{yyyy-mm-dd}`: one product's counts for one UTC day:
- *   `scans`, `bots`, `mobile`, `tablet`, `desktop`, `c_{country}`, `r_{referrer}`, and
+ *   `scans`, `bots`, `mobile`, `tablet`, `desktop`, `c_{country}`, `r_{referrer}` (a wine's scans
+ *   add to `scans` alone: docs/privacy.md), and
  *   `referrerHosts`, the number of `r_{host}` counters (at most MAX_REFERRER_HOSTS; `r_direct` and
  *   `r_other` are not hosts). A partition per product keeps a popular tenant from concentrating
  *   writes on one partition.
@@ -123,6 +124,11 @@ function increments(events: readonly ScanEvent[]): { counts: Map<string, number>
   const referrers = new Map<string, number>();
   const bump = (into: Map<string, number>, name: string) => into.set(name, (into.get(name) ?? 0) + 1);
   for (const e of events) {
+    // A scan of a wine's e-label is a count and nothing more (docs/privacy.md): no device, country or referrer.
+    if (e.countOnly) {
+      bump(counts, 'scans');
+      continue;
+    }
     if (e.device === 'bot') {
       bump(counts, 'bots');
       continue;

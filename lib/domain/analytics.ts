@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { isUnitValue, UNIT_VALUE_PATTERN } from './unit.ts';
 import { GRANULARITIES, type Granularity } from './enums.ts';
 import { DIRECT, OTHER_REFERRER } from './referrer.ts';
-import { DEVICES, type Device } from './scan.ts';
+import { COUNT_ONLY_OMITS, DEVICES, type Device } from './scan.ts';
 
 /**
  * Scan analytics: day rollups (one per product and UTC day) and their aggregation into the
@@ -166,6 +166,13 @@ export const analyticsSchema = z
     devices: z.object({ mobile: z.int().min(0), desktop: z.int().min(0), tablet: z.int().min(0) }),
     bots: z.int().min(0).describe('Scans by bots, counted apart'),
     scansByDay: z.array(z.object({ date: z.iso.date(), scans: z.int().min(0) })).describe('Every bucket of the window, ascending, labelled by its first day'),
+    notCollected: z
+      .array(z.enum(COUNT_ONLY_OMITS))
+      .optional()
+      .describe(
+        'Present only for a product whose scans are counted and nothing more (a wine: category wine, or a passport with productType wine): the dimensions its scans do not record, so locations, topReferrers, devices and bots are empty and totalScans counts every scan, automated ones too (there is no device class to tell them apart)',
+      ),
+    notCollectedReason: z.string().optional().describe('Why those dimensions are not collected: the rule of law, cited; present with notCollected'),
   })
   .meta({ id: 'Analytics' });
 export type Analytics = z.infer<typeof analyticsSchema>;
@@ -179,8 +186,30 @@ export function topReferrers(referrers: Record<string, number>, top = TOP_REFERR
   return [...ranked.slice(0, top), ...(other > 0 ? [[OTHER_REFERRER, other] as const] : [])].map(([domain, scans]) => ({ domain, scans }));
 }
 
-/** Sums day rollups inside the window into the analytics object, every bucket present and zero-filled. */
-export function summarize(productId: string, window: Window, granularity: Granularity, rollups: readonly DayRollup[]): Analytics {
+/**
+ * Why a wine's scans are counts only (docs/privacy.md): the answer's `notCollectedReason`. The words
+ * in quotation marks are those of Regulation (EU) 2021/2117, Art. 1 point (32)(c) and Art. 3 point
+ * (5), OJ L 435, 6.12.2021, p. 262, applicable from 8 December 2023.
+ */
+export const COUNT_ONLY_REASON =
+  'Regulation (EU) No 1308/2013, Art. 119(4) and (5)(a), as amended by Regulation (EU) 2021/2117 (and, for aromatised wine products, Regulation (EU) No 251/2014, Art. 6a(2) and (3)(a)): on the electronic means that give a wine\'s nutrition declaration and list of ingredients "no user data shall be collected or tracked". A scan of this product\'s e-label is therefore counted per day and nothing else is recorded: no country, no device class, no referrer.';
+
+/** What the scans of a product record (docs/privacy.md): everything, or a count only. */
+export interface SummaryOptions {
+  /** The product is a wine: report the counts and say which dimensions are not collected, and why. */
+  countOnly?: boolean;
+}
+
+/**
+ * Sums day rollups inside the window into the analytics object, every bucket present and
+ * zero-filled. With `countOnly`, the scans alone: no dimension is reported, not even one a rollup
+ * written before the product was a wine still holds.
+ */
+export function summarize(productId: string, window: Window, granularity: Granularity, rollups: readonly DayRollup[], options: SummaryOptions = {}): Analytics {
+  if (options.countOnly) {
+    const counts = summarize(productId, window, granularity, rollups.map((r) => ({ day: r.day, scans: r.scans, bots: 0, devices: { mobile: 0, tablet: 0, desktop: 0 }, countries: {}, referrers: {} })));
+    return { ...counts, notCollected: [...COUNT_ONLY_OMITS], notCollectedReason: COUNT_ONLY_REASON };
+  }
   const inWindow = rollups.filter((r) => r.day >= window.startDay && r.day <= window.endDay);
   const locations: Record<string, number> = {};
   const referrers: Record<string, number> = {};

@@ -3,7 +3,9 @@ import { eventPut } from '../data/events.ts';
 import { listUnits } from '../data/items.ts';
 import { getProduct, listProductsAfter } from '../data/products.ts';
 import { getRegistration, insertRegistrationIfAbsent, listRegistrations, registrationChange, registrationPut, storedRegistrationIds, type RegistrationFilter } from '../data/registrations.ts';
-import { getRegistrySettings, putRegistrySettings } from '../data/registry-settings.ts';
+import { getRegistrySettings, markOperatorVerified, putRegistrySettings } from '../data/registry-settings.ts';
+import { parseReoId } from '../domain/registry/operator.ts';
+import { logger } from '../http/logger.ts';
 import { writeIfFirstHolds, type TransactItem } from '../data/writes.ts';
 import { passportBackupUrl, unitBackupUrl } from '../domain/backup.ts';
 import { newEvent, type Origin } from '../domain/events.ts';
@@ -55,10 +57,43 @@ export const readRegistrySettings = (tenant: Tenant): Promise<RegistrySettings |
 export async function saveRegistrySettings(tenant: Tenant, body: unknown, origin: Origin): Promise<RegistrySettings> {
   const input = parseBody(putRegistrySettingsSchema, body);
   const now = new Date().toISOString();
-  const settings: RegistrySettings = { enabled: input.enabled, operator: input.operator, facilities: input.facilities, commodityCode: input.commodityCode, submission: input.submission ?? 'files', updatedAt: now };
+  // The operator's verification at the registry holds while the operator stays the same (docs/registry.md#settings).
+  const before = await getRegistrySettings(tenant);
+  const sameOperator = before !== undefined && before.operator.scheme === input.operator.scheme && before.operator.identifier === input.operator.identifier;
+  const settings: RegistrySettings = {
+    enabled: input.enabled,
+    operator: input.operator,
+    facilities: input.facilities,
+    commodityCode: input.commodityCode,
+    submission: input.submission ?? 'files',
+    ...(input.sealCertificate ? { sealCertificate: input.sealCertificate } : {}),
+    ...(sameOperator && before.operatorVerifiedAt ? { operatorVerifiedAt: before.operatorVerifiedAt } : {}),
+    updatedAt: now,
+  };
   await putRegistrySettings(tenant, settings, [eventPut(tenant, newEvent('registry.settings.updated', toRegistrySettingsView(tenant.environment, settings), origin, now))]);
   cache.set(cacheKey(tenant), { settings, until: Date.now() + SETTINGS_CACHE_MS });
   return settings;
+}
+
+/** The operators this process has marked verified already (or tried to): one conditional update per tenant and operator at most. */
+const verifiedSeen = new Set<string>();
+
+/**
+ * The registry took an entry naming `reoId`: its operator is verified there (it registers only
+ * verified operators, docs/registry.md#settings). Marks the settings once, when they still name that
+ * operator; later calls in this process write nothing.
+ */
+export async function noteOperatorVerified(tenant: Tenant, reoId: string, at: string): Promise<void> {
+  const key = `${cacheKey(tenant)}#${reoId}`;
+  const operator = parseReoId(reoId);
+  if (verifiedSeen.has(key) || !operator) return;
+  verifiedSeen.add(key);
+  try {
+    if (await markOperatorVerified(tenant, operator, at)) cache.delete(cacheKey(tenant));
+  } catch (error) {
+    verifiedSeen.delete(key);
+    logger().warn('Could not mark the operator verified; the next registration tries again', { error: error instanceof Error ? error.message : String(error) });
+  }
 }
 
 // ---- Creation on publication ----------------------------------------------------------------------

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { eventPut } from '../data/events.ts';
 import { getRegistration, listRegistrations } from '../data/registrations.ts';
+import { noteOperatorVerified } from './registrations.ts';
 import { getRegistrySettings } from '../data/registry-settings.ts';
 import { newEvent, type EventType, type Origin } from '../domain/events.ts';
 import type { RegistrationStatus } from '../domain/registry/entry.ts';
@@ -269,6 +270,8 @@ export async function applyRegistryResults(tenant: Tenant, bytes: Buffer, conten
     );
     if (written.outcome === 'unchanged') answer.unchanged++;
     else if (written.outcome === 'written') answer[written.record.status === 'registered' ? 'registered' : 'rejected']++;
+    // The registry took an entry naming its operator: verified there (docs/registry.md#settings).
+    if (written.outcome === 'written' && written.record.status === 'registered') await noteOperatorVerified(tenant, written.record.entry.reoId, stamp);
     else unmatched(why ? `Not applied: ${why}.` : 'Not applied: the registration changed meanwhile; send the file again.');
   });
   answer.unmatched.sort((a, b) => a.row - b.row);

@@ -16,7 +16,7 @@ import { toRegistrationView } from '../domain/registry/settings.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import { logger } from '../http/logger.ts';
 import { currentSigner } from './credentials.ts';
-import { cachedRegistrySettings } from './registrations.ts';
+import { cachedRegistrySettings, noteOperatorVerified } from './registrations.ts';
 import { afterCheck, changeRegistration, CHECKED_STATUSES, precheckRecords, reasonOf, storeSource, type CheckSource } from './registry-checks.ts';
 
 /**
@@ -154,7 +154,7 @@ async function release(run: TenantRun, record: RegistrationRecord, reason: strin
 /** Writes what the registry's answer makes of a claimed (or submitted) record, with its event, while it is still the one answered. */
 async function settle(run: TenantRun, record: RegistrationRecord, answer: RegistryAnswer, outcomeOf: typeof afterAnswer, applies: (current: RegistrationRecord) => boolean): Promise<void> {
   const stamp = run.now.toISOString();
-  await changeRegistration(
+  const written = await changeRegistration(
     run.tenant,
     record,
     (current) => {
@@ -164,6 +164,8 @@ async function settle(run: TenantRun, record: RegistrationRecord, answer: Regist
     },
     (after) => [eventPut(run.tenant, newEvent(eventOf(after), toRegistrationView(after), origin, stamp))],
   );
+  // The registry took an entry naming its operator: verified there (docs/registry.md#settings).
+  if (written.outcome === 'written' && written.record.status === 'registered') await noteOperatorVerified(run.tenant, written.record.entry.reoId, stamp);
 }
 
 /**

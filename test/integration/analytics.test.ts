@@ -2,7 +2,7 @@ import type { Context, SQSEvent } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as aggregate } from '../../functions/aggregator/handler.ts';
 import { call, expectError, newOrg, type TestOrg } from '../support/api.ts';
-import { createProduct, publish, type CreatedProduct } from '../support/fixtures.ts';
+import { createProduct, publish, TOMATO_PASSATA, type CreatedProduct } from '../support/fixtures.ts';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '../../lib/data/client.ts';
 import { forgetReferrers, queryRollups } from '../../lib/data/rollups.ts';
@@ -21,9 +21,10 @@ beforeAll(async () => {
   org = await newOrg('Analytics Org');
 });
 
+/** A published food product: its scans keep their dimensions (a wine's are counts only: scan-privacy.test.ts). */
 async function publishedProductOf(owner: TestOrg): Promise<CreatedProduct> {
-  const product = await createProduct(owner.live);
-  await publish(owner.live, product.productId);
+  const product = await createProduct(owner.live, { name: 'Tomato Passata', category: 'food' });
+  await publish(owner.live, product.productId, TOMATO_PASSATA);
   return product;
 }
 const publishedProduct = () => publishedProductOf(org);

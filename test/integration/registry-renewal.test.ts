@@ -39,7 +39,7 @@ describe('proof of registration renewal', () => {
     );
     const { sweepRenewals, runOutbox } = await import('../../lib/services/registry-outbox.ts');
     const expiry = Date.parse(registered.proofExpiresAt);
-    const mine = (queued: { registrationId: string }[]) => queued.filter((m) => m.registrationId === registered.id);
+    const mine = <T extends { registrationId: string }>(queued: readonly T[]): T[] => queued.filter((m) => m.registrationId === registered.id);
 
     // Act: today nothing is due; 80 days on (10 days before the proof runs out) it is, and the worker renews it on that clock.
     const today = await sweepRenewals(undefined, new Date());
@@ -59,5 +59,40 @@ describe('proof of registration renewal', () => {
     expect(mine(afterRenewal)).toEqual([]);
     const events = await call('GET', '/v1/events?type=registry.registration.proof_renewed&limit=10', { key: org.live });
     expect(events.body.data.map((e: Json) => [e.data.object.id, e.data.object.proofExpiresAt])).toEqual([[registered.id, read.body.proofExpiresAt]]);
+  }, 150_000);
+
+  it('records the seal certificate, marks the operator verified once the registry took an entry naming it, and unverified again when the operator changes', async () => {
+    // Prepare
+    const org = await newOrg('Registry Verification Maker');
+    const session = await newSession(org.orgId);
+    expect((await call('PATCH', `/v1/domains/${await verifiedDomainId(org.orgId)}`, { session, body: { default: true } })).status).toBe(200);
+    const fingerprint = 'a'.repeat(64);
+    const settings = { enabled: true, operator: { scheme: 'LEI', identifier: '529900T8BM49AURSDO55' }, facilities: ['4006381000017'], commodityCode: '85076000', submission: 'api', sealCertificate: fingerprint };
+
+    // Act
+    const refused = await call('PUT', '/v1/registry/settings', { key: org.live, body: { ...settings, sealCertificate: 'http://seal.example/cert.pem' } });
+    const saved = await call('PUT', '/v1/registry/settings', { key: org.live, body: settings });
+    const model = await createProduct(org.live, { name: 'Verification battery', category: 'battery' });
+    await publish(org.live, model.productId, batteryModelData('ev'));
+    const verified: Json = await until(
+      'the operator verified',
+      async () => {
+        const read = await call('GET', '/v1/registry/settings', { key: org.live });
+        return read.body.verification.status === 'verified' ? read.body : undefined;
+      },
+      90_000,
+      250,
+    );
+    const kept = await call('PUT', '/v1/registry/settings', { key: org.live, body: { ...settings, commodityCode: '85076010' } });
+    const changed = await call('PUT', '/v1/registry/settings', { key: org.live, body: { ...settings, operator: { scheme: 'GLN', identifier: '4006381000017' } } });
+
+    // Assess
+    expect(refused.status).toBe(422);
+    expect(refused.body.error.param).toBe('sealCertificate');
+    expect(saved.body).toMatchObject({ sealCertificate: fingerprint, verification: { status: 'unverified', verifiedAt: null } });
+    const [registration] = (await call('GET', `/v1/registry/registrations?productId=${model.productId}`, { key: org.live })).body.data as Json[];
+    expect(verified.verification.verifiedAt).toBe(registration?.registeredAt);
+    expect(kept.body.verification).toEqual(verified.verification);
+    expect(changed.body.verification).toEqual({ status: 'unverified', verifiedAt: null });
   }, 150_000);
 });

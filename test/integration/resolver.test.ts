@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { LANGUAGES } from '../../lib/domain/labelling/languages.ts';
 import { baseUrl, call, newOrg, type TestOrg } from '../support/api.ts';
-import { createProduct, publish, RED_WINE, type CreatedProduct } from '../support/fixtures.ts';
+import { createProduct, publish, RED_WINE, TOMATO_PASSATA, type CreatedProduct } from '../support/fixtures.ts';
 import { descriptionErrors, linksetErrors } from '../support/gs1-schemas.ts';
 import { ALTERNATE } from '../../functions/resolver/linkset.ts';
 import { sentScans } from '../support/scans.ts';
@@ -212,9 +212,9 @@ describe('the public resolver', () => {
 
 describe('scan events', () => {
   it('puts one message per GET on the scan queue with aggregate fields only, none for HEAD or OPTIONS or for following the redirect', async () => {
-    // Prepare
-    const scanned = await createProduct(org.live);
-    await publish(org.live, scanned.productId);
+    // Prepare: a food product (a wine's scans are counts only: scan-privacy.test.ts)
+    const scanned = await createProduct(org.live, { category: 'food' });
+    await publish(org.live, scanned.productId, TOMATO_PASSATA);
     const p = new URL(scanned.qrCodeUrl).pathname;
     // Act
     await get(p, {

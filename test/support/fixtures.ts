@@ -13,6 +13,16 @@ export const RED_WINE = {
   producers: [{ name: 'Château Exemple', role: 'producer', country: 'FR' }],
 } as const;
 
+/** A food passport data object: its scans keep their country, device and referrer (docs/privacy.md), a wine's do not. */
+export const TOMATO_PASSATA = {
+  productType: 'food',
+  ingredients: ['Tomatoes (99%)', 'Salt'],
+  nutrition: { energyKj: 134, energyKcal: 32, fatG: 0.2, saturatedFatG: 0, carbohydratesG: 5.1, sugarsG: 4.2, proteinG: 1.4, saltG: 0.4 },
+  allergens: { containsSulphites: false, containsEgg: false, containsFish: false, containsMilk: false },
+  origin: { country: 'IT', region: 'Emilia-Romagna' },
+  producers: [{ name: 'Campo Verde Società Agricola', role: 'manufacturer', country: 'IT' }],
+} as const;
+
 export interface CreatedProduct {
   productId: string;
   qrCodeUrl: string;

@@ -6,10 +6,13 @@ export interface SentScan {
   environment: string;
   productId: string;
   gtin: string;
+  lot?: string;
   at: string;
-  country: string;
-  referrer: string;
-  device: string;
+  /** Absent from a wine's scan, which is a count only (docs/privacy.md). */
+  country?: string;
+  referrer?: string;
+  device?: string;
+  countOnly?: true;
 }
 
 /** The scan events the resolver has put on the local scan queue for one product (local-only endpoint). */

@@ -40,7 +40,8 @@ function functionUrlEvent(path: string, options: { method?: string; query?: stri
   } as HttpEvent;
 }
 
-const gtinItem = gtinItemOf(`https://id.example.com/${ORG}/live/01/${GTIN}`, 2);
+// A food product: a wine's scans record no country at all (docs/privacy.md).
+const gtinItem = { ...gtinItemOf(`https://id.example.com/${ORG}/live/01/${GTIN}`, 2), category: 'food' };
 const sent = () => sqs.calls('SendMessage').map((call) => JSON.parse(call.input.MessageBody ?? '{}') as Record<string, unknown>);
 
 beforeEach(() => {

@@ -24,7 +24,8 @@ function scan(headers: Record<string, string>): HttpEvent {
   });
 }
 
-const gtinItem = gtinItemOf(`https://id.example.com/${ORG}/live/01/${GTIN}`, 1);
+// A food product: a wine's scans record no country at all (docs/privacy.md).
+const gtinItem = { ...gtinItemOf(`https://id.example.com/${ORG}/live/01/${GTIN}`, 1), category: 'food' };
 
 const sentCountries = () => sqs.calls('SendMessage').map((call) => (JSON.parse(call.input.MessageBody ?? '{}') as { country: string }).country);
 

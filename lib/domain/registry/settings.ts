@@ -26,6 +26,14 @@ export interface RegistrySettings {
   commodityCode: string;
   /** Which way entries go out (docs/registry.md#the-outbox): `files` (the web upload, the default) or `api` (the outbox sends them). */
   submission: RegistrySubmission;
+  /**
+   * A reference to the eIDAS qualified electronic seal certificate the organization seals its
+   * registrations with (Art. 4, 5 and 19(4) of 2026/1778, docs/registry.md#settings): an https URL
+   * where it is published, or its SHA-256 fingerprint. Recorded, not checked.
+   */
+  sealCertificate?: string;
+  /** When the registry first took an entry naming this operator: the operator is verified there (docs/registry.md#settings). Reset when the operator changes. */
+  operatorVerifiedAt?: string;
   updatedAt: string;
 }
 
@@ -77,6 +85,13 @@ export const putRegistrySettingsSchema = z
       .enum(REGISTRY_SUBMISSIONS, { error: `submission must be one of: ${REGISTRY_SUBMISSIONS.join(', ')}.` })
       .optional()
       .describe("files (default, also when left out): entries go out in upload files (POST /v1/registry/files); api: the outbox sends each entry through the registry's API as soon as it passes the pre-checks (docs/registry.md#the-outbox)"),
+    sealCertificate: z
+      .string({ error: 'sealCertificate must be a string.' })
+      .trim()
+      .max(2_000, { error: 'sealCertificate must be at most 2,000 characters.' })
+      .refine((value) => /^[0-9A-Fa-f]{64}$/.test(value) || /^https:\/\/[^\s]+$/.test(value), { error: 'sealCertificate must be an https URL where the certificate is published, or its SHA-256 fingerprint (64 hexadecimal digits).' })
+      .optional()
+      .describe("A reference to the organization's eIDAS qualified electronic seal certificate (an https URL, or its SHA-256 fingerprint): recorded with the operator identity, not checked (docs/registry.md#settings)"),
   })
   .meta({ id: 'RegistrySettingsUpdate', description: "The organization's registry settings in this environment: the operator identity, the facilities and the commodity code every entry names (docs/registry.md#settings)" });
 export type PutRegistrySettings = z.output<typeof putRegistrySettingsSchema>;
@@ -92,6 +107,13 @@ export const registrySettingsSchema = z
     facilities: z.array(z.string()).describe("The facilities' GLNs, 13 digits each"),
     commodityCode: z.string().nullable(),
     submission: z.enum(REGISTRY_SUBMISSIONS).describe('files: upload files; api: the outbox through the registry\'s API'),
+    sealCertificate: z.string().nullable().describe("The reference to the organization's qualified electronic seal certificate, or null"),
+    verification: z
+      .object({
+        status: z.enum(['unverified', 'verified']).describe('verified once the registry took an entry naming this operator (it registers only verified operators: Art. 4 and 5 of 2026/1778); unverified before, and again after the operator changes'),
+        verifiedAt: z.iso.datetime().nullable(),
+      })
+      .describe("The operator's verification at the registry, as the service has seen it (docs/registry.md#settings)"),
     updatedAt: z.iso.datetime().nullable(),
   })
   .meta({ id: 'RegistrySettings', description: "The organization's registry settings in this environment (docs/registry.md#settings)" });
@@ -108,6 +130,8 @@ export function toRegistrySettingsView(environment: Environment, settings: Regis
     facilities: (settings?.facilities ?? []).map((id) => id.replace(/^GLN-/, '')),
     commodityCode: settings?.commodityCode ?? null,
     submission: settings?.submission ?? 'files',
+    sealCertificate: settings?.sealCertificate ?? null,
+    verification: { status: settings?.operatorVerifiedAt ? 'verified' : 'unverified', verifiedAt: settings?.operatorVerifiedAt ?? null },
     updatedAt: settings?.updatedAt ?? null,
   };
 }

@@ -4511,6 +4511,10 @@ export interface components {
                 date: string;
                 scans: number;
             }[];
+            /** @description Present only for a product whose scans are counted and nothing more (a wine: category wine, or a passport with productType wine): the dimensions its scans do not record, so locations, topReferrers, devices and bots are empty and totalScans counts every scan, automated ones too (there is no device class to tell them apart) */
+            notCollected?: ("country" | "device" | "referrer")[];
+            /** @description Why those dimensions are not collected: the rule of law, cited; present with notCollected */
+            notCollectedReason?: string;
         };
         Event: {
             /** @description `evt_…`; ids sort by creation time */
