@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { completeEnergy, missingDeclaration } from './nutrition.ts';
 import { anyPassportDataSchema, passportDataObjectSchema, type PassportData } from './passport.ts';
+import { isWine } from './wine.ts';
 
 /** The product's one draft (docs/lifecycle.md#drafts): passport data being prepared, never public. */
 export interface DraftRecord {
@@ -31,16 +32,19 @@ export const draftSchema = z
   .meta({ id: 'Draft' });
 export type Draft = z.infer<typeof draftSchema>;
 
-/** What publishing the draft's data would find missing (lib/services/passports.ts checkDeclaration), as `data.…` paths. */
-export const draftMissing = (data: PassportData): string[] =>
-  missingDeclaration(data.nutrition ? completeEnergy(data.nutrition, data.productType) : data.nutrition, data.productType).map((path) => `data.${path}`);
+/**
+ * What publishing the draft's data would find missing (lib/services/passports.ts checkDeclaration), as `data.…` paths.
+ * `category` is the product's: a product of category wine is a wine without productType too (lib/domain/wine.ts).
+ */
+export const draftMissing = (data: PassportData, category?: string): string[] =>
+  missingDeclaration(data.nutrition ? completeEnergy(data.nutrition, data.productType, category) : data.nutrition, isWine(category, data.productType)).map((path) => `data.${path}`);
 
-export const toDraftView = (draft: DraftRecord): Draft => ({
+export const toDraftView = (draft: DraftRecord, category?: string): Draft => ({
   productId: draft.productId,
   data: draft.data,
   createdAt: draft.createdAt,
   updatedAt: draft.updatedAt,
-  missing: draftMissing(draft.data),
+  missing: draftMissing(draft.data, category),
 });
 
 /** The media type a merge patch must be sent as (RFC 7396 §4). */

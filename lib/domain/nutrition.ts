@@ -1,3 +1,5 @@
+import { isWine } from './wine.ts';
+
 /**
  * The energy calculator and the display rounding of the nutrition declaration, as plain
  * functions (no npm imports: the dashboard uses them too). The conversion factors are those of
@@ -76,14 +78,22 @@ export function energyOf(parts: EnergyParts): { kj: number; kcal: number } {
 const given = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 
 /**
+ * Whether the energy calculator must count on alcohol: the product is a wine (lib/domain/wine.ts,
+ * by its category or productType), or nothing says what it is (the calculator's requests without
+ * productType, docs/labelling.md#energy-and-rounding).
+ */
+const mayBeWine = (productType: string | undefined, category: string | undefined): boolean =>
+  (productType === undefined && category === undefined) || isWine(category, productType);
+
+/**
  * The energy the nutrients of a passport give, or undefined when they do not say enough: fat,
  * carbohydrate and protein must all be given, and alcohol too unless the product is known not to
  * be wine (a wine's energy is mostly its alcohol; a wine label seldom states alcohol in grams).
- * Food without alcohol may give `alcoholG: 0`.
+ * Food without alcohol may give `alcoholG: 0`. `category` is the product's, when known.
  */
-export function computableEnergy(nutrition: NutritionInput, productType?: string): { kj: number; kcal: number } | undefined {
+export function computableEnergy(nutrition: NutritionInput, productType?: string, category?: string): { kj: number; kcal: number } | undefined {
   if (!given(nutrition.fatG) || !given(nutrition.carbohydratesG) || !given(nutrition.proteinG)) return undefined;
-  if (!given(nutrition.alcoholG) && (productType === undefined || productType === 'wine')) return undefined;
+  if (!given(nutrition.alcoholG) && mayBeWine(productType, category)) return undefined;
   return energyOf({ fatG: nutrition.fatG, carbohydrateG: nutrition.carbohydratesG, proteinG: nutrition.proteinG, alcoholG: nutrition.alcoholG });
 }
 
@@ -108,9 +118,9 @@ export interface EnergyCheck {
 }
 
 /** The declared energy figure that disagrees clearly with the nutrients, if any (undefined when none or nothing to compare). */
-export function energyMismatch(nutrition: NutritionInput, productType?: string): EnergyCheck | undefined {
+export function energyMismatch(nutrition: NutritionInput, productType?: string, category?: string): EnergyCheck | undefined {
   if (nutrition.energyCalculated === true) return undefined; // recomputed on publish anyway
-  const computed = computableEnergy(nutrition, productType);
+  const computed = computableEnergy(nutrition, productType, category);
   if (!computed) return undefined;
   if (given(nutrition.energyKj) && energyDisagrees(nutrition.energyKj, computed.kj)) {
     return { declaredKj: nutrition.energyKj, computedKj: computed.kj, field: 'energyKj' };
@@ -138,9 +148,9 @@ export function energyMismatchMessage(mismatch: EnergyCheck): { message: string;
  * The nutrition as it is stored on publish: when it gives no energy figure (or only figures the
  * service computed before) and the nutrients suffice, `energyKj` and `energyKcal` computed and
  * rounded to whole units, with `energyCalculated: true`. A declared figure is kept as declared
- * (the page derives a missing unit from it, 1 kcal = 4.184 kJ).
+ * (the page derives a missing unit: energyUnits).
  */
-export function completeEnergy<T extends NutritionInput>(nutrition: T, productType?: string): T {
+export function completeEnergy<T extends NutritionInput>(nutrition: T, productType?: string, category?: string): T {
   const recompute = nutrition.energyCalculated === true;
   const hasKj = given(nutrition.energyKj) && !recompute;
   const hasKcal = given(nutrition.energyKcal) && !recompute;
@@ -149,15 +159,33 @@ export function completeEnergy<T extends NutritionInput>(nutrition: T, productTy
     return declared as T;
   }
   const { energyKj: _kj, energyKcal: _kcal, energyCalculated: _flag, ...rest } = nutrition;
-  const computed = computableEnergy(nutrition, productType);
+  const computed = computableEnergy(nutrition, productType, category);
   if (!computed) return rest as T;
   return { ...rest, energyKj: Math.round(computed.kj), energyKcal: Math.round(computed.kcal), energyCalculated: true } as T;
 }
 
-/** Passport data with its energy completed on publish (completeEnergy); data without nutrition unchanged. */
-export function withComputedEnergy<T extends { nutrition?: NutritionInput | undefined; productType?: string | undefined }>(data: T): T {
+/** Passport data with its energy completed on publish (completeEnergy); data without nutrition unchanged. `category` is the product's. */
+export function withComputedEnergy<T extends { nutrition?: NutritionInput | undefined; productType?: string | undefined }>(data: T, category?: string): T {
   if (!data.nutrition || typeof data.nutrition !== 'object') return data;
-  return { ...data, nutrition: completeEnergy(data.nutrition, data.productType) };
+  return { ...data, nutrition: completeEnergy(data.nutrition, data.productType, category) };
+}
+
+/**
+ * Energy in kJ and kcal as the declaration shows it (unrounded): the declared figures, and a unit
+ * the producer left out computed from the nutrients with the Annex XIV factors of that unit
+ * (Reg. (EU) No 1169/2011 Art. 31(1)) when they suffice (computableEnergy), else converted from the
+ * other unit (1 kcal = 4.184 kJ). Undefined without any energy figure.
+ */
+export function energyUnits(nutrition: NutritionInput, productType?: string, category?: string): { kj: number; kcal: number } | undefined {
+  const kj = given(nutrition.energyKj) ? nutrition.energyKj : undefined;
+  const kcal = given(nutrition.energyKcal) ? nutrition.energyKcal : undefined;
+  if (kj === undefined && kcal === undefined) return undefined;
+  if (kj !== undefined && kcal !== undefined) return { kj, kcal };
+  const computed = computableEnergy(nutrition, productType, category);
+  return {
+    kj: kj ?? computed?.kj ?? (kcal as number) * KJ_PER_KCAL,
+    kcal: kcal ?? computed?.kcal ?? (kj as number) / KJ_PER_KCAL,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -273,12 +301,13 @@ export function negligibleConflicts(nutrition: DeclarationInput): { nutrient: Ne
 /**
  * What a wine passport's declaration lacks, as paths under `data` (`nutrition` when there is none,
  * else `nutrition.<field>` in Annex XV's order; energy as `nutrition.energyKj`, given by either
- * unit). A nutrient declared negligible is not missing. Only `productType: 'wine'` must be
- * complete (Reg. (EU) No 1308/2013 Art. 119 as amended by 2021/2117); other data: nothing missing.
- * Read it after completeEnergy, so that energy computable from the nutrients counts as given.
+ * unit). A nutrient declared negligible is not missing. Only a wine must be complete (Reg. (EU) No
+ * 1308/2013 Art. 119 as amended by 2021/2117): `wine` is lib/domain/wine.ts isWine of the
+ * product's category and the data's productType; other products: nothing missing. Read it after
+ * completeEnergy, so that energy computable from the nutrients counts as given.
  */
-export function missingDeclaration(nutrition: DeclarationInput | undefined | null, productType?: string): string[] {
-  if (productType !== 'wine') return [];
+export function missingDeclaration(nutrition: DeclarationInput | undefined | null, wine: boolean): string[] {
+  if (!wine) return [];
   if (!nutrition || typeof nutrition !== 'object') return ['nutrition'];
   const negligible = new Set(nutrition.negligible ?? []);
   const missing: string[] = [];
@@ -291,6 +320,36 @@ export function missingDeclaration(nutrition: DeclarationInput | undefined | nul
     if (!given(nutrition[field]) && !(nutrient && negligible.has(nutrient))) missing.push(`nutrition.${field}`);
   }
   return missing;
+}
+
+/** The sub-rows of the declaration ("of which"), each with the nutrient it stands under (Annex XV). */
+export const SUB_NUTRIENTS = { saturates: 'fat', sugars: 'carbohydrate' } as const satisfies Partial<Record<NegligibleNutrient, NegligibleNutrient>>;
+
+/**
+ * The first "of which" value that would stand under no row of its nutrient (docs/labelling.md#the-nutrition-declaration):
+ * saturates or sugars given (and not themselves negligible) while fat or carbohydrate is declared
+ * negligible, or not given at all. Publishing refuses it with a 422 naming the sub-row's field; the
+ * page never shows such a row.
+ */
+export function orphanSubNutrient(nutrition: DeclarationInput): { field: string; nutrient: NegligibleNutrient; parent: NegligibleNutrient; parentField: string; parentNegligible: boolean } | undefined {
+  const negligible = new Set(nutrition.negligible ?? []);
+  for (const [nutrient, parent] of Object.entries(SUB_NUTRIENTS) as [NegligibleNutrient, NegligibleNutrient][]) {
+    const field = NEGLIGIBLE_FIELD[nutrient];
+    const parentField = NEGLIGIBLE_FIELD[parent];
+    if (!given(nutrition[field]) || negligible.has(nutrient)) continue;
+    if (negligible.has(parent)) return { field, nutrient, parent, parentField, parentNegligible: true };
+    if (!given(nutrition[parentField])) return { field, nutrient, parent, parentField, parentNegligible: false };
+  }
+  return undefined;
+}
+
+/**
+ * A wine's actual alcoholic strength is indicated "in percentage units or half units" (Reg. (EU)
+ * 2019/33 Art. 44, first paragraph; docs/labelling.md#the-nutrition-declaration): 12 and 12.5, not
+ * 12.3. Float-safe.
+ */
+export function isWholeOrHalfUnit(value: number): boolean {
+  return Math.abs(value * 2 - Math.round(value * 2)) < 1e-9;
 }
 
 /**

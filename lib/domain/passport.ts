@@ -13,6 +13,7 @@ import { unitConversionsSchema } from './battery/unit-conversions.ts';
 import { completenessReportSchema } from './passport-completeness.ts';
 import { plainText } from './text.ts';
 import { BATTERY_DATA_MEMBERS, passportKindOf, type PassportKind } from './passport-kinds.ts';
+import { isWine } from './wine.ts';
 
 /** Supplier roles (`producer` the default: docs/decisions.md#smaller-choices), colours, nutrition and allergen fields. */
 export { ALLERGEN_FIELDS, NUTRITION_FIELDS, SUPPLIER_ROLES, WINE_COLOURS, type SupplierRole };
@@ -64,7 +65,7 @@ export const nutritionSchema = z
   .meta({
     // Rules across fields, which JSON Schema cannot state (docs/labelling.md#energy-and-rounding).
     description:
-      'Nutrition per 100 ml or 100 g. A declared energyKj or energyKcal more than 20 % and more than 10 kJ away from what the nutrients give (Annex XIV factors) is refused with a 422 naming it; omit energy to have it computed. A nutrient listed in negligible whose value is above its threshold is refused with a 422 naming the value (e.g. data.nutrition.fatG). A wine passport (productType wine) is published only with the full declaration of Regulation (EU) No 1169/2011 Art. 30(1): energy (energyKj or energyKcal, or computable from the nutrients), fatG, saturatedFatG, carbohydratesG, sugarsG, proteinG and saltG, each given or listed in negligible; else 422 naming the first missing field (data.nutrition when there is no nutrition). Drafts may be incomplete: a draft lists what is missing.',
+      'Nutrition per 100 ml or 100 g. A declared energyKj or energyKcal more than 20 % and more than 10 kJ away from what the nutrients give (Annex XIV factors) is refused with a 422 naming it; omit energy to have it computed. A nutrient listed in negligible whose value is above its threshold is refused with a 422 naming the value (e.g. data.nutrition.fatG). The value of a sub-row (saturatedFatG, sugarsG) needs its nutrient (fatG, carbohydratesG) given and not listed in negligible, unless the sub-row is listed in negligible too; else 422 naming the field of the sub-row. A wine (product category wine or productType wine) is published only with the full declaration of Regulation (EU) No 1169/2011 Art. 30(1): energy (energyKj or energyKcal, or computable from the nutrients), fatG, saturatedFatG, carbohydratesG, sugarsG, proteinG and saltG, each given or listed in negligible; else 422 naming the first missing field (data.nutrition when there is no nutrition). Drafts may be incomplete: a draft lists what is missing.',
   });
 export type Nutrition = z.infer<typeof nutritionSchema>;
 
@@ -77,7 +78,7 @@ export const allergensSchema = z
   .meta({
     // A rule across fields and the product's category, which JSON Schema cannot state (lib/services/passports.ts).
     description:
-      'The allergens the product contains. A wine (product category or productType "wine") that sets containsFish: true is refused with a 422 naming data.allergens.containsFish: fish gelatine or isinglass used as a fining agent in wine is exempt (Regulation (EU) No 1169/2011, Annex II point 4(b)). Allergens follow the ingredients: an ingredient of the vocabulary that carries an allergen (GET /v1/vocabulary/ingredients, its allergen field) needs that flag set to true, else publishing is refused with a 422 naming the flag (e.g. data.allergens.containsSulphites) and the ingredient (docs/labelling.md#allergens-follow-the-ingredients).',
+      'The allergens the product contains. A wine (product category or productType "wine") that sets containsFish: true is refused with a 422 naming data.allergens.containsFish: fish gelatine or isinglass used as a fining agent in wine is exempt (Regulation (EU) No 1169/2011, Annex II point 4(b)). Allergens follow the ingredients: an ingredient of the vocabulary that carries an allergen (GET /v1/vocabulary/ingredients, its allergen field) needs that flag set to true, else publishing is refused with a 422 naming the flag (e.g. data.allergens.containsSulphites) and the ingredient (docs/labelling.md#allergens-follow-the-ingredients). A wine with a list of ingredients shows its allergens only in the list: a flag set to true needs an ingredient that carries it (a vocabulary entry with the allergen, or free text with its term), else 422 naming the flag; without a list the flags are the allergen statement ("Contains: …").',
   });
 export type Allergens = z.infer<typeof allergensSchema>;
 
@@ -205,7 +206,7 @@ export const WINE_FISH_MESSAGE =
  * category, so it is not in the schema (as the energy check): the OpenAPI document cannot state it.
  */
 export const wineDeclaresFish = (data: Pick<PassportData, 'allergens'>, category?: string, productType?: string): boolean =>
-  (category === 'wine' || productType === 'wine') && data.allergens?.containsFish === true;
+  isWine(category, productType) && data.allergens?.containsFish === true;
 
 /** The passport data object (docs/api.md#passport-data): known fields strictly typed, unknown fields rejected. */
 export const passportDataSchema = z.strictObject(
@@ -232,7 +233,7 @@ export const passportDataSchema = z.strictObject(
       // One decimal at most is checked by the service (checkNutrition) and stated in words: as
       // multipleOf 0.1, many JSON Schema validators would find 0.3 no multiple of 0.1.
       .describe(
-        "Actual alcoholic strength by volume, % vol, at most one decimal place (Regulation (EU) No 1169/2011 Annex XII; more decimals are refused with a 422). Shown on the e-label outside the nutrition declaration, e.g. '12,5 % vol'. Wine rules (Regulation (EU) 2019/33 Art. 44: whole or half units) are not enforced",
+        "Actual alcoholic strength by volume, % vol, at most one decimal place (Regulation (EU) No 1169/2011 Annex XII); a wine's (product category or productType wine) in whole or half units, e.g. 12 or 12.5 (Regulation (EU) 2019/33 Art. 44); otherwise 422 naming it. Shown on the e-label outside the nutrition declaration, e.g. 'alc 12,5 % vol'",
       ),
     allergens: allergensSchema.optional(),
     protectiveAtmosphere: z
@@ -240,6 +241,12 @@ export const passportDataSchema = z.strictObject(
       .optional()
       .describe(
         'Wine bottled in a protective atmosphere: "bottled" or "may-be-bottled". The e-label ends the list of ingredients with "Bottled in a protective atmosphere" or "Bottling may happen in a protective atmosphere" in place of the packaging gases, which it then omits (Reg. (EU) 2019/33 Art. 48a(6))',
+      ),
+    listNonAllergenicProcessingAids: z
+      .boolean({ error: 'listNonAllergenicProcessingAids must be true or false.' })
+      .optional()
+      .describe(
+        'Whether the e-label lists the processing aids among the ingredients that carry no allergen (isinglass). Left out or false: they are left out, as Regulation (EU) No 1169/2011 Art. 20 allows; processing aids that carry an allergen (egg albumin, milk casein, milk protein) are always listed, after the additives (docs/labelling.md#processing-aids)',
       ),
     origin: originSchema.optional(),
     producers: z.array(producerSchema, { error: 'producers must be an array.' }).max(20, { error: 'at most 20 producers.' }).optional(),

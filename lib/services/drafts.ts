@@ -32,14 +32,14 @@ export async function requireDraft(tenant: Tenant, productId: string): Promise<D
 async function save(tenant: Tenant, product: ProductRecord, data: PassportData, seen: DraftRecord | undefined, origin: Origin): Promise<DraftRecord | undefined> {
   const now = new Date().toISOString();
   const draft: DraftRecord = { productId: product.productId, data, createdAt: seen?.createdAt ?? now, updatedAt: now };
-  const event = newEvent('passport.draft.updated', toDraftView(draft), origin, now);
+  const event = newEvent('passport.draft.updated', toDraftView(draft, product.category), origin, now);
   // The product's hasDraft mark moves with the draft, for the listing's passport status (docs/dashboard.md#passport-status).
   return (await saveDraft(tenant, draft, seen, [eventPut(tenant, event), draftMark(tenant, product.productId, true)])) === 'saved' ? draft : undefined;
 }
 
 /** `PUT`: the draft becomes `data`, whatever it was. */
 export async function replaceDraft(tenant: Tenant, product: ProductRecord, data: PassportData, origin: Origin): Promise<DraftRecord> {
-  checkNutrition(data); // the value checks publishing makes: a draft that could never be published is refused now (completeness is not checked: see its missing list)
+  checkNutrition(data, 'data', product.category); // the value checks publishing makes: a draft that could never be published is refused now (completeness is not checked: see its missing list)
   for (let attempt = 0; attempt < 3; attempt++) {
     const saved = await save(tenant, product, data, await getDraft(tenant, product.productId), origin);
     if (saved) return saved;
@@ -57,7 +57,7 @@ export async function patchDraft(tenant: Tenant, product: ProductRecord, patch: 
     const current = await requireDraft(tenant, product.productId);
     // Validated as data of the product's kind (a battery passport for a battery: lib/domain/passport-kinds.ts).
     const merged = validatePassportData(product, parseOrThrow(draftEnvelopeSchema, mergePatch({ data: current.data }, patch)).data);
-    checkNutrition(merged);
+    checkNutrition(merged, 'data', product.category);
     const saved = await save(tenant, product, merged, current, origin);
     if (saved) return saved;
   }
@@ -66,7 +66,7 @@ export async function patchDraft(tenant: Tenant, product: ProductRecord, patch: 
 
 export async function discardDraft(tenant: Tenant, product: ProductRecord, origin: Origin): Promise<DraftRecord> {
   const draft = await requireDraft(tenant, product.productId);
-  const event = newEvent('passport.draft.deleted', toDraftView(draft), origin);
+  const event = newEvent('passport.draft.deleted', toDraftView(draft, product.category), origin);
   if ((await deleteDraft(tenant, draft, [eventPut(tenant, event), draftMark(tenant, product.productId, false)])) === 'conflict') throw changedMeanwhile();
   return draft;
 }

@@ -31,7 +31,8 @@ import { batteryCompleteness, dayOf } from '../domain/passport-completeness.ts';
 import { holdsBatteryData, PASSPORT_JSON_COLUMN } from '../domain/passport-kinds.ts';
 import { depthExceededAt } from '../http/json-depth.ts';
 import { energyMismatch, energyMismatchMessage, missingDeclaration, withComputedEnergy } from '../domain/nutrition.ts';
-import { allergenContradiction, allergenContradictionMessage } from '../domain/labelling/allergen-consistency.ts';
+import { allergenRefusal, nutritionRefusal, type Refusal } from '../domain/passport-rules.ts';
+import { isWine } from '../domain/wine.ts';
 import { toPassportView } from '../domain/passport-view.ts';
 import { createProductSchema, toProductView, type ProductRecord } from '../domain/product.ts';
 import type { Tenant } from '../domain/tenant.ts';
@@ -143,6 +144,45 @@ function kindError(row: number, cells: Record<string, string>, category: Product
   return [{ row, column, message: `${mismatch.message} ${mismatch.suggestion}` }];
 }
 
+/** A cell lists the ingredients: the one meant is named by its place in the list (entry 1 first). */
+const rowPath = (path: string): string =>
+  `passport.${path.replace(/^ingredients\[(\d+)\](?:\.text\.([a-z]{2}))?$/, (_, i: string, lang?: string) => `ingredients entry ${Number(i) + 1}${lang ? ` (${lang})` : ''}`)}`;
+
+/** The column a refusal of the publishing rules names (lib/domain/passport-rules.ts), its param under `passport`. */
+const columnOfParam = (param: string): string => (param.startsWith('passport.ingredients') ? 'passport.ingredients' : columnOf(param.split('.')));
+
+/**
+ * The rules publishing makes beyond the schema (lib/services/passports.ts checkGeneralPassport,
+ * lib/domain/passport-rules.ts), on a row's wine or food passport, so that the dry run says so too:
+ * the energy disagreement, each column of a wine's incomplete declaration, the other value checks
+ * (negligible amounts, an "of which" row without its nutrient, a wine's strength in half units), a
+ * wine's fish flag and the allergens. `category` is the row's, or the stored product's when the row
+ * names none (lib/domain/wine.ts).
+ */
+function passportRowErrors(row: number, cells: Record<string, string>, data: PassportData, category: string | undefined): ImportRowError[] {
+  const errors: ImportRowError[] = [];
+  const mismatch = data.nutrition ? energyMismatch(data.nutrition, data.productType, category) : undefined;
+  if (mismatch) errors.push({ row, column: writtenHeader(cells, columnOf(['passport', 'nutrition', mismatch.field])), message: energyMismatchMessage(mismatch).message });
+  // A wine's nutrition declaration must be complete (lib/services/passports.ts checkDeclaration): one error per missing column.
+  if (!mismatch) {
+    for (const path of missingDeclaration(withComputedEnergy(data, category).nutrition ?? {}, isWine(category, data.productType))) {
+      const column = writtenHeader(cells, columnOf(['passport', ...path.split('.')]));
+      errors.push({ row, column, message: `${column} is required for a wine: the nutrition declaration (energy, fat, saturates, carbohydrate, sugars, protein, salt) is mandatory.` });
+    }
+  }
+  // A wine declares no fish (Annex II point 4(b); lib/services/passports.ts): refused here too, so the dry run says so.
+  if (wineDeclaresFish(data, category, data.productType)) {
+    errors.push({ row, column: writtenHeader(cells, columnOf(['passport', 'allergens', 'containsFish'])), message: WINE_FISH_MESSAGE });
+  }
+  const refused = (refusal: Refusal | undefined) => {
+    if (refusal) errors.push({ row, column: writtenHeader(cells, columnOfParam(refusal.param)), message: refusal.message });
+  };
+  refused(nutritionRefusal(data, 'passport', category));
+  // Allergens follow the ingredients (docs/labelling.md#allergens-follow-the-ingredients); a wine's free text carries its terms.
+  refused(allergenRefusal(data, category, rowPath));
+  return errors;
+}
+
 /** One row's checks that need no data: cells, GTIN, values. */
 function checkRow(stored: StoredRow): Checked {
   const { row } = stored;
@@ -157,26 +197,7 @@ function checkRow(stored: StoredRow): Checked {
   if (!product.success) errors.push(...issuesToErrors(row, cells, product.error.issues, []));
   const passport = input.passport === undefined ? undefined : passportDataSchema.safeParse(input.passport);
   if (passport && !passport.success) errors.push(...issuesToErrors(row, cells, passport.error.issues, ['passport']));
-  const mismatch = passport?.success && passport.data.nutrition ? energyMismatch(passport.data.nutrition, passport.data.productType) : undefined;
-  if (mismatch) errors.push({ row, column: writtenHeader(cells, columnOf(['passport', 'nutrition', mismatch.field])), message: energyMismatchMessage(mismatch).message });
-  // A wine's nutrition declaration must be complete (lib/services/passports.ts checkDeclaration): one error per missing column.
-  if (passport?.success && !mismatch) {
-    for (const path of missingDeclaration(withComputedEnergy(passport.data).nutrition ?? {}, passport.data.productType)) {
-      const column = writtenHeader(cells, columnOf(['passport', ...path.split('.')]));
-      errors.push({ row, column, message: `${column} is required for a wine: the nutrition declaration (energy, fat, saturates, carbohydrate, sugars, protein, salt) is mandatory.` });
-    }
-  }
-  // A wine declares no fish (Annex II point 4(b); lib/services/passports.ts): refused here too, so the dry run says so.
-  if (passport?.success && wineDeclaresFish(passport.data, product.success ? product.data.category : undefined, passport.data.productType)) {
-    errors.push({ row, column: writtenHeader(cells, columnOf(['passport', 'allergens', 'containsFish'])), message: WINE_FISH_MESSAGE });
-  }
-  // A vocabulary ingredient's allergen needs its flag (docs/labelling.md#allergens-follow-the-ingredients), in the dry run too.
-  const contradiction = passport?.success ? allergenContradiction(passport.data, product.success ? product.data.category : undefined) : undefined;
-  if (contradiction) {
-    // A cell lists the ingredients: the one meant is named by its place in the list (entry 1 first).
-    const { param, message } = allergenContradictionMessage(contradiction, (path) => `passport.${path.replace(/^ingredients\[(\d+)\]$/, (_, i: string) => `ingredients entry ${Number(i) + 1}`)}`);
-    errors.push({ row, column: writtenHeader(cells, columnOf(param.split('.'))), message });
-  }
+  if (passport?.success) errors.push(...passportRowErrors(row, cells, passport.data, product.success ? product.data.category : undefined));
   // A battery passport in the passport column (docs/battery.md#import-and-export), never beside the passport.* columns.
   const battery =
     passportCell === undefined || passportCell.trim() === ''
@@ -185,7 +206,7 @@ function checkRow(stored: StoredRow): Checked {
         ? { errors: [{ row, column: writtenHeader(cells, PASSPORT_JSON_COLUMN), message: 'A row gives its passport either in the passport.* columns or as a battery passport in passport, not both.' }] }
         : checkBatteryCell(row, cells, passportCell, product.success ? product.data.granularity : undefined, dayOf());
   if (battery) errors.push(...battery.errors);
-  const data = battery ? battery.data : passport?.success ? withComputedEnergy(passport.data) : undefined;
+  const data = battery ? battery.data : passport?.success ? withComputedEnergy(passport.data, product.success ? product.data.category : undefined) : undefined;
   // Data of the other kind than the row's category takes (a battery passport for a wine, a wine's for a battery).
   if (product.success && product.data.category !== undefined && data !== undefined) errors.push(...kindError(row, cells, product.data.category, data));
   // GS1's example numbers (the template's example row) never become products (docs/imports.md#the-example-row).
@@ -272,6 +293,10 @@ export async function planRows(tenant: Tenant, stored: readonly StoredRow[], now
     const cells = stored.find((s) => s.row === row.row)?.cells ?? {};
     const wrongKind = row.product.category === undefined ? kindError(row.row, cells, current.category, row.passport) : [];
     if (wrongKind.length) return { kind: 'failed', errors: describeRowErrors(cells, wrongKind) };
+    // A row without a category, for a product of category wine: the wine rules the row's check could not know to apply (lib/domain/wine.ts).
+    const wineByProduct = row.product.category === undefined && row.passport !== undefined && !holdsBatteryData(row.passport) && isWine(current.category, undefined) && !isWine(undefined, row.passport.productType);
+    const wineErrors = wineByProduct && row.passport ? passportRowErrors(row.row, cells, row.passport, current.category) : [];
+    if (wineErrors.length) return { kind: 'failed', errors: describeRowErrors(cells, firstPerColumn(wineErrors)) };
     // A battery product passported by item holds all its elements on its version: judged again at its granularity.
     if (row.passport !== undefined && holdsBatteryData(row.passport) && row.product.granularity === undefined && current.granularity === 'item') {
       const missing = batteryCompleteness(row.passport, { asOf: now.slice(0, 10), granularity: 'item' }).missingMandatory;

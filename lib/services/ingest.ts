@@ -26,7 +26,8 @@ import { isUpsertEvent, type WebhookEndpointRecord } from '../domain/webhook.ts'
 import { DuplicateError, InvalidRequestError, ValidationError } from '../http/errors.ts';
 import { toValidationError } from '../http/validation.ts';
 import { createProduct, updateProductFields } from './products.ts';
-import { publishVersion, type PublishResult } from './passports.ts';
+import { checkAllergens, checkGeneralPassport, publishVersion, type PublishResult } from './passports.ts';
+import { passportKindOf } from '../domain/passport-kinds.ts';
 import { ensureSupplierNamed } from './suppliers.ts';
 
 export interface IngestedProduct {
@@ -87,11 +88,27 @@ async function plan(tenant: Tenant, endpoint: WebhookEndpointRecord, mapped: Map
   if (!parsedData.success) throw fromSource(mapped, toValidationError(parsedData.error), 'data');
 
   const view = await getPublicView(tenant, gtin.gtin14);
+  const category = view?.category ?? endpoint.defaultCategory;
   // Checked here as publishing checks it (lib/services/passports.ts checkAllergens), so that no product of the delivery is written.
-  const contradiction = allergenContradiction(parsedData.data, view?.category ?? endpoint.defaultCategory);
+  const contradiction = allergenContradiction(parsedData.data, category);
   if (contradiction) {
     const { param, message, suggestion } = allergenContradictionMessage(contradiction, (path) => sourceOf(mapped, `data.${path}`));
     throw new ValidationError(message, param, `${suggestion} Fix it in the product-information system, or map allergens.${contradiction.flag}.`);
+  }
+  // The other rules of publishing (lib/services/passports.ts checkGeneralPassport: a wine's free text and flags, its declaration, the figures), before anything is written too.
+  if (passportKindOf(category) !== 'battery') {
+    try {
+      checkAllergens(parsedData.data, category, (path) => sourceOf(mapped, `data.${path}`));
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      throw new ValidationError(error.message, error.param ?? 'data', `${error.suggestion ?? ''} Fix it in the product-information system, or the mapping.`.trim());
+    }
+    try {
+      checkGeneralPassport(parsedData.data, category);
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      throw fromSource(mapped, error, '');
+    }
   }
   if (view) {
     // An existing product is renamed (write() below): the name follows the rules of PATCH /v1/products.

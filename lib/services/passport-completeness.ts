@@ -16,7 +16,7 @@ export async function passportCompleteness(tenant: Tenant, product: ProductRecor
   const asOf = options.asOf ?? dayOf();
   if (options.draft) {
     const draft = await requireDraft(tenant, product.productId);
-    return completenessReport({ product, source: 'draft', version: null, data: draft.data, asOf, generalMissing: () => draftMissing(draft.data) });
+    return completenessReport({ product, source: 'draft', version: null, data: draft.data, asOf, generalMissing: () => draftMissing(draft.data, product.category) });
   }
   const version = product.passportVersion ? await getPassportVersion(tenant, product.productId, product.passportVersion) : undefined;
   if (!version) {
@@ -25,7 +25,7 @@ export async function passportCompleteness(tenant: Tenant, product: ProductRecor
       suggestion: 'Ask for the draft\'s report with ?draft=true, or publish one with POST /v1/passports.',
     });
   }
-  return completenessReport({ product, source: 'passport', version: version.version, data: version.data, asOf, generalMissing: () => draftMissing(version.data) });
+  return completenessReport({ product, source: 'passport', version: version.version, data: version.data, asOf, generalMissing: () => draftMissing(version.data, product.category) });
 }
 
 /**
@@ -33,7 +33,7 @@ export async function passportCompleteness(tenant: Tenant, product: ProductRecor
  * today that it lacks (the wine rules of lib/domain/draft.ts know nothing of batteries).
  */
 export function draftViewOf(product: Pick<ProductRecord, 'category' | 'granularity'>, draft: DraftRecord): Draft {
-  const view = toDraftView(draft);
+  const view = toDraftView(draft, product.category);
   if (passportKindOf(product.category) !== 'battery') return view;
   return { ...view, missing: batteryCompleteness(draft.data, { asOf: dayOf(), granularity: product.granularity }).missingMandatory };
 }

@@ -6,13 +6,14 @@ import { eventPut } from '../data/events.ts';
 import { labelTermsForPages } from '../data/labelling-terms.ts';
 import { newEvent, type Origin } from '../domain/events.ts';
 import { canonicalJson } from '../domain/json.ts';
-import { energyMismatch, energyMismatchMessage, hasAtMostOneDecimal, missingDeclaration, NEGLIGIBLE_FIELD, negligibleConflicts, withComputedEnergy } from '../domain/nutrition.ts';
+import { missingDeclaration, withComputedEnergy } from '../domain/nutrition.ts';
+import { allergenRefusal, nutritionRefusal, type Refusal } from '../domain/passport-rules.ts';
 import { toPassportView } from '../domain/passport-view.ts';
 import { nextPassportVersion } from '../domain/passport-version.ts';
 import { passportDataSchemaFor, passportKindMismatch, WINE_FISH_MESSAGE, wineDeclaresFish, type PassportVersion, type PassportData } from '../domain/passport.ts';
 import { batteryCompleteness, completenessReport, publishDay, type CompletenessReport } from '../domain/passport-completeness.ts';
 import { passportKindOf } from '../domain/passport-kinds.ts';
-import { allergenContradiction, allergenContradictionMessage } from '../domain/labelling/allergen-consistency.ts';
+import { isWine } from '../domain/wine.ts';
 import type { ProductRecord } from '../domain/product.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import type { TransactItem } from '../data/webhook-deliveries.ts';
@@ -135,13 +136,8 @@ export async function publishVersion(tenant: Tenant, product: ProductRecord, giv
   if (battery) {
     checkBatteryCompleteness(product, given, battery.asOf);
     await checkCategoryFixed(tenant, product, given);
-  } else {
-    checkNutrition(given);
-    if (wineDeclaresFish(given, product.category, given.productType)) throw new ValidationError(WINE_FISH_MESSAGE, 'data.allergens.containsFish');
-    checkAllergens(given, product.category);
-  }
-  const data = battery ? given : withComputedEnergy(given);
-  if (!battery) checkDeclaration(data);
+  } else checkGeneralPassport(given, product.category);
+  const data = battery ? given : withComputedEnergy(given, product.category);
   const wanted = options.unlessCurrent ? canonicalJson(data) : undefined;
   // The organization's corrections of legal terms, fixed into the version's pages by their set's digest (docs/labelling.md#correcting-a-term).
   const labelTermSet = battery ? undefined : await labelTermsForPages(tenant);
@@ -178,66 +174,58 @@ export async function publishVersion(tenant: Tenant, product: ProductRecord, giv
 }
 
 /**
- * Refuses (422) a declared energy that disagrees clearly with what the nutrients give: more than
- * 20 % and 10 kJ apart (docs/labelling.md#energy-and-rounding). A rule across fields, so it is
- * checked here rather than in the schema; `prefix` is where the data sits in the request.
+ * Every rule a wine or food passport must pass to be published, beyond its schema (each below):
+ * the figures (checkNutrition), a wine's fish flag, the allergens (checkAllergens) and a wine's
+ * complete declaration (checkDeclaration, read with the energy computed). `category` is the
+ * product's: with productType it says whether the product is a wine (lib/domain/wine.ts).
+ * Publishing makes them on every way in; a webhook delivery makes them before it writes anything.
  */
-export function checkEnergy(data: Pick<PassportData, 'nutrition' | 'productType'>, prefix = 'data'): void {
-  const mismatch = data.nutrition && energyMismatch(data.nutrition, data.productType);
-  if (!mismatch) return;
-  const { message, suggestion } = energyMismatchMessage(mismatch);
-  throw new ValidationError(message, `${prefix ? `${prefix}.` : ''}nutrition.${mismatch.field}`, suggestion);
+export function checkGeneralPassport(data: PassportData, category: string | undefined, prefix = 'data'): void {
+  const at = (path: string) => `${prefix ? `${prefix}.` : ''}${path}`;
+  checkNutrition(data, prefix, category);
+  if (wineDeclaresFish(data, category, data.productType)) throw new ValidationError(WINE_FISH_MESSAGE, at('allergens.containsFish'));
+  checkAllergens(data, category, prefix);
+  checkDeclaration(withComputedEnergy(data, category), prefix, category);
+}
+
+/** Throws a refusal of lib/domain/passport-rules.ts as the 422 it is. */
+function refuse(refusal: Refusal | undefined): void {
+  if (refusal) throw new ValidationError(refusal.message, refusal.param, refusal.suggestion);
 }
 
 /**
- * The checks of passport data across fields that the schema does not make (the document states
- * them in words; docs/labelling.md): the energy disagreement (checkEnergy); a nutrient listed in
- * `negligible` twice, or with a value above its threshold (Regulation (EU) No 1169/2011 Art.
- * 34(5); 422 naming the value, e.g. `data.nutrition.fatG`); an `alcoholByVolume` with more than
- * one decimal place (Annex XII). Publishing and saving a draft make them.
+ * The checks of passport data across fields that the schema does not make (lib/domain/passport-rules.ts
+ * nutritionRefusal: the energy disagreement, negligible amounts, an "of which" row without its
+ * nutrient, the strength's decimals and a wine's half units); `category` is the product's, when
+ * known. Publishing and saving a draft make them.
  */
-export function checkNutrition(data: Pick<PassportData, 'nutrition' | 'productType' | 'alcoholByVolume'>, prefix = 'data'): void {
-  const at = (path: string) => `${prefix ? `${prefix}.` : ''}${path}`;
-  const negligible = data.nutrition?.negligible ?? [];
-  if (new Set(negligible).size !== negligible.length) {
-    throw new ValidationError(`${at('nutrition.negligible')} must not list a nutrient twice.`, at('nutrition.negligible'), 'List each nutrient once.');
-  }
-  const conflict = data.nutrition ? negligibleConflicts(data.nutrition)[0] : undefined;
-  if (conflict) {
-    throw new ValidationError(
-      `${at(`nutrition.${conflict.field}`)} is ${conflict.value} g, above the ${conflict.threshold} g a negligible amount of ${conflict.nutrient} may have.`,
-      at(`nutrition.${conflict.field}`),
-      `Remove '${conflict.nutrient}' from negligible, or correct ${NEGLIGIBLE_FIELD[conflict.nutrient]}.`,
-    );
-  }
-  if (typeof data.alcoholByVolume === 'number' && !hasAtMostOneDecimal(data.alcoholByVolume)) {
-    throw new ValidationError(`${at('alcoholByVolume')} must have at most one decimal place (e.g. 12.5).`, at('alcoholByVolume'), 'Round the strength to one decimal place.');
-  }
-  checkEnergy(data, prefix);
+export function checkNutrition(data: Pick<PassportData, 'nutrition' | 'productType' | 'alcoholByVolume'>, prefix = 'data', category?: string): void {
+  refuse(nutritionRefusal(data, prefix, category));
 }
 
 /**
  * Refuses (422) data naming a vocabulary ingredient that carries an allergen whose flag is not set
- * (docs/labelling.md#allergens-follow-the-ingredients): the summary and the e-label would disagree.
- * Publishing checks it, like a wine's fish flag; drafts are not checked (they are saved as they are).
+ * (docs/labelling.md#allergens-follow-the-ingredients), and for a wine free text naming a source of
+ * an allergen without its term or a flag that no ingredient carries (lib/domain/passport-rules.ts
+ * allergenRefusal). Publishing checks them, like a wine's fish flag; drafts are not checked (they
+ * are saved as they are). `prefix` is where the data sits, or a function naming a path as the
+ * client knows it (a webhook's payload).
  */
-export function checkAllergens(data: Pick<PassportData, 'ingredients' | 'allergens' | 'productType'>, category?: string, prefix = 'data'): void {
-  const contradiction = allergenContradiction(data, category);
-  if (!contradiction) return;
-  const { param, message, suggestion } = allergenContradictionMessage(contradiction, prefix);
-  throw new ValidationError(message, param, suggestion);
+export function checkAllergens(data: Pick<PassportData, 'ingredients' | 'allergens' | 'productType' | 'labelLanguage'>, category?: string, prefix: string | ((path: string) => string) = 'data'): void {
+  refuse(allergenRefusal(data, category, prefix));
 }
 
 /**
- * Refuses (422) to publish a wine passport whose nutrition declaration is incomplete: Regulation
- * (EU) No 1308/2013 Art. 119 (as amended by 2021/2117) makes the full Art. 30(1) declaration of
- * Regulation (EU) No 1169/2011 mandatory for wine. Names the first missing field
+ * Refuses (422) to publish a wine passport (the product's category or the data's productType,
+ * lib/domain/wine.ts) whose nutrition declaration is incomplete: Regulation (EU) No 1308/2013
+ * Art. 119 (as amended by 2021/2117) makes the full Art. 30(1) declaration of Regulation (EU) No
+ * 1169/2011 mandatory for wine. Names the first missing field
  * (`data.nutrition` when there is none). Read on the data as stored (energy computed), so energy
  * the nutrients give counts; a nutrient listed in `negligible` is not missing. Drafts are not
  * checked (they may be incomplete; their read form lists what is missing).
  */
-export function checkDeclaration(data: Pick<PassportData, 'nutrition' | 'productType'>, prefix = 'data'): void {
-  const missing = missingDeclaration(data.nutrition, data.productType);
+export function checkDeclaration(data: Pick<PassportData, 'nutrition' | 'productType'>, prefix = 'data', category?: string): void {
+  const missing = missingDeclaration(data.nutrition, isWine(category, data.productType));
   const first = missing[0];
   if (first === undefined) return;
   const param = `${prefix ? `${prefix}.` : ''}${first}`;

@@ -274,7 +274,7 @@ export function storeSource(tenant: Tenant, records: readonly RegistrationRecord
       if (data === undefined) return { category: p.category, missing: ['a published passport'] };
       const battery = passportKindOf(p.category) === 'battery';
       if (record.granularity === 'MODEL') {
-        const report = completenessReport({ product: p, source: 'passport', version: p.passportVersion, data, asOf: today, generalMissing: () => draftMissing(data) });
+        const report = completenessReport({ product: p, source: 'passport', version: p.passportVersion, data, asOf: today, generalMissing: () => draftMissing(data, p.category) });
         const urlAt = (version: number) => passportBackupUrl(origin ?? '', tenant, p.gtin, version);
         return {
           category: p.category,
@@ -295,7 +295,7 @@ export function storeSource(tenant: Tenant, records: readonly RegistrationRecord
         version: p.passportVersion,
         data: judged,
         asOf: today,
-        generalMissing: () => draftMissing(data),
+        generalMissing: () => draftMissing(data, p.category),
       });
       const urlAt = (version: number) => unitBackupUrl(origin ?? '', tenant, p.gtin, kind, value as string, version);
       return { category: p.category, digest: unit.digest, ...movedBackup(record.entry.backupURL, urlAt, unit.version), missing: report.missingMandatory };

@@ -8,11 +8,17 @@ import { createSupplier } from './suppliers.ts';
 
 const gtin13 = (body12: string): string => `${body12}${checkDigit(body12)}`;
 
+/**
+ * The sample red wine, its ingredients by vocabulary code (GET /v1/vocabulary/ingredients), so that
+ * its e-label names them in the page's language under their Table 2 categories (Reg. (EU) 2019/934
+ * Annex I Part A Table 2, docs/labelling.md#additive-categories) and emphasises sulphur dioxide as
+ * the Annex I Part A term it is.
+ */
 const RED_WINE_V1: PassportData = {
   productType: 'wine',
   colour: 'red',
   vintage: 2021,
-  ingredients: ['Grapes', 'Preservative: sulphites', 'Acidity regulator: tartaric acid'],
+  ingredients: [{ code: 'grapes' }, { code: 'tartaric-acid' }, { code: 'sulphur-dioxide' }],
   nutrition: { energyKj: 347, energyKcal: 83, fatG: 0, saturatedFatG: 0, carbohydratesG: 0.6, sugarsG: 0.2, proteinG: 0, saltG: 0, alcoholG: 10.3 },
   allergens: { containsSulphites: true, containsEgg: false, containsFish: false, containsMilk: false },
   origin: { country: 'FR', region: 'Bordeaux', designation: 'AOC Côtes de Bourg' },
@@ -21,7 +27,8 @@ const RED_WINE_V1: PassportData = {
 
 const RED_WINE_V2: PassportData = {
   ...RED_WINE_V1,
-  ingredients: ['Grapes', 'Preservative: sulphites', 'Acidity regulator: tartaric acid', 'Fining agent: egg albumin'],
+  // Egg albumin, a fining agent that remains in the wine: an allergenic processing aid, listed after the additives.
+  ingredients: [{ code: 'grapes' }, { code: 'tartaric-acid' }, { code: 'sulphur-dioxide' }, { code: 'egg-albumin' }],
   allergens: { containsSulphites: true, containsEgg: true, containsFish: false, containsMilk: false },
   producers: [
     { name: 'Domaine de la Colline', role: 'producer', country: 'FR' },

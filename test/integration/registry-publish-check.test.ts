@@ -3,6 +3,8 @@ import { call, newOrg, newSession } from '../support/api.ts';
 import { batteryItemData, batteryModelData } from '../support/battery.ts';
 import { verifiedDomainId } from '../support/domains.ts';
 import { createProduct } from '../support/fixtures.ts';
+import { uniqueGtin13 } from '../support/gtin.ts';
+import { finishedImport } from '../support/imports.ts';
 
 /**
  * The registry's pre-checks at publish time (issue 39 point 2; docs/registry.md#at-publish-time):
@@ -69,5 +71,26 @@ describe('registry warnings at publish time', () => {
     expect(again.body.registry).toBeUndefined();
     expect(off.status, off.text).toBe(201);
     expect(off.body.registry).toBeUndefined();
+  });
+
+  it('registers the passports a products import publishes, in each row\'s transaction', async () => {
+    // Prepare
+    const org = await newOrg('Publish Check Import');
+    expect((await call('PUT', '/v1/registry/settings', { key: org.live, body: SETTINGS })).status).toBe(200);
+    const gtin = uniqueGtin13();
+    const nutrition = Object.entries(WINE_DATA.nutrition);
+    const header = ['gtin', 'name', 'category', 'passport.productType', ...nutrition.map(([field]) => `passport.nutrition.${field}`)];
+    const csv = `${header.join(',')}\n${[gtin, 'Imported Riesling', 'wine', 'wine', ...nutrition.map(([, value]) => String(value))].join(',')}\n`;
+
+    // Act
+    const upload = await call('POST', '/v1/imports', { key: org.live, rawBody: csv, headers: { 'content-type': 'text/csv' } });
+    expect(upload.status, upload.text).toBe(202);
+    const job = await finishedImport(org.live, upload.body.id);
+
+    // Assess
+    expect(job.body.counts).toMatchObject({ created: 1, failed: 0 });
+    const [product] = (await call('GET', `/v1/products?q=${gtin}`, { key: org.live })).body.data as Json[];
+    const registrations = await call('GET', `/v1/registry/registrations?productId=${product?.productId}`, { key: org.live });
+    expect(registrations.body.data.map((r: Json) => [r.granularity, r.upi, r.status])).toEqual([['MODEL', product?.qrCodeUrl, 'pending_checks']]);
   });
 });

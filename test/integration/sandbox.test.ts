@@ -16,8 +16,11 @@ describe('the sandbox', () => {
     expect(passport.body).toMatchObject({ version: 2, data: { colour: 'red', allergens: { containsSulphites: true } } });
     const history = await call('GET', `/v1/products/${wine.productId}/passports`, { key: org.test });
     expect(history.body.data.map((p: { version: number }) => p.version)).toEqual([2, 1]);
-    const page = await fetch(wine.qrCodeUrl, { headers: { accept: 'text/html' } });
+    const page = await fetch(wine.qrCodeUrl, { headers: { accept: 'text/html', 'accept-language': 'en' } });
     expect(page.status).toBe(200);
+    // The sample wine names its ingredients by vocabulary code: Table 2's categories, the Annex I Part A term in bold, the fining agent after the additives.
+    expect(passport.body.data.ingredients).toEqual([{ code: 'grapes' }, { code: 'tartaric-acid' }, { code: 'sulphur-dioxide' }, { code: 'egg-albumin' }]);
+    expect(await page.text()).toContain('grapes, acidity regulators: tartaric acid; preservatives and antioxidants: <strong>sulphur dioxide</strong>; <strong>egg albumin</strong>');
 
     expect((await call('GET', '/v1/products', { key: org.live })).body.pagination.total).toBe(0);
     expect((await call('GET', '/v1/suppliers', { key: org.live })).body.data).toEqual([]);

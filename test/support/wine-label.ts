@@ -1,11 +1,14 @@
 import type { Passport, PassportData } from '../../lib/domain/passport.ts';
 
 /**
- * A full wine label (every section of the e-label filled): vocabulary ingredients of three
- * categories, an allergen among them, free text with translations, the whole nutrition
- * declaration (complete: Regulation (EU) No 1169/2011 Art. 30(1)), the actual alcoholic strength,
- * every allergen flag, origin and producers. Shared by the 24-language page test,
- * the browser (axe) test, the bench and the screenshots.
+ * A full wine label: vocabulary ingredients of four categories, allergens among them, free text
+ * with translations, the whole nutrition declaration (complete: Regulation (EU) No 1169/2011 Art.
+ * 30(1)), the actual alcoholic strength in half units (Reg. (EU) 2019/33 Art. 44), the allergen
+ * flags its ingredients carry, origin and producers. Its allergens show in the list of ingredients,
+ * so the page has no "Contains:" box (docs/labelling.md#no-allergen-box-beside-a-list); with
+ * `ingredients: []` it has one. `containsFish: true` is stored data from before the wine-fish rule
+ * (publishing refuses it now; the page never shows it). Shared by the 24-language page test, the
+ * browser (axe) test, the bench and the screenshots.
  */
 export const FULL_WINE: PassportData = {
   productType: 'wine',
@@ -25,7 +28,7 @@ export const FULL_WINE: PassportData = {
   ],
   nutrition: { energyKj: 348, energyKcal: 84, fatG: 0, saturatedFatG: 0, carbohydratesG: 2.6, sugarsG: 0.6, proteinG: 0.1, saltG: 0.01, alcoholG: 10.4 },
   alcoholByVolume: 13,
-  allergens: { containsSulphites: true, containsEgg: true, containsFish: true, containsMilk: true },
+  allergens: { containsSulphites: true, containsEgg: true, containsFish: true, containsMilk: false },
   origin: { country: 'FR', region: 'Bordeaux', designation: 'Pauillac AOC' },
   producers: [
     { name: 'Domaine Lumière', role: 'producer', country: 'FR' },

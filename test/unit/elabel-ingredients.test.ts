@@ -31,10 +31,16 @@ describe('allergen emphasis in free text, in every language (Reg. (EU) No 1169/2
     ['fr', 'albumine de l’œuf', '<strong>albumine de l’œuf</strong>'],
     ['fr', "protéine de l'œuf", '<strong>protéine de l&#39;œuf</strong>'],
     ['de', 'Magermilchpulver', '<strong>Magermilchpulver</strong>'],
-    ['de', 'Kaliumdisulfit', '<strong>Kaliumdisulfit</strong>'],
+    // A sulphiting agent's name is not the allergen's term: the term follows it (Reg. (EU) 2019/33 Art. 41(1), Annex I Part A).
+    ['de', 'Kaliumdisulfit', 'Kaliumdisulfit (<strong>Sulfite</strong>)'],
+    ['it', 'metabisolfito di potassio', 'metabisolfito di potassio (<strong>solfiti</strong>)'],
+    ['en', 'potassium metabisulphite', 'potassium metabisulphite (<strong>sulphites</strong>)'],
+    ['de', 'Lysozym, Kasein', 'Lysozym (<strong>Ei</strong>), Kasein (<strong>Milch</strong>)'],
+    ['en', 'sulphur dioxide (E 220)', '<strong>sulphur dioxide</strong> (E 220)'],
     ['el', 'καζεΐνη γάλακτος', '<strong>καζεΐνη γάλακτος</strong>'],
     ['ro', 'albuș de ou', 'albuș de <strong>ou</strong>'],
-    ['en', 'E 224', '<strong>E 224</strong>'],
+    ['en', 'E 224', 'E 224 (<strong>sulphites</strong>)'],
+    ['en', 'E 224, E 220', 'E 224 (<strong>sulphites</strong>), E 220'],
   ] as const)('%s: %j reads %j', (lang, ingredient, markup) => {
     // Act
     const shown = ingredientsOf({ productType: 'wine', ingredients: [{ text: { [lang]: ingredient } }] }, lang);
@@ -62,7 +68,7 @@ describe('allergen emphasis in free text, in every language (Reg. (EU) No 1169/2
     expect(shown).toBe('Säureregulatoren: Milchsäure');
   });
 
-  it('property: every allergen word of every language, in free text among vocabulary names, is inside <strong>', () => {
+  it('property: every allergen word of every language, in free text among vocabulary names, is inside <strong> or followed by its term in <strong>', () => {
     // Prepare: every (language, word) of the wine allergens, and the vocabulary names around it.
     const pairs = LANGUAGES.flatMap((lang) =>
       WINE_ALLERGENS.flatMap((allergen) => [...(LANGUAGE_WORDS[lang][allergen] ?? []), ...(ANY_LANGUAGE_WORDS[allergen] ?? [])].map((entry) => ({ lang, word: entry.word }))),
@@ -74,8 +80,12 @@ describe('allergen emphasis in free text, in every language (Reg. (EU) No 1169/2
         const written = upper ? word.toLocaleUpperCase(lang) : word;
         const text = `${before.names[lang]}${glue}${written}${glue === ' (' ? ')' : glue}${after.names[lang]}`;
         const shown = emphasiseAllergens(text, lang, true).markup;
-        // Assess
-        expect(strongTexts(shown).some((strong) => strong.includes(escapeHtml(written))), `${lang}: ${text} → ${shown}`).toBe(true);
+        // Assess: a term is emphasised; a name that needs the term (E 220, lysozyme) is followed by it, never bold alone.
+        const bold = strongTexts(shown).some((strong) => strong.includes(escapeHtml(written)));
+        const at = shown.indexOf(escapeHtml(written));
+        const followed = at >= 0 && /^[^,;()]*\(<strong>/.test(shown.slice(at).replace(/ \(<strong>/, '(<strong>'));
+        expect(bold || followed, `${lang}: ${text} → ${shown}`).toBe(true);
+        expect(shown, `${lang}: ${text} → ${shown}`).not.toMatch(/<strong>E ?22\d<\/strong>/);
       }),
       { numRuns: 2000, seed: 25 },
     );
@@ -141,10 +151,12 @@ describe('fish in wine (Reg. (EU) No 1169/2011 Annex II point 4(b))', () => {
     expect(ingredientByCode('lysozyme')?.allergen).toBe('egg');
   });
 
-  it('the fining agents show with the Annex I Part A terms, isinglass plain', () => {
+  it('the fining agents show with the Annex I Part A terms; isinglass, which carries no allergen, only when the passport asks, plain', () => {
     const data: PassportData = { productType: 'wine', ingredients: [{ code: 'grapes' }, { code: 'egg-albumin' }, { code: 'casein' }, { code: 'milk-protein' }, { code: 'isinglass' }] };
-    expect(ingredientsOf(data)).toBe('grapes, <strong>egg albumin</strong>, <strong>milk casein</strong>, <strong>milk protein</strong>, isinglass');
-    expect(ingredientsOf(data, 'de')).toBe('Trauben, <strong>Albumin aus Ei</strong>, <strong>Kasein aus Milch</strong>, <strong>Milchprotein</strong>, Hausenblase');
+    expect(ingredientsOf(data)).toBe('grapes, <strong>egg albumin</strong>, <strong>milk casein</strong>, <strong>milk protein</strong>');
+    const listed: PassportData = { ...data, listNonAllergenicProcessingAids: true };
+    expect(ingredientsOf(listed)).toBe('grapes, <strong>egg albumin</strong>, <strong>milk casein</strong>, <strong>milk protein</strong>, isinglass');
+    expect(ingredientsOf(listed, 'de')).toBe('Trauben, <strong>Albumin aus Ei</strong>, <strong>Kasein aus Milch</strong>, <strong>Milchprotein</strong>, Hausenblase');
   });
 
   it('the publish rule: a wine (by category or productType) that declares fish is refused, citing Annex II point 4(b)', () => {
@@ -163,7 +175,8 @@ describe('sulphiting agents with the allergen term (Reg. (EU) 2019/33 Annex I Pa
   it.each([
     ['en', 'Preservatives and antioxidants: potassium metabisulphite (<strong>sulphites</strong>), potassium bisulphite (<strong>sulphites</strong>), <strong>sulphur dioxide</strong>'],
     ['de', 'Konservierungsstoffe und Antioxidationsmittel: Kaliummetabisulfit (<strong>Sulfite</strong>), Kaliumbisulfit (<strong>Sulfite</strong>), <strong>Schwefeldioxid</strong>'],
-    ['fr', 'Conservateurs et antioxydants: métabisulfite de potassium (<strong>sulfites</strong>), bisulfite de potassium (<strong>sulfites</strong>), <strong>anhydride sulfureux</strong>'],
+    // French: a narrow no-break space before the colon.
+    ['fr', 'Conservateurs et antioxydants\u202f: métabisulfite de potassium (<strong>sulfites</strong>), bisulfite de potassium (<strong>sulfites</strong>), <strong>anhydride sulfureux</strong>'],
   ] as const)('%s: %j', (lang, markup) => {
     // Prepare
     const data: PassportData = { productType: 'wine', ingredients: [{ code: 'potassium-metabisulphite' }, { code: 'potassium-bisulphite' }, { code: 'sulphur-dioxide' }] };
@@ -178,14 +191,14 @@ describe('protective atmosphere (Reg. (EU) 2019/33 Art. 48a(6))', () => {
   const ingredients: PassportData['ingredients'] = [{ code: 'grapes' }, { code: 'nitrogen' }, { code: 'tartaric-acid' }, { code: 'carbon-dioxide' }, { code: 'argon' }];
 
   it('without it, the packaging gases are listed', () => {
-    expect(ingredientsOf({ productType: 'wine', ingredients })).toBe('grapes, Gases and packaging gases: nitrogen, Acidity regulators: tartaric acid, Gases and packaging gases: carbon dioxide, argon');
+    expect(ingredientsOf({ productType: 'wine', ingredients })).toBe('grapes, gases and packaging gases: nitrogen; acidity regulators: tartaric acid; gases and packaging gases: carbon dioxide, argon');
   });
 
   it.each([
-    ['en', 'bottled', 'grapes, Acidity regulators: tartaric acid, Bottled in a protective atmosphere'],
-    ['en', 'may-be-bottled', 'grapes, Acidity regulators: tartaric acid, Bottling may happen in a protective atmosphere'],
-    ['de', 'bottled', 'Trauben, Säureregulatoren: Weinsäure, unter Schutzatmosphäre abgefüllt'],
-    ['de', 'may-be-bottled', 'Trauben, Säureregulatoren: Weinsäure, Die Abfüllung kann unter Schutzatmosphäre erfolgen'],
+    ['en', 'bottled', 'grapes, acidity regulators: tartaric acid; bottled in a protective atmosphere'],
+    ['en', 'may-be-bottled', 'grapes, acidity regulators: tartaric acid; bottling may happen in a protective atmosphere'],
+    ['de', 'bottled', 'Trauben, Säureregulatoren: Weinsäure; unter Schutzatmosphäre abgefüllt'],
+    ['de', 'may-be-bottled', 'Trauben, Säureregulatoren: Weinsäure; Die Abfüllung kann unter Schutzatmosphäre erfolgen'],
   ] as const)('%s, %s: the phrase ends the list in place of the packaging gases', (lang, protectiveAtmosphere, sentence) => {
     expect(ingredientsOf({ productType: 'wine', ingredients, protectiveAtmosphere }, lang)).toBe(sentence);
   });
@@ -206,8 +219,8 @@ describe('protective atmosphere (Reg. (EU) 2019/33 Art. 48a(6))', () => {
   });
 });
 
-describe('ingredient order: the producer\'s, consecutive additives of one category grouped', () => {
-  it('keeps an additive entered later where it was entered', () => {
+describe('ingredient order: the producer\'s, consecutive additives of one category grouped, each group ended visibly', () => {
+  it('keeps an additive entered later where it was entered; a semicolon ends each group, whose name is in lower case mid-list', () => {
     // Prepare
     const data: PassportData = {
       productType: 'wine',
@@ -217,7 +230,7 @@ describe('ingredient order: the producer\'s, consecutive additives of one catego
     const shown = ingredientsOf(data);
     // Assess
     expect(shown).toBe(
-      'Acidity regulators: tartaric acid, grapes, Preservatives and antioxidants: <strong>sulphur dioxide</strong>, Stabilising agents: citric acid, Acidity regulators: malic acid, oak chips, Acidity regulators: lactic acid',
+      'Acidity regulators: tartaric acid; grapes, preservatives and antioxidants: <strong>sulphur dioxide</strong>; stabilising agents: citric acid; acidity regulators: malic acid; oak chips, acidity regulators: lactic acid',
     );
   });
 });
@@ -233,8 +246,10 @@ describe('substitutable additives: "contains … and/or …" (Reg. (EU) 2019/33 
   };
 
   it.each([
-    ['en', 'grapes, Acidity regulators: contains tartaric acid and/or malic acid and/or lactic acid, Stabilising agents: gum arabic'],
-    ['de', 'Trauben, Säureregulatoren: enthält Weinsäure und/oder Äpfelsäure und/oder Milchsäure, Stabilisatoren: Gummi arabicum'],
+    ['en', 'grapes, acidity regulators: contains tartaric acid and/or malic acid and/or lactic acid; stabilising agents: gum arabic'],
+    ['de', 'Trauben, Säureregulatoren: enthält Weinsäure und/oder Äpfelsäure und/oder Milchsäure; Stabilisatoren: Gummi arabicum'],
+    // A case language: a colon keeps the additive names in the nominative the vocabulary gives (issue 40).
+    ['cs', 'hrozny, regulátory kyselosti: obsahuje: kyselina vinná a/nebo kyselina jablečná a/nebo kyselina mléčná; stabilizátory: arabská guma'],
   ] as const)('%s: a run of marked acidity regulators reads %j', (lang, sentence) => {
     // Prepare
     const data: PassportData = {

@@ -7,9 +7,9 @@ import { apiGatewayEvent, CONTEXT, GTIN, loadResolver, ORG, PRODUCT_ID, type Han
 import { ddb, sqs } from '../support/fake-aws.ts';
 import { FULL_WINE, fullWineView } from '../support/wine-label.ts';
 
-/** A fixed text as the page writes it (typographic no-break spaces, HTML-escaped). */
+/** A fixed text as the page writes it (no-break spaces: U+00A0 in "100 ml", the narrow U+202F before French ":"; HTML-escaped). */
 const onPage = (lang: Lang, key: TextKey, vars?: Parameters<typeof text>[2]) =>
-  escapeHtml(text(lang, key, vars).replace(/(\d) (?=(?:ml|g)\b)/g, '$1\u00a0').replace(/ (?=[:;!?](?:\s|$))/g, '\u00a0'));
+  escapeHtml(text(lang, key, vars).replace(/(\d) (?=(?:ml|g)\b)/g, '$1\u00a0').replace(/[ \u00a0](?=[:;!?](?:\s|$))/g, '\u202f'));
 
 /** The fixed texts a full wine label shows, with the element each stands in (the page's own markup). */
 function expectedElements(lang: Lang): [TextKey, string][] {
@@ -17,7 +17,6 @@ function expectedElements(lang: Lang): [TextKey, string][] {
   return [
     ['pageKicker', `<p class="kicker">${onPage(lang, 'pageKicker')}</p>`],
     ['ingredients', `<h2 id="ingredients">${onPage(lang, 'ingredients')}</h2>`],
-    ['allergens', `<h2 id="allergens">${onPage(lang, 'allergens')}</h2>`],
     ['nutrition', `<h2 id="nutrition">${onPage(lang, 'nutrition')}</h2>`],
     ['nutritionCaption', `<caption>${escapeHtml(text(lang, 'nutritionCaption', { per }))}</caption>`],
     ['nutrientColumn', `<th scope="col">${onPage(lang, 'nutrientColumn')}</th>`],
@@ -49,10 +48,19 @@ describe('the e-label of a full wine label in each of the 24 languages', () => {
         expect(page, `${lang}: ${key} in English`).not.toContain(element);
       }
     }
-    // The stored label says containsFish: a wine never prints fish (Reg. (EU) No 1169/2011 Annex II point 4(b)).
-    const contained = (['sulphites', 'egg', 'milk'] as const).map((allergen) => text(lang, `allergen_${allergen}`)).join(', ');
+    // The list carries every allergen flagged: no "Contains:" box beside it (Reg. (EU) No 1169/2011 Art. 21(1)).
+    expect(page).not.toContain('aria-labelledby="allergens"');
+  });
+
+  it.each(LANGUAGES)('%s: without a list of ingredients, "Contains: …" says the allergens, and never fish on a wine', (lang) => {
+    // Act
+    const page = renderElabel(fullWineView({ data: { ...FULL_WINE, ingredients: [] } }), lang);
+
+    // Assess: the stored label says containsFish, which a wine never prints (Reg. (EU) No 1169/2011 Annex II point 4(b)).
+    const contained = (['sulphites', 'egg'] as const).map((allergen) => text(lang, `allergen_${allergen}`)).join(', ');
+    expect(page).toContain(`<h2 id="allergens">${onPage(lang, 'allergens')}</h2>`);
     expect(page).toContain(`<strong>${onPage(lang, 'contains', { list: contained })}</strong>`);
-    expect(page).not.toContain(escapeHtml(text(lang, 'allergen_fish')) + ',');
+    expect(page).not.toContain(escapeHtml(text(lang, 'allergen_fish')));
   });
 
   it.each(LANGUAGES)('%s: the ingredients in the page language, each additive after its category, allergens in bold, free text in the best language', (lang) => {
@@ -64,16 +72,23 @@ describe('the e-label of a full wine label in each of the 24 languages', () => {
     // Act
     const page = renderElabel(fullWineView(), lang);
 
-    // Assess: one sentence, in the order given, the two acidity regulators together.
+    // Assess: one sentence, in the order given, the two acidity regulators together; each category's
+    // group ends with a semicolon, its name in lower case mid-list (German nouns keep their capital),
+    // French with a narrow no-break space before ":" and ";".
+    const space = lang === 'fr' ? '\u202f' : '';
+    const group = (id: string, items: string) => {
+      const named = category(id);
+      return `${lang === 'de' ? named : named.charAt(0).toLocaleLowerCase(lang) + named.slice(1)}${space}: ${items}`;
+    };
     const sentence = [
-      name('grapes'),
-      name('rectified-concentrated-grape-must'),
-      `${category('acidityRegulator')}: ${name('tartaric-acid')}, ${name('malic-acid')}`,
-      `${category('preservativeAntioxidant')}: ${name('potassium-metabisulphite')} (<strong>${onPage(lang, 'allergen_sulphites')}</strong>), <strong>${name('lysozyme')}</strong>`,
-      `${category('stabilisingAgent')}: ${name('gum-arabic')}`,
-      oak,
-      `${category('packagingGas')}: ${name('nitrogen')}`,
-    ].join(', ');
+      `${name('grapes')}, `,
+      `${name('rectified-concentrated-grape-must')}, `,
+      `${group('acidityRegulator', `${name('tartaric-acid')}, ${name('malic-acid')}`)}${space}; `,
+      `${group('preservativeAntioxidant', `${name('potassium-metabisulphite')} (<strong>${onPage(lang, 'allergen_sulphites')}</strong>), <strong>${name('lysozyme')}</strong>`)}${space}; `,
+      `${group('stabilisingAgent', name('gum-arabic'))}${space}; `,
+      `${oak}, `,
+      group('packagingGas', name('nitrogen')),
+    ].join('');
     expect(page).toContain(`<p>${sentence}</p>`);
   });
 
@@ -99,7 +114,7 @@ describe('the e-label of a full wine label in each of the 24 languages', () => {
 
     // Assess: the headings are in the language's script, not Latin letters.
     const headings = (page: string) => [...page.matchAll(/<h2 id="[a-z]+">([^<]+)<\/h2>/g)].map((match) => match[1] ?? '');
-    expect(headings(greek)).toHaveLength(6);
+    expect(headings(greek)).toHaveLength(5); // ingredients, nutrition, origin, producers, languages: no allergen box beside the list
     for (const heading of headings(greek)) expect(heading).toMatch(/^[\p{Script=Greek}\s,.:()-]+$/u);
     for (const heading of headings(bulgarian)) expect(heading).toMatch(/^[\p{Script=Cyrillic}\s,.:()-]+$/u);
     expect(greek).toContain(escapeHtml(ingredientByCode('tartaric-acid')?.names.el ?? 'missing'));

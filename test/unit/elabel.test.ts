@@ -135,14 +135,33 @@ describe('renderElabel: a complete red wine', () => {
     expect(ingredients).toContain('grapes, tartaric acid, preservative: <strong>sulphites</strong>, <strong>egg albumin</strong>');
   });
 
-  it('emphasises sulphites strongly in the allergens section', () => {
+  it('has no allergen box beside a list of ingredients that shows the allergens (Regulation (EU) No 1169/2011 Art. 21(1))', () => {
     // Prepare
     const view = wineView(COMPLETE_RED);
+    // Act
+    const page = renderElabel(view, 'en');
+    // Assess
+    expect(sectionMarkup(page, 'allergens')).toBeUndefined();
+    expect(sectionMarkup(page, 'ingredients')).toContain('<strong>sulphites</strong>');
+  });
+
+  it('emphasises sulphites strongly in the allergens section when there is no list of ingredients', () => {
+    // Prepare
+    const view = wineView({ ...COMPLETE_RED, ingredients: [] });
     // Act
     const allergens = sectionMarkup(renderElabel(view, 'en'), 'allergens');
     // Assess
     expect(allergens).toContain('<strong>Contains: sulphites, egg</strong>');
     expect(allergens).not.toMatch(/fish|milk/);
+  });
+
+  it('shows in the box only a stored flag the list does not carry (a version published before the rule)', () => {
+    // Prepare
+    const view = wineView({ ...COMPLETE_RED, allergens: { ...COMPLETE_RED.allergens, containsMilk: true } });
+    // Act
+    const allergens = sectionMarkup(renderElabel(view, 'en'), 'allergens');
+    // Assess
+    expect(allergens).toContain('<strong>Contains: milk</strong>');
   });
 
   it('has a nutrition table per 100 ml with kJ and kcal, caption and scoped headers', () => {
@@ -153,7 +172,8 @@ describe('renderElabel: a complete red wine', () => {
     // Assess
     expect(table).toContain('<caption>Average values per 100\u00a0ml</caption>');
     expect(table).toContain('<th scope="col">per 100\u00a0ml</th>');
-    expect(table).toContain('<tr><th scope="row">Energy</th><td>318\u00a0kJ / 76\u00a0kcal</td></tr>');
+    // kcal, left out, from the nutrients with the Annex XIV factors: 2.7 g × 4 + 10.4 g × 7 = 83.6 kcal (not 318 ÷ 4.184 = 76).
+    expect(table).toContain('<tr><th scope="row">Energy</th><td>318\u00a0kJ / 84\u00a0kcal</td></tr>');
     expect(table).toContain('<tr class="sub"><th scope="row">of which saturates</th><td>0\u00a0g</td></tr>');
     expect(table).toContain('<tr><th scope="row">Carbohydrate</th><td>2.6\u00a0g</td></tr>');
     expect(table).toContain('<tr class="sub"><th scope="row">of which sugars</th><td>0.6\u00a0g</td></tr>');
@@ -218,11 +238,11 @@ describe('renderElabel: languages', () => {
     const text = visibleText(page);
     // Assess
     expect(page).toContain('<html lang="de">');
-    for (const label of ['Zutaten', 'Allergene', 'Nährwertdeklaration', 'Herkunft', 'Erzeuger', 'Brennwert', 'davon Zucker']) {
+    for (const label of ['Zutaten', 'Nährwertdeklaration', 'Herkunft', 'Erzeuger', 'Brennwert', 'davon Zucker']) {
       expect(text).toContain(label);
     }
     expect(text).toContain('Rotwein · Jahrgang 2019');
-    expect(text).toContain('Enthält: Sulfite, Ei');
+    expect(visibleText(renderElabel(wineView({ ...COMPLETE_RED, ingredients: [] }), 'de'))).toContain('Allergene Enthält: Sulfite, Ei');
     expect(text).toContain('pro 100 ml');
     expect(text).not.toContain('Alkohol 10 g');
     expect(text).toContain('Kohlenhydrate 2,6 g');
@@ -237,11 +257,12 @@ describe('renderElabel: languages', () => {
     const text = visibleText(page);
     // Assess
     expect(page).toContain('<html lang="fr">');
-    for (const label of ['Ingrédients', 'Allergènes', 'Déclaration nutritionnelle', 'Origine', 'Producteurs', 'Valeur énergétique', 'dont sucres']) {
+    for (const label of ['Ingrédients', 'Déclaration nutritionnelle', 'Origine', 'Producteurs', 'Valeur énergétique', 'dont sucres']) {
       expect(text).toContain(label);
     }
     expect(text).toContain('Vin rouge · Millésime 2019');
-    expect(text).toContain('Contient : sulfites, œuf');
+    // French sets a narrow no-break space (U+202F) before the colon.
+    expect(renderElabel(wineView({ ...COMPLETE_RED, ingredients: [] }), 'fr')).toContain('<strong>Contient\u202f: sulfites, œuf</strong>');
     expect(text).toContain('pour 100 ml');
     expect(text).toContain('Glucides 2,6 g');
     expect(text).not.toMatch(/\bIngredients\b|\bContains\b/);
@@ -263,10 +284,13 @@ describe('renderElabel: derived and partial data', () => {
     [{ energyKj: 300, energyKcal: 72 }, { kj: 300, kcal: 72 }],
     [{ energyKj: 0 }, { kj: 0, kcal: 0 }],
     [{ fatG: 1 }, undefined],
+    // The unit left out computed from the nutrients with the Annex XIV factors when they suffice (a food: no alcohol needed).
+    [{ energyKj: 1000, fatG: 10, carbohydratesG: 30, proteinG: 5 }, { kj: 1000, kcal: 230 }], // 10 × 9 + 30 × 4 + 5 × 4 kcal, not 1000 ÷ 4.184 = 239
+    [{ energyKcal: 230, fatG: 10, carbohydratesG: 30, proteinG: 5 }, { kj: 965, kcal: 230 }], // 10 × 37 + 30 × 17 + 5 × 17 kJ
   ])('energy %j → %j', (nutrition, expected) => {
     // Prepare: the nutrition object.
     // Act
-    const energy = energyValues(nutrition);
+    const energy = energyValues(nutrition, 'food');
     // Assess
     expect(energy).toEqual(expected);
   });
@@ -343,7 +367,8 @@ describe('renderElabel: derived and partial data', () => {
     ['Schwefeldioxid', 'Schwefeldioxid'],
     ['Konservierungsstoff: Sulfite', 'Sulfite'],
     ['anhydride sulfureux', 'anhydride sulfureux'],
-    ['E 220', 'E 220'],
+    // "E 220" is never bold alone: the term follows it (docs/labelling.md#free-text-allergens).
+    ['E 220', 'sulphites'],
     ['Hühnereiweiß', 'Hühnereiweiß'],
     ["blanc d'œuf", 'œuf'],
     // A wine: fish gelatine and isinglass are fining agents exempt by Annex II point 4(b), never emphasised as fish.

@@ -8,6 +8,7 @@ import {
   NEGLIGIBLE_NUTRIENTS,
   NEGLIGIBLE_THRESHOLDS,
   negligibleConflicts,
+  orphanSubNutrient,
   roundMacronutrient,
   roundSalt,
   roundSaturates,
@@ -56,8 +57,8 @@ describe('the nutrition declaration is a closed list: no alcohol row (Regulation
   });
 });
 
-describe('the actual alcoholic strength, outside the declaration (Annex XII: one decimal at most, "% vol")', () => {
-  it('12.5 shows as "Alkohol 12,5 % vol" in German and "Alcohol 12.5 % vol" in English, under the heading, not in the nutrition section', () => {
+describe('the actual alcoholic strength, outside the declaration (Annex XII: one decimal at most, "% vol"; a wine\'s in whole or half units, Reg. (EU) 2019/33 Art. 44)', () => {
+  it('12.5 shows as "alc 12,5 % vol" in German and "alc 12.5 % vol" in English ("alc": Annex XII and Art. 44), under the heading, not in the nutrition section', () => {
     // Prepare
     const view = wineView({ ...FULL_WINE, alcoholByVolume: 12.5 });
 
@@ -66,14 +67,14 @@ describe('the actual alcoholic strength, outside the declaration (Annex XII: one
     const en = renderElabel(view, 'en');
 
     // Assess
-    expect(plain(header(de))).toContain('<p class="meta">Alkohol 12,5 % vol</p>');
-    expect(plain(header(en))).toContain('<p class="meta">Alcohol 12.5 % vol</p>');
+    expect(plain(header(de))).toContain('<p class="meta">alc 12,5 % vol</p>');
+    expect(plain(header(en))).toContain('<p class="meta">alc 12.5 % vol</p>');
     expect(plain(sectionMarkup(de, 'nutrition'))).not.toContain('% vol');
     expect(de).toContain('12,5\u00a0%\u00a0vol'); // kept together when the line wraps
   });
 
   it('a whole figure has no decimals ("13 % vol"); none given, no line', () => {
-    expect(plain(alcoholLine(wineView({ ...FULL_WINE, alcoholByVolume: 13 }), 'fr')?.markup ?? '')).toBe('<p class="meta">Alcool 13 % vol</p>');
+    expect(plain(alcoholLine(wineView({ ...FULL_WINE, alcoholByVolume: 13 }), 'fr')?.markup ?? '')).toBe('<p class="meta">alc 13 % vol</p>');
     const { alcoholByVolume: _none, ...without } = FULL_WINE;
     expect(alcoholLine(wineView(without), 'fr')).toBeUndefined();
     expect(renderElabel(wineView(without), 'fr')).not.toContain('vol</p>');
@@ -91,6 +92,20 @@ describe('the actual alcoholic strength, outside the declaration (Annex XII: one
 
     // Assess
     expect(refused).toMatchObject({ status: 422, param: 'data.alcoholByVolume' });
+  });
+
+  it.each<[number, string]>([
+    [12.3, 'wine'],
+    [0.2, 'wine'],
+  ])('a wine strength of %s (not a whole or half unit) is refused with a 422 naming data.alcoholByVolume, by productType or by category', (value) => {
+    // Act
+    const byType = refusal(() => checkNutrition({ productType: 'wine', alcoholByVolume: value }));
+    const byCategory = refusal(() => checkNutrition({ alcoholByVolume: value }, 'data', 'wine'));
+
+    // Assess
+    expect(byType).toMatchObject({ status: 422, param: 'data.alcoholByVolume' });
+    expect(byCategory.message).toContain('whole or half units');
+    expect(() => checkNutrition({ productType: 'food', alcoholByVolume: value })).not.toThrow(); // other drinks: one decimal (Annex XII)
   });
 
   it('0, 12.5, 0.1 × 3 (0.30000000000000004) and 100 are accepted', () => {
@@ -174,6 +189,39 @@ describe('"Contains negligible amounts of …" (Regulation (EU) No 1169/2011 Art
   });
 });
 
+describe('no orphan "of which" rows: saturates and sugars stand only under their nutrient (Regulation (EU) No 1169/2011 Annex XV)', () => {
+  it.each<[string, PassportData['nutrition'], string]>([
+    ['a negligible fat with a declared saturates value', { saturatedFatG: 0.05, negligible: ['fat'] }, 'data.nutrition.saturatedFatG'],
+    ['a negligible carbohydrate with a declared sugars value', { sugarsG: 0.2, negligible: ['carbohydrate'] }, 'data.nutrition.sugarsG'],
+    ['sugars without carbohydrate', { sugarsG: 0.6 }, 'data.nutrition.sugarsG'],
+  ])('%s is refused with a 422 naming the sub-row', (_, nutrition, param) => {
+    // Act
+    const refused = refusal(() => checkNutrition({ productType: 'food', nutrition }));
+
+    // Assess
+    expect(refused).toMatchObject({ status: 422, param });
+  });
+
+  it('fat and saturates both negligible, or fat given with saturates, are accepted', () => {
+    expect(() => checkNutrition({ nutrition: { saturatedFatG: 0.05, negligible: ['fat', 'saturates'] } })).not.toThrow();
+    expect(() => checkNutrition({ nutrition: { fatG: 0.3, saturatedFatG: 0.05 } })).not.toThrow();
+    expect(orphanSubNutrient({ fatG: 0, saturatedFatG: 0, negligible: ['fat', 'saturates'] })).toBeUndefined();
+  });
+
+  it('a stored version with an orphan shows no "of which" row: never saturates under no fat row', () => {
+    // Prepare: stored before the rule.
+    const view = wineView({ productType: 'wine', nutrition: { energyKj: 300, fatG: 0, saturatedFatG: 0.05, carbohydratesG: 2, negligible: ['fat'] } });
+
+    // Act
+    const section = sectionMarkup(renderElabel(view, 'en'), 'nutrition');
+
+    // Assess
+    expect(section).not.toContain('of which saturates');
+    expect(section).toContain('<tr><th scope="row">Carbohydrate</th>');
+    expect(section).toContain('Contains negligible amounts of fat');
+  });
+});
+
 describe('a wine is published only with a complete declaration (Reg. (EU) No 1308/2013 Art. 119; 1169/2011 Art. 30(1))', () => {
   const complete = FULL_WINE.nutrition ?? {};
 
@@ -195,12 +243,20 @@ describe('a wine is published only with a complete declaration (Reg. (EU) No 130
     expect(() => checkDeclaration(withComputedEnergy({ productType: 'wine', nutrition: withoutEnergy }))).not.toThrow();
     expect(() => checkDeclaration(withComputedEnergy(NEGLIGIBLE_WINE))).not.toThrow();
     expect(() => checkDeclaration({ productType: 'wine', nutrition: { ...withoutEnergy, energyKcal: 84 } })).not.toThrow();
-    expect(missingDeclaration({ carbohydratesG: 1, sugarsG: 1, energyKj: 100 }, 'wine')).toEqual(['nutrition.fatG', 'nutrition.saturatedFatG', 'nutrition.proteinG', 'nutrition.saltG']);
+    expect(missingDeclaration({ carbohydratesG: 1, sugarsG: 1, energyKj: 100 }, true)).toEqual(['nutrition.fatG', 'nutrition.saturatedFatG', 'nutrition.proteinG', 'nutrition.saltG']);
   });
 
-  it('other products, and data without productType, are not held to it', () => {
+  it('other products, and data without productType of a product that is no wine, are not held to it', () => {
     expect(() => checkDeclaration({ productType: 'food', nutrition: { fatG: 1 } })).not.toThrow();
     expect(() => checkDeclaration({})).not.toThrow();
+    expect(() => checkDeclaration({}, 'data', 'food')).not.toThrow();
+  });
+
+  it('a product of category wine is held to it without productType, and productType wine under another category too (lib/domain/wine.ts)', () => {
+    expect(refusal(() => checkDeclaration({}, 'data', 'wine'))).toMatchObject({ status: 422, param: 'data.nutrition' });
+    expect(refusal(() => checkDeclaration({ nutrition: { energyKj: 318 } }, 'data', 'wine'))).toMatchObject({ status: 422, param: 'data.nutrition.fatG' });
+    expect(refusal(() => checkDeclaration({ productType: 'wine' }, 'data', 'food'))).toMatchObject({ status: 422, param: 'data.nutrition' });
+    expect(draftMissing({}, 'wine')).toEqual(['data.nutrition']);
   });
 
   it('a draft may be incomplete and says what is missing, as the 422 would name it', () => {
@@ -213,7 +269,7 @@ describe('a wine is published only with a complete declaration (Reg. (EU) No 130
 
   it('a stored incomplete passport still renders: no rows for missing values, no crash', () => {
     // Prepare: data stored before the rule, and a stored negligible list with an entry the page does not know.
-    const stored = wineView({ productType: 'wine', nutrition: { sugarsG: 0.6 } });
+    const stored = wineView({ productType: 'wine', nutrition: { carbohydratesG: 2.6, sugarsG: 0.6 } });
     const odd = wineView({ productType: 'wine', nutrition: { fatG: 1, negligible: ['alcohol', 'salt'] } as never, alcoholByVolume: 'strong' as never });
 
     // Act
@@ -222,7 +278,7 @@ describe('a wine is published only with a complete declaration (Reg. (EU) No 130
 
     // Assess
     const section = sectionMarkup(page, 'nutrition');
-    expect(section.match(/<th scope="row">/g)).toHaveLength(1);
+    expect(section.match(/<th scope="row">/g)).toHaveLength(2);
     expect(section).toContain('of which sugars');
     expect(sectionMarkup(oddPage, 'nutrition')).toContain('Enthält geringfügige Mengen von Salz');
     expect(oddPage).not.toContain('% vol');

@@ -1,10 +1,12 @@
 import type { Lineage } from '../../../lib/domain/unit.ts';
 import { pageWords } from '../../../lib/domain/battery/texts.ts';
-import { text, type TextKey, type TextVars } from '../../../lib/domain/labelling/texts.ts';
-import { allergenMatcher } from '../../../lib/domain/labelling/allergen-words.ts';
+import { text, text as labelText, type TextKey, type TextVars } from '../../../lib/domain/labelling/texts.ts';
+import { findAllergenWords, type AllergenWordMatch } from '../../../lib/domain/labelling/allergen-words.ts';
+import { isProcessingAid } from '../../../lib/domain/labelling/processing-aids.ts';
 import { categoryById, ingredientByCode, type Allergen } from '../../../lib/domain/labelling/vocabulary.ts';
 import { FORMAT_LOCALES } from '../../../lib/domain/labelling/languages.ts';
-import { GRAM_ROUNDING, hasAtMostOneDecimal, KJ_PER_KCAL, NEGLIGIBLE_NUTRIENTS, roundEnergy } from '../../../lib/domain/nutrition.ts';
+import { energyUnits, GRAM_ROUNDING, hasAtMostOneDecimal, NEGLIGIBLE_NUTRIENTS, roundEnergy, SUB_NUTRIENTS, type NegligibleNutrient } from '../../../lib/domain/nutrition.ts';
+import { isWine } from '../../../lib/domain/wine.ts';
 import type { LabelTermTexts } from '../../../lib/domain/labelling-term.ts';
 import type { Ingredient, Nutrition, Passport } from '../../../lib/domain/passport.ts';
 import { countryName, DEFAULT_LANGUAGE, formatDate, formatNumber, type Lang } from './i18n.ts';
@@ -17,9 +19,14 @@ export { CONTENT_SECURITY_POLICY, escapeHtml } from './html.ts';
 type WineColour = 'red' | 'white' | 'rose' | 'orange';
 type Translate = (key: TextKey, vars?: TextVars) => string;
 
-// U+00A0 keeps "100 ml" and French "Contient :" together when lines wrap.
+// U+00A0 keeps "100 ml" together when lines wrap; U+202F, the narrow no-break space, keeps French
+// "Contient :" together as French typography sets it before ":", ";", "!" and "?".
 const NBSP = '\u00a0';
-const KEEP_TOGETHER = /(\d) (?=(?:ml|g)\b)| (?=[:;!?](?:\s|$))/g;
+const NNBSP = '\u202f';
+const KEEP_TOGETHER = /(\d) (?=(?:ml|g)\b)|[ \u00a0](?=[:;!?](?:\s|$))/g;
+
+/** The space French sets before a colon or semicolon (a narrow no-break space), none elsewhere: "additifs : …", "acidity regulator: …". */
+const spaceBeforePunctuation = (lang: Lang): string => (lang === 'fr' ? NNBSP : '');
 
 /**
  * The texts of one language, with the non-breaking spaces of typography (100 ml, "Contient :").
@@ -34,7 +41,7 @@ const translator =
       typeof corrected === 'string'
         ? corrected.replace(/\{(year|per|list|version|date)\}/g, (whole, name: keyof TextVars) => vars?.[name] ?? whole)
         : text(lang, key, vars);
-    return raw.replace(KEEP_TOGETHER, (_whole, digit: string | undefined) => (digit === undefined ? NBSP : `${digit}${NBSP}`));
+    return raw.replace(KEEP_TOGETHER, (_whole, digit: string | undefined) => (digit === undefined ? NNBSP : `${digit}${NBSP}`));
   };
 
 /**
@@ -56,25 +63,52 @@ function substituted(template: string, list: Fragment): SafeHtml {
 // entries carry their allergen; free text is searched for the allergen words of every language
 // (lib/domain/labelling/allergen-words.json), and a producer may mark words with **…**.
 
-/** Free text with allergen words in <strong>: text outside `**…**` is searched for them. */
-function emphasiseWords(text: string, lang: Lang, wine: boolean): Fragment[] {
-  const { pattern, except } = allergenMatcher(lang, wine);
+/** The allergen's term in the page's language ("sulphites"), which a name such as "E 220" needs beside it. */
+type TermOf = (allergen: Allergen) => string;
+
+/**
+ * Free text with allergen words in <strong>: text outside `**…**` is searched for them. A name that
+ * is not the allergen's term (E 220, lysozyme, casein: AllergenWord.needsTerm) is never emphasised
+ * alone: it stays plain, and the first of an allergen whose term the ingredient lacks (`withTerm`)
+ * is followed by the term at the end of its name (up to the next comma, semicolon or parenthesis):
+ * "E 220 (<strong>sulphites</strong>)", "metabisolfito di potassio (<strong>solfiti</strong>)"
+ * (docs/labelling.md#free-text-allergens).
+ */
+function emphasiseWords(text: string, lang: Lang, wine: boolean, withTerm: Set<Allergen>, termOf: TermOf): Fragment[] {
+  const marks: { at: number; end: number; markup: SafeHtml }[] = [];
+  for (const match of findAllergenWords(text, lang, wine)) {
+    const end = match.index + match.text.length;
+    if (!match.needsTerm) marks.push({ at: match.index, end, markup: html`<strong>${match.text}</strong>` });
+    else if (!withTerm.has(match.allergen)) {
+      withTerm.add(match.allergen);
+      const delimiter = text.slice(end).search(/[,;()]/);
+      const nameEnd = delimiter < 0 ? text.length : end + delimiter;
+      const at = end + text.slice(end, nameEnd).trimEnd().length;
+      marks.push({ at, end: at, markup: html` (<strong>${termOf(match.allergen)}</strong>)` });
+    }
+  }
+  marks.sort((a, b) => a.at - b.at);
   const parts: Fragment[] = [];
   let last = 0;
-  for (const match of text.matchAll(pattern)) {
-    if (except.has(match[0].toLocaleLowerCase())) continue;
-    parts.push(text.slice(last, match.index), html`<strong>${match[0]}</strong>`);
-    last = match.index + match[0].length;
+  for (const mark of marks) {
+    if (mark.at < last) continue;
+    parts.push(text.slice(last, mark.at), mark.markup);
+    last = mark.end;
   }
   parts.push(text.slice(last));
   return parts;
 }
 
+/** The allergens whose term free text gives somewhere, the producer's `**…**` included. */
+const termsIn = (matches: readonly AllergenWordMatch[]): Set<Allergen> => new Set(matches.filter((match) => !match.needsTerm).map((match) => match.allergen));
+
 /**
  * Free text as the page shows it: `**word**` in <strong> (the producer's own emphasis; a `**`
- * without its pair stays as written), allergen words in <strong> elsewhere. Everything is escaped.
+ * without its pair stays as written), allergen words in <strong> elsewhere, a name that needs its
+ * term followed by it. Everything is escaped.
  */
-export function emphasiseAllergens(text: string, lang: Lang = DEFAULT_LANGUAGE, wine = true): SafeHtml {
+export function emphasiseAllergens(text: string, lang: Lang = DEFAULT_LANGUAGE, wine = true, termOf: TermOf = (allergen) => labelText(lang, `allergen_${allergen}`)): SafeHtml {
+  const withTerm = termsIn(findAllergenWords(text, lang, wine));
   const parts: Fragment[] = [];
   let rest = text;
   for (;;) {
@@ -83,14 +117,14 @@ export function emphasiseAllergens(text: string, lang: Lang = DEFAULT_LANGUAGE, 
     if (close < 0 || rest.slice(open + 2, close).trim() === '') {
       if (close < 0) break;
       // "****" or "** **": nothing to emphasise; keep the first "**" as written and go on after it.
-      parts.push(...emphasiseWords(rest.slice(0, open + 2), lang, wine));
+      parts.push(...emphasiseWords(rest.slice(0, open + 2), lang, wine, withTerm, termOf));
       rest = rest.slice(open + 2);
       continue;
     }
-    parts.push(...emphasiseWords(rest.slice(0, open), lang, wine), html`<strong>${rest.slice(open + 2, close)}</strong>`);
+    parts.push(...emphasiseWords(rest.slice(0, open), lang, wine, withTerm, termOf), html`<strong>${rest.slice(open + 2, close)}</strong>`);
     rest = rest.slice(close + 2);
   }
-  parts.push(...emphasiseWords(rest, lang, wine));
+  parts.push(...emphasiseWords(rest, lang, wine, withTerm, termOf));
   return html`${parts}`;
 }
 
@@ -131,6 +165,8 @@ interface ListedIngredient {
   lang?: Lang;
   /** One of a run of substitutable additives, listed as "contains … and/or …" (Reg. (EU) 2019/33 Art. 48a(5)). */
   substitutable?: boolean;
+  /** A vocabulary processing aid (a fining agent: lib/domain/labelling/processing-aids.ts), listed after the additives. */
+  processingAid?: boolean;
 }
 
 /** One ingredient in the page's language; undefined for one with nothing to show (a stored null, an unknown code). */
@@ -146,6 +182,7 @@ function listedIngredient(ingredient: Ingredient | null | undefined, lang: Lang)
       ...(entry.allergen ? { allergen: entry.allergen } : {}),
       ...(entry.annexTerm ? { annexTerm: true } : {}),
       ...(ingredient.substitutable === true ? { substitutable: true } : {}),
+      ...(isProcessingAid(entry.code) ? { processingAid: true } : {}),
     };
   }
   const chosen = ingredient.text && typeof ingredient.text === 'object' ? freeText(ingredient.text, lang) : undefined;
@@ -153,20 +190,29 @@ function listedIngredient(ingredient: Ingredient | null | undefined, lang: Lang)
   return { name: chosen.text, free: true, ...(chosen.lang === lang ? {} : { lang: chosen.lang }) };
 }
 
-const isWinePage = (view: Passport): boolean => view.category === 'wine' || view.data.productType === 'wine';
+/** Whether the page is a wine's (lib/domain/wine.ts: its category or its productType). */
+const isWinePage = (view: Passport): boolean => isWine(view.category, view.data.productType);
 
 /** The packaging-gas category, which "bottled in a protective atmosphere" replaces (Reg. (EU) 2019/33 Art. 48a(6)). */
 const PACKAGING_GAS = 'packagingGas';
 
 /**
- * The ingredient list as one sentence, in the producer's order: each ingredient in the page's
- * language, consecutive additives of one category gathered after its name ("Acidity regulator:
- * tartaric acid, citric acid"; Regulation (EU) No 1169/2011 Annex VII Part C, docs/labelling.md),
- * allergens in <strong>. A sulphiting agent whose name is not an allergen term is followed by the
- * term in parentheses ("potassium metabisulphite (<strong>sulphites</strong>)"). With
- * `protectiveAtmosphere`, its phrase ends the list in place of the packaging gases (Art. 48a(6)).
+ * A name in the middle of the list with its first letter in lower case ("grapes, acidity regulator:
+ * tartaric acid"), except in German, whose nouns keep their capital ("Trauben, Säureregulator: …").
  */
-function ingredientsSection(view: Passport, lang: Lang, t: Translate): SafeHtml | undefined {
+const midList = (name: string, lang: Lang): string => (lang === 'de' ? name : `${name.charAt(0).toLocaleLowerCase(lang)}${name.slice(1)}`);
+
+/** The ingredients the page lists, in the page's language, and where each comes from. */
+interface IngredientList {
+  /** Ingredients and additives in the producer's order, the packaging gases left out when the phrase replaces them. */
+  main: ListedIngredient[];
+  /** The processing aids shown: those that carry an allergen, and the others only when the passport asks. */
+  aids: ListedIngredient[];
+  /** "Bottled in a protective atmosphere", when set (Art. 48a(6)). */
+  phrase?: string;
+}
+
+function ingredientList(view: Passport, lang: Lang, t: Translate): IngredientList {
   const atmosphere = view.data.protectiveAtmosphere;
   const phrase =
     atmosphere === 'bottled' ? t('protectiveAtmosphere_bottled') : atmosphere === 'may-be-bottled' ? t('protectiveAtmosphere_mayBe') : undefined;
@@ -177,21 +223,51 @@ function ingredientsSection(view: Passport, lang: Lang, t: Translate): SafeHtml 
     .filter((item) => phrase === undefined || item.category !== PACKAGING_GAS)
     // Fish-derived fining agents are not an allergen in wine (Annex II point 4(b)); no vocabulary entry is one, but stay safe.
     .map((item) => (wine && item.allergen === 'fish' ? { ...item, allergen: undefined } : item));
-  if (listed.length === 0 && phrase === undefined) return undefined;
-  const groups: { category?: string; items: ListedIngredient[] }[] = [];
-  for (const item of listed) {
-    const previous = groups.at(-1);
-    if (item.category !== undefined && previous?.category === item.category) previous.items.push(item);
-    else groups.push({ ...(item.category === undefined ? {} : { category: item.category }), items: [item] });
+  const listAll = view.data.listNonAllergenicProcessingAids === true;
+  return {
+    main: listed.filter((item) => !item.processingAid),
+    // Reg. (EU) No 1169/2011 Art. 20 does not require processing aids; Art. 21 (and for wine Reg. (EU) 2019/33 Art. 41(1)) requires the allergenic ones.
+    aids: listed.filter((item) => item.processingAid && (item.allergen !== undefined || listAll)),
+    ...(phrase === undefined ? {} : { phrase }),
+  };
+}
+
+/**
+ * The allergens the list of ingredients shows: its vocabulary entries' and the allergen words of
+ * its free text in the page's language (a name that needs its term is shown with it).
+ */
+function listedAllergens(list: IngredientList, lang: Lang, wine: boolean): Set<Allergen> {
+  const shown = new Set<Allergen>();
+  for (const item of [...list.main, ...list.aids]) {
+    if (item.allergen) shown.add(item.allergen);
+    if (item.free) for (const match of findAllergenWords(item.name, item.lang ?? lang, wine)) shown.add(match.allergen);
   }
+  return shown;
+}
+
+/**
+ * The ingredient list as one sentence (docs/labelling.md#order-of-the-list): each ingredient in the
+ * page's language, in the producer's order; consecutive additives of one category gathered after its
+ * name ("acidity regulator: tartaric acid, citric acid"; Regulation (EU) No 1169/2011 Annex VII Part
+ * C), the group ended by a semicolon when more follows, so that what comes next does not read as one
+ * of them; the protective-atmosphere phrase in place of the packaging gases (Art. 48a(6)); then the
+ * processing aids that carry an allergen. Allergens in <strong>: a vocabulary name that is not an
+ * allergen term is followed by the term in parentheses ("potassium metabisulphite
+ * (<strong>sulphites</strong>)").
+ */
+function ingredientsSection(view: Passport, list: IngredientList, lang: Lang, t: Translate): SafeHtml | undefined {
+  const { main, aids, phrase } = list;
+  if (main.length === 0 && aids.length === 0 && phrase === undefined) return undefined;
+  const wine = isWinePage(view);
+  const termOf: TermOf = (allergen) => t(`allergen_${allergen}`);
   const name = (item: ListedIngredient) => {
     if (item.free) {
-      const emphasised = emphasiseAllergens(item.name, lang, wine);
+      const emphasised = emphasiseAllergens(item.name, item.lang ?? lang, wine, termOf);
       return item.lang ? html`<span lang="${item.lang}">${emphasised}</span>` : emphasised;
     }
     if (!item.allergen) return item.name;
     if (item.annexTerm) return html`<strong>${item.name}</strong>`;
-    return html`${item.name} (<strong>${t(`allergen_${item.allergen}`)}</strong>)`;
+    return html`${item.name} (<strong>${termOf(item.allergen)}</strong>)`;
   };
   // A run of substitutable additives inside a category's group becomes one "contains A and/or B" (wine only).
   const runs = (items: ListedIngredient[]): (ListedIngredient | ListedIngredient[])[] => {
@@ -203,29 +279,44 @@ function ingredientsSection(view: Passport, lang: Lang, t: Translate): SafeHtml 
     }
     return out;
   };
+  const groups: { category?: string; items: ListedIngredient[] }[] = [];
+  for (const item of main) {
+    const previous = groups.at(-1);
+    if (item.category !== undefined && previous?.category === item.category) previous.items.push(item);
+    else groups.push({ ...(item.category === undefined ? {} : { category: item.category }), items: [item] });
+  }
   const andOr = ` ${t('andOr')} `;
-  const parts = groups.map((group, index) => {
-    const categoryName = group.category === undefined ? undefined : categoryById(group.category)?.names[lang];
+  const space = spaceBeforePunctuation(lang);
+  // Each part of the sentence, and whether it is a category's group (whose end a semicolon marks).
+  const parts: { markup: SafeHtml; group: boolean }[] = groups.map((group, index) => {
+    const named = group.category === undefined ? undefined : categoryById(group.category)?.names[lang];
+    const categoryName = named === undefined || index === 0 ? named : midList(named, lang);
     const items = runs(group.items).map((run, runIndex) => {
       const shown = Array.isArray(run)
         ? substituted(t('substitutableContains'), run.map((item, itemIndex) => html`${itemIndex > 0 && andOr}${name(item)}`))
         : name(run);
       return html`${runIndex > 0 && ', '}${shown}`;
     });
-    return html`${index > 0 && ', '}${categoryName !== undefined && `${categoryName}: `}${items}`;
+    return { markup: html`${categoryName !== undefined && `${categoryName}${space}: `}${items}`, group: categoryName !== undefined };
   });
-  return section('ingredients', t('ingredients'), html`<p>${parts}${phrase !== undefined && html`${listed.length > 0 && ', '}${phrase}`}</p>`);
+  if (phrase !== undefined) parts.push({ markup: html`${parts.length === 0 ? phrase : midList(phrase, lang)}`, group: false });
+  for (const item of aids) parts.push({ markup: html`${name(item)}`, group: false });
+  const sentence = parts.map((part, index) => {
+    const previous = parts[index - 1];
+    const separator = previous === undefined ? '' : previous.group ? `${space}; ` : ', ';
+    return html`${separator}${part.markup}`;
+  });
+  return section('ingredients', t('ingredients'), html`<p>${sentence}</p>`);
 }
 
-/** kJ and kcal, each derived from the other when only one is given (1 kcal = 4.184 kJ), rounded to whole units (docs/labelling.md#energy-and-rounding). */
-export function energyValues(nutrition: Nutrition): { kj: number; kcal: number } | undefined {
-  const kj = isAmount(nutrition.energyKj) ? nutrition.energyKj : undefined;
-  const kcal = isAmount(nutrition.energyKcal) ? nutrition.energyKcal : undefined;
-  if (kj === undefined && kcal === undefined) return undefined;
-  return {
-    kj: roundEnergy(kj ?? (kcal as number) * KJ_PER_KCAL).value,
-    kcal: roundEnergy(kcal ?? (kj as number) / KJ_PER_KCAL).value,
-  };
+/**
+ * kJ and kcal rounded to whole units (docs/labelling.md#energy-and-rounding): a unit the producer
+ * left out computed from the nutrients with its Annex XIV factors when they suffice, else converted
+ * from the other (1 kcal = 4.184 kJ); lib/domain/nutrition.ts energyUnits.
+ */
+export function energyValues(nutrition: Nutrition, productType?: string, category?: string): { kj: number; kcal: number } | undefined {
+  const energy = energyUnits(nutrition, productType, category);
+  return energy && { kj: roundEnergy(energy.kj).value, kcal: roundEnergy(energy.kcal).value };
 }
 
 /**
@@ -293,7 +384,7 @@ function nutritionSection(view: Passport, lang: Lang, t: Translate): SafeHtml | 
   const nutrition = view.data.nutrition;
   if (!nutrition) return undefined;
   const rows: SafeHtml[] = [];
-  const energy = energyValues(nutrition);
+  const energy = energyValues(nutrition, typeof view.data.productType === 'string' ? view.data.productType : undefined, view.category);
   if (energy) {
     const value = `${formatNumber(energy.kj, lang, 0)}${NBSP}kJ / ${formatNumber(energy.kcal, lang, 0)}${NBSP}kcal`;
     const calculated = nutrition.energyCalculated === true ? ` (${t('energyEstimated')})` : '';
@@ -308,16 +399,21 @@ function nutritionSection(view: Passport, lang: Lang, t: Translate): SafeHtml | 
     ['proteinG', 'protein', false],
     ['saltG', 'salt', false],
   ];
+  const shown = new Set<NegligibleNutrient>();
   for (const [field, key, sub] of gramRows) {
     if (negligible.has(key)) continue;
     const value = nutrition[field];
     if (!isAmount(value)) continue;
+    // An "of which" row stands only under its nutrient's row (publishing refuses it otherwise; stored data may have one).
+    if (sub && !shown.has(SUB_NUTRIENTS[key as keyof typeof SUB_NUTRIENTS])) continue;
+    shown.add(key);
     const rounded = GRAM_ROUNDING[field](value);
     rows.push(html`<tr${sub && new SafeHtml(' class="sub"')}><th scope="row">${t(key)}</th><td>${grams(rounded.value, lang, rounded.decimals)}</td></tr>`);
   }
   const statement = negligibleStatement(nutrition, lang);
   if (rows.length === 0 && statement === undefined) return undefined;
-  const per = view.category === 'wine' ? t('per100ml') : t('per100g');
+  // A wine's declaration is per 100 ml (Reg. (EU) No 1169/2011 Art. 32(2)), by its category or its productType.
+  const per = isWinePage(view) ? t('per100ml') : t('per100g');
   const table =
     rows.length > 0 &&
     html`<table>
@@ -349,15 +445,20 @@ const ALLERGEN_FLAGS: [keyof NonNullable<Passport['data']['allergens']>, Allerge
 ];
 
 /**
- * "Contains: …" from the allergen flags. A wine never shows fish: its only fish-derived substances
- * are fining agents, which Reg. (EU) No 1169/2011 Annex II point 4(b) exempts (publishing refuses
- * the flag on a wine; a stored one is not printed).
+ * "Contains: …" from the allergen flags, only for allergens the list of ingredients does not show
+ * (docs/labelling.md#no-allergen-box-beside-a-list): without a list it is the allergen statement
+ * (Reg. (EU) No 1169/2011 Art. 21(1), second subparagraph); beside a list it would repeat it, which
+ * Art. 21(1) and the Commission Notice 2017/C 428/01 rule out, so a page whose list carries every
+ * flagged allergen has none. Publishing refuses a wine's flag that no ingredient carries; a stored
+ * one, or a food's, still shows here. A wine never shows fish: its only fish-derived substances are
+ * fining agents, which Annex II point 4(b) exempts (publishing refuses the flag on a wine; a stored
+ * one is not printed).
  */
-function allergensSection(view: Passport, t: Translate): SafeHtml | undefined {
+function allergensSection(view: Passport, listed: ReadonlySet<Allergen>, t: Translate): SafeHtml | undefined {
   const allergens = view.data.allergens;
   if (!allergens) return undefined;
   const wine = isWinePage(view);
-  const contained = ALLERGEN_FLAGS.filter(([flag, key]) => allergens[flag] === true && !(wine && key === 'fish')).map(([, key]) => t(`allergen_${key}`));
+  const contained = ALLERGEN_FLAGS.filter(([flag, key]) => allergens[flag] === true && !(wine && key === 'fish') && !listed.has(key)).map(([, key]) => t(`allergen_${key}`));
   if (contained.length === 0) return undefined;
   return section('allergens', t('allergens'), html`<p><strong>${t('contains', { list: contained.join(', ') })}</strong></p>`, 'card allergens');
 }
@@ -390,8 +491,7 @@ function producersSection(view: Passport, lang: Lang, t: Translate): SafeHtml | 
 const COLOURS = new Set<string>(['red', 'white', 'rose', 'orange'] satisfies WineColour[]);
 
 function wineMeta(view: Passport, t: Translate): SafeHtml | undefined {
-  const isWine = view.category === 'wine' || view.data.productType === 'wine';
-  if (!isWine) return undefined;
+  if (!isWinePage(view)) return undefined;
   const parts: string[] = [];
   if (view.data.colour && COLOURS.has(view.data.colour)) parts.push(t(`wineColour_${view.data.colour}`));
   if (isAmount(view.data.vintage)) parts.push(t('vintage', { year: String(view.data.vintage) }));
@@ -425,9 +525,10 @@ ${unitLine !== '' && html`<p class="unit" translate="no">${unitLine}</p>`}
 /** The e-label page of a published passport, in the given language, with the organization's corrected terms stored with the version. */
 export function renderElabel(view: Passport, lang: Lang, terms?: LabelTermTexts, unit?: UnitLine): string {
   const t = translator(lang, terms);
+  const list = ingredientList(view, lang, t);
   const sections = [
-    ingredientsSection(view, lang, t),
-    allergensSection(view, t),
+    ingredientsSection(view, list, lang, t),
+    allergensSection(view, listedAllergens(list, lang, isWinePage(view)), t),
     nutritionSection(view, lang, t),
     originSection(view, lang, t),
     producersSection(view, lang, t),

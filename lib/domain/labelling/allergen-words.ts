@@ -24,6 +24,11 @@ export interface AllergenWord {
   except?: string[];
   /** Only in text of this language: elsewhere a common word (Romanian "ou" is French "or"). */
   ownLanguageOnly?: boolean;
+  /**
+   * A substance's name that is not the allergen's term (E 220, potassium metabisulphite, lysozyme,
+   * casein): never emphasised alone; the term must stand beside it (docs/labelling.md#free-text-allergens).
+   */
+  needsTerm?: boolean;
 }
 
 type Words = Partial<Record<Allergen, AllergenWord[]>>;
@@ -77,9 +82,21 @@ function wordSource(entry: AllergenWord): string {
 }
 
 export interface AllergenMatcher {
+  /** One capturing group per alternative, in `alternatives`' order. */
   pattern: RegExp;
+  /** What each capturing group of `pattern` finds: its allergen, and whether the word needs the term beside it. */
+  alternatives: readonly { allergen: Allergen; needsTerm: boolean }[];
   /** Lower-case whole matches not to emphasise. */
   except: ReadonlySet<string>;
+}
+
+/** One allergen word found in free text. */
+export interface AllergenWordMatch {
+  index: number;
+  text: string;
+  allergen: Allergen;
+  /** Not the allergen's term (E 220, lysozyme): see AllergenWord.needsTerm. */
+  needsTerm: boolean;
 }
 
 const matchers = new Map<string, AllergenMatcher>();
@@ -87,25 +104,53 @@ const matchers = new Map<string, AllergenMatcher>();
 /**
  * What finds the allergen words in free text: the words of every language (text on a label may be in
  * any of them) except those marked ownLanguageOnly, which count only in text of `lang`. Fish words
- * only when `wine` is false. Longer words first, so "caseína de leche" is emphasised whole.
+ * only when `wine` is false. The allergens' terms are tried before the names that need a term, and
+ * longer words before shorter ones, so "caseína de leche" and "Sulfite" are found as terms, not as
+ * "caseína" or the stem "sulfit".
  */
 export function allergenMatcher(lang: Lang, wine: boolean): AllergenMatcher {
   const key = `${lang}:${wine}`;
   const cached = matchers.get(key);
   if (cached) return cached;
   const allergens = wine ? WINE_ALLERGENS : ALL_ALLERGENS;
-  const entries: AllergenWord[] = [];
-  for (const allergen of allergens) entries.push(...(ANY_LANGUAGE_WORDS[allergen] ?? []));
+  const entries: { entry: AllergenWord; allergen: Allergen }[] = [];
+  for (const allergen of allergens) for (const entry of ANY_LANGUAGE_WORDS[allergen] ?? []) entries.push({ entry, allergen });
   for (const other of LANGUAGES) {
     for (const allergen of allergens) {
-      for (const entry of LANGUAGE_WORDS[other]?.[allergen] ?? []) if (other === lang || !entry.ownLanguageOnly) entries.push(entry);
+      for (const entry of LANGUAGE_WORDS[other]?.[allergen] ?? []) if (other === lang || !entry.ownLanguageOnly) entries.push({ entry, allergen });
     }
   }
-  const sources = [...new Set(entries.sort((a, b) => b.word.length - a.word.length).map(wordSource))];
+  const rank = (item: { entry: AllergenWord }) => (item.entry.needsTerm ? 1 : 0);
+  entries.sort((a, b) => rank(a) - rank(b) || b.entry.word.length - a.entry.word.length);
+  const sources: string[] = [];
+  const alternatives: { allergen: Allergen; needsTerm: boolean }[] = [];
+  const seen = new Set<string>();
+  for (const { entry, allergen } of entries) {
+    const source = wordSource(entry);
+    if (seen.has(source)) continue;
+    seen.add(source);
+    sources.push(`(${source})`);
+    alternatives.push({ allergen, needsTerm: entry.needsTerm === true });
+  }
   const matcher = {
     pattern: new RegExp(`(?<!${LETTER})(?:${sources.join('|')})(?!${LETTER})`, 'giu'),
-    except: new Set(entries.flatMap((entry) => entry.except ?? []).map((word) => word.toLocaleLowerCase())),
+    alternatives,
+    except: new Set(entries.flatMap(({ entry }) => entry.except ?? []).map((word) => word.toLocaleLowerCase())),
   };
   matchers.set(key, matcher);
   return matcher;
+}
+
+/** The allergen words of free text, in order (the look-alikes of `except` left out). */
+export function findAllergenWords(text: string, lang: Lang, wine: boolean): AllergenWordMatch[] {
+  const { pattern, alternatives, except } = allergenMatcher(lang, wine);
+  const found: AllergenWordMatch[] = [];
+  for (const match of text.matchAll(pattern)) {
+    if (except.has(match[0].toLocaleLowerCase())) continue;
+    const group = match.findIndex((value, index) => index > 0 && value !== undefined);
+    const alternative = alternatives[group - 1];
+    if (!alternative) continue;
+    found.push({ index: match.index, text: match[0], allergen: alternative.allergen, needsTerm: alternative.needsTerm });
+  }
+  return found;
 }
