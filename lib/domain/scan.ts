@@ -2,6 +2,7 @@ import Bowser from 'bowser';
 import { isCountryCode } from './countries.ts';
 import { referrerOf } from './referrer.ts';
 import type { Environment } from './tenant.ts';
+import { isWine } from './wine.ts';
 
 export const DEVICES = ['mobile', 'tablet', 'desktop', 'bot'] as const;
 export type Device = (typeof DEVICES)[number];
@@ -63,11 +64,9 @@ export interface ScannedProduct {
  * amended by Regulation (EU) 2021/2117, say of the electronic means that carry a wine's nutrition
  * declaration and list of ingredients "no user data shall be collected or tracked"; Regulation (EU)
  * No 251/2014 Art. 6a(2) and (3)(a) says the same of aromatised wine products, which this service
- * files under category `wine` (docs/privacy.md). Decided from category and productType, as the
- * passport checks decide it (lib/domain/passport.ts), until the one "is this a wine" rule of issue 40
- * (blocker 1) is in lib/domain.
+ * files under category `wine` (docs/privacy.md). "Is this a wine" is the one rule of wine.ts.
  */
-export const scanIsCountOnly = (product: ScannedProduct): boolean => product.category === 'wine' || product.productType === 'wine';
+export const scanIsCountOnly = (product: ScannedProduct): boolean => isWine(product.category, product.productType);
 
 /** The request headers a scan's dimensions come from. */
 export interface ScanHeaders {
