@@ -30,6 +30,7 @@ const SETTINGS = { enabled: true, operator: { scheme: 'LEI', identifier: LEI }, 
 const ITEMS = 1000;
 const LOT = 'OBX2026';
 const GONE = 'OBXGONE';
+const BAD_OPERATOR = 'OBXBADOP';
 const serialOf = (i: number) => `OBX${String(i).padStart(4, '0')}`;
 
 let org: TestOrg;
@@ -74,6 +75,9 @@ beforeAll(async () => {
   // One battery made before registration was on, whose registration names a backup copy that is not there.
   const gone = await call('PUT', `/v1/products/${battery.productId}/items/${GONE}`, { key: org.live, body: { lot: LOT, data: batteryItemData({ digitalLink: itemUpi(GONE), serial: GONE }) } });
   if (gone.status !== 201) throw new Error(`set-up: item ${GONE}: ${gone.status} ${gone.text}`);
+  // And one whose registration will name an operator identifier with wrong check digits (settings refuse one; a record can still hold it).
+  const badOperator = await call('PUT', `/v1/products/${battery.productId}/items/${BAD_OPERATOR}`, { key: org.live, body: { lot: LOT, data: batteryItemData({ digitalLink: itemUpi(BAD_OPERATOR), serial: BAD_OPERATOR }) } });
+  if (badOperator.status !== 201) throw new Error(`set-up: item ${BAD_OPERATOR}: ${badOperator.status} ${badOperator.text}`);
 
   // Act (the set-up is the act): registration on, through the API.
   const enabled = await call('PUT', '/v1/registry/settings', { key: org.live, body: SETTINGS });
@@ -87,6 +91,13 @@ beforeAll(async () => {
     new Date().toISOString(),
   );
   if ((await insertRegistrationIfAbsent({ orgId: org.orgId, environment: 'live' }, goneRecord)) !== 'created') throw new Error('set-up: the missing backup copy');
+  const badOperatorRecord = newRegistration(
+    { orgId: org.orgId, environment: 'live' },
+    { ...settings, operator: { scheme: 'LEI', identifier: `${LEI.slice(0, 18)}48` } },
+    { granularity: 'ITEM', digitalLink: itemUpi(BAD_OPERATOR), backupURL: String(badOperator.body.backupUrl), productId: battery.productId, gtin, lot: LOT, serial: BAD_OPERATOR },
+    new Date().toISOString(),
+  );
+  if ((await insertRegistrationIfAbsent({ orgId: org.orgId, environment: 'live' }, badOperatorRecord)) !== 'created') throw new Error('set-up: the bad operator');
   // The battery model and its lot, published before: registered on demand.
   const created = await call('POST', '/v1/registry/registrations', { key: org.live, body: { productIds: [battery.productId] } });
   if (created.status !== 200 && created.status !== 201) throw new Error(`set-up: on demand: ${created.status} ${created.text}`);
@@ -175,15 +186,16 @@ describe('the outbox (issue 39 point 3, done when)', () => {
     expect(entries.flatMap((e) => registryEntryErrors(e))).toEqual([]);
   });
 
-  it('holds back a battery whose backup copy is not there and a wine on the platform\'s host, with their reasons, and never sends them', async () => {
+  it('holds back a battery whose backup copy is not there, one naming a bad operator identifier and a wine on the platform\'s host, with their reasons, and never sends them', async () => {
     // Act
     const held = await registrations('pending_checks');
     const upis = (await taken()).map((r) => r.entry.upi as string);
 
     // Assess
     const reasons = Object.fromEntries(held.map((r) => [r.upi, r.reasons.map((reason: Json) => reason.code)]));
-    expect(reasons).toEqual({ [itemUpi(GONE)]: ['backup_missing'], [offDomain.qrCodeUrl]: ['upi_not_https', 'live_url_invalid'] });
+    expect(reasons).toEqual({ [itemUpi(GONE)]: ['backup_missing'], [itemUpi(BAD_OPERATOR)]: ['operator_identifier_invalid'], [offDomain.qrCodeUrl]: ['upi_not_https', 'live_url_invalid'] });
     expect(upis).not.toContain(itemUpi(GONE));
+    expect(upis).not.toContain(itemUpi(BAD_OPERATOR));
     expect(upis).not.toContain(offDomain.qrCodeUrl);
   });
 
