@@ -440,14 +440,15 @@ async function answer(event: HttpEvent, method: string, requested: Requested): P
     const description = unit ? `${view.name}, ${unit.kind === 'batch' ? `lot ${unit.lot ?? ''}` : `serial ${unit.serial ?? ''}`}` : view.name;
     result = jsonResult(200, linkset({ name: description }, anchor, links, backupLink({ ...view, gtin: parsed.gtin14, passport }, at.tenant, unit)), 'application/linkset+json', { Link: `${linksetLink}, ${LINKSET_CONTEXT_LINK}` });
   } else {
-    const candidates = linkType.kind === 'default' ? links.defaultLinkMulti : linkType.known ? links[linkType.name as keyof typeof links] : [];
+    const backup = linkType.kind === 'alternate' ? backupLink({ ...view, gtin: parsed.gtin14, passport }, at.tenant, unit) : undefined;
+    const candidates = linkType.kind === 'default' ? links.defaultLinkMulti : linkType.kind === 'alternate' ? (backup ? [backup] : []) : linkType.known ? links[linkType.name as keyof typeof links] : [];
     // The page language: Accept-Language, then the product's label language, then English (docs/resolver.md#the-page-language).
     const link = bestLink(candidates, event.headers?.accept, event.headers?.['accept-language'], labelLanguage(passport));
     if (!link) {
-      const name = linkType.kind === 'type' ? linkType.name : 'defaultLink';
+      const name = linkType.kind === 'type' ? `gs1:${linkType.name}` : linkType.kind === 'alternate' ? 'alternate (its backup copy)' : 'gs1:defaultLink';
       return failure(
         event,
-        new NotFoundError(`This product has no link of type gs1:${name}; ?linkType=linkset lists the ones it has.`, { param: 'linkType' }),
+        new NotFoundError(`This product has no link of type ${name}; ?linkType=linkset lists the ones it has.`, { param: 'linkType' }),
         renderNotFound,
       );
     }

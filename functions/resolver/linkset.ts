@@ -177,15 +177,20 @@ export type LinkTypeRequest =
   /** `linkset` or `all`: the whole linkset. */
   | { kind: 'linkset' }
   /** One link type, by name; `known` is false for a type this resolver never has links of. */
-  | { kind: 'type'; name: string; known: boolean };
+  | { kind: 'type'; name: string; known: boolean }
+  /** The IANA relation `alternate` the linkset lists for the backup copy (ALTERNATE, or its registered name). */
+  | { kind: 'alternate' };
 
 /**
  * Reads `?linkType=`: `linkset` and `all`, a GS1 CURIE (`gs1:pip`) or the full vocabulary URI
- * (`https://gs1.org/voc/pip`; `http:` too, as GS1 published it first).
+ * (`https://gs1.org/voc/pip`; `http:` too, as GS1 published it first), and every other relation the
+ * linkset lists: the backup copy's `alternate`, as its URI (ALTERNATE, http or https) or its IANA
+ * name (docs/resolver.md#link-types).
  */
 export function parseLinkType(value: string | undefined): LinkTypeRequest {
   if (value === undefined || value === '') return { kind: 'default' };
   if (value === 'linkset' || value === 'all') return { kind: 'linkset' };
+  if (value === 'alternate' || value === ALTERNATE || value === ALTERNATE.replace(/^http:/, 'https:')) return { kind: 'alternate' };
   const match = /^(?:gs1:|https?:\/\/gs1\.org\/voc\/)([A-Za-z]+)$/.exec(value);
   const name = match?.[1] ?? value;
   return { kind: 'type', name, known: match !== null && (LINK_TYPES as readonly string[]).includes(name) };
