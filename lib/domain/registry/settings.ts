@@ -89,7 +89,7 @@ export const putRegistrySettingsSchema = z
       .string({ error: 'sealCertificate must be a string.' })
       .trim()
       .max(2_000, { error: 'sealCertificate must be at most 2,000 characters.' })
-      .refine((value) => /^[0-9A-Fa-f]{64}$/.test(value) || /^https:\/\/[^\s]+$/.test(value), { error: 'sealCertificate must be an https URL where the certificate is published, or its SHA-256 fingerprint (64 hexadecimal digits).' })
+      .regex(/^(?:[0-9A-Fa-f]{64}|https:\/\/\S+)$/, { error: 'sealCertificate must be an https URL where the certificate is published, or its SHA-256 fingerprint (64 hexadecimal digits).' })
       .optional()
       .describe("A reference to the organization's eIDAS qualified electronic seal certificate (an https URL, or its SHA-256 fingerprint): recorded with the operator identity, not checked (docs/registry.md#settings)"),
   })
