@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { energyUnits, KJ_PER_KCAL } from './nutrition.ts';
 
 /**
  * Webhook field mappings: which field of a source payload feeds which passport or product field.
@@ -404,7 +405,9 @@ export function applyMapping(payload: Json, mapping: Mapping, options: MapOption
     }
     const nutrition = mapped.data.nutrition as Record<string, number> | undefined;
     if (nutrition?.energyKj !== undefined && nutrition.energyKcal === undefined) {
-      nutrition.energyKcal = Math.round(nutrition.energyKj / 4.184);
+      // With the Annex XIV kcal factors when the nutrients allow, else converted (lib/domain/nutrition.ts energyUnits).
+      const productType = typeof mapped.data.productType === 'string' ? mapped.data.productType : undefined;
+      nutrition.energyKcal = Math.round(energyUnits(nutrition, productType)?.kcal ?? nutrition.energyKj / KJ_PER_KCAL);
       mapped.sources['data.nutrition.energyKcal'] = mapped.sources['data.nutrition.energyKj'] ?? '';
     }
     if (mapped.producers.length) mapped.data.producers = mapped.producers.map((name) => ({ name, role: 'producer' }));

@@ -32,11 +32,13 @@ describe('the dashboard’s Import & export page', () => {
     const page = await signedInPage(browser, session);
     const good = [uniqueGtin13(), uniqueGtin13()];
     const bad = uniqueGtin13();
+    // Wines: each with its whole nutrition declaration, and E 220 with its allergen's term (docs/labelling.md#free-text-allergens).
+    const declaration = '320,0,0,2.5,0.6,0.1,0';
     const csv = [
-      'gtin,name,category,passport.vintage,passport.ingredients,passport.origin.country',
-      `${good[0]},Riesling Kabinett 2023,wine,2023,grapes|E220,DE`,
-      `${bad},Rosso di Prova,wine,2022,grapes,It`,
-      `${good[1]},"Château Exemple, rouge",wine,2020,Grapes|Preservative: sulphites,FR`,
+      'gtin,name,category,passport.vintage,passport.ingredients,passport.origin.country,passport.nutrition.energyKj,passport.nutrition.fatG,passport.nutrition.saturatedFatG,passport.nutrition.carbohydratesG,passport.nutrition.sugarsG,passport.nutrition.proteinG,passport.nutrition.saltG',
+      `${good[0]},Riesling Kabinett 2023,wine,2023,grapes|E220 (sulphites),DE,${declaration}`,
+      `${bad},Rosso di Prova,wine,2022,grapes,It,${declaration}`,
+      `${good[1]},"Château Exemple, rouge",wine,2020,Grapes|Preservative: sulphites,FR,${declaration}`,
     ].join('\r\n');
     const file = { name: 'Herbst 2024.csv', mimeType: 'text/csv', buffer: Buffer.from(csv, 'utf8') };
 

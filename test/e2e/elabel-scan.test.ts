@@ -24,7 +24,7 @@ describe('a consumer scans a printed QR code', () => {
     // Prepare: a brand publishes two versions; the QR code is printed once, and the camera decodes it.
     const org = await newOrg('Browser Winery');
     const product = await createProduct(org.live, { name: 'Château du Navigateur 2022' });
-    await publish(org.live, product.productId, { ...RED_WINE, ingredients: ['Grapes'] });
+    await publish(org.live, product.productId, { ...RED_WINE, ingredients: ['Grapes', 'Preservative: sulphites'] });
     await publish(org.live, product.productId, { ...RED_WINE, ingredients: ['Grapes', 'Preservative: sulphites', 'Fining agent: egg albumin'] });
     const qr = await call('GET', `/v1/products/${product.productId}/qr`, { key: org.live });
     const scanned = decodeQrSvg(qr.text);

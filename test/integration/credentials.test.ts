@@ -62,8 +62,8 @@ const credentialPath = (passportId: string) => `/v1/products/${product.productId
 beforeAll(async () => {
   org = await newOrg('Credentials Org');
   product = await createProduct(org.live, { name: 'Domaine Signé 2022' });
-  const first = await publish(org.live, product.productId, { ...RED_WINE, ingredients: ['Grapes, signed'] });
-  const second = await publish(org.live, product.productId, { ...RED_WINE, ingredients: ['Grapes, signed again'] });
+  const first = await publish(org.live, product.productId, { ...RED_WINE, ingredients: ['Grapes and sulphites, signed'] });
+  const second = await publish(org.live, product.productId, { ...RED_WINE, ingredients: ['Grapes and sulphites, signed again'] });
   passportIds = [first.passportId, second.passportId];
 });
 
@@ -90,7 +90,7 @@ describe('a published version as a signed credential', () => {
       previousDigest: passport.body.previousDigest,
       product: { id: product.qrCodeUrl, name: 'Domaine Signé 2022', registeredId: `0${product.gtin}` },
     });
-    expect(payload.credentialSubject.data.ingredients).toEqual(['Grapes, signed again']);
+    expect(payload.credentialSubject.data.ingredients).toEqual(['Grapes and sulphites, signed again']);
     expect(await verifyJws(response.text)).toBe(true);
   });
 

@@ -637,7 +637,8 @@ describe('the import worker and webhook deliveries', () => {
   it("an import's worker writes product.created and passport.published per new row, as the system, with the upload's Request-Id; a dry run writes nothing", async () => {
     // Prepare
     const gtin = uniqueGtin13();
-    const csv = `gtin,name,category,passport.colour,passport.vintage,passport.ingredients,passport.allergens.containsSulphites\n${gtin},Imported with passport,wine,red,2021,grapes|sulphites,true\n`;
+    // A wine row with its whole nutrition declaration (a wine publishes only with it).
+    const csv = `gtin,name,category,passport.colour,passport.vintage,passport.ingredients,passport.allergens.containsSulphites,passport.nutrition.energyKj,passport.nutrition.fatG,passport.nutrition.saturatedFatG,passport.nutrition.carbohydratesG,passport.nutrition.sugarsG,passport.nutrition.proteinG,passport.nutrition.saltG\n${gtin},Imported with passport,wine,red,2021,grapes|sulphites,true,320,0,0,2.5,0.6,0.1,0\n`;
     const dryBefore = await ids();
     const dry = await call('POST', '/v1/imports?dryRun=true', { ...asKey(), rawBody: csv, headers: { 'content-type': 'text/csv' } });
     expect(dry.status, dry.text).toBe(200);

@@ -14,6 +14,8 @@ import type { Context, SQSEvent } from 'aws-lambda';
  * import worker → DynamoDB Local), docs/imports.md.
  */
 const CSV = 'text/csv';
+/** The rest of a wine's declaration per 100 ml, beside each row's energy. */
+const WINE_NUTRIENTS = [['fatG', '0'], ['saturatedFatG', '0'], ['carbohydratesG', '2.5'], ['sugarsG', '0.6'], ['proteinG', '0.1'], ['saltG', '0']] as const;
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const NDJSON = 'application/x-ndjson';
 
@@ -26,6 +28,8 @@ const HEADERS = [
   'passport.vintage',
   'passport.ingredients',
   'passport.nutrition.energyKj',
+  // A wine publishes only with its whole nutrition declaration (Reg. (EU) No 1308/2013 Art. 119; docs/labelling.md#which-products-are-wine).
+  ...WINE_NUTRIENTS.map(([field]) => `passport.nutrition.${field}`),
   'passport.allergens.containsSulphites',
 ];
 
@@ -40,6 +44,7 @@ const rowFor = (gtin: string, i: number): Row => ({
   'passport.vintage': String(2000 + (i % 24)),
   'passport.ingredients': 'grapes|sulphites',
   'passport.nutrition.energyKj': String(300 + (i % 50)),
+  ...Object.fromEntries(WINE_NUTRIENTS.map(([field, value]) => [`passport.nutrition.${field}`, value])),
   'passport.allergens.containsSulphites': 'true',
 });
 
@@ -174,14 +179,15 @@ describe('POST /v1/imports', () => {
   it('imports JSON Lines with nested passport objects flattened to the columns, vocabulary entries and translated ingredients as they were', { timeout: 60_000 }, async () => {
     const gtin = uniqueGtin13();
     const ingredients = ['grapes', { code: 'tartaric-acid' }, { text: { de: 'Eichenholzchips', en: 'oak chips' } }];
-    const line = { gtin, name: 'Sekt', category: 'wine', passport: { colour: 'white', vintage: 2021, ingredients, allergens: { containsSulphites: false } } };
+    const nutrition = { energyKj: 300, fatG: 0, saturatedFatG: 0, carbohydratesG: 2.5, sugarsG: 0.6, proteinG: 0.1, saltG: 0 };
+    const line = { gtin, name: 'Sekt', category: 'wine', passport: { colour: 'white', vintage: 2021, ingredients, nutrition, allergens: { containsSulphites: false } } };
 
     const job = await imported(org.live, Buffer.from(`${JSON.stringify(line)}\n`), NDJSON);
 
     expect(job.counts).toEqual({ rows: 1, created: 1, updated: 0, unchanged: 0, failed: 0 });
     const [product] = await productOf(org.live, gtin);
     const passport = await call('GET', `/v1/products/${product!.productId}/passport`, { key: org.live });
-    expect(passport.body.data).toEqual({ colour: 'white', vintage: 2021, ingredients, allergens: { containsSulphites: false } });
+    expect(passport.body.data).toEqual({ colour: 'white', vintage: 2021, ingredients, nutrition, allergens: { containsSulphites: false } });
   });
 
   it('answers a dry run with the report and writes nothing', async () => {

@@ -53,7 +53,8 @@ describe('passport ingredients from the vocabulary and as translated text', () =
     expect(published.status).toBe(201);
     expect(current.body.data).toEqual({ productType: 'wine', ingredients, labelLanguage: 'de', nutrition: DECLARED, allergens: { containsSulphites: true } });
     expect(german.status).toBe(200);
-    expect(german.text).toContain('<p>Grapes, Säureregulatoren: Weinsäure, Konservierungsstoffe und Antioxidationsmittel: Kaliummetabisulfit (<strong>Sulfite</strong>), Eichenholzstücke</p>');
+    // Each category's group ends with a semicolon (docs/labelling.md#order-of-the-list).
+    expect(german.text).toContain('<p>Grapes, Säureregulatoren: Weinsäure; Konservierungsstoffe und Antioxidationsmittel: Kaliummetabisulfit (<strong>Sulfite</strong>); Eichenholzstücke</p>');
     expect(german.text).toContain('Eichenholzstücke');
     expect(french.text).toContain('<span lang="en">oak chips</span>'); // no French given: English, marked as such
   });
@@ -177,7 +178,7 @@ describe('the nutrition declaration of a wine (Regulation (EU) No 1169/2011 Art.
     // Assess
     expect(page.status).toBe(200);
     expect(page.text).toContain('</table>\n<p>Enthält geringfügige Mengen von Fett, gesättigten Fettsäuren, Eiweiß und Salz</p>');
-    expect(page.text).toContain('<p class="meta">Alkohol 12,5\u00a0%\u00a0vol</p>');
+    expect(page.text).toContain('<p class="meta">alc 12,5\u00a0%\u00a0vol</p>'); // "alc": Annex XII and Reg. (EU) 2019/33 Art. 44
     expect(page.text).not.toContain('<th scope="row">Fett</th>');
     expect(page.text).not.toContain('<th scope="row">Alkohol</th>');
   });

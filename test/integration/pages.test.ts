@@ -19,7 +19,7 @@ const json = (version: number) => new URL(passportJsonUrl(baseUrl(), tenant(), g
 beforeAll(async () => {
   org = await newOrg('Pages Org');
   product = await createProduct(org.live, { name: 'Domaine des Pages 2021' });
-  await publish(org.live, product.productId, { ...RED_WINE, ingredients: ['Grapes of version one'] });
+  await publish(org.live, product.productId, { ...RED_WINE, ingredients: ['Grapes of version one, sulphites'] }); // a wine's sulphites flag needs an ingredient that carries it
   await publish(org.live, product.productId, { ...RED_WINE, ingredients: ['Grapes of version two', 'Preservative: sulphites'] });
 });
 
@@ -91,7 +91,7 @@ describe('the JSON passport of a version', () => {
       version: 1,
       name: 'Domaine des Pages 2021',
       qrCodeUrl: product.qrCodeUrl,
-      data: { ingredients: ['Grapes of version one'] },
+      data: { ingredients: ['Grapes of version one, sulphites'] },
     });
   });
 });

@@ -22,6 +22,12 @@ async function deliver(endpointId: string, secret: string | undefined, body: str
   return { status: response.status, body: (await response.json()) as Record<string, any> };
 }
 
+/** A wine with milk: its list names the milk fining agent, as a wine's milk flag needs (docs/labelling.md#no-allergen-box-beside-a-list). */
+const WITH_MILK = {
+  contains_milk: true,
+  list_of_ingredient: [{ ingredient_name: 'Grapes' }, { ingredient_name: 'Preservative: sulphites' }, { ingredient_name: 'Fining agent: milk casein' }],
+};
+
 /** The sample payload with a fresh barcode, so each test owns its product. */
 function payload(overrides: Record<string, unknown> = {}, gtin = uniqueGtin13()) {
   const doc = JSON.parse(sample);
@@ -56,7 +62,8 @@ describe('POST /v1/webhooks/ingest', () => {
       vintage: 2022,
       ingredients: ['Grapes', 'Preservative: sulphites'],
       allergens: { containsSulphites: true },
-      nutrition: { energyKj: 318, energyKcal: 76, alcoholG: 10.65 },
+      // The sample is a wine with its whole declaration; kcal, not sent, from the nutrients with the Annex XIV factors: 2.7 × 4 + 10.65 × 7 = 85.35.
+      nutrition: { energyKj: 318, energyKcal: 85, fatG: 0, saturatedFatG: 0, carbohydratesG: 2.6, sugarsG: 0.6, proteinG: 0.1, saltG: 0.01, alcoholG: 10.65 },
       origin: { country: 'FR', region: 'Languedoc' },
       producers: [{ name: 'Domaine des Exemples', role: 'producer' }],
     });
@@ -296,7 +303,7 @@ describe('replays and stale deliveries (security finding 2)', () => {
     // Prepare: yesterday's delivery (no milk), then today's (contains milk)
     const yesterday = payload({ contains_milk: false });
     const first = await deliver(endpoint.id, endpoint.secret, yesterday.body);
-    const today = payload({ contains_milk: true }, yesterday.gtin);
+    const today = payload({ ...WITH_MILK }, yesterday.gtin);
     const second = await deliver(endpoint.id, endpoint.secret, today.body);
     expect(second.body).toMatchObject({ duplicate: false, version: 2 });
     // Act: the attacker re-sends yesterday's captured bytes and signature
@@ -312,7 +319,7 @@ describe('replays and stale deliveries (security finding 2)', () => {
 
   it('attack: a CMS payload older than the published data (its updated_at) is refused as stale, and nothing is written', async () => {
     // Prepare: the newer state is published first
-    const newer = payload({ updated_at: '2026-11-20T10:00:00Z', contains_milk: true, product_name: 'Rouge au lait' });
+    const newer = payload({ updated_at: '2026-11-20T10:00:00Z', ...WITH_MILK, product_name: 'Rouge au lait' });
     const published = await deliver(endpoint.id, endpoint.secret, newer.body);
     expect(published.body).toMatchObject({ duplicate: false, version: 1 });
     // Act: an older save of the same product arrives late (other bytes, so not a replay)
@@ -388,7 +395,7 @@ describe('Standard Webhooks signatures (security finding 2)', () => {
   it('attack: a webhook-id seen before is a duplicate, even re-signed over other data', async () => {
     // Prepare
     const id = `msg_${randomUUID()}`;
-    const original = payload({ contains_milk: true });
+    const original = payload({ ...WITH_MILK });
     const first = await deliverStandard(original.body, id);
     // Act: the same message id again, freshly timestamped, with other data
     const again = await deliverStandard(payload({ contains_milk: false }, original.gtin).body, id);
