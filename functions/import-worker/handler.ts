@@ -1,6 +1,6 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { IMPORT_ID_PATTERN } from '../../lib/domain/imports.ts';
+import { IMPORT_ID_PATTERN, ITEM_IMPORT_MODES } from '../../lib/domain/imports.ts';
 import { ENVIRONMENTS } from '../../lib/domain/tenant.ts';
 import { logger } from '../../lib/http/logger.ts';
 import { importChunk } from '../../lib/services/imports.ts';
@@ -24,10 +24,10 @@ interface ChunkMessage {
   items?: ItemChunk;
 }
 
-/** An items chunk's rows as its message must carry them: `[row, serial, lot|null, status|null, data|null]`. */
+/** An items chunk's rows as its message must carry them: `[row, serial, lot|null, status|null, data|null]`, then optionally what the row removes (`["lot", "data"]`). */
 const isItemRow = (row: unknown): boolean =>
   Array.isArray(row) &&
-  row.length === 5 &&
+  (row.length === 5 || (row.length === 6 && Array.isArray(row[5]) && (row[5] as unknown[]).every((member) => member === 'lot' || member === 'data'))) &&
   Number.isInteger(row[0]) &&
   typeof row[1] === 'string' &&
   (row[2] === null || typeof row[2] === 'string') &&
@@ -35,7 +35,12 @@ const isItemRow = (row: unknown): boolean =>
   (row[4] === null || (typeof row[4] === 'object' && !Array.isArray(row[4])));
 
 const isItemChunk = (items: unknown): items is ItemChunk =>
-  typeof items === 'object' && items !== null && UUID_PATTERN.test(String((items as ItemChunk).productId)) && Array.isArray((items as ItemChunk).rows) && (items as ItemChunk).rows.every(isItemRow);
+  typeof items === 'object' &&
+  items !== null &&
+  UUID_PATTERN.test(String((items as ItemChunk).productId)) &&
+  ((items as ItemChunk).mode === undefined || (ITEM_IMPORT_MODES as readonly unknown[]).includes((items as ItemChunk).mode)) &&
+  Array.isArray((items as ItemChunk).rows) &&
+  (items as ItemChunk).rows.every(isItemRow);
 
 function messageOf(record: SQSRecord): ChunkMessage {
   const body = JSON.parse(record.body) as Partial<ChunkMessage>;

@@ -14,16 +14,18 @@ import { CSV_TYPE, templateCsv, templateXlsx, XLSX_TYPE } from '../../lib/servic
  * Lines, by its Content-Type), read raw: the route table gives it `rawBody` and a 5 MB limit.
  */
 async function postImport(request: ApiRequest) {
-  const { dryRun, fileName, type, productId, force } = parseQuery(importQuerySchema, request.event.queryStringParameters, ['dryRun', 'fileName', 'type', 'productId', 'force']);
+  const { dryRun, fileName, type, productId, force, mode } = parseQuery(importQuerySchema, request.event.queryStringParameters, ['dryRun', 'fileName', 'type', 'productId', 'force', 'mode']);
   // An items file names its product (docs/import-export.md#items); a products file names none.
   if (type === 'items' && productId === undefined) throw new ValidationError('productId is required with type=items: it names the product whose items the file registers.', 'productId');
   if (type !== 'items' && productId !== undefined) throw new ValidationError('productId goes with type=items only: a products file names its products by GTIN.', 'productId');
+  // How a known serial is updated (docs/imports.md#merge-or-replace): a products file has no such choice.
+  if (type !== 'items' && mode !== undefined) throw new ValidationError('mode goes with type=items only: it says how a known serial is updated (merge or replace).', 'mode');
   const bytes = request.body as Buffer;
   const options = { dryRun: dryRun === 'true', force: force === 'true', origin: originOf(request), ...(fileName === undefined ? {} : { fileName }) };
   const contentType = request.event.headers?.['content-type'];
   const job =
     type === 'items' && productId !== undefined
-      ? await startItemImport(request.principal.tenant, productId, bytes, contentType, options)
+      ? await startItemImport(request.principal.tenant, productId, bytes, contentType, { ...options, ...(mode === undefined ? {} : { mode }) })
       : await startImport(request.principal.tenant, bytes, contentType, options);
   if (dryRun === 'true') return json(200, toImportView(job, true));
   return json(202, queuedImportSchema.parse({ id: job.importId, status: 'queued' }), { Location: `/v1/imports/${job.importId}` });

@@ -16,11 +16,18 @@ export interface ImportChunkMessage {
    * most ITEM_CHUNK_MAX_BYTES of them (lib/domain/imports.ts): its chunk item is then a small marker,
    * which keeps bulk registration within 1.1 write units an item.
    */
-  items?: { productId: string; rows: ItemChunkRow[] };
+  items?: { productId: string; rows: ItemChunkRow[]; mode?: 'merge' | 'replace' };
 }
 
-/** One checked row of an items file: `[row, serial, lot, status, data]`, absent values null. */
-export type ItemChunkRow = [row: number, serial: string, lot: string | null, status: string | null, data: Record<string, unknown> | null];
+/**
+ * One checked row of an items file: `[row, serial, lot, status, data]`, absent values null, and
+ * after them, when the row removes the item's lot or empties its data, the list of those
+ * (`["lot", "data"]`; docs/imports.md#merge-or-replace). `mode` on the message says how the row
+ * applies; a message without it (queued before modes existed) merges.
+ */
+export type ItemChunkRow =
+  | [row: number, serial: string, lot: string | null, status: string | null, data: Record<string, unknown> | null]
+  | [row: number, serial: string, lot: string | null, status: string | null, data: Record<string, unknown> | null, removes: ('lot' | 'data')[]];
 
 let sends = 0;
 

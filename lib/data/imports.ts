@@ -77,6 +77,7 @@ function jobFromItem(item: Item): ImportRecord {
     ...(typeof item.fileName === 'string' ? { fileName: item.fileName } : {}),
     ...(item.importType === 'items' || item.importType === 'products' ? { type: item.importType } : {}),
     ...(typeof item.productId === 'string' ? { productId: item.productId } : {}),
+    ...(item.mode === 'merge' || item.mode === 'replace' ? { mode: item.mode } : {}),
     chunks: Number(item.chunks ?? 0),
     chunksDone: Number(item.chunksDone ?? 0),
     counts,

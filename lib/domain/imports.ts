@@ -42,6 +42,26 @@ export const IMPORT_TYPES = ['products', 'items'] as const;
 export type ImportType = (typeof IMPORT_TYPES)[number];
 
 /**
+ * How an items import treats a serial the product already has (docs/imports.md#merge-or-replace):
+ * `merge` (the default) changes what the row's columns name and keeps the rest, as a merge patch
+ * (`PATCH …/items/{serial}`) does; `replace` makes the row the item's whole content, as
+ * `PUT …/items/{serial}` does.
+ */
+export const ITEM_IMPORT_MODES = ['merge', 'replace'] as const;
+export type ItemImportMode = (typeof ITEM_IMPORT_MODES)[number];
+
+/** Rows a dry run of an items import lists with the fields they change (rowChanges). */
+export const MAX_ROW_CHANGES = 1000;
+
+/** One row of an items dry run that would write: its serial, whether it creates or updates the item, and what it changes. */
+export interface ImportRowChange {
+  row: number;
+  serial: string;
+  outcome: 'create' | 'update';
+  changes: string[];
+}
+
+/**
  * Rows per chunk of an items file, and the most bytes its rows may take as JSON: an items chunk's
  * rows travel in its SQS message itself (ten messages to a SendMessageBatch of at most 256 KiB),
  * so that its chunk item stays a small marker (docs/decisions.md#bulk-registration-within-11-write-units-an-item).
@@ -114,6 +134,10 @@ export interface ImportRecord {
   type?: ImportType;
   /** The product an items file registers items of. */
   productId?: string;
+  /** How an items import treats a known serial; absent for products and for items imports made before modes existed. */
+  mode?: ItemImportMode;
+  /** A dry run of an items import only (never stored): the rows that would write, with what each changes, in row order. */
+  rowChanges?: ImportRowChange[];
   /** Chunks queued, and chunks the worker has finished. */
   chunks: number;
   chunksDone: number;
@@ -157,6 +181,17 @@ export const importRowErrorSchema = z
   })
   .meta({ id: 'ImportRowError' });
 
+export const importRowChangeSchema = z
+  .object({
+    row: z.int().min(1).describe('Row number as the spreadsheet shows it (JSON Lines: the line number)'),
+    serial: z.string().describe("The row's serial"),
+    outcome: z.enum(['create', 'update']).describe('create: a new item; update: the item\'s next version'),
+    changes: z
+      .array(z.string())
+      .describe('What the row changes, as the columns name it: lot, status, and each data member added, changed or removed (data.performanceAndDurability.batteryCondition.stateOfCertifiedEnergy.stateOfCertifiedEnergyValue; a list as one)'),
+  })
+  .meta({ id: 'ImportRowChange' });
+
 /** A job as the API shows it (also the answer of a dry run, which stores nothing). */
 export const importJobSchema = z
   .object({
@@ -167,9 +202,19 @@ export const importJobSchema = z
     type: z.enum(IMPORT_TYPES).describe('products (with their passports) or items (one product\'s serialised items)'),
     productId: z.uuid().nullable().describe('The product an items import registers items of (null for products)'),
     fileName: z.string().nullable().describe('The uploaded file\'s name, as the upload gave it in fileName (null when it gave none)'),
+    mode: z
+      .enum(ITEM_IMPORT_MODES)
+      .nullable()
+      .describe('An items import: merge (a known serial keeps what its row does not name) or replace (the row is the item\'s whole content); null for products'),
     counts: countsSchema,
     errors: z.array(importRowErrorSchema).max(MAX_IMPORT_ERRORS).describe(`Row errors by row and column, at most ${MAX_IMPORT_ERRORS}`),
     errorsTruncated: z.boolean().describe('More rows failed than errors lists'),
+    rowChanges: z
+      .array(importRowChangeSchema)
+      .max(MAX_ROW_CHANGES)
+      .optional()
+      .describe(`A dry run of an items import only: the rows that would create or update an item, in row order, each with the fields it changes (at most ${MAX_ROW_CHANGES}; rowChangesTruncated says when more would)`),
+    rowChangesTruncated: z.boolean().optional().describe('A dry run of an items import only: more rows would write than rowChanges lists'),
     createdAt: z.iso.datetime(),
     finishedAt: z.iso.datetime().nullable(),
   })
@@ -210,6 +255,12 @@ export const importQuerySchema = z.strictObject({
     .optional()
     .describe('true: validate every row and answer the report; nothing is written'),
   force: forceQueryParam,
+  mode: z
+    .enum(ITEM_IMPORT_MODES, { error: `mode must be one of: ${ITEM_IMPORT_MODES.join(', ')}.` })
+    .optional()
+    .describe(
+      'With type=items: merge (the default) changes only what each row\'s columns name on a known serial and keeps the rest, as PATCH …/items/{serial} does; replace makes each row the item\'s whole content, as PUT does (docs/imports.md#merge-or-replace). Refused for products',
+    ),
   fileName: z
     .string()
     .min(1, { error: 'fileName must not be empty: leave it out when the file has no name.' })
@@ -239,11 +290,13 @@ export function toImportView(job: ImportRecord, dryRun = false): ImportJob {
     type: job.type ?? 'products',
     productId: job.productId ?? null,
     fileName: job.fileName ?? null,
+    mode: job.mode ?? null,
     counts: job.counts,
     errors: sortRowErrors(job.errors)
       .slice(0, MAX_IMPORT_ERRORS)
       .map((e) => ({ row: e.row, column: e.column, label: e.column === '' ? '' : columnLabel(e.column), message: e.message, gtin: e.gtin ?? null, name: e.name ?? null })),
     errorsTruncated: job.errorsTruncated || job.errors.length > MAX_IMPORT_ERRORS,
+    ...(job.rowChanges === undefined ? {} : { rowChanges: job.rowChanges.slice(0, MAX_ROW_CHANGES), rowChangesTruncated: job.rowChanges.length > MAX_ROW_CHANGES }),
     createdAt: job.createdAt,
     finishedAt: job.finishedAt ?? null,
   };

@@ -1,5 +1,6 @@
 import { MAX_IMPORT_COLUMNS } from './imports.ts';
 import { neutraliseCell } from './import-columns.ts';
+import { canonicalJson } from './json.ts';
 import { OPEN_DATA_KEY } from './unit-data.ts';
 import type { Item } from './units.ts';
 
@@ -12,9 +13,25 @@ import type { Item } from './units.ts';
  * A data cell is a number when it is written as JSON writes a number (`12.5`, not `012`), `true` or
  * `false` a boolean, a JSON list (`["a","b"]`) a list, anything else text; an empty cell is no
  * value. Those are the forms the export writes, so an exported file imports back to the same data.
+ *
+ * An import merges by default (docs/imports.md#merge-or-replace): an empty cell leaves the item's
+ * value as it is, and a cell of exactly `null` removes it, as `null` does in a merge patch (RFC
+ * 7396); a JSON Lines file's own `null` does the same (import-files.ts writes it as NULL_LINE_CELL).
+ * A `data` column (or a line's `"data": null`) takes only `null`: it empties the item's data.
  */
 export const ITEM_COLUMNS = ['serial', 'lot', 'status', 'digitalLink'] as const;
 const DATA_PREFIX = 'data.';
+/** The column that names the item's whole data: only `null` (empty it) is a value of it. */
+export const DATA_COLUMN = 'data';
+
+/** A CSV cell that removes its value in a merge (RFC 7396's null). */
+export const NULL_CELL = 'null';
+/**
+ * How a JSON Lines file's `null` reaches the cells (import-files.ts): a text no JSON string of a
+ * valid value can be (the text rule refuses control characters in every value, lib/domain/text.ts),
+ * so that the text "null" stays text in JSON Lines.
+ */
+export const NULL_LINE_CELL = '\u0000null';
 /** How deep a data column may name a member unless the category says otherwise: the open data's three levels (lib/domain/unit-data.ts). */
 const DEFAULT_DATA_SEGMENTS = 3;
 
@@ -38,10 +55,10 @@ export function checkItemHeaders(headers: readonly string[], depth = DEFAULT_DAT
   const errors: ItemCellError[] = [];
   if (headers.length > MAX_IMPORT_COLUMNS) errors.push({ column: headers[MAX_IMPORT_COLUMNS] ?? '', message: `An items file may hold at most ${MAX_IMPORT_COLUMNS} columns.` });
   for (const header of headers) {
-    if (!(ITEM_COLUMNS as readonly string[]).includes(header) && !isDataHeader(header, depth)) {
+    if (!(ITEM_COLUMNS as readonly string[]).includes(header) && header !== DATA_COLUMN && !isDataHeader(header, depth)) {
       errors.push({
         column: header,
-        message: `'${header}' is not a column of an items file: serial, lot, status, digitalLink, or data.{member} (a member name starts with a letter and holds letters, digits and _; at most ${depth} levels for this product's category, joined by dots).`,
+        message: `'${header}' is not a column of an items file: serial, lot, status, digitalLink, data (null only: empties the data), or data.{member} (a member name starts with a letter and holds letters, digits and _; at most ${depth} levels for this product's category, joined by dots).`,
       });
     }
   }
@@ -68,24 +85,38 @@ export function dataCellValue(cell: string): unknown {
   return cell;
 }
 
-/** What one row of an items file says: its serial, lot and status cells, its data (when any data cell is filled), and its problems. */
+/**
+ * What one row of an items file says: its serial, its lot (null: the row removes it), its status,
+ * its data members (null inside: a member the row removes), whether it empties the item's data, and
+ * its problems. What a null means, and whether an absent value keeps the item's, is the mode's
+ * (lib/services/imports-items.ts).
+ */
 export interface ItemRowInput {
   serial: string;
-  lot?: string;
+  lot?: string | null;
   status?: string;
   data?: Record<string, unknown>;
+  /** The row's `data` cell is null: the item's data is emptied. */
+  emptiesData?: boolean;
   errors: ItemCellError[];
 }
 
-/** One row's cells read (the values are checked afterwards, against the product's category). */
-export function itemRowInput(cells: Readonly<Record<string, string>>): ItemRowInput {
+const define = (into: Record<string, unknown>, name: string, value: unknown) =>
+  Object.defineProperty(into, name, { value, enumerable: true, writable: true, configurable: true });
+
+/**
+ * One row's cells read (the values are checked afterwards, against the product's category).
+ * `nullCell` is the cell that means null: NULL_CELL in a CSV file, NULL_LINE_CELL in JSON Lines.
+ */
+export function itemRowInput(cells: Readonly<Record<string, string>>, nullCell: string = NULL_CELL): ItemRowInput {
   const errors: ItemCellError[] = [];
   const cell = (name: string) => (Object.hasOwn(cells, name) ? (cells[name] ?? '').trim() : '');
   const data: Record<string, unknown> = {};
   let anyData = false;
   for (const [header, raw] of Object.entries(cells)) {
     if (!header.startsWith(DATA_PREFIX)) continue;
-    const value = dataCellValue(raw.trim());
+    const trimmed = raw.trim();
+    const value = trimmed === nullCell ? null : dataCellValue(trimmed);
     if (value === undefined) continue;
     anyData = true;
     const path = header.slice(DATA_PREFIX.length).split('.');
@@ -95,7 +126,7 @@ export function itemRowInput(cells: Readonly<Record<string, string>>): ItemRowIn
       const next = Object.hasOwn(into, segment) ? into[segment] : undefined;
       if (next === undefined) {
         const created: Record<string, unknown> = {};
-        Object.defineProperty(into, segment, { value: created, enumerable: true, writable: true, configurable: true });
+        define(into, segment, created);
         into = created;
       } else if (typeof next === 'object' && next !== null && !Array.isArray(next)) {
         into = next as Record<string, unknown>;
@@ -109,11 +140,23 @@ export function itemRowInput(cells: Readonly<Record<string, string>>): ItemRowIn
       errors.push({ column: header, message: `${header} names a member that another data column of the row already gives a value.` });
       continue;
     }
-    Object.defineProperty(into, last, { value, enumerable: true, writable: true, configurable: true });
+    define(into, last, value);
   }
+  const whole = cell(DATA_COLUMN);
+  const emptiesData = whole !== '' && whole === nullCell;
+  if (whole !== '' && !emptiesData) errors.push({ column: DATA_COLUMN, message: 'data takes only null, which empties the item\'s data: give its members in data.{member} columns.' });
+  if (emptiesData && anyData) errors.push({ column: DATA_COLUMN, message: 'data is null (empty the item\'s data) and the row gives data.… values too: a row does one or the other.' });
   const lot = cell('lot');
   const status = cell('status');
-  return { serial: cell('serial'), ...(lot ? { lot } : {}), ...(status ? { status } : {}), ...(anyData ? { data } : {}), errors };
+  if (status !== '' && status === nullCell) errors.push({ column: 'status', message: 'status cannot be removed: leave the cell empty to keep it, or give one of the statuses.' });
+  return {
+    serial: cell('serial'),
+    ...(lot === '' ? {} : { lot: lot === nullCell ? null : lot }),
+    ...(status === '' || status === nullCell ? {} : { status }),
+    ...(anyData ? { data } : {}),
+    ...(emptiesData ? { emptiesData } : {}),
+    errors,
+  };
 }
 
 /** A data value as a cell writes it (the inverse of dataCellValue). */
@@ -145,3 +188,43 @@ export function itemHeadersOf(rows: readonly Record<string, string>[]): string[]
 /** A row of the CSV export with its text cells neutralised against formulas (numbers as they are; lib/domain/import-columns.ts). */
 export const neutraliseItemRow = (row: Readonly<Record<string, string>>): Record<string, string> =>
   Object.fromEntries(Object.entries(row).map(([header, cell]) => [header, JSON_NUMBER.test(cell) ? cell : neutraliseCell(cell)]));
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The leaf paths of a value under `path`: an object's members one by one, anything else (a list too) whole. */
+function leavesOf(value: unknown, path: string, out: string[]): void {
+  if (isPlainObject(value) && Object.keys(value).length > 0) for (const [name, inner] of Object.entries(value)) leavesOf(inner, `${path}.${name}`, out);
+  else out.push(path);
+}
+
+/** The paths where two data values differ, as the columns name them: a member added, removed or changed; a list whole. */
+function dataDifferences(before: unknown, after: unknown, path: string, out: string[]): void {
+  if (isPlainObject(before) && isPlainObject(after)) {
+    const names = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
+    for (const name of names) {
+      const inBefore = Object.hasOwn(before, name);
+      const inAfter = Object.hasOwn(after, name);
+      if (inBefore && inAfter) dataDifferences(before[name], after[name], `${path}.${name}`, out);
+      else if (inAfter) leavesOf(after[name], `${path}.${name}`, out);
+      else out.push(`${path}.${name}`);
+    }
+    return;
+  }
+  if (canonicalJson(before) !== canonicalJson(after)) {
+    if (before === undefined) leavesOf(after, path, out);
+    else out.push(path);
+  }
+}
+
+/**
+ * What writing `after` over `before` (undefined: a new item) changes, as the columns of an items
+ * file name it (docs/imports.md#merge-or-replace): `lot`, `status`, and each `data.…` member added,
+ * changed or removed (a list as one). Lists compare in order; objects member by member.
+ */
+export function changedItemFields(before: { lot?: string; status: string; data: Record<string, unknown> } | undefined, after: { lot?: string; status: string; data: Record<string, unknown> }): string[] {
+  const out: string[] = [];
+  if ((before?.lot ?? null) !== (after.lot ?? null)) out.push('lot');
+  if (before?.status !== after.status) out.push('status');
+  dataDifferences(before?.data ?? {}, after.data, 'data', out);
+  return out;
+}

@@ -137,7 +137,7 @@ const cellText = (value: unknown): string =>
  * from 1 (`passport.producers.1.name`), an array of values is joined with `|`, and the ingredients
  * are one cell as the template writes them (lib/domain/import-columns.ts#ingredientCell).
  */
-function flatten(value: Record<string, unknown>, prefix: string, out: Record<string, string>): void {
+function flatten(value: Record<string, unknown>, prefix: string, out: Record<string, string>, nullCell?: string): void {
   for (const [key, inner] of Object.entries(value)) {
     const header = prefix ? `${prefix}.${key}` : key;
     if (header === PASSPORT_JSON_COLUMN && holdsBatteryData(inner)) {
@@ -157,14 +157,15 @@ function flatten(value: Record<string, unknown>, prefix: string, out: Record<str
     } else if (Array.isArray(inner)) {
       out[header] = inner.map(cellText).join('|');
     } else if (inner !== null && typeof inner === 'object') {
-      flatten(inner as Record<string, unknown>, header, out);
+      flatten(inner as Record<string, unknown>, header, out, nullCell);
     } else {
-      out[header] = cellText(inner);
+      // An items file's null removes a value (docs/imports.md#merge-or-replace): its own cell, not an empty one.
+      out[header] = inner === null && nullCell !== undefined ? nullCell : cellText(inner);
     }
   }
 }
 
-function parseNdjson(bytes: Buffer, maxRows = MAX_IMPORT_ROWS): { headers: string[]; rows: StoredRow[] } {
+function parseNdjson(bytes: Buffer, maxRows = MAX_IMPORT_ROWS, nullCell?: string): { headers: string[]; rows: StoredRow[] } {
   const lines = bytes.toString('utf8').replace(/^\uFEFF/, '').split(/\r?\n/);
   const rows: StoredRow[] = [];
   const headers = new Set<string>();
@@ -191,7 +192,7 @@ function parseNdjson(bytes: Buffer, maxRows = MAX_IMPORT_ROWS): { headers: strin
       throw new InvalidRequestError(`Line ${index + 1} is not a JSON object.`, { suggestion: 'Write one JSON object per line (JSON Lines).' });
     }
     const cells: Record<string, string> = {};
-    flatten(value as Record<string, unknown>, '', cells);
+    flatten(value as Record<string, unknown>, '', cells, nullCell);
     if (Object.keys(cells).length > MAX_IMPORT_COLUMNS) throw tooManyColumns(`line ${index + 1} has ${Object.keys(cells).length} fields`);
     for (const header of Object.keys(cells)) headers.add(header);
     if (headers.size > MAX_IMPORT_COLUMNS) throw tooManyColumns(`the lines up to line ${index + 1} have ${headers.size} different fields`);
@@ -202,17 +203,18 @@ function parseNdjson(bytes: Buffer, maxRows = MAX_IMPORT_ROWS): { headers: strin
 
 /**
  * The rows of an items file (docs/import-export.md#items): CSV or JSON Lines only, at most
- * MAX_ITEM_IMPORT_ROWS of them within the same 5 MB; the headers are checked by the caller. 415 for
+ * MAX_ITEM_IMPORT_ROWS of them within the same 5 MB; the headers are checked by the caller; a JSON
+ * Lines `null` becomes `nullCell` (lib/domain/unit-columns.ts NULL_LINE_CELL) when given. 415 for
  * another media type (a workbook too), 413 past a budget, 400 for a file that cannot be read.
  */
-export function parseItemsFile(bytes: Buffer, contentType: string | undefined): ParsedFile {
+export function parseItemsFile(bytes: Buffer, contentType: string | undefined, nullCell?: string): ParsedFile {
   const format = formatOf(contentType);
   if (format === 'xlsx') {
     throw new UnsupportedMediaTypeError('An items file is CSV or JSON Lines.', [IMPORT_MEDIA_TYPES.csv, IMPORT_MEDIA_TYPES.ndjson]);
   }
   if (bytes.length === 0) throw new InvalidRequestError('The file is empty.', { suggestion: 'Send the file as the request body.' });
   if (bytes.length > MAX_IMPORT_BYTES) throw new PayloadTooLargeError(MAX_IMPORT_BYTES);
-  const { headers, rows } = format === 'csv' ? parseCsv(bytes, MAX_ITEM_IMPORT_ROWS) : parseNdjson(bytes, MAX_ITEM_IMPORT_ROWS);
+  const { headers, rows } = format === 'csv' ? parseCsv(bytes, MAX_ITEM_IMPORT_ROWS) : parseNdjson(bytes, MAX_ITEM_IMPORT_ROWS, nullCell);
   if (rows.length === 0) throw new InvalidRequestError('The file has no data rows.', { suggestion: 'Put one item per row under the header row.' });
   return { format, headers, rows };
 }

@@ -1,3 +1,4 @@
+import type * as z from 'zod';
 import { eventPut } from '../data/events.ts';
 import { batteryIdClaimWrites, getBatteryIdClaims, importWroteSince, readUnits, writeVersions, type BatteryIdClaim } from '../data/items.ts';
 import type { TransactItem } from '../data/writes.ts';
@@ -12,10 +13,11 @@ import { finishChunk, getImportChunk, settleImportJob } from '../data/imports.ts
 import type { ItemChunkRow } from '../data/import-queue.ts';
 import { getProduct } from '../data/products.ts';
 import { newEvent, type Origin } from '../domain/events.ts';
-import { ITEM_CHUNK_MAX_BYTES, ITEM_CHUNK_ROWS, type ImportCounts, type ImportRowError } from '../domain/imports.ts';
+import { ITEM_CHUNK_MAX_BYTES, ITEM_CHUNK_ROWS, type ImportCounts, type ImportRowChange, type ImportRowError, type ItemImportMode } from '../domain/imports.ts';
+import { mergePatch } from '../domain/merge-patch.ts';
 import type { ProductRecord } from '../domain/product.ts';
 import type { Tenant } from '../domain/tenant.ts';
-import { itemRowInput } from '../domain/unit-columns.ts';
+import { changedItemFields, itemRowInput, NULL_CELL } from '../domain/unit-columns.ts';
 import { unitSpecOf, unitStatusesOf } from '../domain/unit-data.ts';
 import { nextUnitVersion, sameContent, unitValueProblem, type UnitContent, type UnitRecord } from '../domain/unit.ts';
 import { formatPath } from '../http/validation.ts';
@@ -31,58 +33,101 @@ import { formatPath } from '../http/validation.ts';
  * transaction that adds its counts to the job. Importing the same file again changes nothing.
  */
 
-/** A row that passed its checks: what the worker writes. */
+/**
+ * A row that passed its checks: what the worker writes. `lot` null removes the item's lot (merge) or
+ * gives it none (replace); `data` is the row's members, nulls among them removing members (merge),
+ * or the item's whole data, checked (replace); `emptiesData` empties the item's data first.
+ */
 export interface CheckedItemRow {
   row: number;
   serial: string;
-  lot?: string;
+  lot?: string | null;
   status?: string;
   data?: Record<string, unknown>;
+  emptiesData?: boolean;
 }
 
 type Checked = { ok: true; value: CheckedItemRow } | { ok: false; errors: ImportRowError[] };
 
-/** One row's checks against the product's category: its serial, lot, status and data (each error names its column). */
-export function checkItemRow(product: Pick<ProductRecord, 'category'>, row: number, cells: Readonly<Record<string, string>>): Checked {
-  const input = itemRowInput(cells);
+const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A row's data without its nulls: what a replacing row gives (a null there is no value). */
+function withoutNulls(value: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, inner] of Object.entries(value)) {
+    if (inner === null) continue;
+    Object.defineProperty(out, name, { value: isPlainObject(inner) ? withoutNulls(inner) : inner, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
+/** The row errors of a data check, one per column (the column as an items file names it). */
+function dataErrors(product: Pick<ProductRecord, 'category'>, row: number, issues: readonly z.core.$ZodIssue[]): ImportRowError[] {
+  const errors: ImportRowError[] = [];
+  const seen = new Set<string>();
+  for (const issue of issues) {
+    const path = issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0] ?? ''] : issue.path;
+    const column = formatPath(['data', ...path]).replace(/\[(\d+)\]/g, '');
+    if (seen.has(column)) continue;
+    seen.add(column);
+    errors.push({ row, column, message: issue.code === 'unrecognized_keys' ? `${column} is not a field of a ${product.category} item.` : `${column}: ${issue.message}` });
+  }
+  return errors;
+}
+
+/**
+ * One row's checks against the product's category: its serial, lot, status and data (each error
+ * names its column). A replacing row's data is the item's whole data and is checked whole here; a
+ * merging row's members are checked for their names here and whole once merged with the stored
+ * item (planItemRow), as PATCH checks its result. `nullCell` is the format's null (lib/domain/unit-columns.ts).
+ */
+export function checkItemRow(product: Pick<ProductRecord, 'category'>, row: number, cells: Readonly<Record<string, string>>, mode: ItemImportMode = 'merge', nullCell: string = NULL_CELL): Checked {
+  const input = itemRowInput(cells, nullCell);
   const errors: ImportRowError[] = input.errors.map((e) => ({ row, ...e }));
   // The one rule of a serial and a lot, as PUT …/items/{serial} applies it (lib/domain/unit.ts).
   const serialProblem = input.serial === '' ? 'serial is required: every row names its item.' : unitValueProblem('item', input.serial);
   if (serialProblem !== undefined) errors.push({ row, column: 'serial', message: serialProblem });
-  const lotProblem = input.lot === undefined ? undefined : unitValueProblem('batch', input.lot);
+  const lotProblem = typeof input.lot === 'string' ? unitValueProblem('batch', input.lot) : undefined;
   if (lotProblem !== undefined) errors.push({ row, column: 'lot', message: lotProblem });
   const statuses = unitStatusesOf(product.category);
   if (input.status !== undefined && !statuses.includes(input.status)) errors.push({ row, column: 'status', message: `status must be one of: ${statuses.join(', ')}.` });
   let data: Record<string, unknown> | undefined;
   if (input.data !== undefined) {
-    const parsed = unitSpecOf(product.category).data.item.safeParse(input.data);
-    if (parsed.success) data = parsed.data;
-    else {
-      const seen = new Set<string>();
-      for (const issue of parsed.error.issues) {
-        const path = issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0] ?? ''] : issue.path;
-        const column = formatPath(['data', ...path]).replace(/\[(\d+)\]/g, '');
-        if (seen.has(column)) continue;
-        seen.add(column);
-        errors.push({ row, column, message: issue.code === 'unrecognized_keys' ? `${column} is not a field of a ${product.category} item.` : `${column}: ${issue.message}` });
-      }
+    const schema = unitSpecOf(product.category).data.item;
+    if (mode === 'replace') {
+      const parsed = schema.safeParse(withoutNulls(input.data));
+      if (parsed.success) data = parsed.data;
+      else errors.push(...dataErrors(product, row, parsed.error.issues));
+    } else {
+      // A member name the category does not know is unknown whatever the item holds; the rest waits for the merge.
+      const parsed = schema.safeParse(withoutNulls(input.data));
+      const unknown = parsed.success ? [] : parsed.error.issues.filter((issue) => issue.code === 'unrecognized_keys');
+      if (unknown.length) errors.push(...dataErrors(product, row, unknown));
+      else data = input.data;
     }
   }
   if (errors.length) return { ok: false, errors };
   return {
     ok: true,
-    value: { row, serial: input.serial, ...(input.lot === undefined ? {} : { lot: input.lot }), ...(input.status === undefined ? {} : { status: input.status }), ...(data ? { data } : {}) },
+    value: {
+      row,
+      serial: input.serial,
+      ...(input.lot === undefined ? {} : { lot: input.lot }),
+      ...(input.status === undefined ? {} : { status: input.status }),
+      ...(data ? { data } : {}),
+      ...(input.emptiesData ? { emptiesData: true } : {}),
+    },
   };
 }
 
 /** The rows that pass, and the errors of those that do not (a serial named twice fails its later rows). */
-export function checkItemRows(product: Pick<ProductRecord, 'category'>, rows: readonly { row: number; cells: Record<string, string> }[]) {
+export function checkItemRows(product: Pick<ProductRecord, 'category'>, rows: readonly { row: number; cells: Record<string, string> }[], mode: ItemImportMode = 'merge', nullCell: string = NULL_CELL) {
   const valid: CheckedItemRow[] = [];
   const errors: ImportRowError[] = [];
   const firstRowOf = new Map<string, number>();
   let failed = 0;
   for (const { row, cells } of rows) {
-    const checked = checkItemRow(product, row, cells);
+    const checked = checkItemRow(product, row, cells, mode, nullCell);
     if (!checked.ok) {
       failed++;
       errors.push(...checked.errors);
@@ -100,14 +145,19 @@ export function checkItemRows(product: Pick<ProductRecord, 'category'>, rows: re
   return { valid, errors, failed };
 }
 
-/** A checked row as its chunk message carries it: `[row, serial, lot, status, data]`, absent values null. */
-export const toChunkRow = (row: CheckedItemRow): ItemChunkRow => [row.row, row.serial, row.lot ?? null, row.status ?? null, row.data ?? null];
-const fromChunkRow = ([row, serial, lot, status, data]: ItemChunkRow): CheckedItemRow => ({
+/** A checked row as its chunk message carries it: `[row, serial, lot, status, data]`, absent values null, then what it removes when it removes anything. */
+export const toChunkRow = (row: CheckedItemRow): ItemChunkRow => {
+  const removes = [...(row.lot === null ? (['lot'] as const) : []), ...(row.emptiesData ? (['data'] as const) : [])];
+  const base: [number, string, string | null, string | null, Record<string, unknown> | null] = [row.row, row.serial, row.lot ?? null, row.status ?? null, row.data ?? null];
+  return removes.length ? [...base, removes] : base;
+};
+const fromChunkRow = ([row, serial, lot, status, data, removes]: ItemChunkRow): CheckedItemRow => ({
   row,
   serial,
-  ...(lot === null ? {} : { lot }),
+  ...(lot !== null ? { lot } : removes?.includes('lot') ? { lot: null } : {}),
   ...(status === null ? {} : { status }),
   ...(data === null ? {} : { data }),
+  ...(removes?.includes('data') ? { emptiesData: true } : {}),
 });
 
 /** Rows split into chunks of at most ITEM_CHUNK_ROWS rows and ITEM_CHUNK_MAX_BYTES of JSON, or the first row too large alone. */
@@ -137,15 +187,29 @@ export type ItemPlan =
   | { kind: 'unchanged'; row: CheckedItemRow }
   /** Written by an earlier delivery of this same import: counted as it was then, not written again. */
   | { kind: 'done'; row: CheckedItemRow; outcome: 'created' | 'updated' }
-  | { kind: 'failed'; error: ImportRowError };
+  | { kind: 'failed'; errors: ImportRowError[] };
 
 /**
- * The row on top of the stored item: an empty lot or status cell leaves the item's, data cells (when
- * the row fills any) replace its data; a new item is active with empty data unless the row says otherwise.
+ * The row on top of the stored item (docs/imports.md#merge-or-replace). `merge`: the row is a merge
+ * patch of the item's `{lot, status, data}` (RFC 7396, as PATCH …/items/{serial} applies it): what
+ * it names replaces the item's, a null removes it, the rest stays; the merged data is then checked
+ * whole against the category. `replace`: the row is the item's whole content, as PUT takes it (no
+ * lot, `active` and empty data where it gives none). A new item starts active with empty data.
  */
-function contentOf(row: CheckedItemRow, stored: UnitRecord | undefined): UnitContent {
-  const lot = row.lot ?? stored?.lot;
-  return { ...(lot === undefined ? {} : { lot }), status: row.status ?? stored?.status ?? 'active', data: row.data ?? stored?.data ?? {} };
+export function itemRowContent(product: Pick<ProductRecord, 'category'>, row: CheckedItemRow, stored: UnitRecord | undefined, mode: ItemImportMode): { content: UnitContent } | { errors: ImportRowError[] } {
+  if (mode === 'replace') {
+    return { content: { ...(typeof row.lot === 'string' ? { lot: row.lot } : {}), status: row.status ?? 'active', data: row.data ?? {} } };
+  }
+  const document = { ...(stored?.lot === undefined ? {} : { lot: stored.lot }), status: stored?.status ?? 'active', data: stored?.data ?? {} };
+  const patch: Record<string, unknown> = {
+    ...(row.lot === undefined ? {} : { lot: row.lot }),
+    ...(row.status === undefined ? {} : { status: row.status }),
+    ...(row.emptiesData ? { data: null } : row.data === undefined ? {} : { data: row.data }),
+  };
+  const merged = mergePatch(document, patch) as { lot?: string; status: string; data?: Record<string, unknown> };
+  const parsed = unitSpecOf(product.category).data.item.safeParse(merged.data ?? {});
+  if (!parsed.success) return { errors: dataErrors(product, row.row, parsed.error.issues) };
+  return { content: { ...(merged.lot === undefined ? {} : { lot: merged.lot }), status: merged.status, data: parsed.data } };
 }
 
 /**
@@ -154,16 +218,18 @@ function contentOf(row: CheckedItemRow, stored: UnitRecord | undefined): UnitCon
  * next version is always the stored one's number plus one (an import never lowers a version), made
  * no earlier than the stored one.
  */
-function planItemRow(product: ProductRecord, row: CheckedItemRow, before: UnitRecord | undefined, now: string, importId?: string, battery?: BatteryRows): ItemPlan {
+function planItemRow(product: ProductRecord, row: CheckedItemRow, before: UnitRecord | undefined, now: string, mode: ItemImportMode, importId?: string, battery?: BatteryRows): ItemPlan {
   if (importId !== undefined && before?.importId === importId) return { kind: 'done', row, outcome: before.version === 1 ? 'created' : 'updated' };
-  let content = contentOf(row, before);
+  const planned = itemRowContent(product, row, before, mode);
+  if ('errors' in planned) return { kind: 'failed', errors: planned.errors };
+  let { content } = planned;
   // The product's category may have changed since the upload: the row is checked again against it.
   const statuses = unitStatusesOf(product.category);
-  if (!statuses.includes(content.status)) return { kind: 'failed', error: { row: row.row, column: 'status', message: `status must be one of: ${statuses.join(', ')}.` } };
+  if (!statuses.includes(content.status)) return { kind: 'failed', errors: [{ row: row.row, column: 'status', message: `status must be one of: ${statuses.join(', ')}.` }] };
   let also: readonly TransactItem[] = [];
   if (battery) {
     const judged = judgeBatteryRow(product, row, before, content, battery);
-    if ('error' in judged) return { kind: 'failed', error: judged.error };
+    if ('error' in judged) return { kind: 'failed', errors: [judged.error] };
     ({ content, also } = judged);
   }
   if (before && sameContent(before, content)) return { kind: 'unchanged', row };
@@ -205,11 +271,13 @@ function judgeBatteryRow(product: ProductRecord, row: CheckedItemRow, before: Un
 }
 
 /** The battery context of a chunk's rows (one read of the model's version, BatchGetItems of the claims their identifiers name); undefined for other categories. */
-async function batteryRows(tenant: Tenant, product: ProductRecord, rows: readonly CheckedItemRow[], stored: ReadonlyMap<string, UnitRecord>): Promise<BatteryRows | undefined> {
+async function batteryRows(tenant: Tenant, product: ProductRecord, rows: readonly CheckedItemRow[], stored: ReadonlyMap<string, UnitRecord>, mode: ItemImportMode): Promise<BatteryRows | undefined> {
   if (product.category !== 'battery') return undefined;
   const identifiers = rows.flatMap((row) => {
+    const planned = itemRowContent(product, row, stored.get(row.serial), mode);
+    if ('errors' in planned) return [];
     try {
-      return identifiersOf(withProductIdentifier(product, row.serial, contentOf(row, stored.get(row.serial))).data);
+      return identifiersOf(withProductIdentifier(product, row.serial, planned.content).data);
     } catch {
       return [];
     }
@@ -222,10 +290,10 @@ async function batteryRows(tenant: Tenant, product: ProductRecord, rows: readonl
  * Decides each row against the product's stored items: one BatchGetItem (strongly consistent) per
  * 100 rows. `importId` (the worker's) recognises items an earlier delivery of the chunk wrote.
  */
-export async function planItemRows(tenant: Tenant, product: ProductRecord, rows: readonly CheckedItemRow[], now: string, importId?: string): Promise<ItemPlan[]> {
+export async function planItemRows(tenant: Tenant, product: ProductRecord, rows: readonly CheckedItemRow[], now: string, mode: ItemImportMode, importId?: string): Promise<ItemPlan[]> {
   const stored = await readUnits(tenant, 'item', product.gtin, rows.map((r) => r.serial));
-  const battery = await batteryRows(tenant, product, rows, stored);
-  return rows.map((row) => planItemRow(product, row, stored.get(row.serial), now, importId, battery));
+  const battery = await batteryRows(tenant, product, rows, stored, mode);
+  return rows.map((row) => planItemRow(product, row, stored.get(row.serial), now, mode, importId, battery));
 }
 
 /** How often a row is planned and written again after losing to a concurrent write of its item. */
@@ -247,7 +315,7 @@ const lostRow = (row: CheckedItemRow): ImportRowError => ({
  * ITEM_ROW_ATTEMPTS times in all; one that never wins is a row error. Answers the plans as they
  * ended: written ones as planned, the others as decided last (unchanged, done or failed).
  */
-async function writeItemPlans(tenant: Tenant, product: ProductRecord, plans: readonly ItemPlan[], importId: string): Promise<ItemPlan[]> {
+async function writeItemPlans(tenant: Tenant, product: ProductRecord, plans: readonly ItemPlan[], importId: string, mode: ItemImportMode): Promise<ItemPlan[]> {
   const out = [...plans];
   let pending = out.flatMap((plan, index) => (plan.kind === 'create' || plan.kind === 'update' ? [index] : []));
   // The EU registry (docs/registry.md#registrations): a new item's registration joins its write when the settings are enabled (then a transaction).
@@ -272,11 +340,11 @@ async function writeItemPlans(tenant: Tenant, product: ProductRecord, plans: rea
     );
     const now = new Date().toISOString();
     // A lost battery row may have lost its identifier to another row: the claims are read again.
-    const battery = await batteryRows(tenant, product, lostPlans.map((plan) => plan.row), stored);
+    const battery = await batteryRows(tenant, product, lostPlans.map((plan) => plan.row), stored, mode);
     for (const [i, index] of lost.entries()) {
       const { row, after } = lostPlans[i] as Extract<ItemPlan, { kind: 'create' | 'update' }>;
       if (written[i]) out[index] = { kind: 'done', row, outcome: after.version === 1 ? 'created' : 'updated' };
-      else out[index] = last ? { kind: 'failed', error: lostRow(row) } : planItemRow(product, row, stored.get(row.serial), now, importId, battery);
+      else out[index] = last ? { kind: 'failed', errors: [lostRow(row)] } : planItemRow(product, row, stored.get(row.serial), now, mode, importId, battery);
     }
     pending = lost.filter((index) => out[index]?.kind === 'create' || out[index]?.kind === 'update');
   }
@@ -289,7 +357,7 @@ export function countItemPlans(plans: readonly ItemPlan[]): Omit<ImportCounts, '
   for (const plan of plans) {
     if (plan.kind === 'failed') {
       out.failed++;
-      out.errors.push(plan.error);
+      out.errors.push(...plan.errors);
     } else if (plan.kind === 'unchanged') out.unchanged++;
     else if (plan.kind === 'done') out[plan.outcome]++;
     else out[plan.kind === 'create' ? 'created' : 'updated']++;
@@ -297,10 +365,25 @@ export function countItemPlans(plans: readonly ItemPlan[]): Omit<ImportCounts, '
   return out;
 }
 
-/** The worker's message of an items chunk: the product and the chunk's rows. */
+/**
+ * The rows of a dry run that would write, with what each changes as the columns name it (at most
+ * `limit`, in row order; docs/imports.md#merge-or-replace).
+ */
+export function rowChangesOf(plans: readonly ItemPlan[], limit: number): ImportRowChange[] {
+  const out: ImportRowChange[] = [];
+  for (const plan of plans) {
+    if (out.length >= limit) break;
+    if (plan.kind !== 'create' && plan.kind !== 'update') continue;
+    out.push({ row: plan.row.row, serial: plan.row.serial, outcome: plan.kind, changes: changedItemFields(plan.before, plan.after) });
+  }
+  return out.sort((a, b) => a.row - b.row);
+}
+
+/** The worker's message of an items chunk: the product, the chunk's rows and how they apply (merge when absent). */
 export interface ItemChunk {
   productId: string;
   rows: readonly ItemChunkRow[];
+  mode?: ItemImportMode;
 }
 
 /**
@@ -319,9 +402,10 @@ export async function importItemChunk(tenant: Tenant, importId: string, chunkNum
   // Rows uploaded before the units of DIN DKE SPEC 99100 are converted as a stored item is (docs/battery.md#units).
   const rows = message.rows.map(fromChunkRow).map((row) => (chunk.currentUnits || !row.data ? row : { ...row, data: toCurrentUnits(row.data).data }));
   const product = await getProduct(tenant, message.productId, true);
+  const mode = message.mode ?? 'merge';
   const plans: ItemPlan[] = product
-    ? await writeItemPlans(tenant, product, await planItemRows(tenant, product, rows, now, importId), importId)
-    : rows.map((row) => ({ kind: 'failed', error: { row: row.row, column: '', message: 'The product no longer exists.' } }));
+    ? await writeItemPlans(tenant, product, await planItemRows(tenant, product, rows, now, mode, importId), importId, mode)
+    : rows.map((row) => ({ kind: 'failed', errors: [{ row: row.row, column: '', message: 'The product no longer exists.' }] }));
   const counted = countItemPlans(plans);
   const serials = (kind: 'create' | 'update', outcome: 'created' | 'updated') =>
     plans.flatMap((plan) => ((plan.kind === kind || (plan.kind === 'done' && plan.outcome === outcome)) && 'row' in plan ? [plan.row.serial] : []));
