@@ -291,6 +291,13 @@ function stateReason(operation: Operation, request: Request, response: ApiRespon
     if (error?.param === 'data.allergens.containsFish' && /Annex II point 4\(b\)/.test(error?.message ?? '')) return true;
     // A vocabulary ingredient that carries an allergen whose flag is not true: the allergens' description states it (docs/labelling.md#allergens-follow-the-ingredients).
     if (/^data\.allergens\.contains(Sulphites|Egg|Milk)$/.test(error?.param ?? '') && /must be true: data\.ingredients\[\d+\]/.test(error?.message ?? '')) return true;
+    // A wine's allergen flag that no ingredient of its list carries, and a wine's free text naming E 220 or a sulphiting agent, lysozyme or casein
+    // without its term: rules the allergens' description and docs/labelling.md#free-text-allergens state in words.
+    if (/^data\.allergens\.contains(Sulphites|Egg|Milk)$/.test(error?.param ?? '') && /no ingredient of the list carries/.test(error?.message ?? '')) return true;
+    if (/^data\.ingredients\[\d+\](\.text\.[a-z]{2})?$/.test(error?.param ?? '') && /without the term a wine's list of ingredients/.test(error?.message ?? '')) return true;
+    // An "of which" value under no row of its nutrient, and a wine's strength not in whole or half units: the nutrition's and alcoholByVolume's descriptions state them.
+    if (/^(data\.)?nutrition\.(saturatedFatG|sugarsG)$/.test(error?.param ?? '') && /"of which/.test(error?.message ?? '')) return true;
+    if (error?.param === 'data.alcoholByVolume' && /whole or half units/.test(error.message ?? '')) return true;
     // A term's wording must keep the placeholders of the platform text the path names, and the path's key must be a legal term in
     // that language: rules across the path and the body that the text's and termKey's descriptions state in words (docs/labelling.md#correcting-a-term).
     if (operation.path.startsWith('/v1/labelling/terms/')) {
