@@ -13,8 +13,8 @@ import { checkItemRow, itemRowContent, type CheckedItemRow } from '../../lib/ser
 
 type Json = Record<string, any>;
 
-const WINE = { category: 'wine' };
-const OPEN = { category: 'food' };
+const WINE = { category: 'wine' } as const;
+const OPEN = { category: 'food' } as const;
 
 /** A stored item of `data`, lot L1, active. */
 function stored(data: Json, lot: string | undefined = 'L1', status = 'active'): UnitRecord {
@@ -22,7 +22,7 @@ function stored(data: Json, lot: string | undefined = 'L1', status = 'active'): 
 }
 
 /** A row checked as the upload checks it. */
-function checked(product: { category: string }, cells: Record<string, string>, mode: 'merge' | 'replace' = 'merge', nullCell?: string): CheckedItemRow {
+function checked(product: { category: 'wine' | 'food' }, cells: Record<string, string>, mode: 'merge' | 'replace' = 'merge', nullCell?: string): CheckedItemRow {
   const result = checkItemRow(product, 2, cells, mode, nullCell);
   if (!result.ok) throw new Error(JSON.stringify(result.errors));
   return result.value;
