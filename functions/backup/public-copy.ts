@@ -6,6 +6,7 @@ import { publicPassportKey, publicUnitKey, type BackupObject } from '../../lib/d
 import { CREDENTIAL_JWT_SEGMENT, PASSPORT_JSON_SEGMENT } from '../../lib/domain/page-urls.ts';
 import { unitFromItem, unitValue } from '../../lib/domain/unit.ts';
 import { logger } from '../../lib/http/logger.ts';
+import { lockOf } from '../../lib/services/backup.ts';
 import { LANGUAGES } from '../resolver/page/i18n.ts';
 import { IMMUTABLE, versionPageHtml, versionReadForm } from '../resolver/pages.ts';
 import { withLabelTerms } from '../resolver/label-terms.ts';
@@ -73,9 +74,11 @@ export async function copyPublicVersion(object: BackupObject): Promise<void> {
   const bucket = backupPublicBucket();
   if (!bucket) return;
   const objects = await publicObjectsOf(object);
+  const lock = lockOf(object);
   await Promise.all(
     objects.map(async ({ key, body, headers }) => {
-      const outcome = await putOnce(key, body, object.digest, bucket, headers);
+      // The public copy is kept as long as the private one (docs/backup.md#retention).
+      const outcome = await putOnce(key, body, object.digest, bucket, headers, lock);
       if (!outcome.written && outcome.existingDigest !== object.digest) {
         logger().error('An object of the public copy already exists with another digest; it was kept, not overwritten', { key, digest: object.digest, existingDigest: outcome.existingDigest });
       }

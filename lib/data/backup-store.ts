@@ -1,5 +1,6 @@
 import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { config } from '../config.ts';
+import type { ObjectLock } from '../domain/backup-retention.ts';
 import { sdkClientBudget } from './aws-budget.ts';
 
 /**
@@ -44,8 +45,12 @@ export interface ObjectHeaders {
   cacheControl?: string;
 }
 
-/** Creates `key` with `body` and its digest in the metadata, only if no object has that key. */
-export async function putOnce(key: string, body: string, digest: string, bucket = backupBucket(), headers: ObjectHeaders = {}): Promise<PutOutcome> {
+/**
+ * Creates `key` with `body` and its digest in the metadata, only if no object has that key. With
+ * `lock`, the object's own Object Lock (docs/backup.md#retention): compliance-mode retention until
+ * its date, and a legal hold when asked (the product's category keeps it for the product's life).
+ */
+export async function putOnce(key: string, body: string, digest: string, bucket = backupBucket(), headers: ObjectHeaders = {}, lock?: ObjectLock): Promise<PutOutcome> {
   try {
     await s3().send(
       new PutObjectCommand({
@@ -57,6 +62,7 @@ export async function putOnce(key: string, body: string, digest: string, bucket 
         ...(headers.cacheControl ? { CacheControl: headers.cacheControl } : {}),
         Metadata: { digest },
         IfNoneMatch: '*',
+        ...(lock ? { ObjectLockMode: 'COMPLIANCE' as const, ObjectLockRetainUntilDate: lock.retainUntil, ...(lock.legalHold ? { ObjectLockLegalHoldStatus: 'ON' as const } : {}) } : {}),
       }),
     );
     return { written: true };

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { BACKUP_FORMAT, keyOfObject, type BackupObject } from '../domain/backup.ts';
+import { categoryOfStored, objectLockOf, type ObjectLock } from '../domain/backup-retention.ts';
 import { isEnvironment } from '../domain/tenant.ts';
 import { putOnce } from '../data/backup-store.ts';
 import { logger } from '../http/logger.ts';
@@ -38,6 +39,14 @@ export function backupObjectOf(item: Record<string, unknown>): BackupObject | un
   return undefined;
 }
 
+/**
+ * The Object Lock a version's objects are written with: the retention of its product's category
+ * (lib/domain/backup-retention.ts, docs/backup.md#retention), counted from the write; undefined when
+ * the category is not known from the item (a credential, a batch of a product that is no battery):
+ * the store's default retention alone.
+ */
+export const lockOf = (object: BackupObject, now: Date = new Date()): ObjectLock | undefined => objectLockOf(categoryOfStored(object.item), now);
+
 /** What copying one version did. */
 export type CopyOutcome = 'written' | 'present' | 'conflict';
 
@@ -47,9 +56,9 @@ export type CopyOutcome = 'written' | 'present' | 'conflict';
  * replaced: it is logged as an error (docs/backup.md#a-version-is-never-overwritten), and the
  * record is not retried, since no retry can change it.
  */
-export async function copyVersion(object: BackupObject): Promise<CopyOutcome> {
+export async function copyVersion(object: BackupObject, now: Date = new Date()): Promise<CopyOutcome> {
   const key = keyOfObject(object);
-  const outcome = await putOnce(key, `${JSON.stringify(object)}\n`, object.digest);
+  const outcome = await putOnce(key, `${JSON.stringify(object)}\n`, object.digest, undefined, {}, lockOf(object, now));
   if (outcome.written) return 'written';
   if (outcome.existingDigest === object.digest) return 'present';
   logger().error('A version already in the backup store has another digest; it was kept, not overwritten', { key, digest: object.digest, existingDigest: outcome.existingDigest });

@@ -55,7 +55,7 @@ describe('the backup bucket', () => {
 });
 
 describe('the backup function', () => {
-  it('may put and read objects, use the key and read the stream, and may delete nothing', () => {
+  it('may put and read objects and set their own retention and legal hold, use the key and read the stream, and may delete nothing', () => {
     // Prepare
     const roleId = logicalId(synth.stack.backup.function.role as never);
     const policies = ofType(synth, 'AWS::IAM::Policy').filter(([, p]) => JSON.stringify(p.Properties?.Roles).includes(roleId));
@@ -63,7 +63,7 @@ describe('the backup function', () => {
     const statements = policies.flatMap(([, p]) => (p.Properties?.PolicyDocument as { Statement: Statement[] }).Statement);
     const actions = statements.flatMap((s) => [s.Action].flat());
     // Assess
-    expect(new Set(actions)).toEqual(new Set(['s3:PutObject', 's3:GetObject', 'kms:GenerateDataKey', 'kms:Decrypt', 'dynamodb:GetItem', ...STREAM_CONSUMER_ACTIONS, 'logs:CreateLogStream', 'logs:PutLogEvents', 'sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl']));
+    expect(new Set(actions)).toEqual(new Set(['s3:PutObject', 's3:GetObject', 's3:PutObjectRetention', 's3:PutObjectLegalHold', 'kms:GenerateDataKey', 'kms:Decrypt', 'dynamodb:GetItem', ...STREAM_CONSUMER_ACTIONS, 'logs:CreateLogStream', 'logs:PutLogEvents', 'sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl']));
     expect(actions.filter((a) => /Delete|\*/.test(a))).toEqual([]);
   });
 

@@ -3,10 +3,16 @@ import { AccountPrincipal, AnyPrincipal, ArnPrincipal, Effect, PolicyStatement, 
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectLockRetention, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
+import { DEFAULT_LOCK_YEARS } from '../../../lib/domain/backup-retention.ts';
 import { StackPart } from './part.ts';
 
-/** The default retention of every backup object: ten years (docs/backup.md#retention). */
-export const DEFAULT_BACKUP_RETENTION_YEARS = 10;
+/** The default retention of every backup object: ten years (docs/backup.md#retention); an object of a category kept for the product's life gets its own lock too (lib/domain/backup-retention.ts). */
+export const DEFAULT_BACKUP_RETENTION_YEARS = DEFAULT_LOCK_YEARS;
+/**
+ * What the backup function does to an object (docs/backup.md): puts it (conditionally), reads it back, and sets its own
+ * retention and legal hold with the put (docs/backup.md#retention). Never a delete.
+ */
+export const BACKUP_WRITER_ACTIONS = ['s3:PutObject', 's3:GetObject', 's3:PutObjectRetention', 's3:PutObjectLegalHold'] as const;
 
 /** The names a backup store has when it lives in another stack (another region or account): known to both stacks. */
 export interface BackupStoreNames {
@@ -110,8 +116,8 @@ export class BackupStore extends StackPart {
     if (props.writer) {
       // The writer lives in another stack (another region or account): these policies let its role in.
       const writer = new ArnPrincipal(props.writer.roleArn);
-      this.bucket.addToResourcePolicy(new PolicyStatement({ sid: 'BackupWriter', effect: Effect.ALLOW, principals: [writer], actions: ['s3:PutObject', 's3:GetObject'], resources: [this.bucket.arnForObjects('*')] }));
-      this.publicBucket.addToResourcePolicy(new PolicyStatement({ sid: 'BackupWriter', effect: Effect.ALLOW, principals: [writer], actions: ['s3:PutObject', 's3:GetObject'], resources: [this.publicBucket.arnForObjects('*')] }));
+      this.bucket.addToResourcePolicy(new PolicyStatement({ sid: 'BackupWriter', effect: Effect.ALLOW, principals: [writer], actions: [...BACKUP_WRITER_ACTIONS], resources: [this.bucket.arnForObjects('*')] }));
+      this.publicBucket.addToResourcePolicy(new PolicyStatement({ sid: 'BackupWriter', effect: Effect.ALLOW, principals: [writer], actions: [...BACKUP_WRITER_ACTIONS], resources: [this.publicBucket.arnForObjects('*')] }));
       this.key.addToResourcePolicy(new PolicyStatement({ sid: 'BackupWriter', effect: Effect.ALLOW, principals: [writer], actions: ['kms:GenerateDataKey', 'kms:Decrypt'], resources: ['*'] }));
       // The service's distributions read the public copy through origin access control; their ARNs are
       // made after this stack, so the condition names their account.

@@ -13,6 +13,7 @@ import type { Construct } from 'constructs';
 import { BACKED_UP_TYPES } from '../../../lib/services/backup.ts';
 import { lambdaBundling, LAMBDA_NODE_OPTIONS, REPO_ROOT } from '../bundling.ts';
 import { STREAM_CONSUMER_ACTIONS } from '../function-table.ts';
+import { BACKUP_WRITER_ACTIONS } from './backup-store.ts';
 import { StackPart } from './part.ts';
 
 export { DEFAULT_BACKUP_RETENTION_YEARS } from './backup-store.ts';
@@ -97,7 +98,8 @@ export class BackupCopy extends StackPart {
     });
     logGroup.grantWrite(role);
     // PutObject (conditional, by the bucket policy); GetObject for HeadObject of a key found there already. No delete.
-    role.addToPrincipalPolicy(new PolicyStatement({ sid: 'BackupObjects', effect: Effect.ALLOW, actions: ['s3:PutObject', 's3:GetObject'], resources: [this.bucket.arnForObjects('*'), this.publicBucket.arnForObjects('*')] }));
+    // PutObjectRetention and PutObjectLegalHold: an object's own lock by its product's category, set with the put (docs/backup.md#retention).
+    role.addToPrincipalPolicy(new PolicyStatement({ sid: 'BackupObjects', effect: Effect.ALLOW, actions: [...BACKUP_WRITER_ACTIONS], resources: [this.bucket.arnForObjects('*'), this.publicBucket.arnForObjects('*')] }));
     // A batch's or item's public copy names the passport version current when it is copied: one GetItem of the GTIN item.
     role.addToPrincipalPolicy(new PolicyStatement({ sid: 'CurrentPassport', effect: Effect.ALLOW, actions: ['dynamodb:GetItem'], resources: [props.tableArn] }));
     // The private copy's key: this stack's, or the other stack's by its alias (its ARN is made there).
