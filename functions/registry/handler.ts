@@ -5,7 +5,7 @@ import { registrationListQuerySchema, toRegistrationView, toRegistrySettingsView
 import { NotFoundError } from '../../lib/http/errors.ts';
 import { json } from '../../lib/http/response.ts';
 import { parseQuery } from '../../lib/http/validation.ts';
-import { createMissingRegistrations, listRegistrationsOf, readRegistration, readRegistrySettings, saveRegistrySettings } from '../../lib/services/registrations.ts';
+import { createMissingRegistrations, listRegistrationsOf, readRegistration, readRegistrySettings, resubmitRegistration, saveRegistrySettings } from '../../lib/services/registrations.ts';
 
 /** The EU registry: the tenant's settings and its registrations (docs/registry.md#settings, docs/registry.md#registrations). */
 export const handler = defineApiHandler('registry', {
@@ -32,5 +32,10 @@ export const handler = defineApiHandler('registry', {
     const registrationId = pathParam(request, 'registrationId');
     if (!REGISTRATION_ID_PATTERN.test(registrationId)) throw new NotFoundError(`No registration with id '${registrationId.slice(0, 40)}'.`, { param: 'registrationId' });
     return json(200, toRegistrationView(await readRegistration(request.principal.tenant, registrationId)));
+  },
+  'POST /v1/registry/registrations/{registrationId}/resubmit': async (request: ApiRequest) => {
+    const registrationId = pathParam(request, 'registrationId');
+    if (!REGISTRATION_ID_PATTERN.test(registrationId)) throw new NotFoundError(`No registration with id '${registrationId.slice(0, 40)}'.`, { param: 'registrationId' });
+    return json(200, toRegistrationView(await resubmitRegistration(request.principal.tenant, registrationId, originOf(request))));
   },
 });

@@ -196,7 +196,9 @@ export function defineApiHandler(fn: FunctionName, operations: Readonly<Record<s
       if (isOptional(operation)) return operation.run({ event, route, requestId, body, ...(principal ? { principal } : {}) });
       if (!principal) throw new Error(`${event.routeKey}: no principal was admitted.`);
       const execute = () => operation({ event, route, requestId, principal, body });
-      return route.idempotent ? withIdempotencyKey(event, context, principal, event.routeKey, execute) : execute();
+      // A route with a path parameter keys its Idempotency-Key by the path too: the same key on another resource is another request.
+      const idempotencyRoute = route.path.includes('{') ? `${event.routeKey} ${event.rawPath}` : event.routeKey;
+      return route.idempotent ? withIdempotencyKey(event, context, principal, idempotencyRoute, execute) : execute();
     });
 }
 

@@ -58,6 +58,14 @@ export function registryOperations(): Record<string, OperationDoc> {
       responses: { 200: { description: 'The registration', schema: registrationSchema } },
       errors: [...API_KEY_ERRORS, 404],
     },
+    'POST /v1/registry/registrations/{registrationId}/resubmit': {
+      summary: 'Resubmit a registration',
+      description:
+        "Fix and resubmit (docs/registry.md#fix-and-resubmit): a rejected registration, or one the pre-checks hold (pending_checks), goes back to pending_checks without reasons, its entry's reoId, facilitiesId and commodityCode taken from the settings as they are now, so that it is checked again: through the registry's API (submission api) the outbox takes it at once; with upload files, the next POST /v1/registry/files does. Fix the cause first (the settings, the product, its brand domain); a cause not fixed holds it again with its reasons. Writes registry.registration.resubmitted; a registration already pending_checks without reasons is answered as it is. 409 conflict naming status for any other status (ready, submitted, registered, deactivated), naming enabled when registration is off; 404 for an id not of this environment. Takes an Idempotency-Key.",
+      tag: 'Registry',
+      responses: { 200: { description: 'The registration, pending_checks', schema: registrationSchema } },
+      errors: [400, ...API_KEY_ERRORS, 404, 409],
+    },
   };
 }
 

@@ -148,6 +148,8 @@ export const ROUTES: readonly Route[] = [
   { method: 'POST', path: '/v1/registry/registrations', function: 'registry', auth: 'apiKey', scopes: ['registry:write'], body: true, idempotent: true, event: 'registry.registrations.created' },
   { method: 'GET', path: '/v1/registry/registrations', function: 'registry', auth: 'apiKey', scopes: ['registry:read'], body: false },
   { method: 'GET', path: '/v1/registry/registrations/{registrationId}', function: 'registry', auth: 'apiKey', scopes: ['registry:read'], body: false },
+  // Fix and resubmit (docs/registry.md#fix-and-resubmit): a rejected or held registration back to the pre-checks.
+  { method: 'POST', path: '/v1/registry/registrations/{registrationId}/resubmit', function: 'registry', auth: 'apiKey', scopes: ['registry:write'], body: false, idempotent: true, event: 'registry.registration.resubmitted' },
   { method: 'GET', path: '/v1/dpps/{dppId}', function: 'access', auth: 'optional', scopes: [], body: false },
   { method: 'PATCH', path: '/v1/dpps/{dppId}', function: 'access', auth: 'apiKey', scopes: ['products:write'], body: true, event: 'item.updated', otherEvents: ['item.withdrawn'] },
   { method: 'GET', path: '/v1/dpps/{dppId}/elements/{elementPath}', function: 'access', auth: 'optional', scopes: [], body: false },

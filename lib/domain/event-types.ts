@@ -31,6 +31,8 @@ export const EVENT_TYPES = [
   // The EU registry (docs/registry.md#settings, docs/registry.md#registrations): the settings saved, and registrations created on demand (one event per call).
   'registry.settings.updated',
   'registry.registrations.created',
+  // A rejected or held registration sent back to the pre-checks after its cause was fixed (docs/registry.md#fix-and-resubmit).
+  'registry.registration.resubmitted',
   // Batches and serialised items (docs/api.md#batches-and-items): each change of one, and a bulk registration's one summary per chunk.
   'batch.created',
   'batch.updated',

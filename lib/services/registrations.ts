@@ -11,6 +11,7 @@ import { passportBackupUrl, unitBackupUrl } from '../domain/backup.ts';
 import { newEvent, type Origin } from '../domain/events.ts';
 import type { ProductRecord } from '../domain/product.ts';
 import { lifecycleChange } from '../domain/registry/outbox.ts';
+import { isResubmittable, resubmitted } from '../domain/registry/resubmit.ts';
 import type { RegistrationRecord } from '../domain/registry/registration.ts';
 import {
   createRegistrationsSchema,
@@ -27,6 +28,7 @@ import type { Tenant } from '../domain/tenant.ts';
 import { unitDigitalLink, unitValue, type UnitKind, type UnitRecord } from '../domain/unit.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../http/errors.ts';
 import { parseBody } from '../http/validation.ts';
+import { changeRegistration } from './registry-checks.ts';
 
 /**
  * Registrations in the EU registry (docs/registry.md#settings, docs/registry.md#registrations): a
@@ -263,3 +265,43 @@ export async function readRegistration(tenant: Tenant, registrationId: string): 
 
 export const listRegistrationsOf = (tenant: Tenant, filter: RegistrationFilter, limit: number, startingAfter?: string) =>
   listRegistrations(tenant, filter, { limit, ...(startingAfter === undefined ? {} : { cursor: startingAfter }) });
+
+// ---- Fix and resubmit -----------------------------------------------------------------------------
+
+/**
+ * `POST /v1/registry/registrations/{registrationId}/resubmit` (docs/registry.md#fix-and-resubmit): a
+ * `rejected` or `pending_checks` registration goes back to `pending_checks` without reasons, its
+ * entry following the settings as they are now (resubmitted), so that it is checked again: the
+ * outbox takes it from the table's stream, or the next upload file does. One write conditional on the
+ * record's `version`, with `registry.registration.resubmitted` in the same transaction; a record
+ * already so (nothing to write) is answered as it is, without an event. 404 for no registration of
+ * the id in this environment; 409 naming `status` for any other status, naming `enabled` when
+ * registration is off.
+ */
+export async function resubmitRegistration(tenant: Tenant, registrationId: string, origin: Origin): Promise<RegistrationRecord> {
+  const record = await readRegistration(tenant, registrationId);
+  if (!isResubmittable(record.status)) throw notResubmittable(record);
+  const settings = await requireEnabled(tenant);
+  const now = new Date().toISOString();
+  const written = await changeRegistration(
+    tenant,
+    record,
+    (current) => (isResubmittable(current.status) ? (resubmitted(current, settings, now) ?? 'unchanged') : 'skip'),
+    (after) => [eventPut(tenant, newEvent('registry.registration.resubmitted', toRegistrationView(after), origin, now))],
+  );
+  if (written.outcome !== 'skipped') return written.record;
+  // Changed under us as often as the write was tried: gone, moved on (the outbox took it), or still changing.
+  if (!written.record) throw new NotFoundError(`No registration with id '${registrationId}'.`, { param: 'registrationId' });
+  if (!isResubmittable(written.record.status)) throw notResubmittable(written.record);
+  throw new ConflictError('The registration changed while it was being resubmitted.', { param: 'registrationId', suggestion: 'Read it again and resubmit it if it is still rejected or held.' });
+}
+
+function notResubmittable(record: RegistrationRecord): ConflictError {
+  return new ConflictError(`The registration is ${record.status}: only a rejected registration, or one the pre-checks hold (pending_checks), is resubmitted.`, {
+    param: 'status',
+    suggestion:
+      record.status === 'ready' || record.status === 'submitted'
+        ? 'It is on its way to the registry already: wait for the registry to answer.'
+        : 'A registered or deactivated entry is not sent again by a resubmission.',
+  });
+}

@@ -107,6 +107,8 @@ const EXTRA_STATUSES: Readonly<Record<string, readonly number[]>> = {
   'POST /v1/registry/registrations': [409],
   'POST /v1/registry/files': [409],
   'POST /v1/registry/results': [409, 415],
+  // A resubmission of a registration that is neither rejected nor held (409 naming status), or with registration off (enabled).
+  'POST /v1/registry/registrations/{registrationId}/resubmit': [409],
 };
 
 const hasPathParams = (route: Route): boolean => /\{\w+\+?\}/.test(route.path);

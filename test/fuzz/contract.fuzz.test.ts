@@ -5,6 +5,7 @@ import { setApiKeyRateLimit } from '../../lib/data/api-keys.ts';
 import { issueApiKey } from '../../lib/services/api-keys.ts';
 import { createOrganization } from '../../lib/services/organizations.ts';
 import { createEndpoint } from '../../lib/services/webhooks.ts';
+import { registrationIdOf } from '../../lib/domain/registry/registration.ts';
 import { verifiedDomainId } from '../support/domains.ts';
 import { baseUrl, call, newSession, type ApiResponse, type TestSession } from '../support/api.ts';
 import { createProduct, publish, RED_WINE } from '../support/fixtures.ts';
@@ -88,6 +89,8 @@ interface Fixtures {
   /** A batch and an item of the fixture product (docs/api.md#batches-and-items). */
   lot: string;
   serial: string;
+  /** The fixture product's registration in the EU registry (its model's), made by prepare() (docs/registry.md#registrations). */
+  registrationId: string;
 }
 let fx: Fixtures;
 let document: Json;
@@ -128,6 +131,7 @@ beforeAll(async () => {
     eventId: (events.body as { data: { id: string }[] }).data[0]?.id ?? '',
     lot: 'CL1',
     serial: 'CS1',
+    registrationId: registrationIdOf(orgId, 'live', product.qrCodeUrl),
   };
   if (TIME_MS !== undefined) budgetPerOperation = Math.max(300, Math.floor(TIME_MS / OPERATIONS.filter((o) => !skipReason(o)).length));
   const budget = Number.isFinite(budgetPerOperation) ? `, at most ${budgetPerOperation} ms each` : '';
@@ -159,6 +163,8 @@ function pathValue(name: string): string | undefined {
       return fx.lot;
     case 'serial':
       return fx.serial;
+    case 'registrationId':
+      return fx.registrationId;
     default:
       return undefined;
   }
@@ -343,6 +349,14 @@ async function prepare(operation: Operation): Promise<void> {
     const settings = { enabled: true, submission: 'files', operator: { scheme: 'LEI', identifier: '529900T8BM49AURSDO55' }, facilities: ['4006381000017'], commodityCode: '85076000' };
     const saved = await call('PUT', '/v1/registry/settings', { key: fx.key, body: settings });
     if (saved.status !== 200) throw new Error(`prepare registry settings: ${saved.status} ${saved.text}`);
+  }
+  // The fixture product's registration, for the operations that name it: registration on, and made on demand (once; then existing).
+  // Its Digital Link is on the platform's host, so no upload file ever takes it: it stays pending_checks, to be resubmitted.
+  if (operation.path.startsWith('/v1/registry/registrations/{registrationId}')) {
+    const settings = { enabled: true, submission: 'files', operator: { scheme: 'LEI', identifier: '529900T8BM49AURSDO55' }, facilities: ['4006381000017'], commodityCode: '85076000' };
+    const saved = await call('PUT', '/v1/registry/settings', { key: fx.key, body: settings });
+    const made = await call('POST', '/v1/registry/registrations', { key: fx.key, body: { productIds: [fx.productId] } });
+    if (saved.status !== 200 || made.status !== 200) throw new Error(`prepare the fixture registration: ${saved.status} ${made.status} ${made.text}`);
   }
   if (operation.key === 'POST /v1/products/{productId}/reinstate') {
     await call('POST', `/v1/products/${fx.productId}/withdraw`, { key: fx.key, body: { reason: 'contract: to be reinstated' } });

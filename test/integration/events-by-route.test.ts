@@ -411,6 +411,20 @@ const CASES: Readonly<Record<string, EventCase>> = {
     success: (upi) => ({ path: '/v1/registry/results', options: { ...asKey(), rawBody: `upi,status,registryId\n${upi},registered,EU-REG-1\n`, headers: { 'content-type': 'text/csv' } }, status: 200 }),
     refused: (upi) => ({ path: '/v1/registry/results', options: { ...asKey(), rawBody: `upi,status,colour\n${upi},registered,red\n`, headers: { 'content-type': 'text/csv' } }, status: 422 }),
   },
+  // Fix and resubmit (docs/registry.md#fix-and-resubmit): a registration sent in a file and rejected by the registry's result file.
+  'POST /v1/registry/registrations/{registrationId}/resubmit': {
+    actor: keyActor,
+    prepare: async () => {
+      const upi = await readyForRegistry();
+      await ok(call('POST', '/v1/registry/files', { ...asKey(), body: { format: 'json' } }), 200);
+      await ok(call('POST', '/v1/registry/results', { ...asKey(), rawBody: `upi,status,errors\n${upi},rejected,Operator not verified\n`, headers: { 'content-type': 'text/csv' } }), 200);
+      const page = await ok(call('GET', '/v1/registry/registrations?status=rejected&limit=100', asKey()), 200);
+      return (page.body.data as Array<{ id: string; upi: string }>).find((r) => r.upi === upi)?.id ?? '';
+    },
+    success: (id) => ({ path: `/v1/registry/registrations/${id}/resubmit`, options: asKey(), status: 200 }),
+    // An id of no registration of this environment.
+    refused: () => ({ path: `/v1/registry/registrations/reg_${'a'.repeat(26)}/resubmit`, options: asKey(), status: 404 }),
+  },
   'POST /v1/imports': {
     actor: keyActor,
     success: () => ({

@@ -406,6 +406,10 @@ const PATH_CASES: Readonly<Record<string, ResourceCase | NotTenantData | { resol
   },
   // The EU registry (docs/registry.md#registrations): A's registration of its product's passport.
   'GET /v1/registry/registrations/{registrationId}': same(route('GET /v1/registry/registrations/{registrationId}'), () => ({ registrationId: w.registrationId })),
+  'POST /v1/registry/registrations/{registrationId}/resubmit': {
+    ...same(route('POST /v1/registry/registrations/{registrationId}/resubmit'), () => ({ registrationId: w.registrationId })),
+    owner: () => ({ method: 'GET', path: `/v1/registry/registrations/${w.registrationId}` }),
+  },
   'GET /v1/dpps/{dppId}': { notTenantData: PUBLIC_TIER },
   'GET /v1/dpps/{dppId}/elements/{elementPath}': { notTenantData: PUBLIC_TIER },
   'GET /v1/dppsByProductId/{productIdentifier}': { notTenantData: PUBLIC_TIER },

@@ -7,6 +7,7 @@ export const IDEMPOTENT_OPERATIONS: readonly string[] = [
   'POST /v1/access-grants',
   'POST /v1/access-requests',
   'POST /v1/registry/registrations',
+  'POST /v1/registry/registrations/{registrationId}/resubmit',
   'POST /v1/handovers',
   'POST /v1/suppliers',
   'POST /v1/imports',

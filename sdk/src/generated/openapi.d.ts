@@ -640,6 +640,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/registry/registrations/{registrationId}/resubmit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resubmit a registration
+         * @description Fix and resubmit (docs/registry.md#fix-and-resubmit): a rejected registration, or one the pre-checks hold (pending_checks), goes back to pending_checks without reasons, its entry's reoId, facilitiesId and commodityCode taken from the settings as they are now, so that it is checked again: through the registry's API (submission api) the outbox takes it at once; with upload files, the next POST /v1/registry/files does. Fix the cause first (the settings, the product, its brand domain); a cause not fixed holds it again with its reasons. Writes registry.registration.resubmitted; a registration already pending_checks without reasons is answered as it is. 409 conflict naming status for any other status (ready, submitted, registered, deactivated), naming enabled when registration is off; 404 for an id not of this environment. Takes an Idempotency-Key.
+         */
+        post: operations["postV1RegistryRegistrationsRegistrationIdResubmit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/dpps/{dppId}": {
         parameters: {
             query?: never;
@@ -2583,6 +2603,7 @@ export interface components {
             createdAt: string;
             /** @description Battery passports: the completeness report of the version published, judged on the day of publishing (or asOf); docs/battery.md#completeness-and-publishing */
             completeness?: components["schemas"]["PassportCompleteness"];
+            registry?: components["schemas"]["PublicationRegistryCheck"];
         };
         PassportCompleteness: {
             /** Format: uuid */
@@ -2633,6 +2654,19 @@ export interface components {
             status: "present" | "missing";
             /** @description The regulation requires it of this battery category on the day judged */
             mandatory: boolean;
+        };
+        /** @description Only when registration in the EU registry is enabled for the environment (docs/registry.md#at-publish-time) */
+        PublicationRegistryCheck: {
+            /** @description The registration the publication made or found (GET /v1/registry/registrations/{registrationId}) */
+            registrationId: string;
+            /** @description What the pre-checks would hold the registration back for, or warn of, as they stand at publishing; empty when nothing is in the way. Links and the backup copy are checked when it is sent. */
+            warnings: {
+                /** @enum {string} */
+                code: "text_control_character" | "upi_not_https" | "upi_too_long" | "upi_long" | "upi_not_digital_link" | "upi_host_not_verified" | "upi_repeated" | "live_url_invalid" | "granularity_mismatch" | "granularity_below_category" | "deactivated_mismatch" | "upward_link_missing" | "operator_scheme_unknown" | "operator_identifier_invalid" | "facility_missing" | "facility_invalid" | "facility_repeated" | "commodity_code_invalid" | "backup_url_invalid" | "backup_not_checked" | "backup_missing" | "backup_unreachable" | "backup_digest_differs" | "passport_incomplete";
+                /** @description The registry entry's field it names */
+                field: string;
+                message: string;
+            }[];
         };
         /**
          * @description The code of an entry of GET /v1/vocabulary/ingredients
@@ -3857,6 +3891,17 @@ export interface components {
              * @enum {string}
              */
             submission: "files" | "api";
+            /** @description The reference to the organization's qualified electronic seal certificate, or null */
+            sealCertificate: string | null;
+            /** @description The operator's verification at the registry, as the service has seen it (docs/registry.md#settings) */
+            verification: {
+                /**
+                 * @description verified once the registry took an entry naming this operator (it registers only verified operators: Art. 4 and 5 of 2026/1778); unverified before, and again after the operator changes
+                 * @enum {string}
+                 */
+                status: "unverified" | "verified";
+                verifiedAt: string | null;
+            };
             updatedAt: string | null;
         };
         /** @description The organization's registry settings in this environment: the operator identity, the facilities and the commodity code every entry names (docs/registry.md#settings) */
@@ -3893,6 +3938,8 @@ export interface components {
              * @enum {string}
              */
             submission?: "files" | "api";
+            /** @description A reference to the organization's eIDAS qualified electronic seal certificate (an https URL, or its SHA-256 fingerprint): recorded with the operator identity, not checked (docs/registry.md#settings) */
+            sealCertificate?: string;
         };
         RegistrationsCreated: {
             /** @constant */
@@ -3959,8 +4006,10 @@ export interface components {
             correlationId: string | null;
             submittedAt: string | null;
             registeredAt: string | null;
-            /** @description When the proof of registration runs out */
+            /** @description When the proof of registration runs out (90 days after it was issued or last renewed; the outbox renews it 14 days before: docs/registry.md#proof-of-registration) */
             proofExpiresAt: string | null;
+            /** @description When the proof of registration was last renewed, or null */
+            proofRenewedAt: string | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -4409,6 +4458,8 @@ export interface components {
             productId: string | null;
             /** @description The uploaded file's name, as the upload gave it in fileName (null when it gave none) */
             fileName: string | null;
+            /** @description An items import: merge (a known serial keeps what its row does not name) or replace (the row is the item's whole content); null for products */
+            mode: ("merge" | "replace") | null;
             counts: {
                 /** @description Data rows in the file */
                 rows: number;
@@ -4425,6 +4476,10 @@ export interface components {
             errors: components["schemas"]["ImportRowError"][];
             /** @description More rows failed than errors lists */
             errorsTruncated: boolean;
+            /** @description A dry run of an items import only: the rows that would create or update an item, in row order, each with the fields it changes (at most 1000; rowChangesTruncated says when more would) */
+            rowChanges?: components["schemas"]["ImportRowChange"][];
+            /** @description A dry run of an items import only: more rows would write than rowChanges lists */
+            rowChangesTruncated?: boolean;
             /** Format: date-time */
             createdAt: string;
             finishedAt: string | null;
@@ -4442,6 +4497,19 @@ export interface components {
             gtin: string | null;
             /** @description The product's name: the row's name cell, or the product's when the row names none (null when unknown) */
             name: string | null;
+        };
+        ImportRowChange: {
+            /** @description Row number as the spreadsheet shows it (JSON Lines: the line number) */
+            row: number;
+            /** @description The row's serial */
+            serial: string;
+            /**
+             * @description create: a new item; update: the item's next version
+             * @enum {string}
+             */
+            outcome: "create" | "update";
+            /** @description What the row changes, as the columns name it: lot, status, and each data member added, changed or removed (data.performanceAndDurability.batteryCondition.stateOfCertifiedEnergy.stateOfCertifiedEnergyValue; a list as one) */
+            changes: string[];
         };
         QueuedImport: {
             id: string;
@@ -4465,6 +4533,8 @@ export interface components {
             productId: string | null;
             /** @description The uploaded file's name, as the upload gave it in fileName (null when it gave none) */
             fileName: string | null;
+            /** @description An items import: merge (a known serial keeps what its row does not name) or replace (the row is the item's whole content); null for products */
+            mode: ("merge" | "replace") | null;
             counts: {
                 /** @description Data rows in the file */
                 rows: number;
@@ -4479,6 +4549,10 @@ export interface components {
             };
             /** @description More rows failed than errors lists */
             errorsTruncated: boolean;
+            /** @description A dry run of an items import only: the rows that would create or update an item, in row order, each with the fields it changes (at most 1000; rowChangesTruncated says when more would) */
+            rowChanges?: components["schemas"]["ImportRowChange"][];
+            /** @description A dry run of an items import only: more rows would write than rowChanges lists */
+            rowChangesTruncated?: boolean;
             /** Format: date-time */
             createdAt: string;
             finishedAt: string | null;
@@ -4528,7 +4602,7 @@ export interface components {
             /** @description `evt_…`; ids sort by creation time */
             id: string;
             /** @enum {string} */
-            type: "product.created" | "product.updated" | "product.withdrawn" | "product.reinstated" | "passport.published" | "passport.draft.updated" | "passport.draft.deleted" | "supplier.created" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_delivery.ingested" | "domain.created" | "domain.updated" | "domain.deleted" | "domain.verified" | "import.created" | "event_subscription.created" | "event_subscription.updated" | "event_subscription.deleted" | "labelling_term.updated" | "labelling_term.deleted" | "registry.settings.updated" | "registry.registrations.created" | "batch.created" | "batch.updated" | "batch.withdrawn" | "item.created" | "item.updated" | "item.withdrawn" | "item.imported" | "item.recycled" | "handover.offered" | "handover.accepted" | "handover.cancelled" | "access_grant.created" | "access_grant.revoked" | "passport.accessed" | "access_request.created" | "access_request.approved" | "access_request.refused" | "registry.registration.submitted" | "registry.registration.registered" | "registry.registration.rejected" | "registry.registration.deactivated";
+            type: "product.created" | "product.updated" | "product.withdrawn" | "product.reinstated" | "passport.published" | "passport.draft.updated" | "passport.draft.deleted" | "supplier.created" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_delivery.ingested" | "domain.created" | "domain.updated" | "domain.deleted" | "domain.verified" | "import.created" | "event_subscription.created" | "event_subscription.updated" | "event_subscription.deleted" | "labelling_term.updated" | "labelling_term.deleted" | "registry.settings.updated" | "registry.registrations.created" | "registry.registration.resubmitted" | "batch.created" | "batch.updated" | "batch.withdrawn" | "item.created" | "item.updated" | "item.withdrawn" | "item.imported" | "item.recycled" | "handover.offered" | "handover.accepted" | "handover.cancelled" | "access_grant.created" | "access_grant.revoked" | "passport.accessed" | "access_request.created" | "access_request.approved" | "access_request.refused" | "registry.registration.submitted" | "registry.registration.registered" | "registry.registration.rejected" | "registry.registration.deactivated" | "registry.registration.proof_renewed";
             /** Format: date-time */
             createdAt: string;
             actor: {
@@ -7175,7 +7249,49 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Batch"];
+                    "application/json": {
+                        /** @constant */
+                        object: "batch";
+                        lot: string;
+                        /** Format: uuid */
+                        productId: string;
+                        /** @description The product's GTIN-14 */
+                        gtin: string;
+                        /** @enum {string} */
+                        status: "active" | "withdrawn";
+                        /** @description The record's own data (WineUnitData for a wine, UnitData otherwise) */
+                        data: {
+                            [key: string]: unknown;
+                        };
+                        /** @description 1, 2, …: every change is the next version (readable with ?at=) */
+                        version: number;
+                        /** @description sha256 of the JCS form of this version (docs/api.md#digests-of-batches-and-items) */
+                        digest: string;
+                        /** @description The previous version's digest; null for version 1 */
+                        previousDigest: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description When this version was made
+                         */
+                        updatedAt: string;
+                        /** @description Battery values this version stored in units older than DIN DKE SPEC 99100 (time at extreme temperatures in h, the absolute carbon footprint in kg CO2e), read converted into data. The digest covers the version as stored: put each stored value back at its path to recompute it. Absent when nothing was converted (docs/battery.md#units) */
+                        unitConversions?: components["schemas"]["UnitConversion"][];
+                        /**
+                         * Format: uri
+                         * @description The record's GS1 Digital Link: the product's qrCodeUrl with /10/{lot} or /21/{serial}; print it in the record's QR code
+                         */
+                        digitalLink: string;
+                        /** @description The id the EN 18222 reads name this record's passport by (GET /v1/dpps/{dppId}; docs/access.md#reads) */
+                        dppId?: string;
+                        /**
+                         * Format: uri
+                         * @description Where this version's public read form is served from the backup copy, also when the service is down (docs/backup.md#the-public-copy); absent where the service keeps no backup
+                         */
+                        backupUrl?: string;
+                        registry?: components["schemas"]["PublicationRegistryCheck"];
+                    };
                 };
             };
             /** @description Registered: the batch */
@@ -7186,7 +7302,49 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Batch"];
+                    "application/json": {
+                        /** @constant */
+                        object: "batch";
+                        lot: string;
+                        /** Format: uuid */
+                        productId: string;
+                        /** @description The product's GTIN-14 */
+                        gtin: string;
+                        /** @enum {string} */
+                        status: "active" | "withdrawn";
+                        /** @description The record's own data (WineUnitData for a wine, UnitData otherwise) */
+                        data: {
+                            [key: string]: unknown;
+                        };
+                        /** @description 1, 2, …: every change is the next version (readable with ?at=) */
+                        version: number;
+                        /** @description sha256 of the JCS form of this version (docs/api.md#digests-of-batches-and-items) */
+                        digest: string;
+                        /** @description The previous version's digest; null for version 1 */
+                        previousDigest: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description When this version was made
+                         */
+                        updatedAt: string;
+                        /** @description Battery values this version stored in units older than DIN DKE SPEC 99100 (time at extreme temperatures in h, the absolute carbon footprint in kg CO2e), read converted into data. The digest covers the version as stored: put each stored value back at its path to recompute it. Absent when nothing was converted (docs/battery.md#units) */
+                        unitConversions?: components["schemas"]["UnitConversion"][];
+                        /**
+                         * Format: uri
+                         * @description The record's GS1 Digital Link: the product's qrCodeUrl with /10/{lot} or /21/{serial}; print it in the record's QR code
+                         */
+                        digitalLink: string;
+                        /** @description The id the EN 18222 reads name this record's passport by (GET /v1/dpps/{dppId}; docs/access.md#reads) */
+                        dppId?: string;
+                        /**
+                         * Format: uri
+                         * @description Where this version's public read form is served from the backup copy, also when the service is down (docs/backup.md#the-public-copy); absent where the service keeps no backup
+                         */
+                        backupUrl?: string;
+                        registry?: components["schemas"]["PublicationRegistryCheck"];
+                    };
                 };
             };
             /** @description Malformed request: invalid JSON, not JSON, an unknown query parameter (invalid_request_error); an Idempotency-Key reused with another body (idempotency_error) */
@@ -7821,6 +7979,7 @@ export interface operations {
                         lineage?: components["schemas"]["Lineage"];
                         /** @description The organization that wrote this version, when another than the owner did (a grantee with write access; docs/access.md#grants) */
                         updatedBy?: string;
+                        registry?: components["schemas"]["PublicationRegistryCheck"];
                         /** @description A battery's passport (the model's current version with the battery's data laid over it) as judged at registration on asOf: nothing mandatory that day is missing, or the PUT is 422 listing every missing element in params (docs/battery.md#the-individual-battery) */
                         completeness?: {
                             /**
@@ -7896,6 +8055,7 @@ export interface operations {
                         lineage?: components["schemas"]["Lineage"];
                         /** @description The organization that wrote this version, when another than the owner did (a grantee with write access; docs/access.md#grants) */
                         updatedBy?: string;
+                        registry?: components["schemas"]["PublicationRegistryCheck"];
                         /** @description A battery's passport (the model's current version with the battery's data laid over it) as judged at registration on asOf: nothing mandatory that day is missing, or the PUT is 422 listing every missing element in params (docs/battery.md#the-individual-battery) */
                         completeness?: {
                             /**
@@ -9650,6 +9810,106 @@ export interface operations {
             };
             /** @description Not found, also for another organization’s resources (not_found) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After (rate_limit_error) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; quote the Request-Id (api_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service it depends on (the database, a queue, the key service) did not answer; nothing was changed; retry after Retry-After seconds (service_unavailable) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1RegistryRegistrationsRegistrationIdResubmit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Retry safely: the same key with the same body replays the first answer for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description A registration id (reg_…) */
+                registrationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The registration, pending_checks */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Registration"];
+                };
+            };
+            /** @description Malformed request: invalid JSON, not JSON, an unknown query parameter (invalid_request_error); an Idempotency-Key reused with another body (idempotency_error) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication (authentication_error) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: a missing scope, or a session required (permission_error) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, also for another organization’s resources (not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: a duplicate (duplicate_error); the request conflicts with the state of the resource: a concurrent change kept winning (read it again and retry), or the resource is in a state the change cannot leave (a battery status moves by operations only); nothing was changed (conflict); the same Idempotency-Key in flight (idempotency_error) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18887,6 +19147,8 @@ export interface operations {
                 dryRun?: "true" | "false";
                 /** @description Battery items in the live environment only: true registers the battery although its model's QR code is on the platform's host rather than on a verified brand domain of the organization (409 conflict otherwise; docs/brand-domains.md#battery-items). Ignored for other categories and in the test environment */
                 force?: "true" | "false";
+                /** @description With type=items: merge (the default) changes only what each row's columns name on a known serial and keeps the rest, as PATCH …/items/{serial} does; replace makes each row the item's whole content, as PUT does (docs/imports.md#merge-or-replace). Refused for products */
+                mode?: "merge" | "replace";
                 /** @description The uploaded file's name (such as products.csv), shown in the job and its listing: at most 200 characters, no / or \, no control characters, no space at either end, not only dots */
                 fileName?: string;
             };
@@ -19359,7 +19621,7 @@ export interface operations {
                 /** @description Cursor: the id of the last event of the previous page; it must be an event of this tenant (otherwise 422) */
                 starting_after?: string;
                 /** @description The type parameter */
-                type?: "product.created" | "product.updated" | "product.withdrawn" | "product.reinstated" | "passport.published" | "passport.draft.updated" | "passport.draft.deleted" | "supplier.created" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_delivery.ingested" | "domain.created" | "domain.updated" | "domain.deleted" | "domain.verified" | "import.created" | "event_subscription.created" | "event_subscription.updated" | "event_subscription.deleted" | "labelling_term.updated" | "labelling_term.deleted" | "registry.settings.updated" | "registry.registrations.created" | "batch.created" | "batch.updated" | "batch.withdrawn" | "item.created" | "item.updated" | "item.withdrawn" | "item.imported" | "item.recycled" | "handover.offered" | "handover.accepted" | "handover.cancelled" | "access_grant.created" | "access_grant.revoked" | "passport.accessed" | "access_request.created" | "access_request.approved" | "access_request.refused" | "registry.registration.submitted" | "registry.registration.registered" | "registry.registration.rejected" | "registry.registration.deactivated";
+                type?: "product.created" | "product.updated" | "product.withdrawn" | "product.reinstated" | "passport.published" | "passport.draft.updated" | "passport.draft.deleted" | "supplier.created" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_delivery.ingested" | "domain.created" | "domain.updated" | "domain.deleted" | "domain.verified" | "import.created" | "event_subscription.created" | "event_subscription.updated" | "event_subscription.deleted" | "labelling_term.updated" | "labelling_term.deleted" | "registry.settings.updated" | "registry.registrations.created" | "registry.registration.resubmitted" | "batch.created" | "batch.updated" | "batch.withdrawn" | "item.created" | "item.updated" | "item.withdrawn" | "item.imported" | "item.recycled" | "handover.offered" | "handover.accepted" | "handover.cancelled" | "access_grant.created" | "access_grant.revoked" | "passport.accessed" | "access_request.created" | "access_request.approved" | "access_request.refused" | "registry.registration.submitted" | "registry.registration.registered" | "registry.registration.rejected" | "registry.registration.deactivated" | "registry.registration.proof_renewed";
             };
             header?: never;
             path?: never;
@@ -19637,7 +19899,7 @@ export interface operations {
                      */
                     url: string;
                     /** @description The event types delivered, or ["*"] for all */
-                    events: ("product.created" | "product.updated" | "product.withdrawn" | "product.reinstated" | "passport.published" | "passport.draft.updated" | "passport.draft.deleted" | "supplier.created" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_delivery.ingested" | "domain.created" | "domain.updated" | "domain.deleted" | "domain.verified" | "import.created" | "event_subscription.created" | "event_subscription.updated" | "event_subscription.deleted" | "labelling_term.updated" | "labelling_term.deleted" | "registry.settings.updated" | "registry.registrations.created" | "batch.created" | "batch.updated" | "batch.withdrawn" | "item.created" | "item.updated" | "item.withdrawn" | "item.imported" | "item.recycled" | "handover.offered" | "handover.accepted" | "handover.cancelled" | "access_grant.created" | "access_grant.revoked" | "passport.accessed" | "access_request.created" | "access_request.approved" | "access_request.refused" | "registry.registration.submitted" | "registry.registration.registered" | "registry.registration.rejected" | "registry.registration.deactivated" | "*")[];
+                    events: ("product.created" | "product.updated" | "product.withdrawn" | "product.reinstated" | "passport.published" | "passport.draft.updated" | "passport.draft.deleted" | "supplier.created" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_delivery.ingested" | "domain.created" | "domain.updated" | "domain.deleted" | "domain.verified" | "import.created" | "event_subscription.created" | "event_subscription.updated" | "event_subscription.deleted" | "labelling_term.updated" | "labelling_term.deleted" | "registry.settings.updated" | "registry.registrations.created" | "registry.registration.resubmitted" | "batch.created" | "batch.updated" | "batch.withdrawn" | "item.created" | "item.updated" | "item.withdrawn" | "item.imported" | "item.recycled" | "handover.offered" | "handover.accepted" | "handover.cancelled" | "access_grant.created" | "access_grant.revoked" | "passport.accessed" | "access_request.created" | "access_request.approved" | "access_request.refused" | "registry.registration.submitted" | "registry.registration.registered" | "registry.registration.rejected" | "registry.registration.deactivated" | "registry.registration.proof_renewed" | "*")[];
                     description?: string;
                 };
             };
@@ -19918,7 +20180,7 @@ export interface operations {
                      */
                     url?: string;
                     /** @description The event types delivered, or ["*"] for all */
-                    events?: ("product.created" | "product.updated" | "product.withdrawn" | "product.reinstated" | "passport.published" | "passport.draft.updated" | "passport.draft.deleted" | "supplier.created" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_delivery.ingested" | "domain.created" | "domain.updated" | "domain.deleted" | "domain.verified" | "import.created" | "event_subscription.created" | "event_subscription.updated" | "event_subscription.deleted" | "labelling_term.updated" | "labelling_term.deleted" | "registry.settings.updated" | "registry.registrations.created" | "batch.created" | "batch.updated" | "batch.withdrawn" | "item.created" | "item.updated" | "item.withdrawn" | "item.imported" | "item.recycled" | "handover.offered" | "handover.accepted" | "handover.cancelled" | "access_grant.created" | "access_grant.revoked" | "passport.accessed" | "access_request.created" | "access_request.approved" | "access_request.refused" | "registry.registration.submitted" | "registry.registration.registered" | "registry.registration.rejected" | "registry.registration.deactivated" | "*")[];
+                    events?: ("product.created" | "product.updated" | "product.withdrawn" | "product.reinstated" | "passport.published" | "passport.draft.updated" | "passport.draft.deleted" | "supplier.created" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_delivery.ingested" | "domain.created" | "domain.updated" | "domain.deleted" | "domain.verified" | "import.created" | "event_subscription.created" | "event_subscription.updated" | "event_subscription.deleted" | "labelling_term.updated" | "labelling_term.deleted" | "registry.settings.updated" | "registry.registrations.created" | "registry.registration.resubmitted" | "batch.created" | "batch.updated" | "batch.withdrawn" | "item.created" | "item.updated" | "item.withdrawn" | "item.imported" | "item.recycled" | "handover.offered" | "handover.accepted" | "handover.cancelled" | "access_grant.created" | "access_grant.revoked" | "passport.accessed" | "access_request.created" | "access_request.approved" | "access_request.refused" | "registry.registration.submitted" | "registry.registration.registered" | "registry.registration.rejected" | "registry.registration.deactivated" | "registry.registration.proof_renewed" | "*")[];
                     description?: string;
                     /** @enum {string} */
                     status?: "enabled" | "disabled";
@@ -21664,7 +21926,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Nutrition per 100 ml or 100 g. A declared energyKj or energyKcal more than 20 % and more than 10 kJ away from what the nutrients give (Annex XIV factors) is refused with a 422 naming it; omit energy to have it computed. A nutrient listed in negligible whose value is above its threshold is refused with a 422 naming the value (e.g. data.nutrition.fatG). A wine passport (productType wine) is published only with the full declaration of Regulation (EU) No 1169/2011 Art. 30(1): energy (energyKj or energyKcal, or computable from the nutrients), fatG, saturatedFatG, carbohydratesG, sugarsG, proteinG and saltG, each given or listed in negligible; else 422 naming the first missing field (data.nutrition when there is no nutrition). Drafts may be incomplete: a draft lists what is missing. */
+                    /** @description Nutrition per 100 ml or 100 g. A declared energyKj or energyKcal more than 20 % and more than 10 kJ away from what the nutrients give (Annex XIV factors) is refused with a 422 naming it; omit energy to have it computed. A nutrient listed in negligible whose value is above its threshold is refused with a 422 naming the value (e.g. data.nutrition.fatG). The value of a sub-row (saturatedFatG, sugarsG) needs its nutrient (fatG, carbohydratesG) given and not listed in negligible, unless the sub-row is listed in negligible too; else 422 naming the field of the sub-row. A wine (product category wine or productType wine) is published only with the full declaration of Regulation (EU) No 1169/2011 Art. 30(1): energy (energyKj or energyKcal, or computable from the nutrients), fatG, saturatedFatG, carbohydratesG, sugarsG, proteinG and saltG, each given or listed in negligible; else 422 naming the first missing field (data.nutrition when there is no nutrition). Drafts may be incomplete: a draft lists what is missing. */
                     nutrition: {
                         energyKj?: number | 0 | unknown;
                         energyKcal?: number | 0 | unknown;
