@@ -1,5 +1,5 @@
-import { readFile, writeFile } from 'node:fs/promises';
-import { extname } from 'node:path';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { extname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 // The client's modules, not src/index.ts: the CLI loads no verifier (jose, standardwebhooks) it does not use.
 import { PassportClient } from '../src/client.ts';
@@ -8,7 +8,7 @@ import { csvFile } from '../src/resources/exports.ts';
 import { rowsDone, type ImportFormat } from '../src/resources/imports.ts';
 import type { CreateProductBody } from '../src/resources/products.ts';
 import type { PublishPassportBody } from '../src/resources/passports.ts';
-import type { EventType, Product } from '../src/types.ts';
+import type { EventType, Product, Registration } from '../src/types.ts';
 import { configFile, DEFAULT_BASE_URL, readConfig, writeConfig } from './config.ts';
 import { details, json, printable, progressBar, table } from './output.ts';
 
@@ -27,6 +27,9 @@ const HELP = `passport: the Product Passport CLI for brands (docs/cli.md)
   passport export [--format csv|ndjson] [--items --product PRODUCT_ID] [--output FILE]
   passport qr PRODUCT_ID|GTIN [--size PX] [--margin MODULES] > qr.svg
   passport events tail [--type TYPE] [--interval SECONDS]
+  passport registry status [--product PRODUCT_ID]
+  passport registry submit (--product PRODUCT_ID ... | --all)
+  passport registry files [--format json|xml] [--output DIR]
 
   --json       machine-readable output (JSON; JSON Lines for export and events tail)
   --base-url   the API's origin (default: the login's, else PASSPORT_BASE_URL, else ${DEFAULT_BASE_URL})
@@ -265,6 +268,109 @@ async function tail(flags: Flags) {
   }
 }
 
+// ---- The EU registry (docs/cli.md#the-eu-registry, docs/registry.md) --------------------------------
+
+const REGISTRATION_STATUSES: readonly Registration['status'][] = ['pending_checks', 'ready', 'submitted', 'registered', 'rejected', 'deactivated'];
+/** At most this many product ids a createRegistrations call names (the API's limit). */
+const PRODUCTS_PER_CALL = 100;
+
+/** What needs a person: entries the registry rejected, and those our pre-checks hold (pending_checks with reasons). */
+const needsAttention = (registration: Registration): boolean =>
+  registration.status === 'rejected' || (registration.status === 'pending_checks' && registration.reasons.length > 0);
+const reasonsText = (registration: Pick<Registration, 'reasons'>): string => registration.reasons.map((r) => `${r.code}: ${r.message}`).join(' | ');
+
+async function registry(command: string | undefined, argv: string[]) {
+  // --product may be given more than once here: the command line is read again with it as a list.
+  const { values } = parseArgs({ args: argv, options: { ...OPTIONS, product: { type: 'string', multiple: true } }, allowPositionals: true, strict: true });
+  const { product: products = [], ...flags } = values;
+  if (command === 'status') return registryStatus(products, flags);
+  if (command === 'submit') return registrySubmit(products, flags);
+  if (command === 'files') return registryFiles(flags);
+  throw new UsageError('passport registry status|submit|files');
+}
+
+/** Counts per status and the entries that need a person, with their reasons: every registration read, 100 a page. */
+async function registryStatus(products: string[], flags: Flags) {
+  if (products.length > 1) throw new UsageError('registry status takes one --product');
+  const api = await client(flags);
+  const counts = Object.fromEntries(REGISTRATION_STATUSES.map((status) => [status, 0])) as Record<Registration['status'], number>;
+  const attention: Registration[] = [];
+  for await (const registration of api.registry.listRegistrations({ limit: 100, ...(products[0] ? { productId: products[0] } : {}) })) {
+    counts[registration.status] += 1;
+    if (needsAttention(registration)) attention.push(registration);
+  }
+  if (flags.json) {
+    return out(json({ counts, total: Object.values(counts).reduce((a, b) => a + b, 0), attention: attention.map(({ id, status, granularity, upi, productId, reasons }) => ({ id, status, granularity, upi, productId, reasons })) }));
+  }
+  out(table(REGISTRATION_STATUSES.map((status) => ({ status, count: counts[status] })), ['status', 'count']));
+  if (attention.length === 0) return out('\nNo entry is rejected or held.');
+  out(`\nRejected or held (${attention.length}): fix the cause, then resubmit (docs/registry.md#fix-and-resubmit)`);
+  out(table(attention.map((r) => ({ ...r, reasonsText: reasonsText(r) })), ['status', 'id', 'upi', ['reasonsText', 'reasons']]));
+}
+
+/** Creates the missing registrations of the products named, or of every product, call after call until none is left. */
+async function registrySubmit(products: string[], flags: Flags) {
+  if (Boolean(flags.all) === (products.length > 0)) throw new UsageError('passport registry submit (--product PRODUCT_ID ... | --all)');
+  const api = await client(flags);
+  const total = { created: 0, existing: 0, calls: 0 };
+  const add = (answer: { created: number; existing: number }) => {
+    total.created += answer.created;
+    total.existing += answer.existing;
+    total.calls += 1;
+  };
+  if (flags.all) {
+    // Each call creates at most 1,000 and says whether more are missing.
+    for (let more = true; more; ) {
+      const answer = await api.registry.createRegistrations({ all: true });
+      add(answer);
+      more = answer.hasMore;
+    }
+  } else {
+    const ids = [...new Set(products)];
+    for (let i = 0; i < ids.length; i += PRODUCTS_PER_CALL) {
+      const chunk = ids.slice(i, i + PRODUCTS_PER_CALL);
+      for (let more = true; more; ) {
+        const answer = await api.registry.createRegistrations({ productIds: chunk });
+        add(answer);
+        more = answer.hasMore;
+      }
+    }
+  }
+  out(flags.json ? json(total) : details(total));
+}
+
+/**
+ * Builds the upload files (POST /v1/registry/files: the entries in them are marked submitted) and
+ * writes them into DIR/{correlationId}/, never over an existing file: a second run's files go in a
+ * directory of their own. The entries held back are listed with their reasons.
+ */
+async function registryFiles(flags: Flags) {
+  const format = flags.format ?? 'json';
+  if (format !== 'json' && format !== 'xml') throw new UsageError('--format json or xml');
+  const api = await client(flags);
+  const answer = await api.registry.buildFiles(format);
+  const written: { name: string; path: string; entries: number; sha256: string }[] = [];
+  if (answer.correlationId && answer.files.length) {
+    const dir = join(flags.output ?? '.', answer.correlationId);
+    await mkdir(dir, { recursive: true });
+    for (const file of answer.files) {
+      const path = join(dir, file.name);
+      await writeFile(path, file.content, { flag: 'wx' });
+      written.push({ name: file.name, path, entries: file.entries, sha256: file.sha256 });
+    }
+  }
+  if (flags.json) return out(json({ correlationId: answer.correlationId, files: written, submitted: answer.submitted, pendingChecks: answer.pendingChecks, more: answer.more }));
+  if (written.length) {
+    out(`${answer.submitted} entries in ${written.length} files, marked submitted (${answer.correlationId}): upload them in this order`);
+    out(table(written, ['path', 'entries', 'sha256']));
+  } else out('No entry passed the pre-checks: no file.');
+  if (answer.pendingChecks.length) {
+    out(`\nHeld back (${answer.pendingChecks.length}), in no file:`);
+    out(table(answer.pendingChecks.map((p) => ({ ...p, reasonsText: reasonsText(p) })), [['registrationId', 'id'], 'upi', ['reasonsText', 'reasons']]));
+  }
+  if (answer.more) process.stderr.write('More registrations wait than one call takes: run passport registry files again.\n');
+}
+
 async function main(argv: string[]) {
   const { values: flags, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
   const [command, sub, ...rest] = positionals;
@@ -286,6 +392,8 @@ async function main(argv: string[]) {
     case 'events':
       if (sub !== 'tail') throw new UsageError('passport events tail');
       return tail(flags);
+    case 'registry':
+      return registry(sub, argv);
     default:
       throw new UsageError(`unknown command ${command}: passport help`);
   }
