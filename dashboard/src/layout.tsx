@@ -22,6 +22,7 @@ const NAV = [
   { href: '#/access', label: 'Access', pages: ['access'] },
   { href: '#/imports', label: 'Import & export', pages: ['imports'] },
   { href: '#/legal-terms', label: 'Legal terms', pages: ['legal-terms'] },
+  { href: '#/registry', label: 'EU registry', pages: ['registry'] },
   { href: '#/activity', label: 'Activity', pages: ['activity'] },
 ] as const;
 

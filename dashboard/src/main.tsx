@@ -11,6 +11,7 @@ import { ImportsPage } from './pages/imports.tsx';
 import { KeysPage } from './pages/keys.tsx';
 import { ProductPage } from './pages/product.tsx';
 import { ProductsPage } from './pages/products.tsx';
+import { RegistryPage } from './pages/registry.tsx';
 import { WebhookPage, WebhooksPage } from './pages/webhooks.tsx';
 import { EventSubscriptionPage, EventSubscriptionsPage } from './pages/event-subscriptions.tsx';
 import { navigate, useRoute, type Route } from './router.ts';
@@ -98,6 +99,8 @@ function Page(props: { route: Route; session: Session; onSwitch: (change: { envi
       return <AccessPage key={key} environment={session.environment} />;
     case 'legal-terms':
       return <LegalTermsPage key={key} environment={session.environment} />;
+    case 'registry':
+      return <RegistryPage key={key} environment={session.environment} productId={route.productId} />;
     default:
       return (
         <div class="empty">
@@ -154,6 +157,7 @@ function App() {
     if (route.page === 'product' || route.page === 'webhook') navigate(route.page === 'product' ? '#/products' : '#/webhooks');
     if (route.page === 'imports' && route.importId) navigate('#/imports');
     if (route.page === 'event-subscription') navigate('#/event-subscriptions');
+    if (route.page === 'registry' && route.productId) navigate('#/registry');
   };
   const signOut = async () => {
     try {

@@ -15,6 +15,7 @@ export type Route =
   | { page: 'activity' }
   | { page: 'access' }
   | { page: 'legal-terms' }
+  | { page: 'registry'; productId?: string }
   | { page: 'not-found' };
 
 /** A product's sub-pages: its items and batches list (`#/products/{id}/items`) and each one (`…/items/{serial}`). */
@@ -36,6 +37,7 @@ export function parseRoute(hash: string): Route {
   if (first === 'activity' && !second) return { page: 'activity' };
   if (first === 'access' && !second) return { page: 'access' };
   if (first === 'legal-terms' && !second) return { page: 'legal-terms' };
+  if (first === 'registry' && !third) return second ? { page: 'registry', productId: second } : { page: 'registry' };
   if (first === 'event-subscriptions' && !third) return second ? { page: 'event-subscription', subscriptionId: second } : { page: 'event-subscriptions' };
   if (first === 'imports' && !third) return second ? { page: 'imports', importId: second } : { page: 'imports' };
   if (first === 'webhooks' && second) return { page: 'webhook', endpointId: second };

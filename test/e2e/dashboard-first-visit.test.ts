@@ -13,7 +13,7 @@ if (mode === 'skip') console.warn(`\n⚠ Skipping the first-visit browser test. 
 const POLL = { timeout: 30_000, interval: 100 } as const;
 
 /** The main menu's links, as the layout lists them (dashboard/src/layout.tsx). */
-const MENU = ['Products', 'API keys', 'Webhooks', 'Domains', 'Event subscriptions', 'Import & export', 'Legal terms', 'Activity'];
+const MENU = ['Products', 'API keys', 'Webhooks', 'Domains', 'Event subscriptions', 'Import & export', 'Legal terms', 'EU registry', 'Activity'];
 
 describe('a new organization’s first visit to the dashboard', () => {
   let browser: Browser | undefined;
