@@ -172,3 +172,15 @@ describe('a version page in each of the 24 languages', () => {
     expect(String(result.body)).toContain(`<html lang="${lang}">`);
   });
 });
+
+describe('the Irish page (docs/labelling.md#irish)', () => {
+  it('says the English text is authoritative while its legal terms are not all confirmed, and no other language does', () => {
+    // Act
+    const irish = renderElabel(fullWineView(), 'ga');
+    const others = LANGUAGES.filter((lang) => lang !== 'ga').map((lang) => [lang, renderElabel(fullWineView(), lang)] as const);
+
+    // Assess
+    expect(irish).toContain(`<p class="meta">${escapeHtml(text('ga', 'englishAuthoritative'))}</p>`);
+    expect(others.filter(([lang, page]) => page.includes(escapeHtml(text(lang, 'englishAuthoritative'))))).toEqual([]);
+  });
+});

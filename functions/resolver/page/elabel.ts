@@ -7,6 +7,8 @@ import { categoryById, ingredientByCode, type Allergen } from '../../../lib/doma
 import { FORMAT_LOCALES } from '../../../lib/domain/labelling/languages.ts';
 import { energyUnits, GRAM_ROUNDING, hasAtMostOneDecimal, NEGLIGIBLE_NUTRIENTS, roundEnergy, SUB_NUTRIENTS, type NegligibleNutrient } from '../../../lib/domain/nutrition.ts';
 import { isWine } from '../../../lib/domain/wine.ts';
+// While a language's legal wording is not all confirmed, a page in Irish says the English text is authoritative (docs/labelling.md#irish).
+import { englishIsAuthoritative } from '../../../lib/domain/labelling/confirmed.ts';
 import type { LabelTermTexts } from '../../../lib/domain/labelling-term.ts';
 import type { Ingredient, Nutrition, Passport } from '../../../lib/domain/passport.ts';
 import { countryName, DEFAULT_LANGUAGE, formatDate, formatNumber, type Lang } from './i18n.ts';
@@ -539,6 +541,7 @@ export function renderElabel(view: Passport, lang: Lang, terms?: LabelTermTexts,
 <h1>${view.name}</h1>
 ${wineMeta(view, t)}
 ${alcoholLine(view, lang, t)}
+${englishIsAuthoritative(lang) && html`<p class="meta">${t('englishAuthoritative')}</p>`}
 </header>
 ${sections}${languageSwitcher(lang, t('otherLanguages'))}</main>
 ${footer(view, lang, t, unit)}`;
