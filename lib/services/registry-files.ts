@@ -270,9 +270,9 @@ export async function applyRegistryResults(tenant: Tenant, bytes: Buffer, conten
     );
     if (written.outcome === 'unchanged') answer.unchanged++;
     else if (written.outcome === 'written') answer[written.record.status === 'registered' ? 'registered' : 'rejected']++;
+    else unmatched(why ? `Not applied: ${why}.` : 'Not applied: the registration changed meanwhile; send the file again.');
     // The registry took an entry naming its operator: verified there (docs/registry.md#settings).
     if (written.outcome === 'written' && written.record.status === 'registered') await noteOperatorVerified(tenant, written.record.entry.reoId, stamp);
-    else unmatched(why ? `Not applied: ${why}.` : 'Not applied: the registration changed meanwhile; send the file again.');
   });
   answer.unmatched.sort((a, b) => a.row - b.row);
   return answer;

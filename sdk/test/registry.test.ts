@@ -62,8 +62,8 @@ describe('client.registry', () => {
     const first = await client.registry.uploadResults(csv);
     const again = await client.registry.uploadResults(new TextEncoder().encode(csv));
     // Assess
-    expect(first).toMatchObject({ object: 'registry_results', rows: 1, rejected: 1 });
-    expect(again).toMatchObject({ rows: 1, rejected: 0, unchanged: 1 });
+    expect(first).toMatchObject({ object: 'registry_results', rows: 1, rejected: 1, unmatched: [] });
+    expect(again).toMatchObject({ rows: 1, rejected: 0, unchanged: 1, unmatched: [] });
     expect(await registrationOf(branded.productId)).toMatchObject({ status: 'rejected', reasons: [{ source: 'registry', message: 'Operator not verified' }] });
   });
 
