@@ -7,8 +7,7 @@ import { CREDENTIAL_JWT_SEGMENT, PASSPORT_JSON_SEGMENT } from '../../lib/domain/
 import { unitFromItem, unitValue } from '../../lib/domain/unit.ts';
 import { logger } from '../../lib/http/logger.ts';
 import { lockOf } from '../../lib/services/backup.ts';
-import { LANGUAGES } from '../resolver/page/i18n.ts';
-import { IMMUTABLE, versionPageHtml, versionReadForm } from '../resolver/pages.ts';
+import { IMMUTABLE, versionLanguages, versionPageHtml, versionReadForm } from '../resolver/pages.ts';
 import { withLabelTerms } from '../resolver/label-terms.ts';
 import { unitPassportView } from '../resolver/unit-pages.ts';
 
@@ -45,7 +44,8 @@ export async function publicObjectsOf(object: BackupObject): Promise<PublicObjec
     const open = versionReadForm(tenant, version);
     return [
       { key: publicPassportKey(tenant, object.gtin, object.version, PASSPORT_JSON_SEGMENT), body: JSON.stringify(open), headers: JSON_HEADERS },
-      ...(config().backupPublicPages ? LANGUAGES : []).map((lang) => ({
+      // The languages the version offers (docs/labelling.md#sign-off): a language it does not offer has no page to keep.
+      ...(config().backupPublicPages ? versionLanguages(version) : []).map((lang) => ({
         key: publicPassportKey(tenant, object.gtin, object.version, lang),
         body: versionPageHtml(version, open, lang),
         headers: { contentType: 'text/html; charset=utf-8', contentLanguage: lang, cacheControl: IMMUTABLE },

@@ -1,7 +1,10 @@
+import * as z from 'zod';
 import { defineApiHandler, pathParam, publicOperation, type ApiRequest } from '../../lib/api/handler.ts';
 import { originOf } from '../../lib/api/origin.ts';
 import { listLabelTermsQuerySchema, putLabelTermSchema } from '../../lib/domain/labelling-term.ts';
 import { clearTerm, getTerm, listTerms, setTerm } from '../../lib/services/labelling-terms.ts';
+import { getLanguageSignOff, getSettings, listSignOffs, putSettings, signOff } from '../../lib/services/sign-offs.ts';
+import { createSignOffSchema, putLabellingSettingsSchema } from '../../lib/domain/labelling/sign-off.ts';
 import { calculateNutritionSchema } from '../../lib/domain/labelling/schemas.ts';
 import { vocabularyList } from '../../lib/domain/labelling/vocabulary.ts';
 import { alcoholGrams, completeEnergy, computableEnergy, energyMismatch, energyMismatchMessage } from '../../lib/domain/nutrition.ts';
@@ -77,6 +80,33 @@ async function deleteTerm(request: ApiRequest) {
   return json(200, await clearTerm(request.principal.tenant, ...termPath(request), originOf(request)));
 }
 
+// A compliance officer's sign-off of a language, and the languages the e-labels offer (docs/labelling.md#sign-off).
+async function getSignOffs(request: ApiRequest) {
+  parseQuery(z.strictObject({}), request.event.queryStringParameters, []);
+  return json(200, { data: await listSignOffs(request.principal.tenant) });
+}
+
+async function getOneSignOff(request: ApiRequest) {
+  return json(200, await getLanguageSignOff(request.principal.tenant, pathParam(request, 'lang')));
+}
+
+/** 201 with the new sign-off; 200 with the current one when it still holds (nothing written). */
+async function postSignOff(request: ApiRequest) {
+  const input = parseBody(createSignOffSchema, request.body);
+  const { created, signOff: view } = await signOff(request.principal.tenant, input, originOf(request));
+  return created ? json(201, view, { Location: `/v1/labelling/sign-offs/${view.lang}` }) : json(200, view);
+}
+
+async function getLabellingSettings(request: ApiRequest) {
+  parseQuery(z.strictObject({}), request.event.queryStringParameters, []);
+  return json(200, await getSettings(request.principal.tenant));
+}
+
+async function putLabellingSettings(request: ApiRequest) {
+  const input = parseBody(putLabellingSettingsSchema, request.body);
+  return json(200, await putSettings(request.principal.tenant, input, originOf(request)));
+}
+
 export const handler = defineApiHandler('labelling', {
   'GET /v1/vocabulary/ingredients': publicOperation(getVocabulary),
   'POST /v1/nutrition/calculate': calculate,
@@ -84,4 +114,9 @@ export const handler = defineApiHandler('labelling', {
   'GET /v1/labelling/terms/{lang}/{termKey}': getOneTerm,
   'PUT /v1/labelling/terms/{lang}/{termKey}': putTerm,
   'DELETE /v1/labelling/terms/{lang}/{termKey}': deleteTerm,
+  'GET /v1/labelling/sign-offs': getSignOffs,
+  'GET /v1/labelling/sign-offs/{lang}': getOneSignOff,
+  'POST /v1/labelling/sign-offs': postSignOff,
+  'GET /v1/labelling/settings': getLabellingSettings,
+  'PUT /v1/labelling/settings': putLabellingSettings,
 });

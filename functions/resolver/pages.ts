@@ -13,8 +13,10 @@ import type { HttpEvent, HttpResult } from '../../lib/http/types.ts';
 import { renderBatteryPage, type BatteryPageLinks } from './page/battery.ts';
 import { dppIdOf } from '../../lib/domain/dpp-id.ts';
 import { inspectUrl } from '../../lib/domain/inspect.ts';
+import { fallbackLanguage, offeredLanguages } from '../../lib/domain/labelling/page-languages.ts';
 import { renderElabel, renderNotFound } from './page/elabel.ts';
 import { withLabelTerms } from './label-terms.ts';
+import { labelLanguage } from './linkset.ts';
 import { pageHeaders, tenantOfPath } from './page/http.ts';
 import { DEFAULT_LANGUAGE, LANGUAGES, type Lang } from './page/i18n.ts';
 
@@ -94,7 +96,28 @@ export function versionReadForm(tenant: Tenant, version: VersionPage): Passport 
  * corrected terms. `links.inspect`: the battery page's link to the authorities' view.
  */
 export function versionPageHtml(version: VersionPage, open: Passport, lang: Lang, links?: BatteryPageLinks): string {
-  return isBatteryPassport(open.category, version.passport.data) ? renderBatteryPage(open, lang, undefined, undefined, links) : renderElabel(open, lang, version.labelTerms?.[lang]);
+  return isBatteryPassport(open.category, version.passport.data)
+    ? renderBatteryPage(open, lang, undefined, undefined, links)
+    : renderElabel(open, lang, version.labelTerms?.[lang], undefined, versionLanguages(version));
+}
+
+/**
+ * The languages a version's e-label offers (docs/labelling.md#sign-off): the 24, or, when its
+ * organization offers only the languages it signed off, those signed off when the version was
+ * published (fixed on its page item, as its corrected terms are). A battery page offers the 24.
+ */
+export const versionLanguages = (version: Pick<VersionPage, 'labelLanguages' | 'passport' | 'category'>): readonly Lang[] =>
+  isBatteryPassport(version.category, version.passport.data) ? LANGUAGES : offeredLanguages(version.labelLanguages, labelLanguage(version.passport));
+
+/**
+ * The answer to an e-label page in a language its version does not offer: a permanent redirect
+ * (301, cached like the page: the version's languages never change) to the page in the language
+ * it falls back to, relative since the URL ends with its language; undefined for a language offered.
+ */
+export function notOffered(version: Pick<VersionPage, 'labelLanguages' | 'passport' | 'category'>, lang: Lang): HttpResult | undefined {
+  const offered = versionLanguages(version);
+  if (offered.includes(lang)) return undefined;
+  return { statusCode: 301, headers: { Location: fallbackLanguage(offered, labelLanguage(version.passport)), 'Cache-Control': IMMUTABLE, ...CORS }, body: '' };
 }
 
 /** The authenticated view of a passport for market surveillance authorities, on the API's origin (docs/access.md#market-surveillance-authorities). */
@@ -127,7 +150,8 @@ export async function servePage(event: HttpEvent): Promise<HttpResult> {
     const battery = open !== undefined && isBatteryPassport(open.category, version?.passport.data);
     if (!version || !open || (aspect !== undefined && !battery)) result = notFound();
     else if (ref.kind === 'json') result = jsonResult(200, aspect === undefined ? open : { ...open, data: aspectOnly(open.data, aspect) }, IMMUTABLE);
-    else result = htmlResult(200, versionPageHtml(battery ? version : await withLabelTerms(tenant, version), open, ref.lang as Lang, inspectLinks(tenant, ref.gtin14)), ref.lang as Lang, IMMUTABLE);
+    // An e-label in a language its version does not offer sends to one it does (docs/labelling.md#sign-off).
+    else result = notOffered(version, ref.lang as Lang) ?? htmlResult(200, versionPageHtml(battery ? version : await withLabelTerms(tenant, version), open, ref.lang as Lang, inspectLinks(tenant, ref.gtin14)), ref.lang as Lang, IMMUTABLE);
   }
   if (event.requestContext.http.method === 'HEAD') delete result.body;
   return result;

@@ -16,7 +16,7 @@ import { renderBatteryPage } from './page/battery.ts';
 import { renderElabel, renderNotFound } from './page/elabel.ts';
 import { pageHeaders, tenantOfPath } from './page/http.ts';
 import { DEFAULT_LANGUAGE, LANGUAGES, type Lang } from './page/i18n.ts';
-import { IMMUTABLE, inspectLinks, NOT_FOUND_CACHE } from './pages.ts';
+import { IMMUTABLE, inspectLinks, NOT_FOUND_CACHE, notOffered, versionLanguages } from './pages.ts';
 
 /**
  * The immutable pages of a batch or an item (lib/domain/unit.ts, docs/resolver.md#batches-and-items):
@@ -100,16 +100,19 @@ export async function serveUnitPage(event: HttpEvent): Promise<HttpResult> {
     if (!found) result = notFound();
     else {
       const view = unitPassportView(tenant, found.page, found.unit);
+      // An e-label in a language its version does not offer sends to one it does (docs/labelling.md#sign-off).
+      const elsewhere = ref.kind === 'json' ? undefined : notOffered(found.page, ref.lang as Lang);
       result =
-        ref.kind === 'json'
+        elsewhere ??
+        (ref.kind === 'json'
           ? { statusCode: 200, headers: { 'Content-Type': 'application/json; charset=utf-8', 'X-Content-Type-Options': 'nosniff', 'Cache-Control': IMMUTABLE, ...CORS }, body: JSON.stringify(view) }
           : {
               statusCode: 200,
               headers: { ...pageHeaders(ref.lang), 'Cache-Control': IMMUTABLE, ...CORS },
               body: isBatteryPassport(view.category, view.data)
                 ? renderBatteryPage(view, ref.lang as Lang, undefined, unitLine(found.unit), inspectLinks(tenant, ref.gtin14, { kind: found.unit.kind, value: unitValue(found.unit) }))
-                : renderElabel(view, ref.lang as Lang, found.page.labelTerms?.[ref.lang as Lang], unitLine(found.unit)),
-            };
+                : renderElabel(view, ref.lang as Lang, found.page.labelTerms?.[ref.lang as Lang], unitLine(found.unit), versionLanguages(found.page)),
+            });
     }
   }
   if (event.requestContext.http.method === 'HEAD') delete result.body;

@@ -79,6 +79,7 @@ import {
 } from './schemas.ts';
 import { ROUTES } from './routes.ts';
 import { REGISTRY_PATH_PARAMETERS, registryOperations } from './operations-registry.ts';
+import { signOffOperations } from './operations-sign-offs.ts';
 
 /**
  * What the OpenAPI document says of each route of the route table beyond its method, path, auth
@@ -363,6 +364,12 @@ function resolution(method: 'GET' | 'HEAD' | 'OPTIONS', brand: boolean, qualifie
 
 const IMMUTABLE = header('public, max-age=31536000, immutable: a published version never changes, and CloudFront serves every repeat from its cache');
 const NOT_FOUND_CACHE = header('public, max-age=60: a page that is not there may be published later');
+/** An e-label page in a language its version does not offer (functions/resolver/pages.ts, docs/labelling.md#sign-off). */
+const LANGUAGE_NOT_OFFERED = {
+  description:
+    "The version does not offer this language (its organization offers only the languages its compliance officer signed off, docs/labelling.md#sign-off): the page in the language it falls back to, the product's label language, then English, then the first offered",
+  headers: { Location: header('That page, relative to this one: its language code', z.string()), 'Cache-Control': IMMUTABLE },
+};
 
 function versionPage(method: 'GET' | 'HEAD'): OperationDoc {
   const head = method === 'HEAD';
@@ -379,6 +386,7 @@ function versionPage(method: 'GET' | 'HEAD'): OperationDoc {
           'Content-Language': header('The language of the e-label page (text/html only)', z.string(), false),
         },
       },
+      301: LANGUAGE_NOT_OFFERED,
     },
     errors: [403, 404],
     errorAlternatives: { 'text/html': z.string().describe('A page saying the version is not available, in the language of the URL (English for passport.json and unknown languages)') },
@@ -420,6 +428,7 @@ function unitPage(method: 'GET' | 'HEAD'): OperationDoc {
         ...(head ? {} : { contentType: 'text/html', schema: z.string().describe('The e-label page'), alternatives: { 'application/json': unitPassportSchema } }),
         headers: { 'Cache-Control': IMMUTABLE, 'Content-Language': header('The language of the e-label page (text/html only)', z.string(), false) },
       },
+      301: LANGUAGE_NOT_OFFERED,
     },
     errors: [403, 404],
     errorAlternatives: { 'text/html': z.string().describe('A page saying the page is not available, in the language of the URL (English for passport.json)') },
@@ -871,6 +880,7 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   ...accessOperations(),
   ...inspectOperations(),
   ...registryFileOperations(),
+  ...signOffOperations(),
   'POST /v1/event-subscriptions': {
     summary: 'Create an event subscription',
     description:

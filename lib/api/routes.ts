@@ -279,6 +279,12 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', path: '/v1/labelling/terms/{lang}/{termKey}', function: 'labelling', auth: 'apiKey', scopes: ['labelling:read'], body: false },
   { method: 'PUT', path: '/v1/labelling/terms/{lang}/{termKey}', function: 'labelling', auth: 'apiKey', scopes: ['labelling:write'], body: true, event: 'labelling_term.updated' },
   { method: 'DELETE', path: '/v1/labelling/terms/{lang}/{termKey}', function: 'labelling', auth: 'apiKey', scopes: ['labelling:write'], body: false, event: 'labelling_term.deleted' },
+  // A compliance officer's sign-off of a language (a dashboard user, or a key with labelling:write), and offering only the languages signed off (docs/labelling.md#sign-off).
+  { method: 'GET', path: '/v1/labelling/sign-offs', function: 'labelling', auth: 'apiKey', scopes: ['labelling:read'], body: false },
+  { method: 'GET', path: '/v1/labelling/sign-offs/{lang}', function: 'labelling', auth: 'apiKey', scopes: ['labelling:read'], body: false },
+  { method: 'POST', path: '/v1/labelling/sign-offs', function: 'labelling', auth: 'apiKey', scopes: ['labelling:write'], body: true, idempotent: true, event: 'labelling.sign_off.created' },
+  { method: 'GET', path: '/v1/labelling/settings', function: 'labelling', auth: 'apiKey', scopes: ['labelling:read'], body: false },
+  { method: 'PUT', path: '/v1/labelling/settings', function: 'labelling', auth: 'apiKey', scopes: ['labelling:write'], body: true, event: 'labelling.settings.updated' },
 
   { method: 'GET', path: '/v1/openapi.json', function: 'docs', auth: 'none', scopes: [], body: false },
   { method: 'GET', path: '/docs', function: 'docs', auth: 'none', scopes: [], body: false },

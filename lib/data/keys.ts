@@ -55,6 +55,8 @@ import type { Tenant } from '../domain/tenant.ts';
  * | event subscription count | `T#{orgId}#{env}` | `EVSUBS` | the cap on a tenant's event subscriptions, kept exact in the insert and delete transactions |
  * | event delivery | `EVDEL#{orgId}#{env}#{subscriptionId}` | `DEL#{deliveryId}` | one per subscription and event: its attempts; a subscription's log newest first (TTL 30 days) |
  * | label term correction | `T#{orgId}#{env}` | `LABELTERM#{lang}#{termKey}` | get one; the tenant's corrections in one query (publishing copies them into the version's page item; docs/labelling.md#correcting-a-term) |
+ * | language sign-off | `T#{orgId}#{env}` | `LABELSIGNOFF#{lang}` | the language's current sign-off with each term's digest and wording: get one; the tenant's in one query (docs/labelling.md#sign-off) |
+ * | labelling settings | `T#{orgId}#{env}` | `LABELSETTINGS` | labelLanguages and each sign-off's two digests: one GetItem per publication (docs/labelling.md#sign-off) |
  * | batch | `T#{orgId}#{env}` | `BATCH#{gtin14}#{lot}` | a product's batch, its current version: get one (the resolver reads it with the GTIN item in one BatchGetItem); a product's batches in lot order (one query); docs/api.md#batches-and-items |
  * | batch version | `T#{orgId}#{env}` | `BATCHV#{gtin14}#{lot}#{version, 6 digits}` | an earlier version of a batch, put when the next one replaces it: `?at=` and the immutable pages of that version |
  * | item | `T#{orgId}#{env}` | `ITEM#{gtin14}#{serial}` | a product's serialised item, its current version: get one (with the GTIN item in one BatchGetItem per scan); a product's items in serial order (one query); bulk registration's BatchWriteItem |
@@ -154,6 +156,11 @@ export const labelTermSk = (lang: string, termKey: string): string => `${LABEL_T
 export const LABEL_TERM_SET_SK = 'LABELTERMSET';
 /** A set of corrections that versions were published with, by its digest: never changed once written. */
 export const labelTermSnapshotSk = (digest: string): string => `LABELTERMSET#${digest}`;
+// A compliance officer's sign-off of a language, per tenant (docs/labelling.md#sign-off): the language's current one.
+export const LABEL_SIGN_OFF_PREFIX = 'LABELSIGNOFF#';
+export const labelSignOffSk = (lang: string): string => `${LABEL_SIGN_OFF_PREFIX}${lang}`;
+/** The tenant's labelling settings (labelLanguages) and what publishing needs of each language's sign-off, in one item. */
+export const LABELLING_SETTINGS_SK = 'LABELSETTINGS';
 /** Sort-key prefix of a tenant's import jobs (`IMPORTCHUNK#` does not start with it). */
 export const IMPORT_PREFIX = 'IMPORT#';
 export const importSk = (importId: string): string => `${IMPORT_PREFIX}${importId}`;

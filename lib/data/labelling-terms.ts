@@ -3,11 +3,13 @@ import type { Actor } from '../domain/events.ts';
 import { isLegalTerm, isTextKey, labelTermsBytes, labelTermsDigest, type LabelTermRecord, type LabelTerms, type LabelTermSetRef } from '../domain/labelling-term.ts';
 import { isLang, type Lang } from '../domain/labelling/languages.ts';
 import type { TextKey } from '../domain/labelling/texts.ts';
+import { signedLanguages } from '../domain/labelling/signed-languages.ts';
 import type { Tenant } from '../domain/tenant.ts';
 import { db, tableName } from './client.ts';
 import { LABEL_TERM_PREFIX, LABEL_TERM_SET_SK, labelTermSk, labelTermSnapshotSk, tenantPk } from './keys.ts';
 import { labelTermsFromItem } from './public-reads.ts';
 import { beginsWith, queryItems } from './query.ts';
+import { getLabellingSettings } from './sign-offs.ts';
 import { writeIfFirstHolds, type TransactItem } from './writes.ts';
 
 /**
@@ -127,15 +129,18 @@ export async function listLabelTerms(tenant: Tenant): Promise<LabelTermRecord[]>
 }
 
 /**
- * The set of corrections a version about to be published names on its page item: the digest of the
- * tenant's current set, undefined when there are none. The first publish after a change writes the
+ * What a version about to be published carries of the organization's labelling on its page item:
+ * the digest of the tenant's current set of corrections (none when there are none) and, when its
+ * settings say `labelLanguages: "signed-off"`, the languages whose sign-off holds
+ * (docs/labelling.md#sign-off). The first publish after a change of the corrections writes the
  * set's `LABELTERMSET#{digest}` item (a PutItem of at most the budget's texts, before the version's
  * transaction, so a page never names a set that is not stored) and marks it copied; every other
- * publish reads the set item only (one GetItem).
+ * publish reads the set item and the settings item only (two GetItems).
  */
-export async function labelTermsForPages(tenant: Tenant): Promise<LabelTermSetRef | undefined> {
-  const set = await currentLabelTermSet(tenant);
-  if (Object.keys(set.terms).length === 0) return undefined;
+export async function labelTermsForPages(tenant: Tenant): Promise<LabelTermSetRef> {
+  const [set, settings] = await Promise.all([currentLabelTermSet(tenant), getLabellingSettings(tenant)]);
+  const languages = settings.labelLanguages === 'signed-off' ? { labelLanguages: signedLanguages(settings.marks, set.terms) } : {};
+  if (Object.keys(set.terms).length === 0) return languages;
   if (set.copied !== set.digest) {
     const pk = tenantPk(tenant);
     await db().send(
@@ -160,5 +165,5 @@ export async function labelTermsForPages(tenant: Tenant): Promise<LabelTermSetRe
       if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
     });
   }
-  return set.digest;
+  return { labelTermSet: set.digest, ...languages };
 }

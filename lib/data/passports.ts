@@ -42,7 +42,8 @@ export function versionItems(
   passport: PassportVersion,
   /**
    * The digest of the organization's corrections of legal terms when the version is published: its
-   * pages show that set, stored once per tenant (docs/labelling.md#correcting-a-term), never copied here.
+   * pages show that set, stored once per tenant (docs/labelling.md#correcting-a-term), never copied here;
+   * and the languages its e-label offers when the organization offers only those signed off (docs/labelling.md#sign-off).
    */
   labelTermSet?: LabelTermSetRef,
 ): NonNullable<TransactWriteCommandInput['TransactItems']> {
@@ -65,7 +66,7 @@ export function versionItems(
     {
       Put: {
         TableName: tableName(),
-        Item: { PK: pk, SK: versionPageSk(product.gtin, passport.version), type: 'page', ...pageFields(product), passport: storedPassport(passport), ...(labelTermSet ? { labelTermSet } : {}) },
+        Item: { PK: pk, SK: versionPageSk(product.gtin, passport.version), type: 'page', ...pageFields(product), passport: storedPassport(passport), ...labelTermSet },
         ConditionExpression: 'attribute_not_exists(PK)',
       },
     },

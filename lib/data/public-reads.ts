@@ -1,5 +1,6 @@
 import { inCurrentUnits } from '../domain/battery/units-migration.ts';
 import type { LabelTerms } from '../domain/labelling-term.ts';
+import { isLang, type Lang } from '../domain/labelling/languages.ts';
 import type { PassportData, PassportVersion } from '../domain/passport.ts';
 import type { Category, ProductGranularity } from '../domain/product.ts';
 import type { Tenant } from '../domain/tenant.ts';
@@ -63,6 +64,8 @@ export interface PublicView {
   labelTerms?: LabelTerms;
   /** The digest of the set of corrections the version was published with (its `LABELTERMSET#{digest}` item): getLabelTermSet reads it. */
   labelTermSet?: string;
+  /** A version page's languages, when its organization offered only those signed off as it was published (docs/labelling.md#sign-off); absent: all 24. */
+  labelLanguages?: Lang[];
 }
 
 const isMap = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -82,6 +85,7 @@ function toPublicView(item: Record<string, unknown>): PublicView {
     ...(item.granularity === 'batch' || item.granularity === 'item' || item.granularity === 'model' ? { granularity: item.granularity } : {}),
     ...(isMap(item.labelTerms) ? { labelTerms: item.labelTerms as LabelTerms } : {}),
     ...(typeof item.labelTermSet === 'string' ? { labelTermSet: item.labelTermSet } : {}),
+    ...(Array.isArray(item.labelLanguages) ? { labelLanguages: item.labelLanguages.filter(isLang) } : {}),
   };
 }
 

@@ -28,6 +28,9 @@ export const EVENT_TYPES = [
   'event_subscription.deleted',
   'labelling_term.updated',
   'labelling_term.deleted',
+  // A compliance officer's sign-off of a language, and the setting that offers only the languages signed off (docs/labelling.md#sign-off).
+  'labelling.sign_off.created',
+  'labelling.settings.updated',
   // The EU registry (docs/registry.md#settings, docs/registry.md#registrations): the settings saved, and registrations created on demand (one event per call).
   'registry.settings.updated',
   'registry.registrations.created',

@@ -31,8 +31,15 @@ export type LabelTermTexts = Partial<Record<TextKey, string>>;
 /** The corrected texts of every language that has any: one set, as a version's pages show it. */
 export type LabelTerms = Partial<Record<Lang, LabelTermTexts>>;
 
-/** The digest of a set of corrections (labelTermsDigest): what a version's page item names them by. */
-export type LabelTermSetRef = string;
+/**
+ * What a version's page item carries of the organization's labelling, fixed when the version is
+ * published: the digest of its set of corrections (labelTermsDigest; docs/labelling.md#correcting-a-term)
+ * and, under `labelLanguages: "signed-off"`, the languages signed off then (docs/labelling.md#sign-off).
+ */
+export interface LabelTermSetRef {
+  labelTermSet?: string;
+  labelLanguages?: Lang[];
+}
 
 /** What a set of corrections weighs against MAX_TERM_OVERRIDES_BYTES: the UTF-8 bytes of its texts. */
 export function labelTermsBytes(terms: LabelTerms): number {

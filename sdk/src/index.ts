@@ -13,6 +13,7 @@ export type { PublishPassportBody } from './resources/passports.ts';
 export { csvFile, type ExportRow } from './resources/exports.ts';
 export { isFinished, rowsDone, IMPORT_MEDIA_TYPES, type ImportFile, type ImportFormat } from './resources/imports.ts';
 export type { TailOptions } from './resources/events.ts';
+export type { CorrectTermBody, LabelLanguage, LabellingSettingsBody, LegalTermKey, SignOffBody } from './resources/labelling.ts';
 export type { CreateRegistrationsBody, RegistryFileFormat, RegistryResultFile, RegistrySettingsBody } from './resources/registry.ts';
 export { verifyWebhook, WebhookVerificationError, type WebhookEvent, type WebhookHeaders } from './webhooks.ts';
 export {

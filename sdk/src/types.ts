@@ -53,6 +53,10 @@ export type Registration = Schemas['Registration'];
 export type RegistrationsCreated = Schemas['RegistrationsCreated'];
 export type Dpp = Schemas['Dpp'];
 export type DppElement = Schemas['DppElement'];
+export type LabellingTerm = Schemas['LabellingTerm'];
+export type LabellingSignOffStatus = Schemas['LabellingSignOffStatus'];
+export type LabellingLanguageSignOff = Schemas['LabellingLanguageSignOff'];
+export type LabellingSettings = Schemas['LabellingSettings'];
 /** The API's error object, `{error: {type, code, message, param?, …}}`'s inside. */
 export type ApiErrorBody = Schemas['Error']['error'];
 export type ErrorType = ApiErrorBody['type'];

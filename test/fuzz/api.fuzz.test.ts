@@ -107,6 +107,8 @@ const EXTRA_STATUSES: Readonly<Record<string, readonly number[]>> = {
   'POST /v1/registry/registrations': [409],
   'POST /v1/registry/files': [409],
   'POST /v1/registry/results': [409, 415],
+  // A sign-off of terms that changed since they were read (409 naming digest, docs/labelling.md#sign-off).
+  'POST /v1/labelling/sign-offs': [409],
   // A resubmission of a registration that is neither rejected nor held (409 naming status), or with registration off (enabled).
   'POST /v1/registry/registrations/{registrationId}/resubmit': [409],
 };
@@ -115,8 +117,9 @@ const hasPathParams = (route: Route): boolean => /\{\w+\+?\}/.test(route.path);
 
 /** Every status the route can answer, derived from its table entry. */
 function statusesOf(route: Route): Set<number> {
-  // The resolver redirects a Digital Link (307) or answers the linkset, or 410 for a withdrawn product; version pages answer 200 or 404 (docs/resolver.md).
-  if (route.function === 'resolver') return new Set(route.method === 'OPTIONS' ? [204] : [200, 307, 400, 404, 410]);
+  // The resolver redirects a Digital Link (307) or answers the linkset, or 410 for a withdrawn product; version pages answer 200 or 404 (docs/resolver.md),
+  // or 301 to a language the version offers when its organization offers only those signed off (docs/labelling.md#sign-off).
+  if (route.function === 'resolver') return new Set(route.method === 'OPTIONS' ? [204] : [200, 301, 307, 400, 404, 410]);
   const statuses = new Set<number>([200, 201, 400, 422, ...(EXTRA_STATUSES[routeKey(route)] ?? [])]);
   const add = (...more: number[]) => more.forEach((s) => statuses.add(s));
   if (route.auth === 'apiKey' || route.auth === 'optional') add(401, 403, 429);
@@ -469,6 +472,9 @@ const VALID_BODIES: Readonly<Record<string, fc.Arbitrary<Record<string, unknown>
   'POST /v1/domains': fc.record({ hostname: ref('freshHostname') }),
   'PATCH /v1/domains/{domainId}': fc.record({ default: fc.boolean() }),
   'PUT /v1/labelling/terms/{lang}/{termKey}': fc.record({ text: fc.constantFrom('Enthält: {list}', 'Contains: {list}', 'davon Zucker', 'Salt'), note: validName }, { requiredKeys: ['text'] }),
+  // A language's sign-off, and offering only the languages signed off (docs/labelling.md#sign-off).
+  'POST /v1/labelling/sign-offs': fc.record({ lang: fc.constantFrom('de', 'fr', 'en', 'ga') }),
+  'PUT /v1/labelling/settings': fc.record({ labelLanguages: fc.constantFrom('all', 'signed-off') }),
   // A wine product's batch and item (docs/api.md#batches-and-items): its bottling date and analysis.
   'PUT /v1/products/{productId}/batches/{lot}': fc.record({ status: fc.constantFrom('active', 'withdrawn'), data: wineUnitData }, { requiredKeys: [] }),
   'PUT /v1/products/{productId}/items/{serial}': fc.record({ lot: fc.constantFrom('F1', 'L-2'), status: fc.constantFrom('active', 'withdrawn'), data: wineUnitData }, { requiredKeys: [] }),

@@ -273,6 +273,8 @@ function stateReason(operation: Operation, request: Request, response: ApiRespon
   if (response.status === 409) {
     // A GTIN already registered; a hostname the organization already has (generated hostnames repeat).
     if (['POST /v1/products', 'POST /v1/domains'].includes(operation.key)) return code === 'duplicate_error';
+    // A digest (generated) that is not the one of the language's terms as they are now: stored state (docs/labelling.md#sign-off).
+    if (operation.key === 'POST /v1/labelling/sign-offs') return code === 'conflict' && (response.body as { error?: { param?: string } }).error?.param === 'digest';
     return false;
   }
   // A subscription URL whose generated host does not resolve: DNS is the world's state, not the document's (docs/webhooks-outbound.md#ssrf).

@@ -528,6 +528,17 @@ const CASES: Readonly<Record<string, EventCase>> = {
     success: (term) => ({ path: `/v1/labelling/terms/${term}`, options: asSession(), status: 200 }),
     refused: () => ({ path: '/v1/labelling/terms/xx/salt', options: asSession(), status: 404 }),
   },
+  // A compliance officer's sign-off of a language, and the languages the pages offer (docs/labelling.md#sign-off).
+  'POST /v1/labelling/sign-offs': {
+    actor: userActor,
+    success: () => ({ path: '/v1/labelling/sign-offs', options: { ...asSession(), body: { lang: 'nl' } }, status: 201 }),
+    refused: () => ({ path: '/v1/labelling/sign-offs', options: { ...asSession(), body: { lang: 'xx' } }, status: 422 }),
+  },
+  'PUT /v1/labelling/settings': {
+    actor: keyActor,
+    success: () => ({ path: '/v1/labelling/settings', options: { ...asKey(), body: { labelLanguages: 'signed-off' } }, status: 200 }),
+    refused: () => ({ path: '/v1/labelling/settings', options: { ...asKey(), body: { labelLanguages: 'none' } }, status: 422 }),
+  },
 };
 
 /** Routes that declare `event: {none}`: one successful call each, which must write nothing. */

@@ -128,6 +128,9 @@ async function setUp(): Promise<World> {
   // A's correction of a legal term in live (docs/labelling.md#correcting-a-term), its text holding the token.
   const term = await call('PUT', '/v1/labelling/terms/de/contains', { key: a.live, body: { text: `Enthält ${token}: {list}`, note: `Secret note ${token}` } });
   if (term.status !== 200) throw new Error(`set-up: ${term.status} ${term.text}`);
+  // A's sign-off of German (docs/labelling.md#sign-off): its digest covers the correction above, so no other tenant has it.
+  const signOff = await call('POST', '/v1/labelling/sign-offs', { key: a.live, body: { lang: 'de' } });
+  if (signOff.status !== 201) throw new Error(`set-up: ${signOff.status} ${signOff.text}`);
   // A's battery offered to a third organization (docs/battery.md#second-life): B is party to nothing.
   const c = await newOrg('Isolation C');
   const battery = await createProduct(a.live, { name: `Secret Battery ${token}`, category: 'battery' });
@@ -184,6 +187,7 @@ async function setUp(): Promise<World> {
     batteryGtin: battery.gtin,
     registrationId,
     secrets: [
+      signOff.body.digest,
       registrationId,
       operatorGln,
       grant.body.id,
@@ -420,6 +424,7 @@ const PATH_CASES: Readonly<Record<string, ResourceCase | NotTenantData | { resol
   'GET /v1/labelling/terms/{lang}/{termKey}': { notTenantData: 'the path names a platform term every tenant has; the answer carries the caller’s own correction only (A’s is checked below)' },
   'PUT /v1/labelling/terms/{lang}/{termKey}': { notTenantData: 'the path names a platform term every tenant has; the write lands in the caller’s own tenant only (checked below)' },
   'DELETE /v1/labelling/terms/{lang}/{termKey}': { notTenantData: 'the path names a platform term every tenant has; the delete removes the caller’s own correction only (checked below)' },
+  'GET /v1/labelling/sign-offs/{lang}': { notTenantData: 'the path names a language every tenant has; the answer carries the caller’s own corrections and sign-off only (A’s German sign-off, in the listing below, is among the secrets)' },
   // Signed passports (docs/credentials.md).
   'GET /v1/products/{productId}/passports/{passportId}/credential': same(route('GET /v1/products/{productId}/passports/{passportId}/credential'), () => ({
     productId: w.productId,
@@ -460,6 +465,8 @@ const BODY_CASES: Readonly<Record<string, { foreign: () => Request; expect: 404 
   },
   'POST /v1/nutrition/calculate': { notTenantData: 'the body names no resource; the energy calculator reads and writes nothing' },
   'PUT /v1/labelling/terms/{lang}/{termKey}': { notTenantData: 'the body is a wording and a note, naming no resource' },
+  'POST /v1/labelling/sign-offs': { notTenantData: 'the body names a language every tenant has; the sign-off lands in the caller’s own tenant only (test/integration/labelling-sign-offs.test.ts)' },
+  'PUT /v1/labelling/settings': { notTenantData: "the body is the caller's own setting, naming no resource" },
   'PUT /v1/products/{productId}/batches/{lot}': { notTenantData: 'its path names the product and the lot (above); the body is the batch’s status and data' },
   'PATCH /v1/products/{productId}/batches/{lot}': { notTenantData: 'its path names the product and the lot (above); the body is a merge patch of its status and data' },
   'PUT /v1/products/{productId}/items/{serial}': { notTenantData: 'its path names the product and the serial (above); the body is the item’s lot (a value, no resource), status and data' },
@@ -516,6 +523,8 @@ const LISTINGS: Readonly<Record<string, { paths: () => string[] } | NotTenantDat
   },
   'GET /v1/handovers': { paths: () => ['/v1/handovers', '/v1/handovers?as=recipient', `/v1/handovers?starting_after=${w.handover.id}`] },
   'GET /v1/labelling/terms': { paths: () => ['/v1/labelling/terms?lang=de', '/v1/labelling/terms'] },
+  'GET /v1/labelling/sign-offs': { paths: () => ['/v1/labelling/sign-offs', '/v1/labelling/sign-offs/de'] },
+  'GET /v1/labelling/settings': { notTenantData: 'a choice of two values and the languages signed off, which identify nothing (another organization sees its own: test/integration/labelling-sign-offs.test.ts)' },
   'GET /v1/registry/settings': { paths: () => ['/v1/registry/settings'] },
   'GET /v1/registry/registrations': {
     paths: () => ['/v1/registry/registrations?limit=100', `/v1/registry/registrations?productId=${w.productId}`, `/v1/registry/registrations?limit=100&starting_after=${w.registrationId}`],

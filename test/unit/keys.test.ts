@@ -22,6 +22,8 @@ import { deleteSession, getSession, insertSession } from '../../lib/data/session
 import { findSupplierIdByName, getSupplier, insertSupplier, listSuppliers } from '../../lib/data/suppliers.ts';
 import { currentLabelTermSet, deleteLabelTerm, getLabelTerm, labelTermSet, listLabelTerms, putLabelTerm } from '../../lib/data/labelling-terms.ts';
 import { labelTermSnapshotSk } from '../../lib/data/keys.ts';
+import { getLabellingSettings, getSignOff, listSignOffs, putLabelLanguages, putSignOff } from '../../lib/data/sign-offs.ts';
+import { newSignOff, signedTermsOf } from '../../lib/domain/labelling/sign-off.ts';
 import { findUserIdByEmail, findUserIdByIdentity, getUser, insertUser, linkIdentity } from '../../lib/data/users.ts';
 import { deleteEndpoint, getEndpointById, listEndpoints, putEndpoint } from '../../lib/data/webhook-endpoints.ts';
 import {
@@ -217,6 +219,27 @@ describe('stored keys', () => {
       'query T#org_1#test | LABELTERM#',
     ]);
     expect(labelTermSnapshotSk('sha256:abc')).toBe('LABELTERMSET#sha256:abc');
+  });
+
+  it("keeps the keys of a language's sign-off and the labelling settings in the tenant partition", async () => {
+    // Prepare
+    const actor = { type: 'user' as const, id: 'usr_1' };
+    const record = newSignOff('de', signedTermsOf('de'), undefined, actor, product.createdAt);
+    // Act
+    await putSignOff(tenant, record, []);
+    await getSignOff(tenant, 'de');
+    await listSignOffs(tenant);
+    await putLabelLanguages(tenant, 'signed-off', product.createdAt, actor, []);
+    await getLabellingSettings(tenant);
+    // Assess
+    expect(keysSent()).toEqual([
+      'T#org_1#test | LABELSIGNOFF#de',
+      'T#org_1#test | LABELSETTINGS',
+      'T#org_1#test | LABELSIGNOFF#de',
+      'query T#org_1#test | LABELSIGNOFF#',
+      'T#org_1#test | LABELSETTINGS',
+      'T#org_1#test | LABELSETTINGS',
+    ]);
   });
 
   it('keeps the organization partition: organizations, API keys, members, webhook endpoints', async () => {

@@ -524,8 +524,11 @@ ${unitLine !== '' && html`<p class="unit" translate="no">${unitLine}</p>`}
 // ---------------------------------------------------------------------------------------------
 // Pages
 
-/** The e-label page of a published passport, in the given language, with the organization's corrected terms stored with the version. */
-export function renderElabel(view: Passport, lang: Lang, terms?: LabelTermTexts, unit?: UnitLine): string {
+/**
+ * The e-label page of a published passport, in the given language, with the organization's corrected terms stored with the version;
+ * its language links go to `languages`, those the version offers (docs/labelling.md#sign-off).
+ */
+export function renderElabel(view: Passport, lang: Lang, terms?: LabelTermTexts, unit?: UnitLine, languages?: readonly Lang[]): string {
   const t = translator(lang, terms);
   const list = ingredientList(view, lang, t);
   const sections = [
@@ -543,7 +546,7 @@ ${wineMeta(view, t)}
 ${alcoholLine(view, lang, t)}
 ${englishIsAuthoritative(lang) && html`<p class="meta">${t('englishAuthoritative')}</p>`}
 </header>
-${sections}${languageSwitcher(lang, t('otherLanguages'))}</main>
+${sections}${languageSwitcher(lang, t('otherLanguages'), languages)}</main>
 ${footer(view, lang, t, unit)}`;
   return documentShell(lang, `${view.name} · ${t('pageKicker')}`, body);
 }

@@ -169,14 +169,16 @@ ${content}
 }
 
 /**
- * Plain links to the same page in the other 23 languages (no script): relative links, since
- * the version page's URL ends with its language (lib/domain/page-urls.ts). Each link is in its
- * own language, so screen readers pronounce it right.
+ * Plain links to the same page in the other languages `offered` (the 23 others, unless the
+ * version offers fewer: docs/labelling.md#sign-off), no script: relative links, since the version
+ * page's URL ends with its language (lib/domain/page-urls.ts). Each link is in its own language,
+ * so screen readers pronounce it right. Nothing when no other language is offered.
  */
-export function languageSwitcher(lang: Lang, heading: string): SafeHtml {
-  const links = LANGUAGES.filter((other) => other !== lang).map(
+export function languageSwitcher(lang: Lang, heading: string, offered: readonly Lang[] = LANGUAGES): SafeHtml {
+  const links = offered.filter((other) => other !== lang).map(
     (other) => html`<li><a href="${other}" hreflang="${other}" lang="${other}">${LANGUAGE_NAMES[other]}</a></li>`,
   );
+  if (links.length === 0) return html``;
   return html`<nav class="langs" aria-labelledby="languages">
 <h2 id="languages">${heading}</h2>
 <ul>${links}</ul>

@@ -14,5 +14,6 @@ export const IDEMPOTENT_OPERATIONS: readonly string[] = [
   'POST /v1/event-subscriptions',
   'POST /v1/webhooks/endpoints',
   'POST /v1/domains',
+  'POST /v1/labelling/sign-offs',
   'POST /v1/auth/api-keys',
 ];

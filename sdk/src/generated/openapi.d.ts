@@ -2252,6 +2252,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/labelling/sign-offs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the languages' sign-offs
+         * @description Each of the 24 languages, in their order, with its sign-off in this environment and its status against the terms as they are now: signed (the digest of the language's legal texts and vocabulary names, with the organization's corrections, still matches), reopened (a term changed since, the platform's wording or evidence or the organization's correction: changedTerms names each, as signed and as now) or none. The status is worked out on each read; nothing is written.
+         */
+        get: operations["getV1LabellingSignOffs"];
+        put?: never;
+        /**
+         * Sign off a language
+         * @description The organization's compliance officer signs off the wording of a language (lang: one of bg, cs, da, de, el, en, es, et, fi, fr, ga, hr, hu, it, lt, lv, mt, nl, pl, pt, ro, sk, sl, sv; 422 naming lang otherwise): who (a dashboard user, or an API key with labelling:write: its id and name), when, the digest of the language's terms as they are now and each term's own digest and wording. 201 with the sign-off, which replaces the language's earlier one, and labelling.sign_off.created in the event log; 200 with the current sign-off, writing nothing, when it still holds (the terms are as signed). With digest (as GET /v1/labelling/sign-offs/{lang} answered it), terms that changed since are a 409 conflict naming digest and nothing is signed. Any later change of a term re-opens the sign-off. Under labelLanguages signed-off, versions published afterwards offer the language. Takes an Idempotency-Key.
+         */
+        post: operations["postV1LabellingSignOffs"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/labelling/sign-offs/{lang}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A language's terms and its sign-off
+         * @description What a sign-off of the language signs: every legal text and vocabulary name as the organization's pages use it (its correction where it has one), with its rule and evidence (level, source, citation), the digest of them all, and the language's sign-off with its status. An unknown language is 404 naming lang.
+         */
+        get: operations["getV1LabellingSignOffsLang"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/labelling/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the labelling settings
+         * @description labelLanguages (all, the default, or signed-off) in this environment, when it was saved, and the languages whose sign-off holds now: those a version published now would offer under signed-off.
+         */
+        get: operations["getV1LabellingSettings"];
+        /**
+         * Save the labelling settings
+         * @description labelLanguages: all offers the e-label in the 24 languages; signed-off offers only the languages whose sign-off holds when a version is published (fixed on the version's pages, as its corrected terms are: a sign-off or a change reaches the pages at the next publication), the product's label language alone when none does. A page asked for in a language not offered redirects (301) to the page in the language it falls back to: the product's label language, English, the first offered. Battery pages are not concerned. Writes labelling.settings.updated.
+         */
+        put: operations["putV1LabellingSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/openapi.json": {
         parameters: {
             query?: never;
@@ -4602,7 +4670,7 @@ export interface components {
             /** @description `evt_…`; ids sort by creation time */
             id: string;
             /** @enum {string} */
-            type: "product.created" | "product.updated" | "product.withdrawn" | "product.reinstated" | "passport.published" | "passport.draft.updated" | "passport.draft.deleted" | "supplier.created" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_delivery.ingested" | "domain.created" | "domain.updated" | "domain.deleted" | "domain.verified" | "import.created" | "event_subscription.created" | "event_subscription.updated" | "event_subscription.deleted" | "labelling_term.updated" | "labelling_term.deleted" | "registry.settings.updated" | "registry.registrations.created" | "registry.registration.resubmitted" | "batch.created" | "batch.updated" | "batch.withdrawn" | "item.created" | "item.updated" | "item.withdrawn" | "item.imported" | "item.recycled" | "handover.offered" | "handover.accepted" | "handover.cancelled" | "access_grant.created" | "access_grant.revoked" | "passport.accessed" | "access_request.created" | "access_request.approved" | "access_request.refused" | "registry.registration.submitted" | "registry.registration.registered" | "registry.registration.rejected" | "registry.registration.deactivated" | "registry.registration.proof_renewed";
+            type: "product.created" | "product.updated" | "product.withdrawn" | "product.reinstated" | "passport.published" | "passport.draft.updated" | "passport.draft.deleted" | "supplier.created" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_delivery.ingested" | "domain.created" | "domain.updated" | "domain.deleted" | "domain.verified" | "import.created" | "event_subscription.created" | "event_subscription.updated" | "event_subscription.deleted" | "labelling_term.updated" | "labelling_term.deleted" | "labelling.sign_off.created" | "labelling.settings.updated" | "registry.settings.updated" | "registry.registrations.created" | "registry.registration.resubmitted" | "batch.created" | "batch.updated" | "batch.withdrawn" | "item.created" | "item.updated" | "item.withdrawn" | "item.imported" | "item.recycled" | "handover.offered" | "handover.accepted" | "handover.cancelled" | "access_grant.created" | "access_grant.revoked" | "passport.accessed" | "access_request.created" | "access_request.approved" | "access_request.refused" | "registry.registration.submitted" | "registry.registration.registered" | "registry.registration.rejected" | "registry.registration.deactivated" | "registry.registration.proof_renewed";
             /** Format: date-time */
             createdAt: string;
             actor: {
@@ -4915,6 +4983,152 @@ export interface components {
                     id: string;
                 };
             } | null;
+        };
+        LabellingSignOffStatus: {
+            /** @enum {string} */
+            lang: "bg" | "cs" | "da" | "de" | "el" | "en" | "es" | "et" | "fi" | "fr" | "ga" | "hr" | "hu" | "it" | "lt" | "lv" | "mt" | "nl" | "pl" | "pt" | "ro" | "sk" | "sl" | "sv";
+            /**
+             * @description signed: the terms are as they were signed; reopened: a term changed since (changedTerms); none: never signed off
+             * @enum {string}
+             */
+            status: "signed" | "reopened" | "none";
+            /** @description The digest of the terms as they are now: what a sign-off now would record */
+            digest: string;
+            /** @description The language's latest sign-off, or null */
+            signOff: {
+                /** @enum {string} */
+                lang: "bg" | "cs" | "da" | "de" | "el" | "en" | "es" | "et" | "fi" | "fr" | "ga" | "hr" | "hu" | "it" | "lt" | "lv" | "mt" | "nl" | "pl" | "pt" | "ro" | "sk" | "sl" | "sv";
+                /** @description The digest of the terms as they were signed */
+                digest: string;
+                /** Format: date-time */
+                signedAt: string;
+                /** @description Who signed: a dashboard user or an API key with labelling:write */
+                signedBy: {
+                    /** @enum {string} */
+                    type: "api_key" | "user" | "webhook" | "system" | "organization" | "inspector";
+                    /** @description The user's id (usr_…) or the API key's id (key_…) */
+                    id: string;
+                    /** @description The user's e-mail or the key's name, as they were when it was signed */
+                    name?: string;
+                };
+                /** @description How many terms were signed: the legal texts and vocabulary names of the language */
+                termCount: number;
+            } | null;
+            /** @description For a reopened sign-off, each term that changed since: before as signed (null for a term that has come since), after as it is now (null for one that is gone) */
+            changedTerms: {
+                /** @description text:contains, category:acidityRegulator, ingredient:tartaric-acid */
+                key: string;
+                before: components["schemas"]["LabellingSignedTerm"] | null;
+                after: components["schemas"]["LabellingSignedTerm"] | null;
+            }[];
+        };
+        LabellingSignedTerm: {
+            /** @description What the pages show */
+            text: string;
+            evidence: {
+                /**
+                 * @description official: read in the Official Journal; official-copy: a faithful copy or an authority’s page; secondary: another page; unconfirmed: nowhere (the platform’s or the organization’s own wording)
+                 * @enum {string}
+                 */
+                level: "official" | "official-copy" | "secondary" | "unconfirmed";
+                /** @description The id of the source read (docs/labelling.md#evidence); `organization` for a correction, `platform` for the platform’s own wording */
+                source: string;
+            };
+            /** @description Whether text is the organization's correction */
+            overridden: boolean;
+            platformText: string;
+            platformEvidence: {
+                /**
+                 * @description official: read in the Official Journal; official-copy: a faithful copy or an authority’s page; secondary: another page; unconfirmed: nowhere (the platform’s or the organization’s own wording)
+                 * @enum {string}
+                 */
+                level: "official" | "official-copy" | "secondary" | "unconfirmed";
+                /** @description The id of the source read (docs/labelling.md#evidence); `organization` for a correction, `platform` for the platform’s own wording */
+                source: string;
+            };
+        };
+        LabellingLanguageSignOff: {
+            /** @enum {string} */
+            lang: "bg" | "cs" | "da" | "de" | "el" | "en" | "es" | "et" | "fi" | "fr" | "ga" | "hr" | "hu" | "it" | "lt" | "lv" | "mt" | "nl" | "pl" | "pt" | "ro" | "sk" | "sl" | "sv";
+            /**
+             * @description signed: the terms are as they were signed; reopened: a term changed since (changedTerms); none: never signed off
+             * @enum {string}
+             */
+            status: "signed" | "reopened" | "none";
+            /** @description The digest of the terms as they are now: what a sign-off now would record */
+            digest: string;
+            /** @description The language's latest sign-off, or null */
+            signOff: {
+                /** @enum {string} */
+                lang: "bg" | "cs" | "da" | "de" | "el" | "en" | "es" | "et" | "fi" | "fr" | "ga" | "hr" | "hu" | "it" | "lt" | "lv" | "mt" | "nl" | "pl" | "pt" | "ro" | "sk" | "sl" | "sv";
+                /** @description The digest of the terms as they were signed */
+                digest: string;
+                /** Format: date-time */
+                signedAt: string;
+                /** @description Who signed: a dashboard user or an API key with labelling:write */
+                signedBy: {
+                    /** @enum {string} */
+                    type: "api_key" | "user" | "webhook" | "system" | "organization" | "inspector";
+                    /** @description The user's id (usr_…) or the API key's id (key_…) */
+                    id: string;
+                    /** @description The user's e-mail or the key's name, as they were when it was signed */
+                    name?: string;
+                };
+                /** @description How many terms were signed: the legal texts and vocabulary names of the language */
+                termCount: number;
+            } | null;
+            /** @description For a reopened sign-off, each term that changed since: before as signed (null for a term that has come since), after as it is now (null for one that is gone) */
+            changedTerms: {
+                /** @description text:contains, category:acidityRegulator, ingredient:tartaric-acid */
+                key: string;
+                before: components["schemas"]["LabellingSignedTerm"] | null;
+                after: components["schemas"]["LabellingSignedTerm"] | null;
+            }[];
+            /** @description Every legal text and vocabulary name of the language as the pages use it, with its evidence: what a sign-off signs */
+            terms: components["schemas"]["LabellingTermInUse"][];
+        };
+        LabellingTermInUse: {
+            /** @description text:{textKey}, category:{id} or ingredient:{code} */
+            key: string;
+            /** @enum {string} */
+            kind: "text" | "category" | "ingredient";
+            /** @description What the pages show: the organization's correction where it has one */
+            text: string;
+            platformText: string;
+            overridden: boolean;
+            /** @description The rule the term comes from (docs/labelling.md#sources) */
+            rule: string;
+            evidence: {
+                /**
+                 * @description official: read in the Official Journal; official-copy: a faithful copy or an authority’s page; secondary: another page; unconfirmed: nowhere (the platform’s or the organization’s own wording)
+                 * @enum {string}
+                 */
+                level: "official" | "official-copy" | "secondary" | "unconfirmed";
+                /** @description The id of the source read (docs/labelling.md#evidence); `organization` for a correction, `platform` for the platform’s own wording */
+                source: string;
+                /** @description What the wording rests on: the source, its Official Journal reference where it has one, and any note */
+                citation: string;
+            };
+            platformEvidence: {
+                /**
+                 * @description official: read in the Official Journal; official-copy: a faithful copy or an authority’s page; secondary: another page; unconfirmed: nowhere (the platform’s or the organization’s own wording)
+                 * @enum {string}
+                 */
+                level: "official" | "official-copy" | "secondary" | "unconfirmed";
+                /** @description The id of the source read (docs/labelling.md#evidence); `organization` for a correction, `platform` for the platform’s own wording */
+                source: string;
+            };
+        };
+        LabellingSettings: {
+            /**
+             * @description all (the default): the e-labels offer the 24 languages; signed-off: versions published from now on offer only the languages whose sign-off holds when they are published
+             * @enum {string}
+             */
+            labelLanguages: "all" | "signed-off";
+            /** @description The languages whose sign-off holds now: those a version published now would offer under signed-off (none: its label language alone) */
+            signedLanguages: ("bg" | "cs" | "da" | "de" | "el" | "en" | "es" | "et" | "fi" | "fr" | "ga" | "hr" | "hu" | "it" | "lt" | "lv" | "mt" | "nl" | "pl" | "pt" | "ro" | "sk" | "sl" | "sv")[];
+            /** @description When labelLanguages was last saved; null while it never was */
+            updatedAt: string | null;
         };
         Session: {
             user: {
@@ -18182,6 +18396,17 @@ export interface operations {
                     "application/json": components["schemas"]["Passport"];
                 };
             };
+            /** @description The version does not offer this language (its organization offers only the languages its compliance officer signed off, docs/labelling.md#sign-off): the page in the language it falls back to, the product's label language, then English, then the first offered */
+            301: {
+                headers: {
+                    /** @description That page, relative to this one: its language code */
+                    Location: string;
+                    /** @description public, max-age=31536000, immutable: a published version never changes, and CloudFront serves every repeat from its cache */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Not allowed: a missing scope, or a session required (permission_error) */
             403: {
                 headers: {
@@ -18258,6 +18483,17 @@ export interface operations {
                     "Cache-Control": string;
                     /** @description The language of the e-label page (text/html only) */
                     "Content-Language"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The version does not offer this language (its organization offers only the languages its compliance officer signed off, docs/labelling.md#sign-off): the page in the language it falls back to, the product's label language, then English, then the first offered */
+            301: {
+                headers: {
+                    /** @description That page, relative to this one: its language code */
+                    Location: string;
+                    /** @description public, max-age=31536000, immutable: a published version never changes, and CloudFront serves every repeat from its cache */
+                    "Cache-Control": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -18351,6 +18587,17 @@ export interface operations {
                     "application/json": components["schemas"]["UnitPassport"];
                 };
             };
+            /** @description The version does not offer this language (its organization offers only the languages its compliance officer signed off, docs/labelling.md#sign-off): the page in the language it falls back to, the product's label language, then English, then the first offered */
+            301: {
+                headers: {
+                    /** @description That page, relative to this one: its language code */
+                    Location: string;
+                    /** @description public, max-age=31536000, immutable: a published version never changes, and CloudFront serves every repeat from its cache */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Not allowed: a missing scope, or a session required (permission_error) */
             403: {
                 headers: {
@@ -18433,6 +18680,17 @@ export interface operations {
                     "Cache-Control": string;
                     /** @description The language of the e-label page (text/html only) */
                     "Content-Language"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The version does not offer this language (its organization offers only the languages its compliance officer signed off, docs/labelling.md#sign-off): the page in the language it falls back to, the product's label language, then English, then the first offered */
+            301: {
+                headers: {
+                    /** @description That page, relative to this one: its language code */
+                    Location: string;
+                    /** @description public, max-age=31536000, immutable: a published version never changes, and CloudFront serves every repeat from its cache */
+                    "Cache-Control": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -19621,7 +19879,7 @@ export interface operations {
                 /** @description Cursor: the id of the last event of the previous page; it must be an event of this tenant (otherwise 422) */
                 starting_after?: string;
                 /** @description The type parameter */
-                type?: "product.created" | "product.updated" | "product.withdrawn" | "product.reinstated" | "passport.published" | "passport.draft.updated" | "passport.draft.deleted" | "supplier.created" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_delivery.ingested" | "domain.created" | "domain.updated" | "domain.deleted" | "domain.verified" | "import.created" | "event_subscription.created" | "event_subscription.updated" | "event_subscription.deleted" | "labelling_term.updated" | "labelling_term.deleted" | "registry.settings.updated" | "registry.registrations.created" | "registry.registration.resubmitted" | "batch.created" | "batch.updated" | "batch.withdrawn" | "item.created" | "item.updated" | "item.withdrawn" | "item.imported" | "item.recycled" | "handover.offered" | "handover.accepted" | "handover.cancelled" | "access_grant.created" | "access_grant.revoked" | "passport.accessed" | "access_request.created" | "access_request.approved" | "access_request.refused" | "registry.registration.submitted" | "registry.registration.registered" | "registry.registration.rejected" | "registry.registration.deactivated" | "registry.registration.proof_renewed";
+                type?: "product.created" | "product.updated" | "product.withdrawn" | "product.reinstated" | "passport.published" | "passport.draft.updated" | "passport.draft.deleted" | "supplier.created" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_delivery.ingested" | "domain.created" | "domain.updated" | "domain.deleted" | "domain.verified" | "import.created" | "event_subscription.created" | "event_subscription.updated" | "event_subscription.deleted" | "labelling_term.updated" | "labelling_term.deleted" | "labelling.sign_off.created" | "labelling.settings.updated" | "registry.settings.updated" | "registry.registrations.created" | "registry.registration.resubmitted" | "batch.created" | "batch.updated" | "batch.withdrawn" | "item.created" | "item.updated" | "item.withdrawn" | "item.imported" | "item.recycled" | "handover.offered" | "handover.accepted" | "handover.cancelled" | "access_grant.created" | "access_grant.revoked" | "passport.accessed" | "access_request.created" | "access_request.approved" | "access_request.refused" | "registry.registration.submitted" | "registry.registration.registered" | "registry.registration.rejected" | "registry.registration.deactivated" | "registry.registration.proof_renewed";
             };
             header?: never;
             path?: never;
@@ -19899,7 +20157,7 @@ export interface operations {
                      */
                     url: string;
                     /** @description The event types delivered, or ["*"] for all */
-                    events: ("product.created" | "product.updated" | "product.withdrawn" | "product.reinstated" | "passport.published" | "passport.draft.updated" | "passport.draft.deleted" | "supplier.created" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_delivery.ingested" | "domain.created" | "domain.updated" | "domain.deleted" | "domain.verified" | "import.created" | "event_subscription.created" | "event_subscription.updated" | "event_subscription.deleted" | "labelling_term.updated" | "labelling_term.deleted" | "registry.settings.updated" | "registry.registrations.created" | "registry.registration.resubmitted" | "batch.created" | "batch.updated" | "batch.withdrawn" | "item.created" | "item.updated" | "item.withdrawn" | "item.imported" | "item.recycled" | "handover.offered" | "handover.accepted" | "handover.cancelled" | "access_grant.created" | "access_grant.revoked" | "passport.accessed" | "access_request.created" | "access_request.approved" | "access_request.refused" | "registry.registration.submitted" | "registry.registration.registered" | "registry.registration.rejected" | "registry.registration.deactivated" | "registry.registration.proof_renewed" | "*")[];
+                    events: ("product.created" | "product.updated" | "product.withdrawn" | "product.reinstated" | "passport.published" | "passport.draft.updated" | "passport.draft.deleted" | "supplier.created" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_delivery.ingested" | "domain.created" | "domain.updated" | "domain.deleted" | "domain.verified" | "import.created" | "event_subscription.created" | "event_subscription.updated" | "event_subscription.deleted" | "labelling_term.updated" | "labelling_term.deleted" | "labelling.sign_off.created" | "labelling.settings.updated" | "registry.settings.updated" | "registry.registrations.created" | "registry.registration.resubmitted" | "batch.created" | "batch.updated" | "batch.withdrawn" | "item.created" | "item.updated" | "item.withdrawn" | "item.imported" | "item.recycled" | "handover.offered" | "handover.accepted" | "handover.cancelled" | "access_grant.created" | "access_grant.revoked" | "passport.accessed" | "access_request.created" | "access_request.approved" | "access_request.refused" | "registry.registration.submitted" | "registry.registration.registered" | "registry.registration.rejected" | "registry.registration.deactivated" | "registry.registration.proof_renewed" | "*")[];
                     description?: string;
                 };
             };
@@ -20180,7 +20438,7 @@ export interface operations {
                      */
                     url?: string;
                     /** @description The event types delivered, or ["*"] for all */
-                    events?: ("product.created" | "product.updated" | "product.withdrawn" | "product.reinstated" | "passport.published" | "passport.draft.updated" | "passport.draft.deleted" | "supplier.created" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_delivery.ingested" | "domain.created" | "domain.updated" | "domain.deleted" | "domain.verified" | "import.created" | "event_subscription.created" | "event_subscription.updated" | "event_subscription.deleted" | "labelling_term.updated" | "labelling_term.deleted" | "registry.settings.updated" | "registry.registrations.created" | "registry.registration.resubmitted" | "batch.created" | "batch.updated" | "batch.withdrawn" | "item.created" | "item.updated" | "item.withdrawn" | "item.imported" | "item.recycled" | "handover.offered" | "handover.accepted" | "handover.cancelled" | "access_grant.created" | "access_grant.revoked" | "passport.accessed" | "access_request.created" | "access_request.approved" | "access_request.refused" | "registry.registration.submitted" | "registry.registration.registered" | "registry.registration.rejected" | "registry.registration.deactivated" | "registry.registration.proof_renewed" | "*")[];
+                    events?: ("product.created" | "product.updated" | "product.withdrawn" | "product.reinstated" | "passport.published" | "passport.draft.updated" | "passport.draft.deleted" | "supplier.created" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_delivery.ingested" | "domain.created" | "domain.updated" | "domain.deleted" | "domain.verified" | "import.created" | "event_subscription.created" | "event_subscription.updated" | "event_subscription.deleted" | "labelling_term.updated" | "labelling_term.deleted" | "labelling.sign_off.created" | "labelling.settings.updated" | "registry.settings.updated" | "registry.registrations.created" | "registry.registration.resubmitted" | "batch.created" | "batch.updated" | "batch.withdrawn" | "item.created" | "item.updated" | "item.withdrawn" | "item.imported" | "item.recycled" | "handover.offered" | "handover.accepted" | "handover.cancelled" | "access_grant.created" | "access_grant.revoked" | "passport.accessed" | "access_request.created" | "access_request.approved" | "access_request.refused" | "registry.registration.submitted" | "registry.registration.registered" | "registry.registration.rejected" | "registry.registration.deactivated" | "registry.registration.proof_renewed" | "*")[];
                     description?: string;
                     /** @enum {string} */
                     status?: "enabled" | "disabled";
@@ -22398,6 +22656,472 @@ export interface operations {
             };
             /** @description Conflict: a duplicate (duplicate_error); the request conflicts with the state of the resource: a concurrent change kept winning (read it again and retry), or the resource is in a state the change cannot leave (a battery status moves by operations only); nothing was changed (conflict); the same Idempotency-Key in flight (idempotency_error) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A field is invalid; param names it (validation_error) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After (rate_limit_error) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; quote the Request-Id (api_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service it depends on (the database, a queue, the key service) did not answer; nothing was changed; retry after Retry-After seconds (service_unavailable) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1LabellingSignOffs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The 24 languages */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LabellingSignOffStatus"][];
+                    };
+                };
+            };
+            /** @description Malformed request: invalid JSON, not JSON, an unknown query parameter (invalid_request_error); an Idempotency-Key reused with another body (idempotency_error) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication (authentication_error) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: a missing scope, or a session required (permission_error) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After (rate_limit_error) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; quote the Request-Id (api_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service it depends on (the database, a queue, the key service) did not answer; nothing was changed; retry after Retry-After seconds (service_unavailable) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1LabellingSignOffs: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Retry safely: the same key with the same body replays the first answer for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The language signed off: one of bg, cs, da, de, el, en, es, et, fi, fr, ga, hr, hu, it, lt, lv, mt, nl, pl, pt, ro, sk, sl, sv
+                     * @enum {string}
+                     */
+                    lang: "bg" | "cs" | "da" | "de" | "el" | "en" | "es" | "et" | "fi" | "fr" | "ga" | "hr" | "hu" | "it" | "lt" | "lv" | "mt" | "nl" | "pl" | "pt" | "ro" | "sk" | "sl" | "sv";
+                    /** @description The digest of the terms as the signer read them (GET /v1/labelling/sign-offs/{lang}): when the terms changed since, the sign-off is refused (409 naming digest), so that nobody signs wording they did not see */
+                    digest?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The sign-off that still holds: nothing was written */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LabellingSignOffStatus"];
+                };
+            };
+            /** @description Signed off */
+            201: {
+                headers: {
+                    /** @description The language's terms and sign-off */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LabellingSignOffStatus"];
+                };
+            };
+            /** @description Malformed request: invalid JSON, not JSON, an unknown query parameter (invalid_request_error); an Idempotency-Key reused with another body (idempotency_error) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication (authentication_error) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: a missing scope, or a session required (permission_error) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: a duplicate (duplicate_error); the request conflicts with the state of the resource: a concurrent change kept winning (read it again and retry), or the resource is in a state the change cannot leave (a battery status moves by operations only); nothing was changed (conflict); the same Idempotency-Key in flight (idempotency_error) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its limit: 256 KiB; a bulk import file over 5 MB (XLSX 4 MB) or 10,000 rows (invalid_request_error) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A field is invalid; param names it (validation_error) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After (rate_limit_error) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; quote the Request-Id (api_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service it depends on (the database, a queue, the key service) did not answer; nothing was changed; retry after Retry-After seconds (service_unavailable) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1LabellingSignOffsLang: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A language of the e-label: bg, cs, da, de, el, en, es, et, fi, fr, ga, hr, hu, it, lt, lv, mt, nl, pl, pt, ro, sk, sl, sv */
+                lang: "bg" | "cs" | "da" | "de" | "el" | "en" | "es" | "et" | "fi" | "fr" | "ga" | "hr" | "hu" | "it" | "lt" | "lv" | "mt" | "nl" | "pl" | "pt" | "ro" | "sk" | "sl" | "sv";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The language's terms and sign-off */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LabellingLanguageSignOff"];
+                };
+            };
+            /** @description Missing or invalid authentication (authentication_error) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: a missing scope, or a session required (permission_error) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, also for another organization’s resources (not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After (rate_limit_error) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; quote the Request-Id (api_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service it depends on (the database, a queue, the key service) did not answer; nothing was changed; retry after Retry-After seconds (service_unavailable) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1LabellingSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LabellingSettings"];
+                };
+            };
+            /** @description Malformed request: invalid JSON, not JSON, an unknown query parameter (invalid_request_error); an Idempotency-Key reused with another body (idempotency_error) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication (authentication_error) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: a missing scope, or a session required (permission_error) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After (rate_limit_error) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; quote the Request-Id (api_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service it depends on (the database, a queue, the key service) did not answer; nothing was changed; retry after Retry-After seconds (service_unavailable) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putV1LabellingSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Which languages the e-labels of versions published from now on offer: all 24, or only those whose sign-off holds when the version is published
+                     * @enum {string}
+                     */
+                    labelLanguages: "all" | "signed-off";
+                };
+            };
+        };
+        responses: {
+            /** @description The saved settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LabellingSettings"];
+                };
+            };
+            /** @description Malformed request: invalid JSON, not JSON, an unknown query parameter (invalid_request_error); an Idempotency-Key reused with another body (idempotency_error) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication (authentication_error) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: a missing scope, or a session required (permission_error) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its limit: 256 KiB; a bulk import file over 5 MB (XLSX 4 MB) or 10,000 rows (invalid_request_error) */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -9,6 +9,7 @@ import { events } from './events.ts';
 import { exportFiles } from './exports.ts';
 import { imports } from './imports.ts';
 import { items } from './items.ts';
+import { labelling } from './labelling.ts';
 import { passports } from './passports.ts';
 import { products } from './products.ts';
 import { registry } from './registry.ts';
@@ -34,6 +35,7 @@ export const RESOURCES = {
   accessGrants,
   dpps,
   registry,
+  labelling,
 } as const;
 
 export type Resources = { readonly [K in keyof typeof RESOURCES]: ReturnType<(typeof RESOURCES)[K]> };
