@@ -4,6 +4,7 @@ import { columnLabel } from './import-columns.ts';
 import { cursorQuerySchema } from './pagination.ts';
 import type { Environment } from './tenant.ts';
 import { REFUSED_IN_A_LINE } from './text.ts';
+import { ITEM_IMPORT_MODES, type ItemImportMode } from './item-import-modes.ts';
 
 /**
  * Bulk import jobs (docs/imports.md): a file of rows, validated on upload, stored in chunks of at
@@ -41,14 +42,8 @@ export const MAX_ITEM_IMPORT_ROWS = 100_000;
 export const IMPORT_TYPES = ['products', 'items'] as const;
 export type ImportType = (typeof IMPORT_TYPES)[number];
 
-/**
- * How an items import treats a serial the product already has (docs/imports.md#merge-or-replace):
- * `merge` (the default) changes what the row's columns name and keeps the rest, as a merge patch
- * (`PATCH …/items/{serial}`) does; `replace` makes the row the item's whole content, as
- * `PUT …/items/{serial}` does.
- */
-export const ITEM_IMPORT_MODES = ['merge', 'replace'] as const;
-export type ItemImportMode = (typeof ITEM_IMPORT_MODES)[number];
+/** How an items import treats a known serial: merge (the default) or replace (lib/domain/item-import-modes.ts). */
+export { ITEM_IMPORT_MODES, type ItemImportMode } from './item-import-modes.ts';
 
 /** Rows a dry run of an items import lists with the fields they change (rowChanges). */
 export const MAX_ROW_CHANGES = 1000;

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError, type ApiErrorBody, type Environment, type ImportJob, type ImportStatus } from '../api.ts';
+import { ITEM_IMPORT_MODES, type ItemImportMode } from '../../../lib/domain/item-import-modes.ts';
 import { ErrorNotice, ListTable, Loading, Notice, PageHeader, useLoad, type ListColumn } from '../components.tsx';
 import { formatDateTime, plural } from '../format.ts';
 import { ACCEPT, contentTypeOf, exportFiles, nextLink } from '../import-export.ts';
@@ -77,13 +78,22 @@ export interface UploadTarget {
   fileLabel: string;
   fileHint: string;
   query: Readonly<Record<string, string>>;
+  /** The file updates known records: offer merge (the default) or replace (`?mode=`, docs/imports.md#merge-or-replace). */
+  modes?: boolean;
 }
+
+/** How a known serial is updated, in people's words. */
+const MODE_WORDS: Readonly<Record<ItemImportMode, { label: string; hint: string }>> = {
+  merge: { label: 'Update', hint: 'Only the columns in the file change; everything else the item holds stays (an empty cell keeps its value, null removes it).' },
+  replace: { label: 'Replace', hint: 'Each row becomes the whole item: what the row leaves out (identifiers, dates, other values) is removed.' },
+};
 
 /** The upload (with "Validate only"), shared by this page and a product's items (docs/dashboard.md#batches-and-items). */
 export function UploadForm(props: { onStarted: (id: string) => void; onReport: (job: ImportJob) => void; target?: UploadTarget }) {
   const input = useRef<HTMLInputElement>(null);
   const [file, setFile] = useState<File>();
   const [dryRun, setDryRun] = useState(false);
+  const [mode, setMode] = useState<ItemImportMode>('merge');
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
   const contentType = file ? contentTypeOf(file.name) : undefined;
@@ -105,7 +115,7 @@ export function UploadForm(props: { onStarted: (id: string) => void; onReport: (
     try {
       const answer = await api<UploadAnswer>('POST', '/v1/imports', {
         upload: { body: file, contentType },
-        query: { ...props.target?.query, dryRun: dryRun ? 'true' : undefined, fileName: file.name.slice(0, 200) || undefined },
+        query: { ...props.target?.query, mode: props.target?.modes ? mode : undefined, dryRun: dryRun ? 'true' : undefined, fileName: file.name.slice(0, 200) || undefined },
       });
       if (isReport(answer)) props.onReport(answer);
       else props.onStarted(answer.id);
@@ -139,6 +149,20 @@ export function UploadForm(props: { onStarted: (id: string) => void; onReport: (
           {props.target?.fileHint ?? 'Use the columns of the template below; the header row names them.'}
         </p>
       </div>
+      {props.target?.modes ? (
+        <fieldset class="field" data-testid="import-mode">
+          <legend>A serial already registered</legend>
+          <p class="hint">A known serial is updated: only the columns in the file change; choose Replace to replace everything.</p>
+          {ITEM_IMPORT_MODES.map((value) => (
+            <label key={value} class="checkbox">
+              <input type="radio" name="mode" value={value} checked={mode === value} onChange={() => setMode(value)} />
+              <span>
+                <strong>{MODE_WORDS[value].label}</strong>: {MODE_WORDS[value].hint}
+              </span>
+            </label>
+          ))}
+        </fieldset>
+      ) : null}
       <label class="checkbox">
         <input type="checkbox" name="dryRun" checked={dryRun} onChange={(e) => setDryRun(e.currentTarget.checked)} />
         <span>Validate only: check every row and report errors, write nothing</span>

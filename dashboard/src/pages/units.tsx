@@ -98,10 +98,11 @@ function ItemsImport(props: { product: Product; onImported: () => void }) {
       <UploadForm
         target={{
           title: 'Import items from a file',
-          intro: `One row per item of ${product.name}: its serial, optionally its lot and status, and data.* columns with its data. A known serial is updated, an unchanged one left alone. CSV or NDJSON, up to 100,000 rows in 5 MB.`,
+          intro: `One row per item of ${product.name}: its serial, optionally its lot and status, and data.* columns with its data. A new serial is registered; an unchanged one is left alone. CSV or NDJSON, up to 100,000 rows in 5 MB.`,
           fileLabel: 'Items file (CSV or NDJSON)',
           fileHint: 'A header row names the columns: serial, lot, status, data.… (the export below writes them).',
           query: { type: 'items', productId: product.productId },
+          modes: true,
         }}
         onStarted={(id) => {
           setReport(undefined);
