@@ -172,15 +172,18 @@ describe('the corrections belong to the tenant', () => {
 });
 
 describe("the organization's pages", () => {
+  // The allergen statement ("Contains: …") is on a page only without a list of ingredients (docs/labelling.md#no-allergen-box-beside-a-list).
+  const { ingredients: _list, ...WITHOUT_LIST } = RED_WINE;
+
   it('show the correction on versions published after it; earlier versions keep their wording, and a removal reaches only later versions', async () => {
     // Prepare
     const product = await createProduct(org.live, { name: 'Spätburgunder 2022' });
-    await publish(org.live, product.productId);
+    await publish(org.live, product.productId, WITHOUT_LIST);
     // Act
     await call('PUT', termPath('de', 'allergen_sulphites'), { key: org.live, body: { text: 'Schwefeldioxid und Sulfite' } });
-    await publish(org.live, product.productId);
+    await publish(org.live, product.productId, WITHOUT_LIST);
     await call('DELETE', termPath('de', 'allergen_sulphites'), { key: org.live });
-    await publish(org.live, product.productId);
+    await publish(org.live, product.productId, WITHOUT_LIST);
     // Assess
     const [v1, v2, v3] = await Promise.all([elabel(product.gtin, 1, 'de'), elabel(product.gtin, 2, 'de'), elabel(product.gtin, 3, 'de')]);
     expect(v1.text).toContain('Enthält: Sulfite');
@@ -225,7 +228,7 @@ describe("the organization's pages", () => {
     const product = await createProduct(org.live, { name: 'Riesling 2023' });
     await call('PUT', termPath('en', 'contains'), { key: org.live, body: { text: 'Allergens present: {list}' } });
     // Act
-    await publish(org.live, product.productId);
+    await publish(org.live, product.productId, WITHOUT_LIST);
     // Assess
     const page = await elabel(product.gtin, 1, 'en');
     expect(page.text).toContain('Allergens present: sulphites');
