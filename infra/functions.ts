@@ -391,6 +391,16 @@ export const FUNCTIONS: Record<FunctionName, FunctionSpec> = {
     // One GetItem of a key never written, and GetQueueAttributes on each queue, at most once a second per instance (docs/api.md#when-a-dependency-is-down).
     grants: { table: ['dynamodb:GetItem'], scanQueue: ['sqs:GetQueueAttributes'], importQueue: ['sqs:GetQueueAttributes'], deliveryQueue: ['sqs:GetQueueAttributes'] },
   },
+  transfers: {
+    entry: 'functions/transfers/handler.ts',
+    description: 'Transfers of a product to another organization (a change of economic operator): offer, accept (and the move), decline, cancel, read, list (docs/transfers.md)',
+    memoryMb: 512,
+    // 29 s, API Gateway's integration limit: an acceptance moves the product for at most 20 s (MOVE_BUDGET_MS), the next call goes on.
+    timeoutSeconds: 29,
+    // The transfer's copies, events and the acceptance in transactions (Put, Update, Delete, ConditionCheck); the move's pages
+    // (Query), copies and deletions 25 a call (BatchWriteItem); DeleteItem for Powertools idempotency (POST /v1/transfers).
+    grants: { table: [...WRITE, 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'], sessionSecret: true },
+  },
   auth: {
     entry: 'functions/auth/handler.ts',
     description: 'Dashboard sign-in (OIDC), sessions and API key management',

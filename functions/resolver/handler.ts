@@ -405,11 +405,20 @@ async function answer(event: HttpEvent, method: string, requested: Requested): P
   // Either is remembered for at most a second (hot-cache.ts): a hot product costs a warm instance one read a second.
   const lot = parsed.qualifiers['10'];
   const serial = parsed.qualifiers['21'];
-  const read = await recentViews().get(
-    JSON.stringify([at.tenant.orgId, at.tenant.environment, parsed.gtin14, lot ?? null, serial ?? null]),
-    async () => (lot === undefined && serial === undefined ? { view: await getPublicView(at.tenant, parsed.gtin14) } : getScanView(at.tenant, parsed.gtin14, { lot, serial })),
-    serial !== undefined ? noItem : lot !== undefined ? noBatch : noView,
-  );
+  const readAt = (tenant: Tenant) =>
+    recentViews().get(
+      JSON.stringify([tenant.orgId, tenant.environment, parsed.gtin14, lot ?? null, serial ?? null]),
+      async () => (lot === undefined && serial === undefined ? { view: await getPublicView(tenant, parsed.gtin14) } : getScanView(tenant, parsed.gtin14, { lot, serial })),
+      serial !== undefined ? noItem : lot !== undefined ? noBatch : noView,
+    );
+  // The organization whose passport answers: the link's, or the one its product was transferred to, whose GTIN item there
+  // points to (docs/transfers.md#the-printed-qr-codes). One hop: every former owner's pointer names the current owner.
+  let owner = at.tenant;
+  let read = await readAt(owner);
+  if (read.view?.movedTo !== undefined) {
+    owner = { orgId: read.view.movedTo, environment: at.tenant.environment };
+    read = await readAt(owner);
+  }
   const view = read.view;
   // A withdrawn product is gone, whatever link or representation is asked for (docs/lifecycle.md#withdrawal); no scan is counted.
   // A battery's says withdrawal is for a mistake or a recall, not its recycling (docs/battery.md#a-batterys-life).
@@ -431,16 +440,16 @@ async function answer(event: HttpEvent, method: string, requested: Requested): P
   const sameAs = requested.uncompressedQuery === undefined ? '' : `<${anchor}${requested.uncompressedQuery ? `?${requested.uncompressedQuery}` : ''}>; rel="owl:sameAs", `;
   const canonicalLink = `${at.origin}${requested.path.replace(/\/+$/, '')}` === anchor ? '' : `, <${anchor}>; rel="canonical"`;
   const linksetLink = `${sameAs}<${anchor}?linkType=linkset>; rel="linkset"; type="application/linkset+json"${canonicalLink}`;
-  const links = productLinks({ ...view, gtin: parsed.gtin14, passport }, at.tenant, platformOrigin(event), unit);
+  const links = productLinks({ ...view, gtin: parsed.gtin14, passport }, owner, platformOrigin(event), unit);
   const linkType = parseLinkType(event.queryStringParameters?.linkType);
 
   let result: HttpResult;
   if (linkType.kind === 'linkset' || (linkType.kind === 'default' && wantsLinkset(event.headers?.accept))) {
     // An item's linkset is the item's: its anchor names the serial, its description too.
     const description = unit ? `${view.name}, ${unit.kind === 'batch' ? `lot ${unit.lot ?? ''}` : `serial ${unit.serial ?? ''}`}` : view.name;
-    result = jsonResult(200, linkset({ name: description }, anchor, links, backupLink({ ...view, gtin: parsed.gtin14, passport }, at.tenant, unit)), 'application/linkset+json', { Link: `${linksetLink}, ${LINKSET_CONTEXT_LINK}` });
+    result = jsonResult(200, linkset({ name: description }, anchor, links, backupLink({ ...view, gtin: parsed.gtin14, passport }, owner, unit)), 'application/linkset+json', { Link: `${linksetLink}, ${LINKSET_CONTEXT_LINK}` });
   } else {
-    const backup = linkType.kind === 'alternate' ? backupLink({ ...view, gtin: parsed.gtin14, passport }, at.tenant, unit) : undefined;
+    const backup = linkType.kind === 'alternate' ? backupLink({ ...view, gtin: parsed.gtin14, passport }, owner, unit) : undefined;
     const candidates = linkType.kind === 'default' ? links.defaultLinkMulti : linkType.kind === 'alternate' ? (backup ? [backup] : []) : linkType.known ? links[linkType.name as keyof typeof links] : [];
     // The page language: Accept-Language, then the product's label language, then English (docs/resolver.md#the-page-language).
     const link = bestLink(candidates, event.headers?.accept, event.headers?.['accept-language'], labelLanguage(passport));
@@ -462,7 +471,7 @@ async function answer(event: HttpEvent, method: string, requested: Requested): P
   // spilled to the table (docs/decisions.md#scans-while-the-queue-is-down); a failure of both never fails the scan.
   if (method === 'GET') {
     const name = (error: unknown) => (error instanceof Error ? error.name : String(error));
-    await sendScanEvent(scanEvent(event, at.tenant, view, unit?.lot)).then(
+    await sendScanEvent(scanEvent(event, owner, view, unit?.lot)).then(
       ({ queueError, spillError, dropped }) => {
         if (queueError !== undefined) logger().warn('SendMessage failed: the scan is spilled to the table', { error: name(queueError) });
         if (spillError !== undefined) logger().warn('The table did not take the spilled scan either: it is kept for the next scans', { error: name(spillError) });

@@ -16,6 +16,7 @@ import { inspectUrl } from '../../lib/domain/inspect.ts';
 import { fallbackLanguage, offeredLanguages } from '../../lib/domain/labelling/page-languages.ts';
 import { renderElabel, renderNotFound } from './page/elabel.ts';
 import { withLabelTerms } from './label-terms.ts';
+import { movedPage } from './moved.ts';
 import { labelLanguage } from './linkset.ts';
 import { pageHeaders, tenantOfPath } from './page/http.ts';
 import { DEFAULT_LANGUAGE, LANGUAGES, type Lang } from './page/i18n.ts';
@@ -148,7 +149,8 @@ export async function servePage(event: HttpEvent): Promise<HttpResult> {
     const version = await getVersionPage(tenant, ref.gtin14, ref.version);
     const open = version && versionReadForm(tenant, version);
     const battery = open !== undefined && isBatteryPassport(open.category, version?.passport.data);
-    if (!version || !open || (aspect !== undefined && !battery)) result = notFound();
+    if (!version) result = (await movedPage(event, tenant, ref.gtin14)) ?? notFound();
+    else if (!open || (aspect !== undefined && !battery)) result = notFound();
     else if (ref.kind === 'json') result = jsonResult(200, aspect === undefined ? open : { ...open, data: aspectOnly(open.data, aspect) }, IMMUTABLE);
     // An e-label in a language its version does not offer sends to one it does (docs/labelling.md#sign-off).
     else result = notOffered(version, ref.lang as Lang) ?? htmlResult(200, versionPageHtml(battery ? version : await withLabelTerms(tenant, version), open, ref.lang as Lang, inspectLinks(tenant, ref.gtin14)), ref.lang as Lang, IMMUTABLE);

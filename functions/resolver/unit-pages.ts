@@ -15,6 +15,7 @@ import { isBatteryPassport, publicPassportData } from '../../lib/domain/passport
 import { renderBatteryPage } from './page/battery.ts';
 import { renderElabel, renderNotFound } from './page/elabel.ts';
 import { pageHeaders, tenantOfPath } from './page/http.ts';
+import { movedPage } from './moved.ts';
 import { DEFAULT_LANGUAGE, LANGUAGES, type Lang } from './page/i18n.ts';
 import { IMMUTABLE, inspectLinks, NOT_FOUND_CACHE, notOffered, versionLanguages } from './pages.ts';
 
@@ -97,7 +98,7 @@ export async function serveUnitPage(event: HttpEvent): Promise<HttpResult> {
     const unitPage = await getUnitPage(tenant, ref.gtin14, ref.version, unitRef);
     // An e-label shows the version's corrected terms (label-terms.ts); the JSON form does not need them.
     const found = unitPage && ref.kind !== 'json' ? { ...unitPage, page: await withLabelTerms(tenant, unitPage.page) } : unitPage;
-    if (!found) result = notFound();
+    if (!found) result = (await movedPage(event, tenant, ref.gtin14)) ?? notFound();
     else {
       const view = unitPassportView(tenant, found.page, found.unit);
       // An e-label in a language its version does not offer sends to one it does (docs/labelling.md#sign-off).

@@ -1,5 +1,6 @@
 import { ACCESS_PATH_PARAMETERS, accessOperations } from './operations-access.ts';
 import { HANDOVER_PATH_PARAMETERS, handoverOperations } from './operations-handovers.ts';
+import { TRANSFER_PATH_PARAMETERS, transferOperations } from './operations-transfers.ts';
 import { inspectOperations } from './operations-inspect.ts';
 import { registryFileOperations } from './operations-registry-files.ts';
 import * as z from 'zod';
@@ -251,6 +252,7 @@ export const PATH_PARAMETERS: Readonly<Record<string, { description: string; sch
   ai: { description: 'The key qualifier of the record: 10 (a batch, by its lot) or 21 (an item, by its serial)', schema: z.enum(['10', '21']) },
   unit: { description: 'The lot (ai 10) or serial (ai 21), percent-encoded as the canonical Digital Link writes it (the pattern gives its URL-safe part)', schema: qualifierValue(20) },
   ...HANDOVER_PATH_PARAMETERS,
+  ...TRANSFER_PATH_PARAMETERS,
   ...ACCESS_PATH_PARAMETERS,
   ...REGISTRY_PATH_PARAMETERS,
   unitVersion: { description: "A version of the batch or item: 1, 2, … (no leading zero)", schema: z.string().regex(/^[1-9]\d{0,8}$/) },
@@ -364,6 +366,11 @@ function resolution(method: 'GET' | 'HEAD' | 'OPTIONS', brand: boolean, qualifie
 
 const IMMUTABLE = header('public, max-age=31536000, immutable: a published version never changes, and CloudFront serves every repeat from its cache');
 const NOT_FOUND_CACHE = header('public, max-age=60: a page that is not there may be published later');
+/** A version page of a product transferred to another organization (functions/resolver/moved.ts, docs/transfers.md#the-printed-qr-codes). */
+const MOVED_PAGE = {
+  description: "The product was transferred to another organization (docs/transfers.md#the-printed-qr-codes): the same page under its new owner's /{orgId}/{environment}/p/… path",
+  headers: { Location: header("The page's path under the new owner's organization", z.string()), 'Cache-Control': header('public, max-age=3600: the product may move on') },
+};
 /** An e-label page in a language its version does not offer (functions/resolver/pages.ts, docs/labelling.md#sign-off). */
 const LANGUAGE_NOT_OFFERED = {
   description:
@@ -387,6 +394,7 @@ function versionPage(method: 'GET' | 'HEAD'): OperationDoc {
         },
       },
       301: LANGUAGE_NOT_OFFERED,
+      308: MOVED_PAGE,
     },
     errors: [403, 404],
     errorAlternatives: { 'text/html': z.string().describe('A page saying the version is not available, in the language of the URL (English for passport.json and unknown languages)') },
@@ -429,6 +437,7 @@ function unitPage(method: 'GET' | 'HEAD'): OperationDoc {
         headers: { 'Cache-Control': IMMUTABLE, 'Content-Language': header('The language of the e-label page (text/html only)', z.string(), false) },
       },
       301: LANGUAGE_NOT_OFFERED,
+      308: MOVED_PAGE,
     },
     errors: [403, 404],
     errorAlternatives: { 'text/html': z.string().describe('A page saying the page is not available, in the language of the URL (English for passport.json)') },
@@ -877,6 +886,7 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   ...unitOperations('item'),
   ...registryOperations(),
   ...handoverOperations(),
+  ...transferOperations(),
   ...accessOperations(),
   ...inspectOperations(),
   ...registryFileOperations(),

@@ -36,7 +36,8 @@ export type FunctionName =
   | 'inspect'
   | 'registry-files'
   | 'registry-outbox-feed'
-  | 'registry-outbox';
+  | 'registry-outbox'
+  | 'transfers';
 
 /**
  * How a route authenticates: an API key (Bearer; the dashboard's session cookie is accepted too, see
@@ -169,6 +170,14 @@ export const ROUTES: readonly Route[] = [
   { method: 'DELETE', path: '/v1/handovers/{handoverId}', function: 'items', auth: 'apiKey', scopes: ['products:write'], body: false, event: 'handover.cancelled' },
   // The responsible organization of a waste battery declares it recycled: its passport ceases (docs/battery.md#a-batterys-life).
   { method: 'POST', path: '/v1/handovers/{handoverId}/recycle', function: 'items', auth: 'apiKey', scopes: ['products:write'], body: false, event: 'item.recycled' },
+  // A product transferred to another organization, a change of economic operator (docs/transfers.md): the sender offers or cancels, the receiver accepts or declines.
+  // Accepting moves the product; a call that ends before the move does is continued by the next accept (transfer.completed when it finishes).
+  { method: 'POST', path: '/v1/transfers', function: 'transfers', auth: 'apiKey', scopes: ['products:write'], body: true, idempotent: true, event: 'transfer.offered' },
+  { method: 'GET', path: '/v1/transfers', function: 'transfers', auth: 'apiKey', scopes: ['products:read'], body: false },
+  { method: 'GET', path: '/v1/transfers/{transferId}', function: 'transfers', auth: 'apiKey', scopes: ['products:read'], body: false },
+  { method: 'POST', path: '/v1/transfers/{transferId}/accept', function: 'transfers', auth: 'apiKey', scopes: ['products:write'], body: false, event: 'transfer.accepted', changeEvents: ['transfer.completed'] },
+  { method: 'POST', path: '/v1/transfers/{transferId}/decline', function: 'transfers', auth: 'apiKey', scopes: ['products:write'], body: false, event: 'transfer.declined' },
+  { method: 'POST', path: '/v1/transfers/{transferId}/cancel', function: 'transfers', auth: 'apiKey', scopes: ['products:write'], body: false, event: 'transfer.cancelled' },
 
   { method: 'POST', path: '/v1/suppliers', function: 'suppliers', auth: 'apiKey', scopes: ['suppliers:write'], body: true, idempotent: true, event: 'supplier.created' },
   { method: 'GET', path: '/v1/suppliers', function: 'suppliers', auth: 'apiKey', scopes: ['suppliers:read'], body: false },

@@ -63,6 +63,9 @@ import type { Tenant } from '../domain/tenant.ts';
  * | item version | `T#{orgId}#{env}` | `ITEMV#{gtin14}#{serial}#{version, 6 digits}` | an earlier version of an item, put when the next one replaces it |
  * | handover, sender's copy | `T#{orgId}#{env}` | `HANDOVER#{handoverId}` | a battery offered to another organization: get by id; the sender's handovers oldest first (ids sort by time); docs/battery.md#second-life |
  * | handover, recipient's copy | `T#{orgId}#{env}` | `HANDOVERIN#{handoverId}` | the same record in the recipient's partition: what was offered to it, without reading another tenant's partition |
+ * | transfer, sender's copy | `T#{orgId}#{env}` | `TRANSFER#{transferId}` | a product offered to another organization (a change of economic operator): get by id; the sender's transfers oldest first; the move's progress (docs/transfers.md) |
+ * | transfer, receiver's copy | `T#{orgId}#{env}` | `TRANSFERIN#{transferId}` | the same record in the receiver's partition, changed with the sender's in one transaction |
+ * | open transfer of a product | `T#{orgId}#{env}` | `TRANSFEROPEN#{productId}` | one open transfer per product: put with the offer on the condition that none exists, deleted when it is declined, cancelled or completed |
  * | access grant, owner's copy | `T#{orgId}#{env}` | `GRANT#{grantId}` | get by id; the owner's grants oldest first (docs/access.md#grants) |
  * | access grant, by grantee | `T#{orgId}#{env}` | `GRANTTO#{granteeOrgId}#{grantId}` | the grants the owner gave one organization: one Query per read of the owner's passports by it |
  * | access grant, grantee's copy | `T#{granteeOrgId}#{env}` | `GRANTIN#{grantId}` | the grants an organization holds, in its own partition |
@@ -91,6 +94,8 @@ export const passportVersionPrefix = (productId: string): string => `PASSPORT#${
 export const passportVersionSk = (productId: string, version: number): string =>
   `${passportVersionPrefix(productId)}${String(version).padStart(6, '0')}`;
 export const passportIdSk = (passportId: string): string => `PASSPORTID#${passportId}`;
+/** Sort-key prefix of the version pages of one GTIN (`PAGE#{gtin14}#`, as versionPageSk writes them). */
+export const versionPagePrefix = (gtin14: string): string => `PAGE#${gtin14}#`;
 /** A published version as its pages show it (lib/domain/page-urls.ts), found by GTIN and version. */
 export const versionPageSk = (gtin14: string, version: number): string => `PAGE#${gtin14}#${String(version).padStart(6, '0')}`;
 /** The product's one passport draft (docs/lifecycle.md#drafts). */
@@ -114,6 +119,9 @@ export const itemSk = (gtin14: string, serial: string): string => `${itemPrefix(
 export const batteryIdClaimSk = (field: string, digest: string): string => `BATTERYID#${field}#${digest}`;
 
 export const itemVersionPrefix = (gtin14: string, serial: string): string => `ITEMV#${gtin14}#${serial}#`;
+/** Sort-key prefixes of the earlier versions of every batch or item of one GTIN (a product's whole history: docs/transfers.md). */
+export const batchVersionsPrefix = (gtin14: string): string => `BATCHV#${gtin14}#`;
+export const itemVersionsPrefix = (gtin14: string): string => `ITEMV#${gtin14}#`;
 export const itemVersionSk = (gtin14: string, serial: string, version: number): string => `${itemVersionPrefix(gtin14, serial)}${String(version).padStart(6, '0')}`;
 
 export const GRANT_PREFIX = 'GRANT#';
@@ -148,6 +156,14 @@ export const HANDOVER_PREFIX = 'HANDOVER#';
 export const HANDOVER_IN_PREFIX = 'HANDOVERIN#';
 /** A handover's copy in the sender's (`out`) or the recipient's (`in`) partition. */
 export const handoverSk = (side: 'out' | 'in', handoverId: string): string => `${side === 'out' ? HANDOVER_PREFIX : HANDOVER_IN_PREFIX}${handoverId}`;
+
+// Transfers of a product to another organization (docs/transfers.md): neither `TRANSFERIN#` nor `TRANSFEROPEN#` starts with `TRANSFER#`.
+export const TRANSFER_PREFIX = 'TRANSFER#';
+export const TRANSFER_IN_PREFIX = 'TRANSFERIN#';
+/** A transfer's copy in the sender's (`out`) or the receiver's (`in`) partition. */
+export const transferSk = (side: 'out' | 'in', transferId: string): string => `${side === 'out' ? TRANSFER_PREFIX : TRANSFER_IN_PREFIX}${transferId}`;
+/** The claim that a product of the tenant has an open transfer (offered or accepted): one at a time. */
+export const openTransferSk = (productId: string): string => `TRANSFEROPEN#${productId}`;
 
 // An organization's correction of a legal term of the e-label, per tenant (docs/labelling.md#correcting-a-term).
 export const LABEL_TERM_PREFIX = 'LABELTERM#';

@@ -42,6 +42,7 @@ export function fromItem(item: Item): ProductRecord {
     ...(typeof item.withdrawnAt === 'string' ? { withdrawnAt: item.withdrawnAt } : {}),
     ...(typeof item.withdrawalReason === 'string' ? { withdrawalReason: item.withdrawalReason } : {}),
     ...(item.hasDraft === true ? { hasDraft: true } : {}),
+    ...(Array.isArray(item.formerOwners) && item.formerOwners.length ? { formerOwners: item.formerOwners.map(String) } : {}),
   };
 }
 
@@ -85,6 +86,24 @@ export async function insertProduct(product: ProductRecord, also: readonly Trans
     ...also,
   ]);
   return written ? 'created' : 'duplicate';
+}
+
+/**
+ * A transaction's check that the product is still in the tenant (docs/transfers.md#acceptance): a
+ * batch's or item's version joins it, so that none is written after the product was transferred away.
+ */
+export function productHolds(tenant: Tenant, productId: string): TransactItem {
+  return { ConditionCheck: { TableName: tableName(), Key: { PK: tenantPk(tenant), SK: productSk(productId) }, ConditionExpression: 'attribute_exists(PK)' } };
+}
+
+/**
+ * What holds a tenant's GTIN claim besides a product's view: the organization the product was
+ * transferred to (`movedTo`), or the transfer moving a product in (`reservedBy`): docs/transfers.md.
+ */
+export async function getGtinClaim(tenant: Tenant, gtin14: string): Promise<{ movedTo?: string; reservedBy?: string } | undefined> {
+  const { Item } = await db().send(new GetCommand({ TableName: tableName(), Key: { PK: tenantPk(tenant), SK: gtinSk(gtin14) }, ConsistentRead: true }));
+  if (!Item) return undefined;
+  return { ...(typeof Item.movedTo === 'string' ? { movedTo: Item.movedTo } : {}), ...(typeof Item.reservedBy === 'string' ? { reservedBy: Item.reservedBy } : {}) };
 }
 
 export async function getProduct(tenant: Tenant, productId: string, consistent = false): Promise<ProductRecord | undefined> {

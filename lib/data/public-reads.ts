@@ -66,6 +66,14 @@ export interface PublicView {
   labelTermSet?: string;
   /** A version page's languages, when its organization offered only those signed off as it was published (docs/labelling.md#sign-off); absent: all 24. */
   labelLanguages?: Lang[];
+  /**
+   * The product was transferred to this organization (docs/transfers.md#the-printed-qr-codes): the
+   * GTIN item is a pointer, with no view or passport of its own; the resolver reads the GTIN in the
+   * new owner's tenant instead.
+   */
+  movedTo?: string;
+  /** A transfer moving the product into this organization (docs/transfers.md): the view is there already, the product not yet. */
+  reservedBy?: string;
 }
 
 const isMap = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -73,7 +81,17 @@ const isMap = (value: unknown): value is Record<string, unknown> => typeof value
 /** The `terms` of a set item of corrections (lib/data/labelling-terms.ts), undefined when it has none. */
 export const labelTermsFromItem = (item: Record<string, unknown>): LabelTerms | undefined => (isMap(item.terms) ? (item.terms as LabelTerms) : undefined);
 
+/**
+ * A GTIN item as the public view, or undefined for an item that holds none: a receiving
+ * organization's reservation of the GTIN while a transferred product moves in (docs/transfers.md).
+ */
+const viewOf = (item: Record<string, unknown> | undefined): PublicView | undefined => (item && typeof item.productId === 'string' ? toPublicView(item) : undefined);
+
 function toPublicView(item: Record<string, unknown>): PublicView {
+  if (typeof item.movedTo === 'string') {
+    // A pointer to the product's new owner: no view or passport of its own.
+    return { productId: String(item.productId), name: '', category: 'wine', gtin: String(item.gtin), qrCodeUrl: '', movedTo: item.movedTo };
+  }
   return {
     productId: String(item.productId),
     name: String(item.name),
@@ -86,6 +104,7 @@ function toPublicView(item: Record<string, unknown>): PublicView {
     ...(isMap(item.labelTerms) ? { labelTerms: item.labelTerms as LabelTerms } : {}),
     ...(typeof item.labelTermSet === 'string' ? { labelTermSet: item.labelTermSet } : {}),
     ...(Array.isArray(item.labelLanguages) ? { labelLanguages: item.labelLanguages.filter(isLang) } : {}),
+    ...(typeof item.reservedBy === 'string' ? { reservedBy: item.reservedBy } : {}),
   };
 }
 
@@ -149,8 +168,7 @@ export function publicReads(getItem: GetItem, batchGetItems?: BatchGetItems): Pu
   /** The item of `key` among a batch read's answer (which comes in any order). */
   const find = (items: readonly Record<string, unknown>[], key: ItemKey) => items.find((item) => item.PK === key.PK && item.SK === key.SK);
   const getPublicView = async (tenant: Tenant, gtin14: string) => {
-    const item = await getItem({ PK: tenantPk(tenant), SK: gtinSk(gtin14) });
-    return item ? toPublicView(item) : undefined;
+    return viewOf(await getItem({ PK: tenantPk(tenant), SK: gtinSk(gtin14) }));
   };
   const getPassportVersion = async (tenant: Tenant, productId: string, version: number) => {
     const item = await getItem({ PK: tenantPk(tenant), SK: passportVersionSk(productId, version) });
@@ -175,10 +193,10 @@ export function publicReads(getItem: GetItem, batchGetItems?: BatchGetItems): Pu
       const batchKey = named.lot === undefined ? undefined : { PK: pk, SK: batchSk(gtin14, named.lot) };
       const itemKey = named.serial === undefined ? undefined : { PK: pk, SK: itemSk(gtin14, named.serial) };
       const items = await batchGet([gtinKey, ...(batchKey ? [batchKey] : []), ...(itemKey ? [itemKey] : [])]);
-      const gtinItem = find(items, gtinKey);
+      const view = viewOf(find(items, gtinKey));
       const batch = batchKey ? unitFromItem(find(items, batchKey), 'batch') : undefined;
       const item = itemKey ? unitFromItem(find(items, itemKey), 'item') : undefined;
-      return { ...(gtinItem ? { view: toPublicView(gtinItem) } : {}), ...(batch ? { batch } : {}), ...(item ? { item } : {}) };
+      return { ...(view ? { view } : {}), ...(batch ? { batch } : {}), ...(item ? { item } : {}) };
     },
     async getUnitPage(tenant, gtin14, version, ref) {
       const pk = tenantPk(tenant);

@@ -50,6 +50,12 @@ export const EVENT_TYPES = [
   'handover.offered',
   'handover.accepted',
   'handover.cancelled',
+  // A product transferred to another organization, a change of economic operator (docs/transfers.md): in both organizations' logs.
+  'transfer.offered',
+  'transfer.accepted',
+  'transfer.declined',
+  'transfer.cancelled',
+  'transfer.completed',
   // Access beyond the public tier (docs/access.md): grants given and revoked, and every read of restricted elements by another organization.
   'access_grant.created',
   'access_grant.revoked',

@@ -36,6 +36,8 @@ export interface ProductRecord {
   withdrawalReason?: string;
   /** The product has a draft (docs/lifecycle.md#drafts); kept by the draft's own writes, so a listing needs no read of the drafts. */
   hasDraft?: boolean;
+  /** The organizations the product was transferred from, oldest first (docs/transfers.md): their GTIN items point to this owner. */
+  formerOwners?: string[];
 }
 
 export const PRODUCT_STATUSES = ['active', 'withdrawn'] as const;

@@ -125,11 +125,13 @@ export function judgeBattery(model: unknown, item: Json, asOf: string | undefine
  * `force` when the model's qrCodeUrl is not on a verified domain of the organization, unless `force`;
  * nothing to check in the test environment.
  */
-export async function requireBrandHost(tenant: Tenant, product: Pick<ProductRecord, 'qrCodeUrl'>, force: boolean): Promise<void> {
+export async function requireBrandHost(tenant: Tenant, product: Pick<ProductRecord, 'qrCodeUrl' | 'formerOwners'>, force: boolean): Promise<void> {
   if (force || tenant.environment !== 'live') return;
   const hostname = new URL(product.qrCodeUrl).hostname.toLowerCase();
   const domain = await findDomainByHostname(hostname);
   if (domain?.orgId === tenant.orgId && domain.status === 'verified') return;
+  // A product transferred in keeps its QR code on the brand domain of the organization it came from, which points its scans here (docs/transfers.md#the-printed-qr-codes).
+  if (domain?.status === 'verified' && product.formerOwners?.includes(domain.orgId)) return;
   throw new ConflictError(
     `This battery model's QR code is on the platform's host (${hostname}), not on a verified brand domain of yours: a battery's QR code must resolve for its whole life, so a live battery is registered only under your own domain.`,
     {

@@ -88,6 +88,13 @@ async function plan(tenant: Tenant, endpoint: WebhookEndpointRecord, mapped: Map
   if (!parsedData.success) throw fromSource(mapped, toValidationError(parsedData.error), 'data');
 
   const view = await getPublicView(tenant, gtin.gtin14);
+  // A GTIN whose product was transferred to another organization stays claimed here, and is no longer this tenant's to publish (docs/transfers.md).
+  if (view?.movedTo !== undefined) {
+    throw new ValidationError(`${mapped.gtinAt}: GTIN ${gtin.gtin14} belongs to a product transferred to organization ${view.movedTo}; it publishes its passport now.`, mapped.gtinAt, 'Remove the product from this endpoint\'s deliveries.');
+  }
+  if (view?.reservedBy !== undefined) {
+    throw new ValidationError(`${mapped.gtinAt}: GTIN ${gtin.gtin14} belongs to a product being transferred to you (${view.reservedBy}).`, mapped.gtinAt, 'Send the delivery again once the transfer has completed.');
+  }
   const category = view?.category ?? endpoint.defaultCategory;
   // Checked here as publishing checks it (lib/services/passports.ts checkAllergens), so that no product of the delivery is written.
   const contradiction = allergenContradiction(parsedData.data, category);

@@ -1,6 +1,7 @@
 import { eventPut } from '../data/events.ts';
 import { getUnit, getUnitAt, listUnits, writeUnitVersion, type UnitFilter } from '../data/items.ts';
 import { jitteredPause } from '../data/errors.ts';
+import { getProduct, productHolds } from '../data/products.ts';
 import { claimIdentifiers, judgeBattery, modelDataOf, requireBrandHost, withProductIdentifier, type ItemCompleteness } from './battery-items.ts';
 import { appendOnlyRefusal } from '../domain/battery/grantee-writes.ts';
 import { editRefusal } from '../domain/battery/lifecycle.ts';
@@ -138,7 +139,9 @@ async function writeNext(
     // An item withdrawn or reinstated deactivates or reactivates its registry entry, in the same transaction (docs/registry.md#lifecycle).
     const lifecycle = kind === 'item' && current && (current.status === WITHDRAWN) !== (next.status === WITHDRAWN) ? await lifecycleWrites(tenant, registry, product, next, next.status === WITHDRAWN, now, origin) : [];
     const registration = current ? lifecycle : registrationWrites(tenant, registry, [unitIdentifier(tenant, product, next)], now);
-    if ((await writeUnitVersion(tenant, current, next, [eventPut(tenant, event), ...claims, ...registration])) === 'written') return { unit: next, created: !current, ...judged };
+    // The product is still the tenant's when the version lands: a transfer's acceptance removes it (docs/transfers.md#acceptance).
+    if ((await writeUnitVersion(tenant, current, next, [eventPut(tenant, event), ...claims, ...registration, productHolds(tenant, product.productId)])) === 'written') return { unit: next, created: !current, ...judged };
+    if (!(await getProduct(tenant, product.productId, true))) throw new NotFoundError(`No product with id '${product.productId}'.`, { param: 'productId' });
     if (attempt >= ATTEMPTS) {
       // A transaction cut off by the client and sent again fails its condition on its own first attempt: then it is written.
       if ((await getUnit(tenant, kind, product.gtin, value, true))?.digest === next.digest) return { unit: next, created: !current, ...judged };

@@ -1,7 +1,7 @@
 import { config } from '../config.ts';
 import { getDefaultDomain } from '../data/domains.ts';
 import { eventPut } from '../data/events.ts';
-import { getProduct, insertProduct, setProductStatus, updateProduct } from '../data/products.ts';
+import { getGtinClaim, getProduct, insertProduct, setProductStatus, updateProduct } from '../data/products.ts';
 import { digitalLinkUri } from '../domain/digital-link.ts';
 import { brandDigitalLinkUri } from '../domain/domain.ts';
 import { newProductId, UUID_PATTERN } from '../domain/ids.ts';
@@ -46,6 +46,17 @@ export async function createProduct(tenant: Tenant, input: CreateProductInput, o
   };
   const event = newEvent('product.created', toProductView(product), origin, now);
   if ((await insertProduct(product, [eventPut(tenant, event)])) === 'duplicate') {
+    // A GTIN whose product was transferred away, or is being transferred in, stays claimed (docs/transfers.md#the-printed-qr-codes).
+    const claim = await getGtinClaim(tenant, input.gtin);
+    if (claim?.movedTo !== undefined && claim.reservedBy === undefined) {
+      throw new DuplicateError(`GTIN ${input.gtin} belongs to a product you transferred to organization ${claim.movedTo}: its printed QR codes lead there, so the GTIN is not free for another product of yours.`, {
+        param: 'gtin',
+        suggestion: 'Give the new product a GTIN of its own.',
+      });
+    }
+    if (claim?.reservedBy !== undefined) {
+      throw new DuplicateError(`GTIN ${input.gtin} belongs to a product being transferred to you (${claim.reservedBy}).`, { param: 'gtin', suggestion: 'Wait for the transfer to complete: the product is then yours.' });
+    }
     throw new DuplicateError(`A product with GTIN ${input.gtin} already exists.`, {
       param: 'gtin',
       suggestion: 'Use the existing product, or check the GTIN.',

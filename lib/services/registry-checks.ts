@@ -1,5 +1,5 @@
 import { config } from '../config.ts';
-import { listDomains } from '../data/domains.ts';
+import { findDomainByHostname, listDomains } from '../data/domains.ts';
 import { readUnits } from '../data/items.ts';
 import { getText, type GetResult } from '../data/outbound-http.ts';
 import { getPassportVersion } from '../data/passports.ts';
@@ -243,10 +243,24 @@ export function storeSource(tenant: Tenant, records: readonly RegistrationRecord
   const below = new Map<string, Promise<number>>();
   const origin = config().backupPublicOrigin;
   const product = (productId: string) => once(products, productId, () => getProduct(tenant, productId));
-  // An entry whose backupURL is the service's copy of another version of the same passport or record moves to the current version's.
-  const movedBackup = (url: string, urlAt: (version: number) => string, current: number): { backupUrl?: string } => {
+  // An entry whose backupURL is the service's copy of another version of the same passport or record moves to the current version's;
+  // the copy kept under a former owner's key too, for a product transferred in (docs/transfers.md#registrations).
+  const movedBackup = (url: string, urlAt: (version: number, at?: Tenant) => string, current: number, formerOwners: readonly Tenant[] = []): { backupUrl?: string } => {
     const named = /\/(\d+)(?:\/passport)?\.json$/.exec(url)?.[1];
-    return origin && named !== undefined && urlAt(Number(named)) === url ? { backupUrl: urlAt(current) } : {};
+    return origin && named !== undefined && [tenant, ...formerOwners].some((at) => urlAt(Number(named), at) === url) ? { backupUrl: urlAt(current) } : {};
+  };
+  const formerTenants = (p: ProductRecord): Tenant[] => (p.formerOwners ?? []).map((orgId) => ({ orgId, environment: tenant.environment }));
+  // A product transferred in keeps its Digital Link on a former owner's brand domain, verified by that owner (docs/transfers.md#registrations).
+  const transferredHosts = async (): Promise<string[]> => {
+    const hosts: string[] = [];
+    for (const productId of new Set(records.map((r) => r.productId))) {
+      const p = await product(productId);
+      if (!p?.formerOwners?.length) continue;
+      const hostname = new URL(p.qrCodeUrl).hostname.toLowerCase();
+      const claim = await findDomainByHostname(hostname);
+      if (claim?.status === 'verified' && p.formerOwners.includes(claim.orgId)) hosts.push(hostname);
+    }
+    return hosts;
   };
   const dataOf = (p: ProductRecord) => once(modelData, p.productId, async () => (p.passportVersion ? (await getPassportVersion(tenant, p.productId, p.passportVersion))?.data : undefined));
   // The run's batches or items of one product, read together (BatchGetItem, 100 a call).
@@ -258,7 +272,7 @@ export function storeSource(tenant: Tenant, records: readonly RegistrationRecord
     return all.get(value);
   };
   return {
-    verifiedHosts: async () => (await listDomains(tenant.orgId)).filter((d) => d.status === 'verified').map((d) => d.hostname),
+    verifiedHosts: async () => [...(await listDomains(tenant.orgId)).filter((d) => d.status === 'verified').map((d) => d.hostname), ...(await transferredHosts())],
     statusOf: async (upi) => (await getRegistration(tenant, registrationIdOf(tenant.orgId, tenant.environment, upi)))?.status,
     batchExists: (gtin, lot) =>
       once(batches, `${gtin}\u0000${lot}`, async () => (await unitOf('batch', gtin, lot)) !== undefined || (await readUnits(tenant, 'batch', gtin, [lot])).has(lot)),
@@ -275,11 +289,11 @@ export function storeSource(tenant: Tenant, records: readonly RegistrationRecord
       const battery = passportKindOf(p.category) === 'battery';
       if (record.granularity === 'MODEL') {
         const report = completenessReport({ product: p, source: 'passport', version: p.passportVersion, data, asOf: today, generalMissing: () => draftMissing(data, p.category) });
-        const urlAt = (version: number) => passportBackupUrl(origin ?? '', tenant, p.gtin, version);
+        const urlAt = (version: number, at: Tenant = tenant) => passportBackupUrl(origin ?? '', at, p.gtin, version);
         return {
           category: p.category,
           ...(p.passportDigest === undefined ? {} : { digest: p.passportDigest }),
-          ...movedBackup(record.entry.backupURL, urlAt, p.passportVersion),
+          ...movedBackup(record.entry.backupURL, urlAt, p.passportVersion, formerTenants(p)),
           missing: report.missingMandatory,
         };
       }
@@ -297,8 +311,8 @@ export function storeSource(tenant: Tenant, records: readonly RegistrationRecord
         asOf: today,
         generalMissing: () => draftMissing(data, p.category),
       });
-      const urlAt = (version: number) => unitBackupUrl(origin ?? '', tenant, p.gtin, kind, value as string, version);
-      return { category: p.category, digest: unit.digest, ...movedBackup(record.entry.backupURL, urlAt, unit.version), missing: report.missingMandatory };
+      const urlAt = (version: number, at: Tenant = tenant) => unitBackupUrl(origin ?? '', at, p.gtin, kind, value as string, version);
+      return { category: p.category, digest: unit.digest, ...movedBackup(record.entry.backupURL, urlAt, unit.version, formerTenants(p)), missing: report.missingMandatory };
     },
     fetch: (url) => {
       let allowLoopback = false;

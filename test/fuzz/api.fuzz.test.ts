@@ -107,6 +107,11 @@ const EXTRA_STATUSES: Readonly<Record<string, readonly number[]>> = {
   'POST /v1/registry/registrations': [409],
   'POST /v1/registry/files': [409],
   'POST /v1/registry/results': [409, 415],
+  // A transfer (docs/transfers.md): a product in an open transfer or a handover (409); an acceptance whose move goes on (202) or is refused by the state (409).
+  'POST /v1/transfers': [409],
+  'POST /v1/transfers/{transferId}/accept': [202, 409],
+  'POST /v1/transfers/{transferId}/decline': [409],
+  'POST /v1/transfers/{transferId}/cancel': [409],
   // A sign-off of terms that changed since they were read (409 naming digest, docs/labelling.md#sign-off).
   'POST /v1/labelling/sign-offs': [409],
   // A resubmission of a registration that is neither rejected nor held (409 naming status), or with registration off (enabled).

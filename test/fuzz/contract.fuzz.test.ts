@@ -57,6 +57,8 @@ const SKIPPED: Readonly<Record<string, string>> = {
     'a merge patch (RFC 7396) is valid or not by the item it merges into, stored state no schema of the document can carry (covered by test/integration/access.test.ts and test/fuzz/api.fuzz.test.ts)',
   'POST /v1/handovers':
     'its body names another organization on the platform by id and a battery item of the caller, stored state no schema of the document can carry (covered by test/integration/battery-handover.test.ts and test/fuzz/api.fuzz.test.ts)',
+  'POST /v1/transfers':
+    'its body names another organization on the platform by id, stored state no schema of the document can carry (covered by test/integration/transfers.test.ts and test/fuzz/api.fuzz.test.ts)',
   'POST /v1/registry/results':
     'its body is the registry\'s result file (CSV) whose rows must name entries submitted before, stored state no schema of the document can carry (covered by test/integration/registry-files.test.ts and test/fuzz/api.fuzz.test.ts)',
   'POST /v1/imports':

@@ -366,6 +366,37 @@ const CASES: Readonly<Record<string, EventCase>> = {
     success: (id) => ({ path: `/v1/handovers/${id}`, options: asKey(), status: 200 }),
     refused: () => ({ path: `/v1/handovers/ho_${'0'.repeat(20)}`, options: asKey(), status: 404 }),
   },
+  // A product transferred to another organization (docs/transfers.md): this one offers and cancels; the other offers to it, and it accepts or declines.
+  'POST /v1/transfers': {
+    actor: keyActor,
+    prepare: newProduct,
+    success: (id) => ({ path: '/v1/transfers', options: { ...asKey(), body: { productId: id, toOrgId: w.other.orgId } }, status: 201 }),
+    refused: (id) => ({ path: '/v1/transfers', options: { ...asKey(), body: { productId: id, toOrgId: w.org.orgId } }, status: 422 }),
+  },
+  'POST /v1/transfers/{transferId}/accept': {
+    actor: keyActor,
+    prepare: async () => {
+      const theirs = await createProduct(w.other.live, { name: 'Events transferred wine' });
+      return (await ok(call('POST', '/v1/transfers', { key: w.other.live, body: { productId: theirs.productId, toOrgId: w.org.orgId } }), 201)).body.id as string;
+    },
+    success: (id) => ({ path: `/v1/transfers/${id}/accept`, options: asKey(), status: 200 }),
+    refused: () => ({ path: `/v1/transfers/tr_${'0'.repeat(20)}/accept`, options: asKey(), status: 404 }),
+  },
+  'POST /v1/transfers/{transferId}/decline': {
+    actor: keyActor,
+    prepare: async () => {
+      const theirs = await createProduct(w.other.live, { name: 'Events declined wine' });
+      return (await ok(call('POST', '/v1/transfers', { key: w.other.live, body: { productId: theirs.productId, toOrgId: w.org.orgId } }), 201)).body.id as string;
+    },
+    success: (id) => ({ path: `/v1/transfers/${id}/decline`, options: asKey(), status: 200 }),
+    refused: () => ({ path: `/v1/transfers/tr_${'0'.repeat(20)}/decline`, options: asKey(), status: 404 }),
+  },
+  'POST /v1/transfers/{transferId}/cancel': {
+    actor: keyActor,
+    prepare: async () => (await ok(call('POST', '/v1/transfers', { ...asKey(), body: { productId: await newProduct(), toOrgId: w.other.orgId } }), 201)).body.id as string,
+    success: (id) => ({ path: `/v1/transfers/${id}/cancel`, options: asKey(), status: 200 }),
+    refused: () => ({ path: `/v1/transfers/tr_${'0'.repeat(20)}/cancel`, options: asKey(), status: 404 }),
+  },
   'POST /v1/event-subscriptions': {
     actor: keyActor,
     success: () => ({ path: '/v1/event-subscriptions', options: { ...asKey(), body: { url: 'http://127.0.0.1:9/x', events: ['*'] } }, status: 201 }),

@@ -57,6 +57,8 @@ interface World {
   batteryGtin: string;
   /** A's registration of its product's passport in the EU registry (docs/registry.md#registrations). */
   registrationId: string;
+  /** A's product offered to the third organization (docs/transfers.md): B is party to nothing. */
+  transferId: string;
   /** Every value that identifies A's resources. */
   secrets: string[];
 }
@@ -157,6 +159,10 @@ async function setUp(): Promise<World> {
   const registrations = await call('GET', `/v1/registry/registrations?productId=${product.productId}&granularity=MODEL`, { key: a.live });
   if (settings.status !== 200 || registered.status !== 200 || registrations.body.data?.length !== 1) throw new Error(`set-up: ${registered.status} ${registered.text} ${registrations.text}`);
   const registrationId = registrations.body.data[0].id as string;
+  // A's product offered to the third organization (docs/transfers.md), its name holding the token.
+  const transferred = await createProduct(a.live, { name: `Secret Transfer ${token}` });
+  const transfer = await call('POST', '/v1/transfers', { key: a.live, body: { productId: transferred.productId, toOrgId: c.orgId } });
+  if (transfer.status !== 201) throw new Error(`set-up: ${transfer.status} ${transfer.text}`);
 
   const gtin14 = `0${product.gtin}`;
   return {
@@ -186,7 +192,11 @@ async function setUp(): Promise<World> {
     accessRequestId: accessRequest.body.id,
     batteryGtin: battery.gtin,
     registrationId,
+    transferId: transfer.body.id,
     secrets: [
+      transfer.body.id,
+      transferred.productId,
+      `0${transferred.gtin}`,
       signOff.body.digest,
       registrationId,
       operatorGln,
@@ -319,6 +329,8 @@ const accessRequest = () => ({ requestId: w.accessRequestId });
 const readAccessRequest = (): Request => ({ method: 'GET', path: `/v1/access-requests/${w.accessRequestId}` });
 const PUBLIC_TIER = 'answers anyone the public tier of any passport by design (a caller without a grant reads what the resolver shows); restricted elements by tier only (test/integration/access.test.ts)';
 const readHandover = (): Request => ({ method: 'GET', path: `/v1/handovers/${w.handover.id}` });
+const transfer = () => ({ transferId: w.transferId });
+const readTransfer = (): Request => ({ method: 'GET', path: `/v1/transfers/${w.transferId}` });
 
 /** Every route with a path parameter (the resolver's are tested below, by path). */
 const PATH_CASES: Readonly<Record<string, ResourceCase | NotTenantData | { resolver: true }>> = {
@@ -394,6 +406,11 @@ const PATH_CASES: Readonly<Record<string, ResourceCase | NotTenantData | { resol
   'DELETE /v1/handovers/{handoverId}': { ...same(route('DELETE /v1/handovers/{handoverId}'), handover), owner: readHandover },
   // A battery's life (docs/battery.md#a-batterys-life): declaring A's handed-over battery recycled.
   'POST /v1/handovers/{handoverId}/recycle': { ...same(route('POST /v1/handovers/{handoverId}/recycle'), handover), owner: readHandover },
+  // Transfers of a product (docs/transfers.md): A's offer to a third organization.
+  'GET /v1/transfers/{transferId}': same(route('GET /v1/transfers/{transferId}'), transfer),
+  'POST /v1/transfers/{transferId}/accept': { ...same(route('POST /v1/transfers/{transferId}/accept'), transfer), owner: readTransfer },
+  'POST /v1/transfers/{transferId}/decline': { ...same(route('POST /v1/transfers/{transferId}/decline'), transfer), owner: readTransfer },
+  'POST /v1/transfers/{transferId}/cancel': { ...same(route('POST /v1/transfers/{transferId}/cancel'), transfer), owner: readTransfer },
   // Access grants and the EN 18222 reads (docs/access.md).
   'GET /v1/access-grants/{grantId}': same(route('GET /v1/access-grants/{grantId}'), accessGrant),
   'DELETE /v1/access-grants/{grantId}': { ...same(route('DELETE /v1/access-grants/{grantId}'), accessGrant), owner: readGrant },
@@ -477,6 +494,12 @@ const BODY_CASES: Readonly<Record<string, { foreign: () => Request; expect: 404 
     expect: 404,
     param: 'productId',
   },
+  // Transferring A's product: the product named in the body is looked up in the caller's own tenant.
+  'POST /v1/transfers': {
+    foreign: () => ({ method: 'POST', path: '/v1/transfers', body: { productId: w.productId, toOrgId: w.handover.toOrgId } }),
+    expect: 404,
+    param: 'productId',
+  },
   'POST /v1/access-grants': {
     foreign: () => ({ method: 'POST', path: '/v1/access-grants', body: { granteeOrgId: w.handover.toOrgId, tier: 'authority', productIds: [w.productId] } }),
     expect: 404,
@@ -522,6 +545,7 @@ const LISTINGS: Readonly<Record<string, { paths: () => string[] } | NotTenantDat
     paths: () => ['/v1/access-requests?as=requester', '/v1/access-requests', `/v1/access-requests?as=requester&starting_after=${w.accessRequestId}`],
   },
   'GET /v1/handovers': { paths: () => ['/v1/handovers', '/v1/handovers?as=recipient', `/v1/handovers?starting_after=${w.handover.id}`] },
+  'GET /v1/transfers': { paths: () => ['/v1/transfers', '/v1/transfers?direction=incoming', '/v1/transfers?direction=outgoing', `/v1/transfers?starting_after=${w.transferId}`] },
   'GET /v1/labelling/terms': { paths: () => ['/v1/labelling/terms?lang=de', '/v1/labelling/terms'] },
   'GET /v1/labelling/sign-offs': { paths: () => ['/v1/labelling/sign-offs', '/v1/labelling/sign-offs/de'] },
   'GET /v1/labelling/settings': { notTenantData: 'a choice of two values and the languages signed off, which identify nothing (another organization sees its own: test/integration/labelling-sign-offs.test.ts)' },

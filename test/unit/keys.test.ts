@@ -33,6 +33,9 @@ import {
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { getRegistration, insertRegistrationIfAbsent, listRegistrations, registrationPut, updateRegistration } from '../../lib/data/registrations.ts';
 import type { RegistrationRecord } from '../../lib/domain/registry/registration.ts';
+import { getTransfer, insertTransfer, listTransfers, openTransferOf, readRange } from '../../lib/data/transfers.ts';
+import { batchVersionsPrefix, itemVersionsPrefix, versionPagePrefix } from '../../lib/data/keys.ts';
+import type { TransferRecord } from '../../lib/domain/transfer.ts';
 import {
   deleteSubscription, getDelivery, getSubscription, insertSubscription, listDeliveries, listSubscriptions, markSubscriptionHealth, putSubscription, recordAttempt,
 } from '../../lib/data/event-subscriptions.ts';
@@ -498,6 +501,49 @@ describe('stored keys', () => {
       'after T#org_1#test | REG#reg_aaaaaaaaaaaaaaaaaaaaaaaaaa',
       'T#org_1#test | REG#reg_aaaaaaaaaaaaaaaaaaaaaaaaaa',
       'T#org_1#test | REG#reg_aaaaaaaaaaaaaaaaaaaaaaaaaa',
+    ]);
+  });
+});
+
+describe('stored keys of transfers (docs/transfers.md)', () => {
+  it('keeps both copies of a transfer, the open-transfer claim and the ranges the move reads in the tenant partitions', async () => {
+    // Prepare
+    const record: TransferRecord = {
+      transferId: 'tr_0000000000aaaaaaaaaa',
+      environment: 'test',
+      status: 'offered',
+      productId: product.productId,
+      gtin: product.gtin,
+      productName: product.name,
+      category: 'wine',
+      from: { orgId: 'org_1' },
+      to: { orgId: 'org_2' },
+      createdAt: product.createdAt,
+      updatedAt: product.createdAt,
+    };
+    // Act
+    await insertTransfer(record, []);
+    await getTransfer(tenant, record.transferId);
+    await openTransferOf(tenant, product.productId);
+    await listTransfers(tenant, ['out', 'in'], 10, record.transferId);
+    await readRange(tenant, versionPagePrefix(product.gtin), undefined, 25);
+    await readRange(tenant, batchVersionsPrefix(product.gtin), undefined, 25);
+    await readRange(tenant, itemVersionsPrefix(product.gtin), undefined, 25);
+    // Assess
+    expect(keysSent()).toEqual([
+      `T#org_1#test | TRANSFEROPEN#${product.productId}`,
+      'T#org_1#test | TRANSFER#tr_0000000000aaaaaaaaaa',
+      'T#org_2#test | TRANSFERIN#tr_0000000000aaaaaaaaaa',
+      'T#org_1#test | TRANSFER#tr_0000000000aaaaaaaaaa',
+      'T#org_1#test | TRANSFERIN#tr_0000000000aaaaaaaaaa',
+      `T#org_1#test | TRANSFEROPEN#${product.productId}`,
+      'query T#org_1#test | TRANSFER#',
+      'after T#org_1#test | TRANSFER#tr_0000000000aaaaaaaaaa',
+      'query T#org_1#test | TRANSFERIN#',
+      'after T#org_1#test | TRANSFERIN#tr_0000000000aaaaaaaaaa',
+      'query T#org_1#test | PAGE#04006381333931#',
+      'query T#org_1#test | BATCHV#04006381333931#',
+      'query T#org_1#test | ITEMV#04006381333931#',
     ]);
   });
 });
