@@ -38,7 +38,11 @@ export function transferOperations(): Record<string, OperationDoc> {
       tag: 'Products',
       responses: {
         200: { description: 'The completed transfer: the product is yours', schema: transferSchema },
-        202: { description: 'The accepted transfer, its move under way: accept again (Retry-After) to go on', schema: transferSchema },
+        202: {
+          description: 'The accepted transfer, its move under way: accept again (Retry-After) to go on',
+          schema: transferSchema,
+          headers: { 'Retry-After': { description: 'Seconds before accepting again goes on with the move: 1', schema: z.string(), required: true } },
+        },
       },
       errors: [...API_KEY_ERRORS, 404, 409],
     },
