@@ -35,7 +35,7 @@ export type MovePhase = (typeof MOVE_PHASES)[number];
 
 /**
  * The kinds of stored items the copy step carries over, in order: each a range of the sender's
- * partition read a page at a time (docs/transfers.md#what-moves).
+ * partition read a page at a time (docs/transfers.md#what-moves-and-what-stays).
  */
 export const COPY_SETS = ['passports', 'pages', 'batches', 'batchVersions', 'items', 'itemVersions', 'draft'] as const;
 export type CopySet = (typeof COPY_SETS)[number];

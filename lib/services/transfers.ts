@@ -98,7 +98,7 @@ function eventsOf(type: 'transfer.offered' | 'transfer.accepted' | 'transfer.dec
 
 /**
  * 409 when the product takes part in a battery handover that its move would break
- * (docs/transfers.md#what-is-refused): one offered, or a waste handover whose recipient answers for
+ * (docs/transfers.md#limits): one offered, or a waste handover whose recipient answers for
  * the battery's passport through the sender's tenant. Reads the sender's handovers (all of them: one
  * Query, a page of 100 at a time).
  */
@@ -238,7 +238,7 @@ export interface AcceptOutcome {
 
 /**
  * `POST /v1/transfers/{transferId}/accept`, by the receiving organization. An offered transfer is
- * accepted in one transaction (docs/transfers.md#acceptance): both copies accepted with the product as
+ * accepted in one transaction (docs/transfers.md#limits): both copies accepted with the product as
  * it is (its record on the sender's copy), the sender's product item deleted on the condition that it
  * is unchanged (from then on the sender's API answers 404 for it, and no write of the sender reaches
  * it), the receiver's GTIN reserved, and both logs' transfer.accepted. The move then runs for at most

@@ -348,7 +348,7 @@ function midSentenceName(key: TextKey, lang: Lang, t: Translate): string {
 
 /**
  * Where the row name with its "of which" taken off is only an adjective ("saturat", "κορεσμένα"),
- * the statement names the nutrient whole. Unconfirmed wording (docs/labelling.md#unconfirmed).
+ * the statement names the nutrient whole. Unconfirmed wording (docs/labelling.md#evidence).
  */
 const MID_SENTENCE: Readonly<Partial<Record<Lang, Partial<Record<TextKey, string>>>>> = {
   mt: { saturates: 'xaħam saturat' },
