@@ -26,7 +26,7 @@ export const draftSchema = z
     missing: z
       .array(z.string())
       .describe(
-        "What publishing the draft would refuse as missing, as the 422's param would name it (e.g. data.nutrition.saturatedFatG; data.nutrition when a wine has none): a wine's nutrition declaration must be complete (Regulation (EU) No 1169/2011 Art. 30(1)); a battery passport's mandatory elements on the day read (e.g. data.labeling.declarationOfConformity; GET …/passport/completeness?draft=true has the full report). Empty when the draft is complete",
+        "What publishing the draft would refuse as missing, as the 422's param would name it (e.g. data.nutrition.saturatedFatG; data.nutrition when a wine has none): a wine's nutrition declaration must be complete (Regulation (EU) No 1169/2011 Art. 30(1)); a battery passport's mandatory elements on the day publishing it without asOf would judge it, the later of today and 18 February 2027 (e.g. data.labeling.declarationOfConformity; GET …/passport/completeness?draft=true has the full report). Empty when the draft is complete",
       ),
   })
   .meta({ id: 'Draft' });

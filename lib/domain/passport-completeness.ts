@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { ACCESS_TIERS } from './battery/access-tiers.ts';
-import { BATTERY_CATEGORIES, type BatteryCategory } from './battery/categories.ts';
+import { BATTERY_CATEGORIES, PASSPORT_MANDATORY_FROM, type BatteryCategory } from './battery/categories.ts';
 import { completeness, ELEMENTS, type ElementCompleteness } from './battery/elements.ts';
 import type { IsoDate } from './battery/element-map.ts';
 import { CATEGORIES, type Category } from './enums.ts';
@@ -15,6 +15,15 @@ import { passportKindOf } from './passport-kinds.ts';
  * (a wine's nutrition declaration) and no elements.
  */
 
+/**
+ * Why a passport is judged on its day (docs/battery.md#the-day-judged): `as_of` the day the request
+ * named; `today`; `mandatory_from` 18 February 2027, the day the battery passport becomes mandatory
+ * (Regulation (EU) 2023/1542 Art. 77(1)); `placed_on_market` the day the passport says its battery
+ * was placed on the market.
+ */
+export const JUDGED_ON_REASONS = ['as_of', 'today', 'mandatory_from', 'placed_on_market'] as const;
+export type JudgedOnReason = (typeof JUDGED_ON_REASONS)[number];
+
 /** `GET …/passport/completeness`: the draft instead of the current version, and the day to judge on. */
 export const completenessQuerySchema = z.strictObject({
   draft: z
@@ -24,7 +33,9 @@ export const completenessQuerySchema = z.strictObject({
   asOf: z.iso
     .date({ error: 'asOf must be a day such as 2027-02-18.' })
     .optional()
-    .describe('The day to judge on (YYYY-MM-DD); default today (UTC). The obligations of a battery passport start on 18 February 2027 and later for some elements (docs/battery.md#dates)'),
+    .describe(
+      'The day to judge on (YYYY-MM-DD), earlier days too, for planning. Default: for a battery passport the later of today (UTC) and 18 February 2027, when the battery passport becomes mandatory (Regulation (EU) 2023/1542 Art. 77(1)), or the later day the passport says its battery was placed on the market; for other passports today. judgedOn says which (docs/battery.md#the-day-judged)',
+    ),
 });
 
 /** `POST /v1/passports` and `POST …/draft/publish`: a later day to judge a battery passport on. */
@@ -33,7 +44,7 @@ export const publishQuerySchema = z.strictObject({
     .date({ error: 'asOf must be a day such as 2027-02-18.' })
     .optional()
     .describe(
-      'Battery passports only: judge the passport on this day\'s obligations when it is later than today (UTC), e.g. the day the model\'s first batteries are placed on the market; a day before today counts as today. Ignored for other categories',
+      'Battery passports only: judge the passport on this day\'s obligations, e.g. the day the model\'s first batteries are placed on the market; a day before today counts as today. Without it a battery passport is judged on the later of today (UTC) and 18 February 2027, when the battery passport becomes mandatory (Regulation (EU) 2023/1542 Art. 77(1)), or the later day the passport says its battery was placed on the market (docs/battery.md#the-day-judged). Ignored for other categories',
     ),
 });
 
@@ -48,8 +59,16 @@ export const forceQueryParam = z
     'Battery items in the live environment only: true registers the battery although its model\'s QR code is on the platform\'s host rather than on a verified brand domain of the organization (409 conflict otherwise; docs/brand-domains.md#battery-items). Ignored for other categories and in the test environment',
   );
 
-/** `PUT …/items/{serial}`: the day to judge a battery on, and `force`. */
-export const putItemQuerySchema = publishQuerySchema.extend({ force: forceQueryParam });
+/** `PUT …/items/{serial}`: the day to judge a battery on (today by default: docs/battery.md#the-individual-battery), and `force`. */
+export const putItemQuerySchema = z.strictObject({
+  asOf: z.iso
+    .date({ error: 'asOf must be a day such as 2027-02-18.' })
+    .optional()
+    .describe(
+      'Battery items only: judge the battery on this day\'s obligations when it is later than today (UTC), e.g. the day it is placed on the market; a day before today counts as today, and so does no asOf (docs/battery.md#the-individual-battery). Ignored for other categories',
+    ),
+  force: forceQueryParam,
+});
 
 const SOURCES = ['passport', 'draft'] as const;
 const LEVELS = ['model', 'item', 'all'] as const;
@@ -75,6 +94,16 @@ export const completenessReportSchema = z
     source: z.enum(SOURCES).describe('passport: the current version (or the one just published); draft: the product\'s draft'),
     version: z.int().min(1).nullable().describe('The version judged; null for a draft'),
     asOf: z.iso.date().describe('The day judged on'),
+    judgedOn: z
+      .object({
+        reason: z
+          .enum(JUDGED_ON_REASONS)
+          .describe(
+            'Why asOf is the day judged: as_of, the day the request named; today; mandatory_from, 18 February 2027, when the battery passport becomes mandatory (Regulation (EU) 2023/1542 Art. 77(1)), the default for a battery passport until then; placed_on_market, the later day the passport says its battery was placed on the market (docs/battery.md#the-day-judged)',
+          ),
+        words: z.string().describe('The same in English words: "judged as on 18 Feb 2027, when the passport becomes mandatory (Regulation (EU) 2023/1542 Art. 77(1))"'),
+      })
+      .describe('Why the report judges on asOf'),
     batteryCategory: z
       .enum(BATTERY_CATEGORIES)
       .nullable()
@@ -95,8 +124,93 @@ export type CompletenessReport = z.infer<typeof completenessReportSchema>;
 /** The day (UTC) of an instant, YYYY-MM-DD. */
 export const dayOf = (instant: Date = new Date()): IsoDate => instant.toISOString().slice(0, 10);
 
-/** The day publishing judges a battery passport on: today, or `asOf` when it is later. */
+/** The day a battery item is judged on at registration: today, or `asOf` when it is later (docs/battery.md#the-individual-battery). */
 export const publishDay = (asOf: IsoDate | undefined, today: IsoDate = dayOf()): IsoDate => (asOf !== undefined && asOf > today ? asOf : today);
+
+export interface JudgedOn {
+  day: IsoDate;
+  reason: JudgedOnReason;
+}
+
+const isDay = (value: unknown): value is IsoDate => typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value);
+
+/** A battery passport as the day it is judged on depends on it: its data and its product's granularity. */
+export interface JudgedPassport {
+  data: unknown;
+  granularity?: ProductGranularity | undefined;
+}
+
+/**
+ * The day a battery passport says its battery was placed on the market, if it says one: the Battery
+ * Pass data model has no such element, so the only statement of it is the measurement taken at the
+ * placing on the market (`performanceAndDurability.measuredPerformance`, occasion
+ * `placing_on_market`, an extension of the data model: its `lastUpdate` day), and only where the
+ * version is one battery's passport (granularity item): a model's version describes no one
+ * battery. Our reading, not the regulation's (docs/battery.md#the-day-judged).
+ */
+export function placedOnMarketOf({ data, granularity }: JudgedPassport): IsoDate | undefined {
+  if (granularity !== 'item') return undefined;
+  const performance = isRecord(data) ? data.performanceAndDurability : undefined;
+  const measured = isRecord(performance) ? performance.measuredPerformance : undefined;
+  if (!Array.isArray(measured)) return undefined;
+  const days = measured.flatMap((entry) => (isRecord(entry) && entry.occasion === 'placing_on_market' && isDay(entry.lastUpdate) ? [entry.lastUpdate.slice(0, 10)] : []));
+  return days.sort()[0];
+}
+
+/**
+ * The day a battery passport is judged on when the request names none (docs/battery.md#the-day-judged):
+ * the latest of today, 18 February 2027 (PASSPORT_MANDATORY_FROM: from then every LMT, industrial
+ * above 2 kWh and electric vehicle battery placed on the market or put into service needs its
+ * passport, Regulation (EU) 2023/1542 Art. 77(1)) and the day the passport says its battery was
+ * placed on the market. So a passport is never called complete for a day on which nothing is due
+ * yet; of equal days the more specific reason is given (placed on the market, then mandatory from).
+ */
+export function defaultJudgedOn(passport: JudgedPassport, today: IsoDate = dayOf()): JudgedOn {
+  const placed = placedOnMarketOf(passport);
+  const candidates: JudgedOn[] = [
+    ...(placed ? [{ day: placed, reason: 'placed_on_market' as const }] : []),
+    { day: PASSPORT_MANDATORY_FROM, reason: 'mandatory_from' },
+    { day: today, reason: 'today' },
+  ];
+  return candidates.reduce((latest, next) => (next.day > latest.day ? next : latest));
+}
+
+/**
+ * The day publishing judges a passport on (docs/battery.md#completeness-and-publishing): a battery
+ * passport (`battery`; undefined for any other passport, judged today) on `asOf` when the request
+ * names one (a day before today counts as today: a passport is never judged on a day that has
+ * passed), else on defaultJudgedOn.
+ */
+export function publishJudgedOn(asOf: IsoDate | undefined, battery: JudgedPassport | undefined, today: IsoDate = dayOf()): JudgedOn {
+  if (!battery) return { day: today, reason: 'today' };
+  if (asOf !== undefined) return asOf > today ? { day: asOf, reason: 'as_of' } : { day: today, reason: 'today' };
+  return defaultJudgedOn(battery, today);
+}
+
+/** The day a completeness report judges on: `asOf` as named (an earlier day too, for planning), else as publishing would. */
+export function reportJudgedOn(asOf: IsoDate | undefined, battery: JudgedPassport | undefined, today: IsoDate = dayOf()): JudgedOn {
+  if (asOf !== undefined) return { day: asOf, reason: 'as_of' };
+  return publishJudgedOn(undefined, battery, today);
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+/** A day as people write it: 18 Feb 2027. */
+export const dayInWords = (day: IsoDate): string => `${Number(day.slice(8, 10))} ${MONTHS[Number(day.slice(5, 7)) - 1] ?? ''} ${day.slice(0, 4)}`;
+
+/** The judged day in words, as the report and the dashboard say it: "judged as on 18 Feb 2027, when the passport becomes mandatory". */
+export function judgedOnWords({ day, reason }: JudgedOn): string {
+  const on = `judged as on ${dayInWords(day)}`;
+  switch (reason) {
+    case 'mandatory_from':
+      return `${on}, when the passport becomes mandatory (Regulation (EU) 2023/1542 Art. 77(1))`;
+    case 'placed_on_market':
+      return `${on}, when the passport says the battery was placed on the market`;
+    case 'today':
+      return `${on}, today`;
+    default:
+      return `${on}, the day asked for`;
+  }
+}
 
 /** The elements a product's version is judged on: one battery's passport (granularity item) holds them all, a model's passport the model's. */
 export const levelOf = (granularity: ProductGranularity | undefined): 'model' | 'all' => (granularity === 'item' ? 'all' : 'model');
@@ -153,13 +267,16 @@ export interface ReportSubject {
   version: number | null;
   data: unknown;
   asOf: IsoDate;
+  /** Why `asOf` (reportJudgedOn, publishJudgedOn); without it, `today` when asOf is today, else `as_of`. */
+  judgedOn?: JudgedOn;
   /** What publishing other passports would refuse as missing, as `data.…` paths (lib/domain/draft.ts draftMissing). */
   generalMissing: () => string[];
 }
 
 /** The report of a version or draft, battery or not. */
-export function completenessReport({ product, source, version, data, asOf, generalMissing }: ReportSubject): CompletenessReport {
-  const head = { productId: product.productId, category: product.category, source, version, asOf };
+export function completenessReport({ product, source, version, data, asOf, judgedOn, generalMissing }: ReportSubject): CompletenessReport {
+  const judged: JudgedOn = judgedOn?.day === asOf ? judgedOn : { day: asOf, reason: asOf === dayOf() ? 'today' : 'as_of' };
+  const head = { productId: product.productId, category: product.category, source, version, asOf, judgedOn: { reason: judged.reason, words: judgedOnWords(judged) } };
   if (passportKindOf(product.category) === 'battery') {
     const battery = batteryCompleteness(data, { asOf, granularity: product.granularity });
     return { ...head, ...battery, complete: battery.missingMandatory.length === 0 };

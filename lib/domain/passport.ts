@@ -399,7 +399,7 @@ export const createdPassportSchema = passportSchema
     createdAt: z.iso.datetime(),
     completeness: completenessReportSchema
       .optional()
-      .describe('Battery passports: the completeness report of the version published, judged on the day of publishing (or asOf); docs/battery.md#completeness-and-publishing'),
+      .describe('Battery passports: the completeness report of the version published, judged on the day publishing judged it (asOf, or by default the later of today and 18 February 2027; judgedOn says which); docs/battery.md#completeness-and-publishing'),
     registry: publicationRegistrySchema.optional(),
   })
   .meta({ id: 'CreatedPassport' });

@@ -22,12 +22,15 @@ import { brandDigitalLinkUri } from '../domain/domain.ts';
 import { newEvent, type Origin } from '../domain/events.ts';
 import { newProductId } from '../domain/ids.ts';
 import { nextPassportVersion } from '../domain/passport-version.ts';
+import type { RegistrySettings } from '../domain/registry/settings.ts';
+import type { TransactItem } from '../data/writes.ts';
+import { modelIdentifier, registrationWrites, registrySettingsForPublishing } from './registrations.ts';
 import { canonicalHeader, columnOf, EXAMPLE_GTIN, inPeoplesWords, isExampleGtin, rowToInput } from '../domain/import-columns.ts';
 import { IMPORT_ID_PATTERN, MAX_IMPORT_JSON_DEPTH, type ImportCounts, type ImportRecord, type ImportRowError } from '../domain/imports.ts';
 import { canonicalJson } from '../domain/json.ts';
 import { passportDataSchema, passportKindMismatch, WINE_FISH_MESSAGE, wineDeclaresFish, type PassportData, type PassportVersion } from '../domain/passport.ts';
 import { batteryPassportDataSchema } from '../domain/battery/index.ts';
-import { batteryCompleteness, dayOf } from '../domain/passport-completeness.ts';
+import { batteryCompleteness, dayOf, judgedOnWords, publishJudgedOn } from '../domain/passport-completeness.ts';
 import { holdsBatteryData, PASSPORT_JSON_COLUMN } from '../domain/passport-kinds.ts';
 import { depthExceededAt } from '../http/json-depth.ts';
 import { energyMismatch, energyMismatchMessage, missingDeclaration, withComputedEnergy } from '../domain/nutrition.ts';
@@ -129,10 +132,12 @@ function checkBatteryCell(row: number, cells: Record<string, string>, text: stri
   }
   const parsed = batteryPassportDataSchema.safeParse(value);
   if (!parsed.success) return { errors: issuesToErrors(row, cells, parsed.error.issues, ['passport']) };
-  const missing = batteryCompleteness(parsed.data, { asOf, granularity }).missingMandatory;
+  // Judged as publishing judges it without asOf: the later of today and the day the passport becomes mandatory (docs/battery.md#the-day-judged).
+  const judged = publishJudgedOn(undefined, { data: parsed.data, granularity }, asOf);
+  const missing = batteryCompleteness(parsed.data, { asOf: judged.day, granularity }).missingMandatory;
   return {
     data: parsed.data,
-    errors: missing.map((path) => ({ row, column: `passport.${path.replace(/^data\./, '')}`, message: `This element is mandatory for the battery's category on ${asOf} (docs/battery.md#completeness-and-publishing): the passport lacks it.` })),
+    errors: missing.map((path) => ({ row, column: `passport.${path.replace(/^data\./, '')}`, message: `This element is mandatory for the battery's category on ${judged.day} (${judgedOnWords(judged)}; docs/battery.md#completeness-and-publishing): the passport lacks it.` })),
   };
 }
 
@@ -299,9 +304,10 @@ export async function planRows(tenant: Tenant, stored: readonly StoredRow[], now
     if (wineErrors.length) return { kind: 'failed', errors: describeRowErrors(cells, firstPerColumn(wineErrors)) };
     // A battery product passported by item holds all its elements on its version: judged again at its granularity.
     if (row.passport !== undefined && holdsBatteryData(row.passport) && row.product.granularity === undefined && current.granularity === 'item') {
-      const missing = batteryCompleteness(row.passport, { asOf: now.slice(0, 10), granularity: 'item' }).missingMandatory;
+      const judged = publishJudgedOn(undefined, { data: row.passport, granularity: 'item' }, now.slice(0, 10));
+      const missing = batteryCompleteness(row.passport, { asOf: judged.day, granularity: 'item' }).missingMandatory;
       if (missing.length) {
-        return { kind: 'failed', errors: describeRowErrors(cells, missing.map((path) => ({ row: row.row, column: `passport.${path.replace(/^data\./, '')}`, message: `This element is mandatory for a battery passported by item on ${now.slice(0, 10)}: the passport lacks it.` }))) };
+        return { kind: 'failed', errors: describeRowErrors(cells, missing.map((path) => ({ row: row.row, column: `passport.${path.replace(/^data\./, '')}`, message: `This element is mandatory for a battery passported by item on ${judged.day} (${judgedOnWords(judged)}): the passport lacks it.` }))) };
       }
     }
     const passportChanged = row.passport !== undefined && canonicalJson(row.passport) !== canonicalJson(view.passport?.data ?? null);

@@ -11,7 +11,7 @@ import { allergenRefusal, nutritionRefusal, type Refusal } from '../domain/passp
 import { toPassportView } from '../domain/passport-view.ts';
 import { nextPassportVersion } from '../domain/passport-version.ts';
 import { passportDataSchemaFor, passportKindMismatch, WINE_FISH_MESSAGE, wineDeclaresFish, type PassportVersion, type PassportData } from '../domain/passport.ts';
-import { batteryCompleteness, completenessReport, publishDay, type CompletenessReport } from '../domain/passport-completeness.ts';
+import { batteryCompleteness, completenessReport, judgedOnWords, publishJudgedOn, type CompletenessReport } from '../domain/passport-completeness.ts';
 import { passportKindOf } from '../domain/passport-kinds.ts';
 import { isWine } from '../domain/wine.ts';
 import type { ProductRecord } from '../domain/product.ts';
@@ -86,11 +86,11 @@ export function checkPassportKind(product: Pick<ProductRecord, 'category'>, data
  * category on `asOf` (docs/battery.md#completeness-and-publishing); nothing else of the report
  * refuses it. A passport without a battery category is held to what every category must have.
  */
-export function checkBatteryCompleteness(product: Pick<ProductRecord, 'granularity'>, data: PassportData, asOf: string): void {
+export function checkBatteryCompleteness(product: Pick<ProductRecord, 'granularity'>, data: PassportData, asOf: string, why?: string): void {
   const report = batteryCompleteness(data, { asOf, granularity: product.granularity });
   if (report.missingMandatory.length === 0) return;
   const category = report.batteryCategory ? `${/^[aeiou]/.test(report.batteryCategory) ? 'an' : 'a'} ${report.batteryCategory} battery` : 'every battery category';
-  throw new MissingElementsError(report.missingMandatory, `${category} on ${asOf}`);
+  throw new MissingElementsError(report.missingMandatory, `${category} on ${asOf}${why ? ` (${why})` : ''}`);
 }
 
 const batteryCategoryIn = (data: unknown): unknown => ((data as { generalProductInformation?: { batteryCategory?: unknown } } | undefined)?.generalProductInformation ?? {}).batteryCategory;
@@ -132,9 +132,11 @@ async function checkCategoryFixed(tenant: Tenant, product: ProductRecord, given:
 export async function publishVersion(tenant: Tenant, product: ProductRecord, given: PassportData, options: PublishOptions): Promise<PublishResult> {
   checkPassportKind(product, given);
   // A battery passport (docs/battery.md#completeness-and-publishing): judged on its mandatory elements, answered with its report; no legal terms on its pages.
-  const battery = passportKindOf(product.category) === 'battery' ? { asOf: publishDay(options.asOf) } : undefined;
+  // Without asOf it is judged on the later of today and the day the passport becomes mandatory (docs/battery.md#the-day-judged).
+  const judgedOn = passportKindOf(product.category) === 'battery' ? publishJudgedOn(options.asOf, { data: given, granularity: product.granularity }) : undefined;
+  const battery = judgedOn ? { asOf: judgedOn.day, judgedOn } : undefined;
   if (battery) {
-    checkBatteryCompleteness(product, given, battery.asOf);
+    checkBatteryCompleteness(product, given, battery.asOf, judgedOnWords(battery.judgedOn));
     await checkCategoryFixed(tenant, product, given);
   } else checkGeneralPassport(given, product.category);
   const data = battery ? given : withComputedEnergy(given, product.category);
@@ -144,7 +146,7 @@ export async function publishVersion(tenant: Tenant, product: ProductRecord, giv
   // The EU registry (docs/registry.md#registrations): when the tenant's settings are enabled, the model's registration joins the version's transaction.
   const registry = await registrySettingsForPublishing(tenant);
   const completeness = (passport: PassportVersion) =>
-    battery && { completeness: completenessReport({ product, source: 'passport', version: passport.version, data: passport.data, asOf: battery.asOf, generalMissing: () => [] }) };
+    battery && { completeness: completenessReport({ product, source: 'passport', version: passport.version, data: passport.data, asOf: battery.asOf, judgedOn: battery.judgedOn, generalMissing: () => [] }) };
   let current: ProductRecord | undefined = product;
   for (let attempt = 1; attempt <= MAX_ATTEMPTS && current; attempt++) {
     if (wanted !== undefined && current.passportVersion) {

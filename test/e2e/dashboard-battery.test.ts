@@ -145,4 +145,55 @@ describe('the dashboard’s battery passport', () => {
     expect(pageErrors).toEqual([]);
     await page.context().close();
   });
+
+  it.skipIf(mode === 'skip')('says on which day it judges ("judged as on 18 Feb 2027, when the passport becomes mandatory") and asks before publishing an incomplete passport (issue 41, Major 3)', { timeout: 150_000 }, async () => {
+    if (!browser) throw new Error(CHROMIUM_MISSING);
+    // Prepare: a model whose draft states its category and nothing else
+    const sparse = await createProduct(org.live, { name: 'EVP75 one element filled', category: 'battery' });
+    const draft = await call('PUT', `/v1/products/${sparse.productId}/draft`, { key: org.live, body: { data: { generalProductInformation: { batteryCategory: 'ev' } } } });
+    expect(draft.status, draft.text).toBe(200);
+    const page = await signedInPage(browser, session);
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    const form = page.getByTestId('battery-form');
+    const completeness = page.getByTestId('completeness');
+    const dialog = page.getByRole('dialog', { name: 'Publish an incomplete passport?' });
+    const early = new Date().toISOString().slice(0, 10) < '2027-02-18';
+
+    // Act: the Passport tab, "Judge on" left empty
+    await page.goto(`${baseUrl()}/dashboard/#/products/${sparse.productId}/passport`);
+    await form.waitFor(POLL);
+    // Assess: not "Complete" for one element of 68, and the day judged in words
+    await expect.poll(() => completeness.getByTestId('completeness-summary').getAttribute('data-complete'), POLL).toBe('false');
+    const day = completeness.getByTestId('completeness-day');
+    if (early) expect(await day.innerText()).toBe('Judged as on 18 Feb 2027, when the passport becomes mandatory (Regulation (EU) 2023/1542 Art. 77(1)).');
+    else expect(await day.getAttribute('data-reason')).toBe('today');
+    await checkpoint(page, 'battery-judged-day');
+
+    // Act: publish
+    await form.getByRole('button', { name: 'Publish', exact: true }).click();
+    if (!early) {
+      // From 18 February 2027 nothing is published early: the API's refusal lists what is missing.
+      await page.getByText('The API refused this passport').waitFor(POLL);
+      expect((await call('GET', `/v1/products/${sparse.productId}/passport`, { key: org.live })).status).toBe(404);
+      return;
+    }
+    // Assess: a confirmation first, naming what is missing and the day; cancelled, nothing is published
+    await dialog.waitFor(POLL);
+    expect(await dialog.innerText()).toMatch(/This passport lacks \d+ elements mandatory for Electric vehicle battery, judged as on 18 Feb 2027, when the passport becomes mandatory/);
+    await checkpoint(page, 'battery-publish-incomplete');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden', ...POLL });
+    expect((await call('GET', `/v1/products/${sparse.productId}/passport`, { key: org.live })).status).toBe(404);
+
+    // Act: publish again, and confirm
+    await form.getByRole('button', { name: 'Publish', exact: true }).click();
+    await dialog.getByRole('button', { name: 'Publish incomplete passport' }).click();
+    // Assess: version 1, judged as on today, on purpose
+    await page.getByText('Version 1 is published').waitFor(POLL);
+    const published = await call('GET', `/v1/products/${sparse.productId}/passport`, { key: org.live });
+    expect(published.body).toMatchObject({ version: 1, data: { generalProductInformation: { batteryCategory: 'ev' } } });
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+  });
 });

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, call, expectError, newOrg, type TestOrg } from '../support/api.ts';
+import { batteryModelData } from '../support/battery.ts';
 import { createProduct, publish, type CreatedProduct } from '../support/fixtures.ts';
 import { eventually } from '../support/queues.ts';
 
@@ -49,8 +50,9 @@ beforeAll(async () => {
   [maker, repurposer, wasteOperator] = await Promise.all([newOrg('Cell Maker GmbH'), newOrg('Second Life Storage BV'), newOrg('Battery Recycling SA')]);
   ev = await createProduct(maker.live, { name: 'EVP75 traction battery', category: 'battery' });
   storage = await createProduct(repurposer.live, { name: 'SLS home storage (second life)', category: 'battery' });
-  await publish(maker.live, ev.productId, { generalProductInformation: { batteryCategory: 'ev' } });
-  await publish(repurposer.live, storage.productId, { generalProductInformation: { batteryCategory: 'stationary' } });
+  // Complete passports: a battery passport published without asOf is judged on the later of today and 18 February 2027 (docs/battery.md#the-day-judged).
+  await publish(maker.live, ev.productId, batteryModelData('ev'));
+  await publish(repurposer.live, storage.productId, { ...batteryModelData('ev'), generalProductInformation: { ...batteryModelData('ev').generalProductInformation, batteryCategory: 'stationary' } });
 });
 
 describe('point 13: a battery’s life is a state machine of operations', () => {

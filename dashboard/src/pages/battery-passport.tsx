@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useId, useRef, useState } from 'preact/hooks';
+import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { PASSPORT_MANDATORY_FROM } from '../../../lib/domain/battery/categories.ts';
 import type { AccessTier } from '../../../lib/domain/battery/access-tiers.ts';
 import { api, ApiError, type CompletenessElement, type CompletenessReport, type Draft, type Passport, type Product } from '../api.ts';
@@ -97,6 +97,13 @@ interface Placed {
 }
 const NONE: Placed = { fields: {}, aspects: {} };
 type Errors = Readonly<Record<string, Error>>;
+
+/** Today (UTC), YYYY-MM-DD: the day an early publication is judged on. */
+const today = (): string => new Date().toISOString().slice(0, 10);
+/** A day as people write it, as the API's report words it: 18 Feb 2027. */
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const dayInWords = (day: string): string => `${Number(day.slice(8, 10))} ${MONTHS[Number(day.slice(5, 7)) - 1] ?? ''} ${day.slice(0, 4)}`;
+const capitalized = (text: string): string => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
 
 const isDay = (text: string): boolean => /^\d{4}-\d{2}-\d{2}$/.test(text) && !Number.isNaN(Date.parse(`${text}T00:00:00Z`));
 
@@ -508,6 +515,12 @@ function BatteryForm(props: {
   const [placed, setPlaced] = useState<Placed>(NONE);
   const [busy, setBusy] = useState<'save' | 'publish'>();
   const [saved, setSaved] = useState<string>();
+  /** A publication waiting for the person's confirmation: the draft's report on the day publishing judges it, and the day it would be published on instead. */
+  const [pending, setPending] = useState<{ report: CompletenessReport; on: string }>();
+  const confirmDialog = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    if (pending && !confirmDialog.current?.open) confirmDialog.current?.showModal();
+  }, [pending]);
 
   /** Shows what was placed: opens the aspects it names and moves the focus to the first control it marks. */
   const show = (next: Placed) => {
@@ -529,6 +542,17 @@ function BatteryForm(props: {
     }
   };
 
+  /** Publishes the saved draft, judged on `asOf` (undefined: the day the API judges on by default); a refusal is placed at its fields. */
+  const publish = async (asOf: string | undefined) => {
+    try {
+      const published = await api<{ version: number }>('POST', productPath(product, 'draft/publish'), { query: { asOf } });
+      props.onPublished(published.version);
+    } catch (failure) {
+      props.onSaved();
+      show(placeRefusal(failure, fields, values, asOf ?? ''));
+    }
+  };
+
   const submit = async (event: Event) => {
     event.preventDefault();
     const publishing = (event as SubmitEvent).submitter?.getAttribute('value') === 'publish';
@@ -542,13 +566,29 @@ function BatteryForm(props: {
         props.onSaved();
         return;
       }
-      try {
-        const published = await api<{ version: number }>('POST', productPath(product, 'draft/publish'), { query: { asOf: props.asOf || undefined } });
-        props.onPublished(published.version);
-      } catch (failure) {
+      // The draft as publishing judges it by default (docs/battery.md#the-day-judged): an incomplete passport published on an earlier day is confirmed first.
+      const report = await api<CompletenessReport>('GET', productPath(product, 'passport/completeness'), { query: { draft: 'true' } });
+      const on = props.asOf || today();
+      if (!report.complete && report.judgedOn.reason !== 'today' && on < report.asOf) {
         props.onSaved();
-        show(placeRefusal(failure, fields, values, props.asOf));
+        setPending({ report, on });
+        return;
       }
+      await publish(props.asOf || undefined);
+    } finally {
+      setBusy(undefined);
+    }
+  };
+
+  /** The person confirmed: the draft is published judged as on the earlier day, when what it lacks is not due yet. */
+  const confirmEarly = async () => {
+    const waiting = pending;
+    confirmDialog.current?.close();
+    setPending(undefined);
+    if (!waiting) return;
+    setBusy('publish');
+    try {
+      await publish(waiting.on);
     } finally {
       setBusy(undefined);
     }
@@ -572,7 +612,7 @@ function BatteryForm(props: {
         <Field
           label="Judge on (optional)"
           name="asOf"
-          hint={`The day the batteries are placed on the market, YYYY-MM-DD; empty is today. The passport becomes mandatory on ${PASSPORT_MANDATORY_FROM}.`}
+          hint={`The day the batteries are placed on the market, YYYY-MM-DD. Empty: the later of today and ${dayInWords(PASSPORT_MANDATORY_FROM)}, when the passport becomes mandatory (or the day the passport says the battery was placed on the market, when later).`}
         >
           {(a) => <input {...a} type="text" inputMode="numeric" placeholder={PASSPORT_MANDATORY_FROM} value={props.asOf} onInput={(e) => props.onAsOf(e.currentTarget.value.trim())} />}
         </Field>
@@ -626,6 +666,28 @@ function BatteryForm(props: {
           </ConfirmButton>
         ) : null}
       </div>
+      <dialog ref={confirmDialog} class="dialog" aria-labelledby="publish-incomplete-title" data-testid="publish-incomplete" onClose={() => setPending(undefined)}>
+        <h2 id="publish-incomplete-title">Publish an incomplete passport?</h2>
+        {pending ? (
+          <div class="dialog-body">
+            <p>
+              This passport lacks {plural(pending.report.missingMandatory.length, 'element')} mandatory for{' '}
+              {pending.report.batteryCategory ? (CATEGORY_WORDS[pending.report.batteryCategory] ?? pending.report.batteryCategory) : 'every battery category'}, {pending.report.judgedOn.words}.
+            </p>
+            <p>
+              Publishing it now judges it as on {dayInWords(pending.on)}, before they are due: its public page shows an incomplete battery passport until a complete version is published.
+            </p>
+          </div>
+        ) : null}
+        <div class="actions">
+          <button type="button" class="button button-secondary" onClick={() => confirmDialog.current?.close()}>
+            Cancel
+          </button>
+          <button type="button" class="button button-danger" onClick={() => void confirmEarly()}>
+            Publish incomplete passport
+          </button>
+        </div>
+      </dialog>
     </form>
   );
 }
@@ -670,6 +732,9 @@ function CompletenessPanel(props: { report: CompletenessReport | null | undefine
             {report.complete
               ? `Complete: nothing mandatory is missing for ${report.batteryCategory ? CATEGORY_WORDS[report.batteryCategory] ?? report.batteryCategory : 'every battery category'} on ${report.asOf}.`
               : `${plural(report.missingMandatory.length, 'mandatory element')} missing for ${report.batteryCategory ? CATEGORY_WORDS[report.batteryCategory] ?? report.batteryCategory : 'every battery category (the category is not stated)'} on ${report.asOf}: publishing is refused until ${report.missingMandatory.length === 1 ? 'it is' : 'they are'} given.`}
+          </p>
+          <p class="hint" data-testid="completeness-day" data-reason={report.judgedOn.reason}>
+            {capitalized(report.judgedOn.words)}.
           </p>
           <label class="checkbox">
             <input type="checkbox" checked={onlyMissing} onChange={(e) => setOnlyMissing(e.currentTarget.checked)} />

@@ -2669,7 +2669,7 @@ export interface components {
             status: "published";
             /** Format: date-time */
             createdAt: string;
-            /** @description Battery passports: the completeness report of the version published, judged on the day of publishing (or asOf); docs/battery.md#completeness-and-publishing */
+            /** @description Battery passports: the completeness report of the version published, judged on the day publishing judged it (asOf, or by default the later of today and 18 February 2027; judgedOn says which); docs/battery.md#completeness-and-publishing */
             completeness?: components["schemas"]["PassportCompleteness"];
             registry?: components["schemas"]["PublicationRegistryCheck"];
         };
@@ -2690,6 +2690,16 @@ export interface components {
              * @description The day judged on
              */
             asOf: string;
+            /** @description Why the report judges on asOf */
+            judgedOn: {
+                /**
+                 * @description Why asOf is the day judged: as_of, the day the request named; today; mandatory_from, 18 February 2027, when the battery passport becomes mandatory (Regulation (EU) 2023/1542 Art. 77(1)), the default for a battery passport until then; placed_on_market, the later day the passport says its battery was placed on the market (docs/battery.md#the-day-judged)
+                 * @enum {string}
+                 */
+                reason: "as_of" | "today" | "mandatory_from" | "placed_on_market";
+                /** @description The same in English words: "judged as on 18 Feb 2027, when the passport becomes mandatory (Regulation (EU) 2023/1542 Art. 77(1))" */
+                words: string;
+            };
             /** @description Battery passports: data.generalProductInformation.batteryCategory. When it is missing, an element is mandatory only if it is mandatory for every category on that day (and the category itself is missing). null for other passports */
             batteryCategory: ("lmt" | "ev" | "industrial" | "stationary") | null;
             /** @description Battery passports: the elements judged. model (the product's granularity model or batch: the version holds the model's data, each battery its own), all (granularity item: the version is one battery's passport). null for other passports */
@@ -3625,7 +3635,7 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
-            /** @description What publishing the draft would refuse as missing, as the 422's param would name it (e.g. data.nutrition.saturatedFatG; data.nutrition when a wine has none): a wine's nutrition declaration must be complete (Regulation (EU) No 1169/2011 Art. 30(1)); a battery passport's mandatory elements on the day read (e.g. data.labeling.declarationOfConformity; GET …/passport/completeness?draft=true has the full report). Empty when the draft is complete */
+            /** @description What publishing the draft would refuse as missing, as the 422's param would name it (e.g. data.nutrition.saturatedFatG; data.nutrition when a wine has none): a wine's nutrition declaration must be complete (Regulation (EU) No 1169/2011 Art. 30(1)); a battery passport's mandatory elements on the day publishing it without asOf would judge it, the later of today and 18 February 2027 (e.g. data.labeling.declarationOfConformity; GET …/passport/completeness?draft=true has the full report). Empty when the draft is complete */
             missing: string[];
         };
         BatchList: {
@@ -6100,7 +6110,7 @@ export interface operations {
     postV1Passports: {
         parameters: {
             query?: {
-                /** @description Battery passports only: judge the passport on this day's obligations when it is later than today (UTC), e.g. the day the model's first batteries are placed on the market; a day before today counts as today. Ignored for other categories */
+                /** @description Battery passports only: judge the passport on this day's obligations, e.g. the day the model's first batteries are placed on the market; a day before today counts as today. Without it a battery passport is judged on the later of today (UTC) and 18 February 2027, when the battery passport becomes mandatory (Regulation (EU) 2023/1542 Art. 77(1)), or the later day the passport says its battery was placed on the market (docs/battery.md#the-day-judged). Ignored for other categories */
                 asOf?: string;
             };
             header?: {
@@ -6512,7 +6522,7 @@ export interface operations {
             query?: {
                 /** @description true: the report for the product's draft (404 when it has none) instead of its current version */
                 draft?: "true" | "false";
-                /** @description The day to judge on (YYYY-MM-DD); default today (UTC). The obligations of a battery passport start on 18 February 2027 and later for some elements (docs/battery.md#dates) */
+                /** @description The day to judge on (YYYY-MM-DD), earlier days too, for planning. Default: for a battery passport the later of today (UTC) and 18 February 2027, when the battery passport becomes mandatory (Regulation (EU) 2023/1542 Art. 77(1)), or the later day the passport says its battery was placed on the market; for other passports today. judgedOn says which (docs/battery.md#the-day-judged) */
                 asOf?: string;
             };
             header?: never;
@@ -7117,7 +7127,7 @@ export interface operations {
     postV1ProductsProductIdDraftPublish: {
         parameters: {
             query?: {
-                /** @description Battery passports only: judge the passport on this day's obligations when it is later than today (UTC), e.g. the day the model's first batteries are placed on the market; a day before today counts as today. Ignored for other categories */
+                /** @description Battery passports only: judge the passport on this day's obligations, e.g. the day the model's first batteries are placed on the market; a day before today counts as today. Without it a battery passport is judged on the later of today (UTC) and 18 February 2027, when the battery passport becomes mandatory (Regulation (EU) 2023/1542 Art. 77(1)), or the later day the passport says its battery was placed on the market (docs/battery.md#the-day-judged). Ignored for other categories */
                 asOf?: string;
             };
             header?: never;
@@ -8111,7 +8121,7 @@ export interface operations {
     putV1ProductsProductIdItemsSerial: {
         parameters: {
             query?: {
-                /** @description Battery passports only: judge the passport on this day's obligations when it is later than today (UTC), e.g. the day the model's first batteries are placed on the market; a day before today counts as today. Ignored for other categories */
+                /** @description Battery items only: judge the battery on this day's obligations when it is later than today (UTC), e.g. the day it is placed on the market; a day before today counts as today, and so does no asOf (docs/battery.md#the-individual-battery). Ignored for other categories */
                 asOf?: string;
                 /** @description Battery items in the live environment only: true registers the battery although its model's QR code is on the platform's host rather than on a verified brand domain of the organization (409 conflict otherwise; docs/brand-domains.md#battery-items). Ignored for other categories and in the test environment */
                 force?: "true" | "false";
