@@ -1,7 +1,7 @@
 import { BatchWriteCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ProductRecord } from '../domain/product.ts';
 import type { Tenant } from '../domain/tenant.ts';
-import { receiverOf, senderOf, transferFromItem, type MoveState, type TransferRecord, type TransferStatus } from '../domain/transfer.ts';
+import { answeredTimes, receiverOf, senderOf, transferFromItem, type MoveState, type TransferRecord, type TransferStatus } from '../domain/transfer.ts';
 import { db, tableName } from './client.ts';
 import { cancellationReasons, retryOnConflict, type CancellationReason } from './errors.ts';
 import { gtinSk, openTransferSk, productSk, tenantPk, TRANSFER_IN_PREFIX, TRANSFER_PREFIX, transferSk, type ItemKey } from './keys.ts';
@@ -43,10 +43,7 @@ function attributes(record: TransferRecord): Item {
     to: record.to,
     createdAt: record.createdAt,
     updatedAt: record.updatedAt,
-    ...(record.acceptedAt === undefined ? {} : { acceptedAt: record.acceptedAt }),
-    ...(record.declinedAt === undefined ? {} : { declinedAt: record.declinedAt }),
-    ...(record.cancelledAt === undefined ? {} : { cancelledAt: record.cancelledAt }),
-    ...(record.completedAt === undefined ? {} : { completedAt: record.completedAt }),
+    ...answeredTimes(record),
     // The product record, not its table item: its keys are the sender's.
     ...(record.product === undefined ? {} : { product: stripKeys(productToItem(record.product)) }),
     ...(record.move === undefined ? {} : { move: record.move }),
@@ -297,16 +294,7 @@ export const copiedTo = (receiver: Tenant, item: Item): Item => ({ ...item, PK: 
  */
 export async function saveMove(record: TransferRecord, move: MoveState, phase: MoveState['phase']): Promise<boolean> {
   try {
-    await db().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: transferKey(senderOf(record), 'out', record.transferId),
-        UpdateExpression: 'SET #move = :move',
-        ConditionExpression: '#status = :accepted AND #move.#phase = :phase',
-        ExpressionAttributeNames: { '#move': 'move', '#status': 'status', '#phase': 'phase' },
-        ExpressionAttributeValues: { ':move': move, ':accepted': 'accepted', ':phase': phase },
-      }),
-    );
+    await db().send(new UpdateCommand(moveUpdate(record, move, phase).Update as NonNullable<TransactItem['Update']>));
     return true;
   } catch (error) {
     if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return false;

@@ -149,6 +149,14 @@ export type Transfer = z.infer<typeof transferSchema>;
 
 export const transferListSchema = z.object({ data: z.array(transferSchema), hasMore: z.boolean() }).meta({ id: 'TransferList' });
 
+/** When a transfer was answered and finished, those of the four that happened: the stored item and the view both carry them. */
+export const answeredTimes = (record: TransferRecord): Partial<Pick<TransferRecord, 'acceptedAt' | 'declinedAt' | 'cancelledAt' | 'completedAt'>> => ({
+  ...(record.acceptedAt === undefined ? {} : { acceptedAt: record.acceptedAt }),
+  ...(record.declinedAt === undefined ? {} : { declinedAt: record.declinedAt }),
+  ...(record.cancelledAt === undefined ? {} : { cancelledAt: record.cancelledAt }),
+  ...(record.completedAt === undefined ? {} : { completedAt: record.completedAt }),
+});
+
 /** A transfer as `tenant` sees it: its direction is the tenant's side of it. */
 export function toTransferView(record: TransferRecord, tenant: Pick<Tenant, 'orgId'>): Transfer {
   return {
@@ -164,10 +172,7 @@ export function toTransferView(record: TransferRecord, tenant: Pick<Tenant, 'org
     to: { orgId: record.to.orgId },
     createdAt: record.createdAt,
     updatedAt: record.updatedAt,
-    ...(record.acceptedAt === undefined ? {} : { acceptedAt: record.acceptedAt }),
-    ...(record.declinedAt === undefined ? {} : { declinedAt: record.declinedAt }),
-    ...(record.cancelledAt === undefined ? {} : { cancelledAt: record.cancelledAt }),
-    ...(record.completedAt === undefined ? {} : { completedAt: record.completedAt }),
+    ...answeredTimes(record),
     ...(record.status === 'accepted' && record.move
       ? {
           progress: {
