@@ -1,6 +1,6 @@
 import { config } from '../config.ts';
 import { eventPut } from '../data/events.ts';
-import { listUnits } from '../data/items.ts';
+import { getUnit, listUnits } from '../data/items.ts';
 import { getProduct, listProductsAfter } from '../data/products.ts';
 import { getRegistration, insertRegistrationIfAbsent, listRegistrations, registrationChange, registrationPut, storedRegistrationIds, type RegistrationFilter } from '../data/registrations.ts';
 import { getRegistrySettings, markOperatorVerified, putRegistrySettings } from '../data/registry-settings.ts';
@@ -219,6 +219,7 @@ async function* productsOf(tenant: Tenant, named: readonly ProductRecord[] | und
  */
 export async function createMissingRegistrations(tenant: Tenant, body: unknown, origin: Origin): Promise<CreatedRegistrations> {
   const input = parseBody(createRegistrationsSchema, body);
+  if ('items' in input) return createUnitRegistrations(tenant, input.items, origin);
   // The products first: a product of another tenant is a 404 whatever this tenant's settings are (no oracle).
   const named = 'productIds' in input ? await namedProducts(tenant, input.productIds) : undefined;
   const settings = await requireEnabled(tenant);
@@ -252,6 +253,40 @@ export async function createMissingRegistrations(tenant: Tenant, body: unknown, 
     const event = newEvent('registry.registrations.created', { ...answer, registrationIds: createdIds }, origin, now);
     await writeIfFirstHolds([eventPut(tenant, event)]);
   }
+  return answer;
+}
+
+/**
+ * The registrations of named batches and items (`{items: [{productId, serial} | {productId, lot}]}`):
+ * each record read first (404 naming `items[n].serial` or `.lot` for one this environment does not
+ * have, before anything is written), then each missing registration written with one conditional
+ * PutItem, as for products.
+ */
+async function createUnitRegistrations(tenant: Tenant, items: readonly ({ productId: string; serial: string } | { productId: string; lot: string })[], origin: Origin): Promise<CreatedRegistrations> {
+  const products = new Map<string, ProductRecord>();
+  const identifiers: PublishedIdentifier[] = [];
+  for (const [index, item] of items.entries()) {
+    const product = products.get(item.productId) ?? (await getProduct(tenant, item.productId));
+    if (!product) throw new NotFoundError(`No product with id '${item.productId}' in this environment.`, { param: `items[${index}].productId` });
+    products.set(product.productId, product);
+    const [kind, value] = 'serial' in item ? (['item', item.serial] as const) : (['batch', item.lot] as const);
+    const unit = await getUnit(tenant, kind, product.gtin, value);
+    if (!unit) throw new NotFoundError(`Product '${product.productId}' has no ${kind} '${value}'.`, { param: `items[${index}].${kind === 'item' ? 'serial' : 'lot'}` });
+    identifiers.push(unitIdentifier(tenant, product, unit));
+  }
+  const settings = await requireEnabled(tenant);
+  const now = new Date().toISOString();
+  const records = identifiers.map((identifier) => newRegistration(tenant, settings, identifier, now));
+  const stored = await storedRegistrationIds(tenant, records.map((record) => record.registrationId));
+  const createdIds: string[] = [];
+  let existing = 0;
+  for (const record of records) {
+    if (stored.has(record.registrationId) || createdIds.includes(record.registrationId)) existing++;
+    else if ((await insertRegistrationIfAbsent(tenant, record)) === 'created') createdIds.push(record.registrationId);
+    else existing++;
+  }
+  const answer: CreatedRegistrations = { object: 'registration_creation', created: createdIds.length, existing, hasMore: false };
+  if (createdIds.length > 0) await writeIfFirstHolds([eventPut(tenant, newEvent('registry.registrations.created', { ...answer, registrationIds: createdIds }, origin, now))]);
   return answer;
 }
 

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { cursorLimit } from '../pagination.ts';
+import { UNIT_VALUE_MAX_LENGTH, UNIT_VALUE_PATTERN, unitValueProblem } from '../unit.ts';
 import type { Environment, Tenant } from '../tenant.ts';
 import { registryEntryOf } from './build.ts';
 import { facilityGlnsSchema, registryCommodityCodeSchema } from './codes.ts';
@@ -199,16 +200,38 @@ const registrationProductIdsSchema = z
   .max(MAX_REGISTRATION_PRODUCTS, { error: `productIds may name at most ${MAX_REGISTRATION_PRODUCTS} products.` })
   .describe(`Up to ${MAX_REGISTRATION_PRODUCTS} products of this environment`);
 
-/** Either the products by id or every product: two shapes, so that the document states the either-or. */
+const unitValueOf = (kind: 'batch' | 'item') =>
+  z
+    .string({ error: `${kind === 'batch' ? 'lot' : 'serial'} must be a string.` })
+    .meta({ pattern: UNIT_VALUE_PATTERN, maxLength: UNIT_VALUE_MAX_LENGTH })
+    .superRefine((value, ctx) => {
+      const problem = unitValueProblem(kind, value);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    });
+
+/** Batches and items by their product and lot or serial: the registrations of those records only. */
+const registrationUnitsSchema = z
+  .array(
+    z.union([z.strictObject({ productId: z.uuid({ error: 'productId must be a UUID.' }), serial: unitValueOf('item') }), z.strictObject({ productId: z.uuid({ error: 'productId must be a UUID.' }), lot: unitValueOf('batch') })], {
+      error: 'Each of items names a productId and either a serial (an item) or a lot (a batch).',
+    }),
+    { error: 'items must be a list of {productId, serial} or {productId, lot}.' },
+  )
+  .min(1, { error: 'items must name at least one batch or item.' })
+  .max(MAX_REGISTRATION_PRODUCTS, { error: `items may name at most ${MAX_REGISTRATION_PRODUCTS} batches or items.` })
+  .describe(`Up to ${MAX_REGISTRATION_PRODUCTS} batches or items of this environment, each by its product and its lot or serial`);
+
+/** The products by id, batches and items by their keys, or every product: three shapes, so that the document states the either-or. */
 export const createRegistrationsSchema = z
   .union(
     [
       z.strictObject({ productIds: registrationProductIdsSchema }, { error: 'Send either productIds or all: true.' }),
+      z.strictObject({ items: registrationUnitsSchema }, { error: 'Send one of productIds, items or all: true.' }),
       z.strictObject({ all: z.literal(true, { error: 'all must be true, or left out.' }).describe('Every product of this environment, in creation order') }, { error: 'Send either productIds or all: true.' }),
     ],
-    { error: 'Send either productIds (up to 100 product ids) or all: true, not both.' },
+    { error: 'Send one of productIds (up to 100 product ids), items (up to 100 batches or items) or all: true.' },
   )
-  .meta({ id: 'RegistrationsCreate', description: 'Either {productIds} or {all: true} (422 naming productIds otherwise).' });
+  .meta({ id: 'RegistrationsCreate', description: 'One of {productIds}, {items: [{productId, serial} | {productId, lot}]} or {all: true} (422 naming the field otherwise).' });
 
 export const registrationReasonSchema = z
   .object({
