@@ -22,6 +22,9 @@ import { brandDigitalLinkUri } from '../domain/domain.ts';
 import { newEvent, type Origin } from '../domain/events.ts';
 import { newProductId } from '../domain/ids.ts';
 import { nextPassportVersion } from '../domain/passport-version.ts';
+import type { RegistrySettings } from '../domain/registry/settings.ts';
+import type { TransactItem } from '../data/writes.ts';
+import { modelIdentifier, registrationWrites, registrySettingsForPublishing } from './registrations.ts';
 import { canonicalHeader, columnOf, EXAMPLE_GTIN, inPeoplesWords, isExampleGtin, rowToInput } from '../domain/import-columns.ts';
 import { IMPORT_ID_PATTERN, MAX_IMPORT_JSON_DEPTH, type ImportCounts, type ImportRecord, type ImportRowError } from '../domain/imports.ts';
 import { canonicalJson } from '../domain/json.ts';
@@ -356,6 +359,10 @@ function rowEvents(tenant: Tenant, origin: Origin, kind: 'create' | 'update', fi
   ].map((event) => eventPut(tenant, event));
 }
 
+/** A published version's registration in the EU registry, when the tenant's settings are enabled (docs/registry.md#registrations): it joins the row's transaction. */
+const rowRegistration = (tenant: Tenant, registry: RegistrySettings | undefined, after: ProductRecord, passport: PassportVersion | undefined): TransactItem[] =>
+  passport ? registrationWrites(tenant, registry, [modelIdentifier(tenant, after, passport.version)], passport.publishedAt) : [];
+
 /** How often a row is decided again when a concurrent write changed its product first. */
 const ROW_ATTEMPTS = 3;
 
@@ -396,6 +403,8 @@ async function importChunkOnce(tenant: Tenant, importId: string, chunkNumber: nu
   const qrCodeUrl = pending.length ? await qrCodeUrlMaker(tenant) : () => '';
   // The organization's corrected legal terms, copied onto every version this chunk publishes (docs/labelling.md#correcting-a-term).
   const labelTerms = pending.length ? await labelTermsForPages(tenant) : undefined;
+  // The EU registry's settings (cached): each version published gets its registration in its row's transaction.
+  const registry = pending.length ? await registrySettingsForPublishing(tenant) : undefined;
   // The import's worker is the system's own work, in the name of the upload's request.
   const origin: Origin = { actor: { type: 'system', id: importId }, requestId: chunk.requestId };
   let todo = pending;
@@ -419,11 +428,11 @@ async function importChunkOnce(tenant: Tenant, importId: string, chunkNumber: nu
         const product: ProductRecord = { ...plan.product, qrCodeUrl: qrCodeUrl(plan.product.gtin) };
         const passport = plan.row.passport ? nextPassportVersion(product, plan.row.passport, now) : undefined;
         const after: ProductRecord = { ...product, passportVersion: passport ? passport.version : 0 };
-        written = await createImportedProduct(tenant, product, passport, mark, rowEvents(tenant, origin, 'create', true, after, passport, now), labelTerms);
+        written = await createImportedProduct(tenant, product, passport, mark, [...rowEvents(tenant, origin, 'create', true, after, passport, now), ...rowRegistration(tenant, registry, after, passport)], labelTerms);
       } else {
         const passport = plan.passport ? nextPassportVersion(plan.current, plan.passport, now) : undefined;
         const after = { ...plan.current, ...plan.changes, updatedAt: now, ...(passport ? { passportVersion: passport.version } : {}) } as ProductRecord;
-        const events = rowEvents(tenant, origin, 'update', Object.keys(plan.changes).length > 0, after, passport, now);
+        const events = [...rowEvents(tenant, origin, 'update', Object.keys(plan.changes).length > 0, after, passport, now), ...rowRegistration(tenant, registry, after, passport)];
         written = await updateImportedProduct(tenant, plan.current, plan.changes, passport, now, mark, events, labelTerms);
       }
       // Another delivery of this message finished the chunk: its counts stand.
