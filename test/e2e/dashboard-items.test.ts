@@ -127,4 +127,42 @@ describe('the dashboard’s items of a product', () => {
     expect(pageErrors).toEqual([]);
     await page.context().close();
   });
+
+  it.skipIf(mode === 'skip')('updates a known serial with only the columns of the file by default, and replaces it when Replace is chosen (issue 41, Blocker 1)', { timeout: 150_000 }, async () => {
+    if (!browser) throw new Error(CHROMIUM_MISSING);
+    const page = await signedInPage(browser, session);
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    const item = async (serial: string) => (await call('GET', `/v1/products/${wine.productId}/items/${serial}`, { key: org.live })).body;
+    const upload = async (csv: string, name: string) => {
+      await page.getByLabel('Items file (CSV or NDJSON)').setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(csv, 'utf8') });
+      await page.getByRole('button', { name: 'Import file' }).click();
+      // This file's job (the previous one's stays on the page until it is replaced), finished
+      const job = page.getByTestId('import-job');
+      await expect.poll(async () => `${await job.locator('.file-name').innerText().catch(() => '')} ${await job.getAttribute('data-outcome').catch(() => '')}`, POLL).toBe(`${name} succeeded`);
+    };
+
+    // Act: the Items tab's import, the strength of SN-001 only, the mode left as it is
+    await page.goto(`${baseUrl()}/dashboard/#/products/${wine.productId}/items`);
+    const modes = page.getByTestId('import-mode');
+    await modes.waitFor(POLL);
+    // Assess: the page says what happens to a known serial, and Update is chosen
+    expect(await modes.innerText()).toContain('A known serial is updated: only the columns in the file change; choose Replace to replace everything.');
+    expect(await modes.getByRole('radio', { name: /^Update/ }).isChecked()).toBe(true);
+    await checkpoint(page, 'items-import-mode');
+    await upload('serial,data.analysis.alcoholByVolume\r\nSN-001,14.5\r\n', 'strength SN-001.csv');
+    // Assess: the strength changed; the lot and the bottling date stayed
+    expect(await item('SN-001')).toMatchObject({ version: 2, lot: 'L2026-01', data: { bottlingDate: '2026-01-15', analysis: { alcoholByVolume: 14.5 } } });
+
+    // Act: the same columns for SN-003, Replace chosen
+    await modes.getByRole('radio', { name: /^Replace/ }).check();
+    await upload('serial,data.analysis.alcoholByVolume\r\nSN-003,14.5\r\n', 'strength SN-003.csv');
+    // Assess: the row is the whole item now: no lot, no bottling date
+    const replaced = await item('SN-003');
+    expect(replaced).toMatchObject({ version: 2, status: 'active', data: { analysis: { alcoholByVolume: 14.5 } } });
+    expect(replaced.lot ?? null).toBeNull();
+    expect(replaced.data.bottlingDate).toBeUndefined();
+    expect(pageErrors).toEqual([]);
+    await page.context().close();
+  });
 });
