@@ -567,7 +567,14 @@ function BatteryForm(props: {
         return;
       }
       // The draft as publishing judges it by default (docs/battery.md#the-day-judged): an incomplete passport published on an earlier day is confirmed first.
-      const report = await api<CompletenessReport>('GET', productPath(product, 'passport/completeness'), { query: { draft: 'true' } });
+      let report: CompletenessReport;
+      try {
+        report = await api<CompletenessReport>('GET', productPath(product, 'passport/completeness'), { query: { draft: 'true' } });
+      } catch (failure) {
+        props.onSaved();
+        show({ ...NONE, top: failure });
+        return;
+      }
       const on = props.asOf || today();
       if (!report.complete && report.judgedOn.reason !== 'today' && on < report.asOf) {
         props.onSaved();
