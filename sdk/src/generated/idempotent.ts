@@ -9,6 +9,7 @@ export const IDEMPOTENT_OPERATIONS: readonly string[] = [
   'POST /v1/registry/registrations',
   'POST /v1/registry/registrations/{registrationId}/resubmit',
   'POST /v1/handovers',
+  'POST /v1/transfers',
   'POST /v1/suppliers',
   'POST /v1/imports',
   'POST /v1/event-subscriptions',

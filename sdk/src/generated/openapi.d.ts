@@ -611,7 +611,7 @@ export interface paths {
         put?: never;
         /**
          * Create the missing registrations
-         * @description Creates a registration (pending_checks) for each published passport (MODEL), batch (BATCH) and item (ITEM) of the products named (productIds, up to 100) or of every product (all: true) that has none: what was published before registration was enabled. At most 1000 a call: hasMore true says to call again. Existing registrations are left as they are. 409 naming enabled when registration is not enabled; 404 naming productIds[n] for an unknown product; 422 for neither or both of productIds and all. Writes one registry.registrations.created when it created any.
+         * @description Creates a registration (pending_checks) for each published passport (MODEL), batch (BATCH) and item (ITEM) of the products named (productIds, up to 100) or of every product (all: true) that has none: what was published before registration was enabled; or of the batches and items named (items: up to 100 of {productId, serial} or {productId, lot}), each read first. At most 1000 a call: hasMore true says to call again. Existing registrations are left as they are. 409 naming enabled when registration is not enabled; 404 naming productIds[n], items[n].productId or items[n].serial (or .lot) for an unknown one, nothing written; 422 for none or more than one of productIds, items and all. Writes one registry.registrations.created when it created any.
          */
         post: operations["postV1RegistryRegistrations"];
         delete?: never;
@@ -906,6 +906,110 @@ export interface paths {
          * @description The organization a waste handover made responsible for the battery's passport (its recipient, once accepted) declares the battery recycled: the battery's last version records it (lineage.recycled) and its passport ceases to exist (Regulation (EU) 2023/1542 Art. 77(8)): its Digital Link answers 410 with a page that says the battery was recycled, not that its producer withdrew it. Writes item.recycled in both organizations' logs. 403 for the sender or an organization no longer responsible; 409 naming both states when the battery is not Waste (e.g. Recycled → Recycled); 422 for a handover that is not a waste handover. Counts against the pair limit (429).
          */
         post: operations["postV1HandoversHandoverIdRecycle"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/transfers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List transfers
+         * @description The transfers the organization offered (direction=outgoing) and those offered to it (incoming), or both when direction is left out, oldest first.
+         */
+        get: operations["getV1Transfers"];
+        put?: never;
+        /**
+         * Offer a product to another organization (a change of economic operator)
+         * @description The owning organization offers one of its products (productId) to another organization on the platform (toOrgId), which becomes the economic operator responsible for its passport once it accepts (Regulation (EU) 2023/1542 Art. 77(4); ESPR Art. 11; docs/transfers.md). The offer is the sender's agreement; nothing changes in either organization until the receiver accepts. Writes transfer.offered in both organizations' logs. 422 names the field: the sender itself or an unknown organization as toOrgId; another organization's or an unknown product is 404; a product already in an open transfer, in a battery handover that a move would break (offered, or a waste battery its recipient answers for), or transferred 20 times before is 409. Counts against the pair limit of the two organizations (429).
+         */
+        post: operations["postV1Transfers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/transfers/{transferId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a transfer
+         * @description A transfer the organization sent or received, with the move's progress while it is accepted; any other is 404.
+         */
+        get: operations["getV1TransfersTransferId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/transfers/{transferId}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept a transfer: the product moves to your organization
+         * @description The receiving organization accepts; the product moves to it with its batches, items, passport versions (their digests and previous links unchanged: the next version it publishes chains onto the last) and registrations in the EU registry (each with the receiver's operator identifier, back to pending_checks, its identifier unchanged: the registry's entry is updated, not duplicated). The sender's API answers 404 for the product from the acceptance on; its printed QR codes keep resolving, to the receiver's passport (docs/transfers.md#the-printed-qr-codes). 200 with the completed transfer; 202 (Retry-After) with the accepted one when the move takes longer than the call, or when it stopped at once at a battery identifier the receiver's own battery holds (progress.blocked names both): accept again to go on from where it stopped, as after any failure half-way. Writes transfer.accepted, and transfer.completed when the move finishes, in both organizations' logs. 403 for the sender; 409 for a transfer declined or cancelled, a receiver that has a product with the GTIN (naming gtin), a product with registrations while the receiver's registration is off (naming enabled), a running import of the product's items, or an accepted transfer whose move is still stopped by such an identifier. Counts against the pair limit (429).
+         */
+        post: operations["postV1TransfersTransferIdAccept"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/transfers/{transferId}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decline a transfer
+         * @description The receiving organization refuses the offer; nothing of either organization changes. Declining again answers the declined transfer. Writes transfer.declined in both logs. 403 for the sender; 409 for a transfer accepted or cancelled. Counts against the pair limit (429).
+         */
+        post: operations["postV1TransfersTransferIdDecline"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/transfers/{transferId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a transfer
+         * @description The sending organization withdraws an offer not yet accepted; nothing changes. Cancelling again answers the cancelled transfer. Writes transfer.cancelled in both logs. 403 for the receiver; 409 for a transfer accepted or declined. Counts against the pair limit (429).
+         */
+        post: operations["postV1TransfersTransferIdCancel"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4029,10 +4133,21 @@ export interface components {
             /** @description true when the call stopped at 1000 registrations created: call again for the rest */
             hasMore: boolean;
         };
-        /** @description Either {productIds} or {all: true} (422 naming productIds otherwise). */
+        /** @description One of {productIds}, {items: [{productId, serial} | {productId, lot}]} or {all: true} (422 naming the field otherwise). */
         RegistrationsCreate: {
             /** @description Up to 100 products of this environment */
             productIds: string[];
+        } | {
+            /** @description Up to 100 batches or items of this environment, each by its product and its lot or serial */
+            items: ({
+                /** Format: uuid */
+                productId: string;
+                serial: string;
+            } | {
+                /** Format: uuid */
+                productId: string;
+                lot: string;
+            })[];
         } | {
             /**
              * @description Every product of this environment, in creation order
@@ -4260,6 +4375,78 @@ export interface components {
             productId?: string;
             /** @description The serial of your item (registered beforehand with PUT …/items/{serial}) that is the battery after the operation (second-life operations; not for waste) */
             serial?: string;
+        };
+        /** @description A product transferred to another organization: a change of economic operator (docs/transfers.md) */
+        Transfer: {
+            /** @constant */
+            object: "transfer";
+            id: string;
+            /**
+             * @description offered until the receiver accepts or declines or the sender cancels; accepted while the product moves; completed once it is the receiver's
+             * @enum {string}
+             */
+            status: "offered" | "accepted" | "declined" | "cancelled" | "completed";
+            /**
+             * @description outgoing: you offered it; incoming: it was offered to you
+             * @enum {string}
+             */
+            direction: "outgoing" | "incoming";
+            /** @description The product, the same id in both organizations */
+            productId: string;
+            gtin: string;
+            productName: string;
+            /** @enum {string} */
+            category: "wine" | "food" | "textile" | "electronics" | "battery";
+            /** @description The sending organization */
+            from: {
+                orgId: string;
+            };
+            /** @description The receiving organization */
+            to: {
+                orgId: string;
+            };
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** Format: date-time */
+            acceptedAt?: string;
+            /** Format: date-time */
+            declinedAt?: string;
+            /** Format: date-time */
+            cancelledAt?: string;
+            /** Format: date-time */
+            completedAt?: string;
+            /** @description While accepted: how far the move has gone */
+            progress?: components["schemas"]["TransferProgress"];
+        };
+        TransferProgress: {
+            /**
+             * @description copy, registrations or cleanup (docs/transfers.md#the-move)
+             * @enum {string}
+             */
+            phase: "copy" | "registrations" | "cleanup";
+            /** @description Items written into the receiving organization so far */
+            copied: number;
+            /** @description Registrations moved so far */
+            registrations: number;
+            /** @description Items deleted from the sending organization so far */
+            deleted: number;
+            /** @description Why the last attempt stopped; the receiver fixes it and accepts again */
+            blocked?: string;
+        };
+        TransferCreate: {
+            /**
+             * Format: uuid
+             * @description The product to transfer, with its batches, items, passport versions and registrations
+             */
+            productId: string;
+            /** @description The organization that becomes the economic operator responsible for the product (it accepts the transfer) */
+            toOrgId: string;
+        };
+        TransferList: {
+            data: components["schemas"]["Transfer"][];
+            hasMore: boolean;
         };
         Supplier: {
             supplierId: string;
@@ -4680,7 +4867,7 @@ export interface components {
             /** @description `evt_…`; ids sort by creation time */
             id: string;
             /** @enum {string} */
-            type: "product.created" | "product.updated" | "product.withdrawn" | "product.reinstated" | "passport.published" | "passport.draft.updated" | "passport.draft.deleted" | "supplier.created" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_delivery.ingested" | "domain.created" | "domain.updated" | "domain.deleted" | "domain.verified" | "import.created" | "event_subscription.created" | "event_subscription.updated" | "event_subscription.deleted" | "labelling_term.updated" | "labelling_term.deleted" | "labelling.sign_off.created" | "labelling.settings.updated" | "registry.settings.updated" | "registry.registrations.created" | "registry.registration.resubmitted" | "batch.created" | "batch.updated" | "batch.withdrawn" | "item.created" | "item.updated" | "item.withdrawn" | "item.imported" | "item.recycled" | "handover.offered" | "handover.accepted" | "handover.cancelled" | "access_grant.created" | "access_grant.revoked" | "passport.accessed" | "access_request.created" | "access_request.approved" | "access_request.refused" | "registry.registration.submitted" | "registry.registration.registered" | "registry.registration.rejected" | "registry.registration.deactivated" | "registry.registration.proof_renewed";
+            type: "product.created" | "product.updated" | "product.withdrawn" | "product.reinstated" | "passport.published" | "passport.draft.updated" | "passport.draft.deleted" | "supplier.created" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_delivery.ingested" | "domain.created" | "domain.updated" | "domain.deleted" | "domain.verified" | "import.created" | "event_subscription.created" | "event_subscription.updated" | "event_subscription.deleted" | "labelling_term.updated" | "labelling_term.deleted" | "labelling.sign_off.created" | "labelling.settings.updated" | "registry.settings.updated" | "registry.registrations.created" | "registry.registration.resubmitted" | "batch.created" | "batch.updated" | "batch.withdrawn" | "item.created" | "item.updated" | "item.withdrawn" | "item.imported" | "item.recycled" | "handover.offered" | "handover.accepted" | "handover.cancelled" | "transfer.offered" | "transfer.accepted" | "transfer.declined" | "transfer.cancelled" | "transfer.completed" | "access_grant.created" | "access_grant.revoked" | "passport.accessed" | "access_request.created" | "access_request.approved" | "access_request.refused" | "registry.registration.submitted" | "registry.registration.registered" | "registry.registration.rejected" | "registry.registration.deactivated" | "registry.registration.proof_renewed";
             /** Format: date-time */
             createdAt: string;
             actor: {
@@ -11665,6 +11852,571 @@ export interface operations {
             };
         };
     };
+    getV1Transfers: {
+        parameters: {
+            query?: {
+                /** @description outgoing: the transfers you offered; incoming: those offered to you; left out: both, in one list (oldest first) */
+                direction?: "outgoing" | "incoming";
+                /** @description The limit parameter */
+                limit?: number;
+                /** @description The id of the last transfer of the previous page */
+                starting_after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of transfers */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransferList"];
+                };
+            };
+            /** @description Malformed request: invalid JSON, not JSON, an unknown query parameter (invalid_request_error); an Idempotency-Key reused with another body (idempotency_error) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication (authentication_error) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: a missing scope, or a session required (permission_error) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A field is invalid; param names it (validation_error) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After (rate_limit_error) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; quote the Request-Id (api_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service it depends on (the database, a queue, the key service) did not answer; nothing was changed; retry after Retry-After seconds (service_unavailable) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1Transfers: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Retry safely: the same key with the same body replays the first answer for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransferCreate"];
+            };
+        };
+        responses: {
+            /** @description The offered transfer */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transfer"];
+                };
+            };
+            /** @description Malformed request: invalid JSON, not JSON, an unknown query parameter (invalid_request_error); an Idempotency-Key reused with another body (idempotency_error) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid authentication (authentication_error) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: a missing scope, or a session required (permission_error) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, also for another organization’s resources (not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: a duplicate (duplicate_error); the request conflicts with the state of the resource: a concurrent change kept winning (read it again and retry), or the resource is in a state the change cannot leave (a battery status moves by operations only); nothing was changed (conflict); the same Idempotency-Key in flight (idempotency_error) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body over its limit: 256 KiB; a bulk import file over 5 MB (XLSX 4 MB) or 10,000 rows (invalid_request_error) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A field is invalid; param names it (validation_error) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After (rate_limit_error) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; quote the Request-Id (api_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service it depends on (the database, a queue, the key service) did not answer; nothing was changed; retry after Retry-After seconds (service_unavailable) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1TransfersTransferId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A transfer id (tr_…) */
+                transferId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The transfer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transfer"];
+                };
+            };
+            /** @description Missing or invalid authentication (authentication_error) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: a missing scope, or a session required (permission_error) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, also for another organization’s resources (not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After (rate_limit_error) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; quote the Request-Id (api_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service it depends on (the database, a queue, the key service) did not answer; nothing was changed; retry after Retry-After seconds (service_unavailable) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1TransfersTransferIdAccept: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A transfer id (tr_…) */
+                transferId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The completed transfer: the product is yours */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transfer"];
+                };
+            };
+            /** @description The accepted transfer, its move under way: accept again (Retry-After) to go on */
+            202: {
+                headers: {
+                    /** @description Seconds before accepting again goes on with the move: 1 */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transfer"];
+                };
+            };
+            /** @description Missing or invalid authentication (authentication_error) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: a missing scope, or a session required (permission_error) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, also for another organization’s resources (not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: a duplicate (duplicate_error); the request conflicts with the state of the resource: a concurrent change kept winning (read it again and retry), or the resource is in a state the change cannot leave (a battery status moves by operations only); nothing was changed (conflict); the same Idempotency-Key in flight (idempotency_error) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After (rate_limit_error) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; quote the Request-Id (api_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service it depends on (the database, a queue, the key service) did not answer; nothing was changed; retry after Retry-After seconds (service_unavailable) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1TransfersTransferIdDecline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A transfer id (tr_…) */
+                transferId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The declined transfer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transfer"];
+                };
+            };
+            /** @description Missing or invalid authentication (authentication_error) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: a missing scope, or a session required (permission_error) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, also for another organization’s resources (not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: a duplicate (duplicate_error); the request conflicts with the state of the resource: a concurrent change kept winning (read it again and retry), or the resource is in a state the change cannot leave (a battery status moves by operations only); nothing was changed (conflict); the same Idempotency-Key in flight (idempotency_error) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After (rate_limit_error) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; quote the Request-Id (api_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service it depends on (the database, a queue, the key service) did not answer; nothing was changed; retry after Retry-After seconds (service_unavailable) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1TransfersTransferIdCancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A transfer id (tr_…) */
+                transferId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cancelled transfer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transfer"];
+                };
+            };
+            /** @description Missing or invalid authentication (authentication_error) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: a missing scope, or a session required (permission_error) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, also for another organization’s resources (not_found) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: a duplicate (duplicate_error); the request conflicts with the state of the resource: a concurrent change kept winning (read it again and retry), or the resource is in a state the change cannot leave (a battery status moves by operations only); nothing was changed (conflict); the same Idempotency-Key in flight (idempotency_error) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After (rate_limit_error) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error; quote the Request-Id (api_error) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service it depends on (the database, a queue, the key service) did not answer; nothing was changed; retry after Retry-After seconds (service_unavailable) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getV1Suppliers: {
         parameters: {
             query?: {
@@ -18417,6 +19169,17 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The product was transferred to another organization (docs/transfers.md#the-printed-qr-codes): the same page under its new owner's /{orgId}/{environment}/p/… path */
+            308: {
+                headers: {
+                    /** @description The page's path under the new owner's organization */
+                    Location: string;
+                    /** @description public, max-age=3600: the product may move on */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Not allowed: a missing scope, or a session required (permission_error) */
             403: {
                 headers: {
@@ -18503,6 +19266,17 @@ export interface operations {
                     /** @description That page, relative to this one: its language code */
                     Location: string;
                     /** @description public, max-age=31536000, immutable: a published version never changes, and CloudFront serves every repeat from its cache */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The product was transferred to another organization (docs/transfers.md#the-printed-qr-codes): the same page under its new owner's /{orgId}/{environment}/p/… path */
+            308: {
+                headers: {
+                    /** @description The page's path under the new owner's organization */
+                    Location: string;
+                    /** @description public, max-age=3600: the product may move on */
                     "Cache-Control": string;
                     [name: string]: unknown;
                 };
@@ -18608,6 +19382,17 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The product was transferred to another organization (docs/transfers.md#the-printed-qr-codes): the same page under its new owner's /{orgId}/{environment}/p/… path */
+            308: {
+                headers: {
+                    /** @description The page's path under the new owner's organization */
+                    Location: string;
+                    /** @description public, max-age=3600: the product may move on */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Not allowed: a missing scope, or a session required (permission_error) */
             403: {
                 headers: {
@@ -18700,6 +19485,17 @@ export interface operations {
                     /** @description That page, relative to this one: its language code */
                     Location: string;
                     /** @description public, max-age=31536000, immutable: a published version never changes, and CloudFront serves every repeat from its cache */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The product was transferred to another organization (docs/transfers.md#the-printed-qr-codes): the same page under its new owner's /{orgId}/{environment}/p/… path */
+            308: {
+                headers: {
+                    /** @description The page's path under the new owner's organization */
+                    Location: string;
+                    /** @description public, max-age=3600: the product may move on */
                     "Cache-Control": string;
                     [name: string]: unknown;
                 };
@@ -19889,7 +20685,7 @@ export interface operations {
                 /** @description Cursor: the id of the last event of the previous page; it must be an event of this tenant (otherwise 422) */
                 starting_after?: string;
                 /** @description The type parameter */
-                type?: "product.created" | "product.updated" | "product.withdrawn" | "product.reinstated" | "passport.published" | "passport.draft.updated" | "passport.draft.deleted" | "supplier.created" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_delivery.ingested" | "domain.created" | "domain.updated" | "domain.deleted" | "domain.verified" | "import.created" | "event_subscription.created" | "event_subscription.updated" | "event_subscription.deleted" | "labelling_term.updated" | "labelling_term.deleted" | "labelling.sign_off.created" | "labelling.settings.updated" | "registry.settings.updated" | "registry.registrations.created" | "registry.registration.resubmitted" | "batch.created" | "batch.updated" | "batch.withdrawn" | "item.created" | "item.updated" | "item.withdrawn" | "item.imported" | "item.recycled" | "handover.offered" | "handover.accepted" | "handover.cancelled" | "access_grant.created" | "access_grant.revoked" | "passport.accessed" | "access_request.created" | "access_request.approved" | "access_request.refused" | "registry.registration.submitted" | "registry.registration.registered" | "registry.registration.rejected" | "registry.registration.deactivated" | "registry.registration.proof_renewed";
+                type?: "product.created" | "product.updated" | "product.withdrawn" | "product.reinstated" | "passport.published" | "passport.draft.updated" | "passport.draft.deleted" | "supplier.created" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_delivery.ingested" | "domain.created" | "domain.updated" | "domain.deleted" | "domain.verified" | "import.created" | "event_subscription.created" | "event_subscription.updated" | "event_subscription.deleted" | "labelling_term.updated" | "labelling_term.deleted" | "labelling.sign_off.created" | "labelling.settings.updated" | "registry.settings.updated" | "registry.registrations.created" | "registry.registration.resubmitted" | "batch.created" | "batch.updated" | "batch.withdrawn" | "item.created" | "item.updated" | "item.withdrawn" | "item.imported" | "item.recycled" | "handover.offered" | "handover.accepted" | "handover.cancelled" | "transfer.offered" | "transfer.accepted" | "transfer.declined" | "transfer.cancelled" | "transfer.completed" | "access_grant.created" | "access_grant.revoked" | "passport.accessed" | "access_request.created" | "access_request.approved" | "access_request.refused" | "registry.registration.submitted" | "registry.registration.registered" | "registry.registration.rejected" | "registry.registration.deactivated" | "registry.registration.proof_renewed";
             };
             header?: never;
             path?: never;
@@ -20167,7 +20963,7 @@ export interface operations {
                      */
                     url: string;
                     /** @description The event types delivered, or ["*"] for all */
-                    events: ("product.created" | "product.updated" | "product.withdrawn" | "product.reinstated" | "passport.published" | "passport.draft.updated" | "passport.draft.deleted" | "supplier.created" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_delivery.ingested" | "domain.created" | "domain.updated" | "domain.deleted" | "domain.verified" | "import.created" | "event_subscription.created" | "event_subscription.updated" | "event_subscription.deleted" | "labelling_term.updated" | "labelling_term.deleted" | "labelling.sign_off.created" | "labelling.settings.updated" | "registry.settings.updated" | "registry.registrations.created" | "registry.registration.resubmitted" | "batch.created" | "batch.updated" | "batch.withdrawn" | "item.created" | "item.updated" | "item.withdrawn" | "item.imported" | "item.recycled" | "handover.offered" | "handover.accepted" | "handover.cancelled" | "access_grant.created" | "access_grant.revoked" | "passport.accessed" | "access_request.created" | "access_request.approved" | "access_request.refused" | "registry.registration.submitted" | "registry.registration.registered" | "registry.registration.rejected" | "registry.registration.deactivated" | "registry.registration.proof_renewed" | "*")[];
+                    events: ("product.created" | "product.updated" | "product.withdrawn" | "product.reinstated" | "passport.published" | "passport.draft.updated" | "passport.draft.deleted" | "supplier.created" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_delivery.ingested" | "domain.created" | "domain.updated" | "domain.deleted" | "domain.verified" | "import.created" | "event_subscription.created" | "event_subscription.updated" | "event_subscription.deleted" | "labelling_term.updated" | "labelling_term.deleted" | "labelling.sign_off.created" | "labelling.settings.updated" | "registry.settings.updated" | "registry.registrations.created" | "registry.registration.resubmitted" | "batch.created" | "batch.updated" | "batch.withdrawn" | "item.created" | "item.updated" | "item.withdrawn" | "item.imported" | "item.recycled" | "handover.offered" | "handover.accepted" | "handover.cancelled" | "transfer.offered" | "transfer.accepted" | "transfer.declined" | "transfer.cancelled" | "transfer.completed" | "access_grant.created" | "access_grant.revoked" | "passport.accessed" | "access_request.created" | "access_request.approved" | "access_request.refused" | "registry.registration.submitted" | "registry.registration.registered" | "registry.registration.rejected" | "registry.registration.deactivated" | "registry.registration.proof_renewed" | "*")[];
                     description?: string;
                 };
             };
@@ -20448,7 +21244,7 @@ export interface operations {
                      */
                     url?: string;
                     /** @description The event types delivered, or ["*"] for all */
-                    events?: ("product.created" | "product.updated" | "product.withdrawn" | "product.reinstated" | "passport.published" | "passport.draft.updated" | "passport.draft.deleted" | "supplier.created" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_delivery.ingested" | "domain.created" | "domain.updated" | "domain.deleted" | "domain.verified" | "import.created" | "event_subscription.created" | "event_subscription.updated" | "event_subscription.deleted" | "labelling_term.updated" | "labelling_term.deleted" | "labelling.sign_off.created" | "labelling.settings.updated" | "registry.settings.updated" | "registry.registrations.created" | "registry.registration.resubmitted" | "batch.created" | "batch.updated" | "batch.withdrawn" | "item.created" | "item.updated" | "item.withdrawn" | "item.imported" | "item.recycled" | "handover.offered" | "handover.accepted" | "handover.cancelled" | "access_grant.created" | "access_grant.revoked" | "passport.accessed" | "access_request.created" | "access_request.approved" | "access_request.refused" | "registry.registration.submitted" | "registry.registration.registered" | "registry.registration.rejected" | "registry.registration.deactivated" | "registry.registration.proof_renewed" | "*")[];
+                    events?: ("product.created" | "product.updated" | "product.withdrawn" | "product.reinstated" | "passport.published" | "passport.draft.updated" | "passport.draft.deleted" | "supplier.created" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.deleted" | "webhook_delivery.ingested" | "domain.created" | "domain.updated" | "domain.deleted" | "domain.verified" | "import.created" | "event_subscription.created" | "event_subscription.updated" | "event_subscription.deleted" | "labelling_term.updated" | "labelling_term.deleted" | "labelling.sign_off.created" | "labelling.settings.updated" | "registry.settings.updated" | "registry.registrations.created" | "registry.registration.resubmitted" | "batch.created" | "batch.updated" | "batch.withdrawn" | "item.created" | "item.updated" | "item.withdrawn" | "item.imported" | "item.recycled" | "handover.offered" | "handover.accepted" | "handover.cancelled" | "transfer.offered" | "transfer.accepted" | "transfer.declined" | "transfer.cancelled" | "transfer.completed" | "access_grant.created" | "access_grant.revoked" | "passport.accessed" | "access_request.created" | "access_request.approved" | "access_request.refused" | "registry.registration.submitted" | "registry.registration.registered" | "registry.registration.rejected" | "registry.registration.deactivated" | "registry.registration.proof_renewed" | "*")[];
                     description?: string;
                     /** @enum {string} */
                     status?: "enabled" | "disabled";
