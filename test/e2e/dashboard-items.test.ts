@@ -149,7 +149,15 @@ describe('the dashboard’s items of a product', () => {
     // Assess: the page says what happens to a known serial, and Update is chosen
     expect(await modes.innerText()).toContain('A known serial is updated: only the columns in the file change; choose Replace to replace everything.');
     expect(await modes.getByRole('radio', { name: /^Update/ }).isChecked()).toBe(true);
+    // Act: validate first
+    await page.getByLabel(/Validate only/).check();
+    await page.getByLabel('Items file (CSV or NDJSON)').setInputFiles({ name: 'strength SN-001.csv', mimeType: 'text/csv', buffer: Buffer.from('serial,data.analysis.alcoholByVolume\r\nSN-001,14.5\r\n', 'utf8') });
+    await page.getByRole('button', { name: 'Validate file' }).click();
+    // Assess: the row and the one field it would change
+    const changes = page.getByTestId('import-row-changes');
+    await expect.poll(() => changes.locator('tbody tr').first().locator('td').allInnerTexts().catch(() => []), POLL).toEqual(['2', 'SN-001', 'update', 'data.analysis.alcoholByVolume']);
     await checkpoint(page, 'items-import-mode');
+    await page.getByLabel(/Validate only/).uncheck();
     await upload('serial,data.analysis.alcoholByVolume\r\nSN-001,14.5\r\n', 'strength SN-001.csv');
     // Assess: the strength changed; the lot and the bottling date stayed
     expect(await item('SN-001')).toMatchObject({ version: 2, lot: 'L2026-01', data: { bottlingDate: '2026-01-15', analysis: { alcoholByVolume: 14.5 } } });

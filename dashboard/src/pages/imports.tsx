@@ -274,6 +274,35 @@ export function JobView(props: { job: ImportJob }) {
           </div>
         ))}
       </dl>
+      {job.rowChanges && job.rowChanges.length > 0 ? (
+        <div class="table-wrap" tabIndex={0} role="region" aria-label="What each row would change">
+          <table class="table table-compact" data-testid="import-row-changes">
+            <caption>
+              What each row would change{job.rowChangesTruncated ? ` (the first ${job.rowChanges.length.toLocaleString()})` : ''}
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col" class="num">
+                  Row
+                </th>
+                <th scope="col">Serial</th>
+                <th scope="col">Would</th>
+                <th scope="col">Fields</th>
+              </tr>
+            </thead>
+            <tbody>
+              {job.rowChanges.map((change) => (
+                <tr key={change.row}>
+                  <td class="num">{change.row}</td>
+                  <td class="mono">{change.serial}</td>
+                  <td>{change.outcome === 'create' ? 'create' : 'update'}</td>
+                  <td class="mono">{change.changes.length ? change.changes.join(', ') : '—'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
       {errors.length > 0 ? (
         <div class="table-wrap">
           <table class="table table-compact" data-testid="import-errors">
