@@ -96,6 +96,13 @@ export interface FunctionSpec {
          * outbox's feed (docs/registry.md#the-outbox), whose mapping is the outbox pipeline's. Unset: new items only.
          */
         changedWithStatus?: readonly string[];
+        /**
+         * Retries of a record that fails alone (the mapping splits a failing batch first, which
+         * costs no retry) before it is set aside: reported to the pipeline's stream failure queue
+         * and skipped, so that it holds back no other record for longer. Unset: retried until the
+         * record expires from the stream (24 hours). The local poller plays the same.
+         */
+        retryAttempts?: number;
       };
   /** Static files (paths from the repository root) the function reads at run time; bundled into `docs-assets/` beside it. */
   assets?: readonly string[];
@@ -318,7 +325,8 @@ export const FUNCTIONS: Record<FunctionName, FunctionSpec> = {
     timeoutSeconds: 30,
     // One Query of the tenant's subscriptions per event; SendMessageBatch to the delivery queue.
     grants: { table: ['dynamodb:Query'], deliveryQueue: ['sqs:SendMessage'] },
-    trigger: { kind: 'tableStream', itemType: 'event', batchSize: 100, maxBatchingWindowSeconds: 0 },
+    // A record that still fails alone after 10 retries is set aside (docs/webhooks-outbound.md#a-record-that-keeps-failing).
+    trigger: { kind: 'tableStream', itemType: 'event', batchSize: 100, maxBatchingWindowSeconds: 0, retryAttempts: 10 },
   },
   'event-delivery': {
     entry: 'functions/event-delivery/handler.ts',

@@ -8,7 +8,10 @@ import { fanOut } from '../../lib/services/event-delivery.ts';
  * The fan-out (docs/webhooks-outbound.md#how-it-works), triggered by the table's stream, filtered to
  * new event-log items (`type = event`, infra/functions.ts): each event becomes one delivery message
  * per matching subscription. ReportBatchItemFailures: a failing record is retried from itself on,
- * so an event is fanned out at least once even if this function or SQS fails midway.
+ * so an event is fanned out at least once even if this function or SQS fails midway. What an event
+ * holds cannot keep its message off the queue (lib/data/sqs.ts sendableJson); a record that fails
+ * anyway is isolated by the mapping, which splits the batch, and set aside after its retries
+ * (docs/webhooks-outbound.md#a-record-that-keeps-failing).
  */
 /**
  * A stream image's attribute value as plain JSON: the types an event item holds (strings, numbers,
@@ -60,7 +63,12 @@ export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatch
     try {
       await fanOut(group.events);
     } catch (error) {
-      logger().error('Event fan-out failed; the stream will deliver these records again', { error: error instanceof Error ? error.message : String(error), events: group.events.length });
+      logger().error('Event fan-out failed; the stream will deliver these records again', {
+        error: error instanceof Error ? error.message : String(error),
+        events: group.events.length,
+        // Which events: a record set aside after its retries is found by its event id in the log.
+        eventIds: group.events.slice(0, 20).map(({ event }) => (event as { id?: unknown } | undefined)?.id ?? null),
+      });
       for (const record of group.records) failed.add(record);
     }
   }

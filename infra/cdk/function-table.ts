@@ -47,6 +47,15 @@ export function registryOutboxQueueActions(spec: FunctionSpec): string[] {
   return [...new Set([...(spec.grants.registryOutboxQueue ?? []), ...(spec.trigger?.queue === 'registryOutbox' ? CONSUMER_ACTIONS : [])])].sort();
 }
 
+/**
+ * What a stream consumer's role needs on its pipeline's stream failure queue when its mapping sets
+ * records aside (`retryAttempts`, infra/functions.ts): Lambda sends the failure record with the
+ * function's execution role (docs/webhooks-outbound.md#a-record-that-keeps-failing).
+ */
+export function streamFailureQueueActions(trigger: FunctionSpec['trigger']): string[] {
+  return trigger?.kind === 'tableStream' && trigger.retryAttempts !== undefined ? ['sqs:SendMessage'] : [];
+}
+
 /** What a DynamoDB Streams event source mapping needs on the table's stream (on the function's role). */
 export const STREAM_CONSUMER_ACTIONS = ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams'] as const;
 

@@ -70,6 +70,8 @@ export class PassportStack extends Stack {
   /** The event delivery queue of outbound webhooks and its DLQ (constructs/event-delivery-pipeline.ts). */
   readonly eventDeliveryQueue: Queue;
   readonly eventDeliveryDeadLetterQueue: Queue;
+  /** Where the fan-out's stream mapping reports an event record it set aside (docs/webhooks-outbound.md#a-record-that-keeps-failing). */
+  readonly eventStreamFailureQueue: Queue | undefined;
   /** The registry outbox queue and its DLQ (constructs/registry-outbox-pipeline.ts). */
   readonly registryOutboxQueue: Queue;
   readonly registryOutboxDeadLetterQueue: Queue;
@@ -235,6 +237,7 @@ export class PassportStack extends Stack {
     const alarms = new Alarms(this, 'Alarms', { deadLetterQueue: scans.deadLetterQueue, importDeadLetterQueue: imports.deadLetterQueue, eventDeliveryDeadLetterQueue: deliveries.deadLetterQueue, registryOutboxDeadLetterQueue: outbox.deadLetterQueue, api: api.api, functions: api.functions, httpFunctions: [...new Set(routes.map((route) => route.function))], ...(settings.alarmEmail ? { email: settings.alarmEmail } : {}) });
     if (props.dashboard) new CfnOutput(this, 'DashboardUrl', { value: `${api.origin}/dashboard` });
     this.backup.alarmTo(new SnsAction(alarms.topic));
+    deliveries.alarmTo(new SnsAction(alarms.topic));
 
     // The archives of POST /v1/exports/archive, granted to the functions whose grants name the bucket.
     this.exports = new ExportsStore(this, 'Exports', { functions: api.functions, specs: functions });
@@ -245,6 +248,7 @@ export class PassportStack extends Stack {
     this.importDeadLetterQueue = imports.deadLetterQueue;
     this.eventDeliveryQueue = deliveries.queue;
     this.eventDeliveryDeadLetterQueue = deliveries.deadLetterQueue;
+    this.eventStreamFailureQueue = deliveries.streamFailureQueue;
     this.registryOutboxQueue = outbox.queue;
     this.registryOutboxDeadLetterQueue = outbox.deadLetterQueue;
     this.api = api.api;

@@ -399,6 +399,7 @@ export async function startLocalStack(options: StackOptions): Promise<LocalStack
           functionName: name,
           itemType: spec.trigger.itemType,
           batchSize: spec.trigger.batchSize,
+          ...(spec.trigger.retryAttempts === undefined ? {} : { retryAttempts: spec.trigger.retryAttempts }),
           loadHandler: async () => ((await import(pathToFileURL(join(REPO_ROOT, spec.entry)).href)) as { handler: StreamHandler }).handler,
           onError: (error) => reportPollerError(name, error),
         });

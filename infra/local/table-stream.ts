@@ -2,8 +2,10 @@ import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEven
 
 export type StreamHandler = (event: DynamoDBStreamEvent, context: Context) => Promise<DynamoDBBatchResponse | void>;
 
-/** How long a failing batch is retried before the poller gives up on it. */
+/** How long a record that fails alone is retried before it is set aside, for a mapping without retryAttempts. */
 const RETRY_FOR_MS = 120_000;
+/** The wait before the n-th retry of a record that fails alone: 200 ms, doubling, at most 5 s. */
+const retryWait = (retry: number): number => Math.min(5000, 200 * 2 ** (retry - 1));
 
 export interface StreamPollerOptions {
   /** DynamoDB Local's endpoint (it serves the DynamoDB Streams API on the same port). */
@@ -14,7 +16,13 @@ export interface StreamPollerOptions {
   /** Only records whose new image has this `type` (Lambda's filter criteria in AWS). */
   itemType: string;
   batchSize: number;
+  /**
+   * Retries of a record that fails alone before it is set aside (Lambda's MaximumRetryAttempts;
+   * infra/functions.ts). Unset: retried for two minutes, a bounded form of "until it expires".
+   */
+  retryAttempts?: number;
   loadHandler: () => Promise<StreamHandler>;
+  /** Errors of the handler and of the stream reads, and each record set aside (an error naming it). */
   onError?: (error: unknown) => void;
   /** How long to wait after an empty read (default 100 ms). */
   idleMs?: number;
@@ -30,8 +38,9 @@ export interface StreamPoller {
  * Plays Lambda's DynamoDB Streams event source mapping against DynamoDB Local: reads every shard
  * of the table's stream from the moment it starts (LATEST; shards that appear later from their
  * start), keeps the records whose new image has `type = itemType` (the mapping's filter in AWS),
- * invokes the handler in batches, and retries a batch from its first reported failure (for up to
- * two minutes, a bounded form of Lambda's retries until the records expire) before going on. The Streams API is called over plain
+ * invokes the handler in batches as the mapping does (runStreamBatch: a failing batch is split in
+ * two until the record that fails is alone, which is retried, then set aside, so that the records
+ * after it go on). The Streams API is called over plain
  * HTTP: DynamoDB Local checks no signature, and the SDK's Streams client is not a dependency.
  * After DynamoDB Local was down (a fault test kills and restarts it), the poller reads the stream
  * again: each shard after the last record it handed over, or from its start when the shard is new
@@ -111,25 +120,27 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
   const wanted = (record: DynamoDBRecord) => record.dynamodb?.NewImage?.type?.S === options.itemType;
 
   async function invoke(records: DynamoDBRecord[]): Promise<void> {
-    let pending = records;
-    // Retried from the first failure on, waiting longer each time (up to 5 s), for up to two minutes:
-    // Lambda's mapping retries until the records expire, and a dependency may be down for a while.
-    const giveUpAt = Date.now() + RETRY_FOR_MS;
-    for (let attempt = 1; pending.length && (attempt === 1 || Date.now() < giveUpAt); attempt++) {
-      const handler = await options.loadHandler();
-      const context = { functionName: options.functionName, awsRequestId: crypto.randomUUID(), getRemainingTimeInMillis: () => 30_000 } as Context;
-      try {
-        const response = await handler({ Records: pending }, context);
-        const first = response?.batchItemFailures?.[0]?.itemIdentifier;
-        const at = first === undefined ? -1 : pending.findIndex((r) => r.dynamodb?.SequenceNumber === first);
-        count += at === -1 ? pending.length : at;
-        pending = at === -1 ? [] : pending.slice(at);
-      } catch (error) {
-        options.onError?.(error);
-      }
-      if (pending.length && Date.now() < giveUpAt) await new Promise((resolve) => setTimeout(resolve, Math.min(5000, 200 * 2 ** (attempt - 1))));
+    const outcome = await runStreamBatch(
+      records,
+      async (batch) => {
+        const handler = await options.loadHandler();
+        const context = { functionName: options.functionName, awsRequestId: crypto.randomUUID(), getRemainingTimeInMillis: () => 30_000 } as Context;
+        return handler({ Records: batch }, context);
+      },
+      {
+        ...(options.retryAttempts === undefined ? {} : { retryAttempts: options.retryAttempts }),
+        onError: (error) => options.onError?.(error),
+        stopped: () => !running,
+      },
+    );
+    count += outcome.delivered;
+    for (const { record, retries } of outcome.setAside) {
+      options.onError?.(
+        new Error(
+          `${options.functionName}: set aside stream record ${record.dynamodb?.SequenceNumber ?? '?'} after ${retries} retries; the records after it go on (in AWS: the mapping's on-failure destination, or the records' expiry)`,
+        ),
+      );
     }
-    if (pending.length) options.onError?.(new Error(`${options.functionName}: gave up on ${pending.length} stream records`));
   }
 
   let failures = 0;
@@ -175,4 +186,89 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
     },
     delivered: () => count,
   };
+}
+
+export interface StreamBatchOptions {
+  /** Retries of a record that fails alone before it is set aside; unset: for retryForMs. */
+  retryAttempts?: number;
+  /** Default two minutes. */
+  retryForMs?: number;
+  /** An invocation that threw (a record reported as failed is no error). */
+  onError?: (error: unknown) => void;
+  /** True once the poller stops: what is left is not retried. */
+  stopped?: () => boolean;
+  /** Waits between retries (tests pass one that does not wait). */
+  sleep?: (ms: number) => Promise<void>;
+  now?: () => number;
+}
+
+export interface StreamBatchOutcome {
+  /** Records the handler took (a record handed over again after a failure counts once). */
+  delivered: number;
+  /** Records that failed alone past the retries, with how many retries they had, in stream order. */
+  setAside: { record: DynamoDBRecord; retries: number }[];
+}
+
+/**
+ * One batch of a shard's records through `invoke`, as Lambda's stream event source mapping with
+ * BisectBatchOnFunctionError and ReportBatchItemFailures treats it (docs/webhooks-outbound.md#a-record-that-keeps-failing):
+ * the records before the first reported failure are done; the rest is invoked again at once when
+ * some were done, and split in two when none was (an invocation that throws has done none), first
+ * half first, which costs no retry. A record that fails alone is retried after a growing wait, and
+ * set aside after `retryAttempts` retries (or `retryForMs`), so that one poisoned record never holds
+ * back the records after it for longer than its retries. Records stay in stream order.
+ */
+export async function runStreamBatch(
+  records: readonly DynamoDBRecord[],
+  invoke: (records: DynamoDBRecord[]) => Promise<DynamoDBBatchResponse | void>,
+  options: StreamBatchOptions = {},
+): Promise<StreamBatchOutcome> {
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const now = options.now ?? Date.now;
+  const retryForMs = options.retryForMs ?? RETRY_FOR_MS;
+  const outcome: StreamBatchOutcome = { delivered: 0, setAside: [] };
+  // Batches still to invoke, the next one last.
+  const todo: DynamoDBRecord[][] = records.length ? [[...records]] : [];
+  // The record failing alone now: its retries so far and when it first failed alone.
+  let alone: { record: DynamoDBRecord; retries: number; since: number } | undefined;
+  while (todo.length && !options.stopped?.()) {
+    const batch = todo.pop() ?? [];
+    let failedAt: number;
+    try {
+      // Lambda goes on from the lowest sequence number reported; one it cannot find fails the whole batch.
+      const reported = (await invoke(batch))?.batchItemFailures ?? [];
+      const at = reported.map(({ itemIdentifier }) => batch.findIndex((r) => r.dynamodb?.SequenceNumber === itemIdentifier));
+      failedAt = reported.length === 0 ? -1 : Math.max(0, Math.min(...at.map((i) => (i === -1 ? 0 : i))));
+    } catch (error) {
+      options.onError?.(error);
+      failedAt = 0;
+    }
+    if (failedAt === -1) {
+      outcome.delivered += batch.length;
+      alone = undefined;
+      continue;
+    }
+    outcome.delivered += failedAt;
+    const rest = batch.slice(failedAt);
+    if (failedAt > 0) {
+      todo.push(rest);
+      alone = undefined;
+    } else if (rest.length > 1) {
+      const half = Math.ceil(rest.length / 2);
+      todo.push(rest.slice(half), rest.slice(0, half));
+    } else {
+      const record = rest[0] as DynamoDBRecord;
+      alone = alone?.record === record ? alone : { record, retries: 0, since: now() };
+      const spent = options.retryAttempts !== undefined ? alone.retries >= options.retryAttempts : now() - alone.since >= retryForMs;
+      if (spent) {
+        outcome.setAside.push({ record, retries: alone.retries });
+        alone = undefined;
+        continue;
+      }
+      alone.retries++;
+      await sleep(retryWait(alone.retries));
+      todo.push(rest);
+    }
+  }
+  return outcome;
 }

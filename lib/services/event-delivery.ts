@@ -3,6 +3,7 @@ import { MAX_SQS_DELAY_SECONDS, sendDeliveries } from '../data/delivery-queue.ts
 import { getEvent } from '../data/events.ts';
 import { getSubscription, listSubscriptions, markSubscriptionHealth, recordAttempt } from '../data/event-subscriptions.ts';
 import { postJson, type Resolve } from '../data/outbound-http.ts';
+import { sendableJson } from '../data/sqs.ts';
 import {
   DEFAULT_RETRY_SCHEDULE_SECONDS,
   DELIVERY_TIMEOUT_MS,
@@ -25,7 +26,7 @@ import type { Tenant } from '../domain/tenant.ts';
  * per message, signs it per Standard Webhooks, and schedules the next attempt as a delayed message.
  */
 
-/** Events up to this size travel in the message; a larger one is read from the log by the worker. */
+/** Events up to this size (as the message carries them: sendableJson) travel in the message; a larger one is read from the log by the worker. */
 const INLINE_EVENT_BYTES = 200_000;
 
 /**
@@ -48,7 +49,7 @@ export async function fanOut(events: readonly { tenant: Tenant; event: DomainEve
     const subscriptions = read.filter((s) => s.status === 'enabled');
     if (subscriptions.length === 0) continue;
     for (const event of tenantEvents) {
-      const inline = Buffer.byteLength(JSON.stringify(event)) <= INLINE_EVENT_BYTES;
+      const inline = Buffer.byteLength(sendableJson(JSON.stringify(event))) <= INLINE_EVENT_BYTES;
       for (const s of subscriptions) {
         if (!wants(s, event.type)) continue;
         messages.push({

@@ -3,7 +3,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CONSUMER_ACTIONS, deliveryQueueActions, importQueueActions, RESOLVER_HEADERS, readsSessionSecret, registryOutboxQueueActions, scanQueueActions, STREAM_CONSUMER_ACTIONS } from '../../infra/cdk/stack.ts';
 import { BACKUP_PATH_PATTERN, CREDENTIAL_PATH_PATTERNS, PAGE_PATH_PATTERNS, viewerRequestCode } from '../../infra/cdk/constructs/resolver-cdn.ts';
-import { DEFAULT_LOG_LEVEL } from '../../infra/cdk/function-table.ts';
+import { DEFAULT_LOG_LEVEL, streamFailureQueueActions } from '../../infra/cdk/function-table.ts';
 import { DEFAULT_SETTINGS } from '../../infra/cdk/settings.ts';
 import { ROUTES } from '../../lib/api/routes.ts';
 import { elabelPageUrl, passportJsonUrl } from '../../lib/domain/page-urls.ts';
@@ -140,6 +140,7 @@ describe('functions', () => {
       ...deliveryQueueActions(spec),
       ...registryOutboxQueueActions(spec),
       ...(spec.trigger?.kind === 'tableStream' ? STREAM_CONSUMER_ACTIONS : []),
+      ...streamFailureQueueActions(spec.trigger),
       ...(readsSessionSecret(name, spec) ? ['secretsmanager:GetSecretValue'] : []),
       ...(spec.grants.secretsKey ?? []),
       ...(spec.grants.signingKeys ?? []),
@@ -162,7 +163,9 @@ describe('functions', () => {
       // The table and its one index (lib/data/table.ts: events by type).
       else if (actions.some((a) => a.startsWith('dynamodb:'))) expect(statement.Resource).toEqual([arnOf(tableId), { 'Fn::Join': ['', [arnOf(tableId), `/index/${GSI1.name}`]] }]);
       if (actions.some((a) => a.startsWith('sqs:'))) {
-        expect([arnOf(queueId), arnOf(logicalId(synth.stack.importQueue)), arnOf(logicalId(synth.stack.eventDeliveryQueue)), arnOf(logicalId(synth.stack.registryOutboxQueue))]).toContainEqual(statement.Resource);
+        // The stream failure queue only for what the mapping sends there (the fan-out's set-aside records).
+        const failureQueue = synth.stack.eventStreamFailureQueue && statement.Sid === 'StreamFailureQueue' ? [arnOf(logicalId(synth.stack.eventStreamFailureQueue))] : [];
+        expect([arnOf(queueId), arnOf(logicalId(synth.stack.importQueue)), arnOf(logicalId(synth.stack.eventDeliveryQueue)), arnOf(logicalId(synth.stack.registryOutboxQueue)), ...failureQueue]).toContainEqual(statement.Resource);
       }
       if (actions.some((a) => a.startsWith('secretsmanager:'))) expect(statement.Resource).toEqual(ref(secretId));
       // The signing keys' statements (Sid SigningKeys…) are checked in test/infra/signing-keys.test.ts.
@@ -398,6 +401,37 @@ describe('outbound webhooks (docs/webhooks-outbound.md)', () => {
     // Only they read the stream.
     const readers = functions.filter(([name]) => roleStatements(synth, name).statements.some((st) => JSON.stringify(st.Resource) === JSON.stringify(streamArn)));
     expect(readers.map(([name]) => name).sort()).toEqual(['event-fanout', 'registry-outbox-feed', 'scan-spill']);
+  });
+
+  it('splits a failing batch of the fan-out’s stream and sets a record that fails alone aside after its retries, reported to an alarmed failure queue only the fan-out sends to; scan-spill’s retries until the record expires', () => {
+    // Prepare
+    const streamArn = { 'Fn::GetAtt': [logicalId(synth.stack.table), 'StreamArn'] };
+    const failureQueue = synth.stack.eventStreamFailureQueue;
+    expect(failureQueue).toBeDefined();
+    const failureArn = arnOf(logicalId(failureQueue!));
+    const mappingOf = (fn: string) =>
+      ofType(synth, 'AWS::Lambda::EventSourceMapping').find(
+        ([, m]) => JSON.stringify(m.Properties?.EventSourceArn) === JSON.stringify(streamArn) && JSON.stringify(m.Properties?.FunctionName) === JSON.stringify(ref(functionLogicalId(synth, fn))),
+      )?.[1].Properties as Record<string, any>;
+    // Act
+    const fanOut = mappingOf('event-fanout');
+    const spill = mappingOf('scan-spill');
+    const queue = synth.resources[logicalId(failureQueue!)]?.Properties as Record<string, unknown>;
+    const queueName = { 'Fn::GetAtt': [logicalId(failureQueue!), 'QueueName'] };
+    const alarms = ofType(synth, 'AWS::CloudWatch::Alarm').filter(([, a]) => JSON.stringify(a.Properties?.Dimensions ?? '').includes(JSON.stringify(queueName)));
+    const senders = functions.filter(([name]) => roleStatements(synth, name).statements.some((st) => JSON.stringify(st.Resource) === JSON.stringify(failureArn))).map(([name]) => name);
+    // Assess
+    expect(fanOut).toMatchObject({ BisectBatchOnFunctionError: true, FunctionResponseTypes: ['ReportBatchItemFailures'], MaximumRetryAttempts: 10 });
+    expect(fanOut.DestinationConfig).toEqual({ OnFailure: { Destination: failureArn } });
+    expect(spill.BisectBatchOnFunctionError).toBe(true);
+    expect(spill.MaximumRetryAttempts).toBeUndefined();
+    expect(spill.DestinationConfig).toBeUndefined();
+    expect(queue).toMatchObject({ SqsManagedSseEnabled: true, MessageRetentionPeriod: 14 * 24 * 3600 });
+    expect(alarms).toHaveLength(1);
+    expect(alarms[0]?.[1].Properties).toMatchObject({ Threshold: 0, ComparisonOperator: 'GreaterThanThreshold' });
+    expect(alarms[0]?.[1].Properties?.AlarmActions).toHaveLength(1);
+    expect(senders).toEqual(['event-fanout']);
+    expect(roleStatements(synth, 'event-fanout').statements.filter((st) => JSON.stringify(st.Resource) === JSON.stringify(failureArn)).flatMap(actionsOf)).toEqual(['sqs:SendMessage']);
   });
 
   it('has the delivery worker as the delivery queue’s consumer, its own DLQ after 5 receives, and only the fan-out, the worker and the subscriptions API may send', () => {

@@ -8,8 +8,11 @@ import { QueuePipeline, type QueuePipelineProps } from './queue-pipeline.ts';
  * The outbound webhook road (docs/webhooks-outbound.md#how-it-works): the event delivery queue and
  * its DLQ, the delivery worker's event source mapping (from QueuePipeline), and the fan-out's
  * mapping on the table's stream, filtered to new event-log items so that the fan-out is invoked
- * for nothing else. A failing stream batch is split and retried until it succeeds (the stream
- * keeps records 24 hours), so no event is skipped.
+ * for nothing else. A failing stream batch is split until the failing record is alone; that record
+ * is retried as often as the fan-out's trigger says (infra/functions.ts), then reported to the
+ * stream failure queue (alarmed) and skipped, so that one event that cannot be fanned out never
+ * holds back the others (docs/webhooks-outbound.md#a-record-that-keeps-failing). The scan-spill
+ * function's mapping, made here too, sets no record aside.
  */
 export class EventDeliveryPipeline extends QueuePipeline {
   constructor(scope: Construct, id: string, props: QueuePipelineProps) {

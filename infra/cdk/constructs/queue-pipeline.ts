@@ -1,10 +1,11 @@
-import { CfnOutput, Duration } from 'aws-cdk-lib';
-import type { IRole } from 'aws-cdk-lib/aws-iam';
-import { EventSourceMapping, StartingPosition, type FilterCriteria, type IFunction } from 'aws-cdk-lib/aws-lambda';
+import { CfnOutput, Duration, Validations } from 'aws-cdk-lib';
+import { Alarm, ComparisonOperator, TreatMissingData, type IAlarmAction } from 'aws-cdk-lib/aws-cloudwatch';
+import { Effect, PolicyStatement, type IRole } from 'aws-cdk-lib/aws-iam';
+import { EventSourceMapping, StartingPosition, type FilterCriteria, type IEventSourceDlq, type IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import type { FunctionSpec } from '../../functions.ts';
-import { queueVisibilityTimeoutSeconds } from '../function-table.ts';
+import { queueVisibilityTimeoutSeconds, streamFailureQueueActions } from '../function-table.ts';
 import { StackPart } from './part.ts';
 
 export interface QueuePipelineProps {
@@ -24,6 +25,12 @@ export interface QueuePipelineProps {
 export class QueuePipeline extends StackPart {
   readonly queue: Queue;
   readonly deadLetterQueue: Queue;
+  /**
+   * Where the stream mapping reports a record it set aside (`retryAttempts` of the feeding
+   * function's trigger): made with the first such mapping, alarmed (alarmTo).
+   */
+  streamFailureQueue?: Queue;
+  private streamFailureAlarm?: Alarm;
 
   constructor(
     scope: Construct,
@@ -64,8 +71,11 @@ export class QueuePipeline extends StackPart {
 
   /**
    * The feeding function's event source mapping on the table stream, with the pipeline's `filters`
-   * (`id`: the function's construct id): a failing batch is split and retried until it succeeds
-   * (the stream keeps records 24 hours), its failed records reported one by one.
+   * (`id`: the function's construct id): a failing batch is split in two until the failing record
+   * is alone (which costs no retry), its failed records reported one by one. That record is retried
+   * until it expires from the stream (24 hours), or, with the trigger's `retryAttempts`, that many
+   * times, then reported to the stream failure queue and skipped, so that it holds back no other
+   * record for longer (docs/webhooks-outbound.md#a-record-that-keeps-failing).
    */
   protected addTableStreamMapping(
     id: string,
@@ -75,6 +85,15 @@ export class QueuePipeline extends StackPart {
     trigger: Extract<NonNullable<FunctionSpec['trigger']>, { kind: 'tableStream' }>,
     filters: Array<ReturnType<typeof FilterCriteria.filter>>,
   ): void {
+    const failures = trigger.retryAttempts === undefined ? undefined : this.streamFailures();
+    if (failures) {
+      // Lambda sends the failure record with the function's role: SendMessage only, written out as the other grants are.
+      role.addToPrincipalPolicy(
+        new PolicyStatement({ sid: 'StreamFailureQueue', effect: Effect.ALLOW, actions: streamFailureQueueActions(trigger), resources: [failures.queueArn] }),
+      );
+    }
+    // The destination alone: SqsDlq would also grant GetQueueAttributes and GetQueueUrl, which sending does not need.
+    const onFailure: IEventSourceDlq | undefined = failures ? { bind: () => ({ destination: failures.queueArn }) } : undefined;
     const mapping = new EventSourceMapping(this, `${id}TableStreamSource`, {
       target: fn,
       eventSourceArn: streamArn,
@@ -83,8 +102,37 @@ export class QueuePipeline extends StackPart {
       maxBatchingWindow: Duration.seconds(trigger.maxBatchingWindowSeconds),
       reportBatchItemFailures: true,
       bisectBatchOnError: true,
+      ...(trigger.retryAttempts === undefined ? {} : { retryAttempts: trigger.retryAttempts }),
+      ...(onFailure ? { onFailure } : {}),
       filters,
     });
     mapping.node.addDependency(role);
+  }
+
+  /** The stream failure queue (14 days, encrypted, TLS-only) and its alarm, made once. */
+  private streamFailures(): Queue {
+    if (this.streamFailureQueue) return this.streamFailureQueue;
+    const queue = new Queue(this, `${this.name}StreamFailureQueue`, {
+      retentionPeriod: Duration.days(14),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+    Validations.of(queue).acknowledge({ id: 'AwsSolutions-SQS3', reason: 'It is the on-failure destination of a table stream mapping: the records it set aside after their retries.' });
+    new CfnOutput(this, `${this.name}StreamFailureQueueUrl`, { value: queue.queueUrl });
+    this.streamFailureAlarm = new Alarm(this, `${this.name}StreamFailureAlarm`, {
+      alarmDescription: `Table stream records were set aside after their retries: the ${this.name} pipeline's stream consumer skipped them (docs/webhooks-outbound.md#a-record-that-keeps-failing).`,
+      metric: queue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }),
+      threshold: 0,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+    this.streamFailureQueue = queue;
+    return queue;
+  }
+
+  /** Sends the pipeline's own alarms (the stream failure queue's, when it has one) to `action`: the stack's alarm topic, made after the pipelines. */
+  alarmTo(action: IAlarmAction): void {
+    this.streamFailureAlarm?.addAlarmAction(action);
   }
 }
