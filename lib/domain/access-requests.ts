@@ -120,7 +120,7 @@ const freeText = (field: string, max: number) =>
 export const createAccessRequestSchema = z
   .strictObject({
     productIds: z
-      .array(z.string({ error: 'productIds must hold strings.' }).min(1, { error: 'A product identifier must not be empty.' }).max(2048, { error: 'A product identifier is at most 2048 characters.' }), {
+      .array(plainText(z.string({ error: 'productIds must hold strings.' }).min(1, { error: 'A product identifier must not be empty.' }).max(2048, { error: 'A product identifier is at most 2048 characters.' }), 'A product identifier'), {
         error: 'productIds must be a list of product identifiers.',
       })
       .min(1, { error: 'productIds must name at least one passport.' })
@@ -128,7 +128,7 @@ export const createAccessRequestSchema = z
       .optional()
       .describe("The passports' GS1 Digital Link URIs, as POST /v1/dppsByProductIds takes them (all of one organization); or leave it out and send ownerOrgId and gtin"),
     ownerOrgId: orgIdSchema('ownerOrgId').optional().describe('With gtin: the organization whose product it is (a GTIN is unique per organization only)'),
-    gtin: z.string({ error: 'gtin must be a string of 8, 12, 13 or 14 digits.' }).max(14, { error: 'gtin must be 8, 12, 13 or 14 digits.' }).optional().describe("With ownerOrgId: the product's GTIN"),
+    gtin: plainText(z.string({ error: 'gtin must be a string of 8, 12, 13 or 14 digits.' }).max(14, { error: 'gtin must be 8, 12, 13 or 14 digits.' }), 'gtin').optional().describe("With ownerOrgId: the product's GTIN"),
     purpose: purposeSchema,
     justification: freeText('justification', MAX_JUSTIFICATION).describe('Why you need the elements of that purpose: your activity, the batteries concerned (at most 2000 characters)'),
   })

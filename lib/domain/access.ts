@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { ACCESS_TIERS, AUDIENCES, PURPOSES, type AccessTier, type Audience, type Purpose } from './battery/access-tiers.ts';
 import { cursorLimit } from './pagination.ts';
+import { plainText } from './text.ts';
 
 /**
  * Access to passports beyond the public (docs/access.md): grants from an owning organization to
@@ -138,7 +139,7 @@ export const byDateQuerySchema = z.strictObject({
 export const byProductIdsSchema = z
   .strictObject({
     productIds: z
-      .array(z.string({ error: 'productIds must hold strings.' }).min(1).max(2048, { error: 'A product identifier is at most 2048 characters.' }), { error: 'productIds must be a list.' })
+      .array(plainText(z.string({ error: 'productIds must hold strings.' }).min(1).max(2048, { error: 'A product identifier is at most 2048 characters.' }), 'A product identifier'), { error: 'productIds must be a list.' })
       .min(1, { error: 'productIds must name at least one product.' })
       .max(100, { error: 'productIds may name at most 100 products.' })
       .describe('Digital Link URIs (or GTINs of your own products)'),

@@ -7,6 +7,7 @@ import { citation } from './labelling/evidence.ts';
 import { EVIDENCE_LEVELS, isConfirmed } from './labelling/evidence-levels.ts';
 import { isLang, LANGUAGES, type Lang } from './labelling/languages.ts';
 import { isLegalText, NOT_LEGAL_TEXTS, TEXT_FILES, TEXT_KEYS, type TextKey } from './labelling/texts.ts';
+import { wellFormedText } from './text.ts';
 
 /**
  * An organization's correction of a legal term of the e-label (docs/labelling.md#correcting-a-term):
@@ -117,12 +118,14 @@ export const putLabelTermSchema = z.strictObject({
       params: { suggestion: 'Send the term as one line of plain text.' },
     })
     .refine((v) => !repeatsPlaceholder(v), { error: 'text may hold each placeholder (such as {list}) only once.' })
+    .superRefine(wellFormedText('text'))
     .describe(`The organization's wording: 1 to ${MAX_TERM_TEXT} characters, trimmed, one line; the platform text's placeholders (such as {list}) kept, no others`),
   note: z
     .string({ error: 'note must be a string.' })
     .trim()
     .max(MAX_TERM_NOTE, { error: `note must be at most ${MAX_TERM_NOTE} characters.` })
     .refine((v) => !FORBIDDEN_IN_NOTE.test(v), { error: 'note must not contain control characters other than line breaks and tabs.' })
+    .superRefine(wellFormedText('note'))
     .optional()
     .describe(`Why the wording differs, such as the source it follows; at most ${MAX_TERM_NOTE} characters`),
 });

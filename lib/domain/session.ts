@@ -1,9 +1,10 @@
 import * as z from 'zod';
 import { ENVIRONMENTS } from './tenant.ts';
+import { plainText } from './text.ts';
 
 /** Switches the session's organization, environment, or both. */
 export const switchSessionSchema = z.strictObject({
-  orgId: z.string({ error: 'orgId must be a string.' }).min(1, { error: 'orgId must not be empty.' }).optional(),
+  orgId: plainText(z.string({ error: 'orgId must be a string.' }).min(1, { error: 'orgId must not be empty.' }), 'orgId').optional(),
   environment: z.enum(ENVIRONMENTS, { error: `environment must be one of: ${ENVIRONMENTS.join(', ')}.` }).optional(),
 });
 

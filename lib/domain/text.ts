@@ -71,6 +71,22 @@ export function textProblem(value: string, options: TextRuleOptions = {}): TextP
   return undefined;
 }
 
+/**
+ * The first noncharacter or lone surrogate of `value`, or undefined: the part of the rule a text
+ * with its own rule of controls must follow too (what is no character at all; an outbound message
+ * carries it escaped, docs/webhooks-outbound.md#what-a-message-may-hold).
+ */
+export function illFormedText(value: string): TextProblem | undefined {
+  let index = 0;
+  for (const char of value) {
+    const cp = char.codePointAt(0) ?? 0;
+    const kind = kindOf(cp, true);
+    if (kind === 'noncharacter' || kind === 'surrogate') return { kind, codePoint: cp, index };
+    index += char.length;
+  }
+  return undefined;
+}
+
 const WHAT: Readonly<Record<TextProblemKind, string>> = {
   control: 'control characters',
   bidi: 'bidirectional overrides or isolates',
@@ -112,3 +128,14 @@ export function plainText<S extends z.ZodString>(schema: S, field: string, optio
   });
 }
 
+/**
+ * Only the noncharacters and lone surrogates of the rule, as a string schema's `superRefine`: for a
+ * text whose own, stricter rule already says which controls and format characters it refuses (a
+ * legal term's corrected wording and its note, lib/domain/labelling-term.ts). A 422 naming the field.
+ */
+export const wellFormedText =
+  (field: string) =>
+  (value: string, ctx: z.RefinementCtx<string>): void => {
+    const problem = illFormedText(value);
+    if (problem) ctx.addIssue({ code: 'custom', input: value, message: textProblemMessage(field, problem), params: { suggestion: textProblemSuggestion(problem) } });
+  };

@@ -8,6 +8,7 @@ import { unitBackupUrl } from './backup.ts';
 import { dppIdOf } from './dpp-id.ts';
 import type { Tenant } from './tenant.ts';
 import { isUnitValue, unitDigitalLink, unitValue, UNIT_PARAM, UNIT_VALUE_MAX_LENGTH, UNIT_VALUE_PATTERN, type UnitKind, type UnitRecord } from './unit.ts';
+import { plainText } from './text.ts';
 
 /**
  * The API's schemas of batches and items (docs/api.md#batches-and-items): the bodies of PUT and
@@ -27,8 +28,7 @@ export const unitValueSchema = (param: 'lot' | 'serial') =>
 export const lotSchema = unitValueSchema('lot');
 export const serialSchema = unitValueSchema('serial');
 
-const status = z
-  .string({ error: 'status must be a string.' })
+const status = plainText(z.string({ error: 'status must be a string.' }), 'status')
   .meta({
     enum: [...ALL_UNIT_STATUSES],
     description: `active (the default) or withdrawn (its Digital Link answers 410 Gone), or a status the product's category adds; default active`,

@@ -6,6 +6,8 @@ import { buildOpenApi } from '../../lib/api/openapi.ts';
 import { OPERATIONS } from '../../lib/api/operations.ts';
 import { routeKey, ROUTES } from '../../lib/api/routes.ts';
 import { checkDigit, normalizeGtin } from '../../lib/domain/gtin.ts';
+import { anyUnitDataSchema } from '../../lib/domain/unit-data.ts';
+import { formatPath, parseBody, parseOrThrow } from '../../lib/http/validation.ts';
 import { arbitraryOf, gs1CheckDigit, queryArbitrary, type JsonSchema, type QueryParameter } from '../support/json-schema-arbitrary.ts';
 
 /**
@@ -150,6 +152,105 @@ describe('requests generated from the OpenAPI document', () => {
         if (!parsed.success) throw new Error(`refused: ${JSON.stringify(parsed.error.issues)}`);
       }),
       { seed: SEED, numRuns: 150 },
+    );
+  });
+});
+
+/**
+ * The text rule on every way in (docs/api.md#text-and-json-rules, issue 42): no write route stores a
+ * noncharacter or a lone surrogate. Each string of a body the document calls valid, with U+FFFE,
+ * U+FFFF or a lone surrogate put in it, is refused by the handler's schema with a 422 whose `param`
+ * names that string (or the list or object holding it, when the refusal comes from there: a battery
+ * batch's data, whose category picks its schema; a list of scopes); a member name with one is
+ * refused or dropped, never kept.
+ */
+describe('no noncharacter or lone surrogate in any string of a request body', () => {
+  const withBody = operations.filter(({ operation }) => operation.requestBody?.content['application/json']);
+  const BAD = ['\uFFFE', '\uFFFF', '\uD800'];
+  type Path = (string | number)[];
+  const strings = (value: unknown, path: Path = [], out: Path[] = []): Path[] => {
+    if (typeof value === 'string') out.push(path);
+    else if (Array.isArray(value)) value.forEach((v, i) => strings(v, [...path, i], out));
+    else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) strings(v, [...path, k], out);
+    return out;
+  };
+  const members = (value: unknown, path: Path = [], out: Path[] = []): Path[] => {
+    if (Array.isArray(value)) value.forEach((v, i) => members(v, [...path, i], out));
+    else if (value && typeof value === 'object') {
+      for (const [k, v] of Object.entries(value)) {
+        out.push([...path, k]);
+        members(v, [...path, k], out);
+      }
+    }
+    return out;
+  };
+  const parentOf = (root: unknown, path: Path): Record<string | number, unknown> => path.slice(0, -1).reduce<any>((o, k) => o[k], root);
+  const refusal = (parse: () => unknown): { param: string } | undefined => {
+    try {
+      parse();
+      return undefined;
+    } catch (error) {
+      return { param: (error as { param?: string }).param ?? '' };
+    }
+  };
+  /**
+   * A batch's or item's data as the handler checks it: against its product's category's schema
+   * (lib/domain/unit-data.ts unitSpecOf), one branch of the document's union, each branch that
+   * takes the data as generated. The union itself reports from a branch of its own choosing.
+   */
+  const dataRefusals = (original: unknown, mutated: unknown): ({ param: string } | undefined)[] =>
+    anyUnitDataSchema.options.filter((branch) => branch.safeParse(original).success).map((branch) => refusal(() => parseOrThrow(branch, mutated, ['data'])));
+  const names = (param: string, path: Path): boolean => {
+    const leaf = formatPath(path);
+    return param === leaf || leaf.startsWith(`${param}.`) || leaf.startsWith(`${param}[`);
+  };
+
+  it.each(withBody.map(({ key, operation }) => [key, operation] as const))('%s: a string holding one is a 422 naming it', (key, operation) => {
+    // Prepare
+    const schema = operation.requestBody!.content['application/json']!.schema;
+    const zodSchema = OPERATIONS[routeKeyOf(key)]?.body;
+    expect(zodSchema, key).toBeDefined();
+    // Act & Assess
+    fc.assert(
+      fc.property(arbitraryOf(schema, { root: document }), fc.nat(), (body, pick) => {
+        strings(body).forEach((path, i) => {
+          const mutated = structuredClone(body);
+          const parent = parentOf(mutated, path);
+          const last = path[path.length - 1] as string | number;
+          const value = parent[last] as string;
+          const bad = BAD[(pick + i) % BAD.length] as string;
+          parent[last] = `${value.slice(0, 1)}${bad}${value.slice(1)}`;
+          const what = `${formatPath(path)} with U+${bad.charCodeAt(0).toString(16).toUpperCase()}`;
+          const refused = refusal(() => parseBody(zodSchema!, mutated));
+          if (!refused) throw new Error(`${what} accepted`);
+          if (names(refused.param, path)) return;
+          const unitData = path[0] === 'data' && /\/(batches|items)\//.test(key) ? dataRefusals((body as { data: unknown }).data, (mutated as { data: unknown }).data) : [];
+          if (unitData.length === 0 || !unitData.every((r) => r && names(r.param, path))) throw new Error(`${what}: refused naming ${refused.param}`);
+        });
+      }),
+      { seed: SEED, numRuns: 60 },
+    );
+  });
+
+  it.each(withBody.map(({ key, operation }) => [key, operation] as const))('%s: a member name holding one is refused or dropped', (key, operation) => {
+    // Prepare
+    const schema = operation.requestBody!.content['application/json']!.schema;
+    const zodSchema = OPERATIONS[routeKeyOf(key)]!.body!;
+    // Act & Assess
+    fc.assert(
+      fc.property(arbitraryOf(schema, { root: document }), (body) => {
+        for (const path of members(body)) {
+          const mutated = structuredClone(body);
+          const parent = parentOf(mutated, path);
+          const name = String(path[path.length - 1]);
+          const value = parent[name];
+          delete parent[name];
+          parent[`${name.slice(0, 1)}\uFFFE${name.slice(1)}`] = value;
+          const parsed = zodSchema.safeParse(mutated);
+          if (parsed.success && JSON.stringify(parsed.data).includes('\uFFFE')) throw new Error(`the member ${formatPath(path)} renamed with U+FFFE is kept`);
+        }
+      }),
+      { seed: SEED, numRuns: 30 },
     );
   });
 });

@@ -85,6 +85,10 @@ describe('parseResultFile', () => {
     ['a registry URI that is no URL', `upi,status,registryUri\n${MODEL},registered,reg 1\n`, { status: 422, param: 'registryUri' }],
     ['an identifier twice', `upi,status,registryId\n${MODEL},registered,r1\n${MODEL},registered,r2\n`, { status: 422, param: 'upi', message: expect.stringMatching(/Row 3.*row 2/) }],
     ['a cell over its length', `upi,status,registryId\n${MODEL},registered,${'r'.repeat(201)}\n`, { status: 422, param: 'registryId' }],
+    // The text rule's noncharacters (docs/api.md#text-and-json-rules): a reason is stored and goes out in events.
+    ['a reason with U+FFFE', `upi,status,errors\n${MODEL},rejected,Bad\uFFFE code\n`, { status: 422, param: 'errors', message: 'Row 2: errors must not contain Unicode noncharacters (U+FFFE at character 4).' }],
+    ['a registry id with U+FFFF', `upi,status,registryId\n${MODEL},registered,reg\uFFFF\n`, { status: 422, param: 'registryId' }],
+    ['a correlation id with U+1FFFE', `upi,status,registryId,correlationId\n${MODEL},registered,r1,up\u{1FFFE}\n`, { status: 422, param: 'correlationId', message: expect.stringMatching(/noncharacters \(U\+1FFFE/) }],
   ])('refuses %s, the whole file, naming what is wrong', (_name, input, problem) => {
     // Act
     const parsed = parseResultFile(input);

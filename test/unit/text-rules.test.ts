@@ -10,6 +10,7 @@ import { createApiKeySchema } from '../../lib/domain/api-key.ts';
 import { batteryPassportDataSchema } from '../../lib/domain/battery/index.ts';
 import { text as batteryText } from '../../lib/domain/battery/fields.ts';
 import { plainText, textProblem } from '../../lib/domain/text.ts';
+import { putLabelTermSchema } from '../../lib/domain/labelling-term.ts';
 import { parseOrThrow } from '../../lib/http/validation.ts';
 import { ValidationError } from '../../lib/http/errors.ts';
 
@@ -164,5 +165,18 @@ describe('the rule in the schemas: a 422 naming the field', () => {
     expect(nested?.param).toBe('care.washing[1]');
     expect(surrogate?.param).toBe('fibre');
     expect(refusal(openUnitDataSchema, { colour: 'rouge 🍷', size: 'XL', notes: ['نبيذ', '赤'] })).toBeUndefined();
+  });
+
+  it('attack: a corrected legal term and its note refuse every noncharacter and lone surrogate by name, and the note keeps its line breaks (issue 42)', () => {
+    for (const cp of [...NONCHARACTERS, 0xd800, 0xdfff]) {
+      // Act
+      const text = refusal(putLabelTermSchema, { text: `Zutaten${String.fromCodePoint(cp)}` });
+      const note = refusal(putLabelTermSchema, { text: 'Zutaten', note: `Per the notice\r\n${String.fromCodePoint(cp)}` });
+      // Assess
+      expect(text?.param, hex(cp)).toBe('text');
+      expect(text?.message, hex(cp)).toMatch(new RegExp(`^text must not contain (Unicode noncharacters|lone surrogates) \\(${hex(cp).replace('+', '\\+')} at character 8\\)`));
+      expect(note?.param, hex(cp)).toBe('note');
+    }
+    expect(refusal(putLabelTermSchema, { text: 'Zutaten 🍷', note: 'Per the notice\r\nline two\tand a tab' })).toBeUndefined();
   });
 });

@@ -1,5 +1,6 @@
 import { CsvError, parse } from 'csv-parse/sync';
 import { UPI_MAX_LENGTH } from './precheck.ts';
+import { illFormedText, textProblemMessage, textProblemSuggestion } from '../text.ts';
 
 /**
  * The registry's result file, uploaded back by the user (`POST /v1/registry/results`): one row per
@@ -136,6 +137,9 @@ export function parseResultFile(input: Uint8Array | string): ParsedResultFile {
     const cell = (name: ResultFileColumn): string => (record[name] ?? '').trim();
     for (const name of RESULT_FILE_COLUMNS) {
       if (cell(name).length > MAX_RESULT_CELL_CHARS[name]) return refuse(422, `Row ${row}: ${name} is longer than ${MAX_RESULT_CELL_CHARS[name]} characters.`, name);
+      // What is no character at all is not stored (docs/api.md#text-and-json-rules).
+      const problem = illFormedText(cell(name));
+      if (problem) return refuse(422, `Row ${row}: ${textProblemMessage(name, problem)}`, name, textProblemSuggestion(problem));
     }
     const upi = cell('upi');
     if (upi === '') return refuse(422, `Row ${row}: upi is empty.`, 'upi');
