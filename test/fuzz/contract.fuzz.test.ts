@@ -93,6 +93,12 @@ interface Fixtures {
   serial: string;
   /** The fixture product's registration in the EU registry (its model's), made by prepare() (docs/registry.md#registrations). */
   registrationId: string;
+  /**
+   * A food product, the one a generated passport is published for: a wine must carry its whole
+   * nutrition declaration (docs/labelling.md#which-products-are-wine), which generated data all but
+   * never does, so that every request for the wine would be a documented 422 and none accepted.
+   */
+  foodProductId: string;
 }
 let fx: Fixtures;
 let document: Json;
@@ -115,6 +121,7 @@ beforeAll(async () => {
   await setApiKeyRateLimit(orgId, all.record.keyId, 1_000_000);
   const key = all.key;
   const product = await createProduct(key, { name: 'Contract Rouge 2022' });
+  const food = await createProduct(key, { name: 'Contract Passata', category: 'food' });
   const passport = await publish(key, product.productId, RED_WINE);
   const supplier = await call('POST', '/v1/suppliers', { key, body: { name: 'Contract Supplier', country: 'FR' } });
   await putDraft(key, product.productId);
@@ -124,6 +131,7 @@ beforeAll(async () => {
     orgId,
     key,
     productId: product.productId,
+    foodProductId: food.productId,
     gtin14: product.gtin.padStart(14, '0'),
     passportId: passport.passportId,
     supplierId: (supplier.body as { supplierId: string }).supplierId,
@@ -248,16 +256,16 @@ function requestArbitrary(operation: Operation, spec: Json): fc.Arbitrary<Reques
       return out;
     };
     const request: Request = { path: url, query: q, madeUp: Object.entries(values).filter(([, v]) => v.madeUp).map(([n]) => n) };
-    if (b !== undefined) request.body = withFixtureIds(b);
+    if (b !== undefined) request.body = withFixtureIds(b, operation.key === 'POST /v1/passports' ? fx.foodProductId : fx.productId);
     return request;
   });
 }
 
 /** Ids in a body that must name the organization's own resources do. */
-function withFixtureIds(body: unknown): unknown {
+function withFixtureIds(body: unknown, productId: string): unknown {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
   const out = { ...(body as Json) };
-  if ('productId' in out) out.productId = fx.productId;
+  if ('productId' in out) out.productId = productId;
   // An event subscription's receiver: a generated host cannot resolve here (no network), so the
   // local stack's loopback, which it allows (docs/webhooks-outbound.md#ssrf).
   if (typeof out.url === 'string' && Array.isArray(out.events)) out.url = 'http://127.0.0.1:9/contract';
@@ -268,9 +276,9 @@ function withFixtureIds(body: unknown): unknown {
 /** The documented reasons about stored state, or a rule the schema cannot state, for which a valid request may be refused. */
 function stateReason(operation: Operation, request: Request, response: ApiResponse): boolean {
   const code = (response.body as { error?: { type?: string } } | undefined)?.error?.type;
-  // Generated product ids name no product of the organization: stored state (docs/registry.md#registrations).
+  // Generated product ids name no product of the organization, generated lots and serials none of its batches and items: stored state (docs/registry.md#registrations).
   if (response.status === 404 && operation.key === 'POST /v1/registry/registrations') {
-    return /^productIds\[\d+\]$/.test((response.body as { error?: { param?: string } }).error?.param ?? '');
+    return /^(?:productIds\[\d+\]|items\[\d+\]\.(?:productId|serial|lot))$/.test((response.body as { error?: { param?: string } }).error?.param ?? '');
   }
   if (response.status === 409) {
     // A GTIN already registered; a hostname the organization already has (generated hostnames repeat).

@@ -310,7 +310,7 @@ describe('GET /v1/imports', () => {
     const rest = await call('GET', `/v1/imports?limit=1&starting_after=${page.body.data[0].id}`, { key: own.live });
 
     expect(page.body).toMatchObject({ data: [{ id: second.body.id }], hasMore: true });
-    expect(Object.keys(page.body.data[0]).sort()).toEqual(['counts', 'createdAt', 'dryRun', 'errorsTruncated', 'fileName', 'finishedAt', 'format', 'id', 'productId', 'status', 'type']);
+    expect(Object.keys(page.body.data[0]).sort()).toEqual(['counts', 'createdAt', 'dryRun', 'errorsTruncated', 'fileName', 'finishedAt', 'format', 'id', 'mode', 'productId', 'status', 'type']);
     expect(rest.body).toMatchObject({ data: [{ id: first.body.id }], hasMore: false });
     const other = await call('GET', '/v1/imports', { key: org.live });
     expect(other.body.data.map((j: { id: string }) => j.id)).not.toContain(first.body.id);
