@@ -17,7 +17,7 @@ const WHITE = {
   productType: 'wine',
   colour: 'white',
   vintage: 2023,
-  ingredients: ['grapes', 'E220'],
+  ingredients: ['grapes', 'E220 (sulphites)'],
   nutrition: { energyKj: 318, energyKcal: 76, fatG: 0, saturatedFatG: 0, carbohydratesG: 2.6, sugarsG: 0.6, proteinG: 0.1, saltG: 0.01, alcoholG: 9.5 },
 };
 
@@ -64,7 +64,7 @@ describe('GET /v1/exports/products', () => {
       'passport.producers.1.role': 'producer',
     });
     expect(rows[1]).toMatchObject({ name: 'Sans passeport', category: 'food', granularity: 'model', 'passport.vintage': '', 'passport.colour': '' });
-    expect(rows[2]).toMatchObject({ name: 'Blanc, "sec", millésime', 'passport.colour': 'white', 'passport.ingredients': 'grapes|E220' });
+    expect(rows[2]).toMatchObject({ name: 'Blanc, "sec", millésime', 'passport.colour': 'white', 'passport.ingredients': 'grapes|E220 (sulphites)' });
   });
 
   it('pages by starting_after with Link rel="next" until the last page', async () => {

@@ -41,7 +41,7 @@ const PRODUCTS: { product: Record<string, unknown>; passports: Record<string, un
         colour: 'white',
         vintage: 2023,
         // Vocabulary entries, translated text and free text side by side (code:{code} and JSON: docs/import-export.md)
-        ingredients: ['grapes', { code: 'sulphur-dioxide' }, 'E220', 'Preservative: sulphites', { code: 'tartaric-acid' }, { text: { de: 'Eichenholzchips', en: 'Oak chips, "toasted"' } }, 'Acidity regulator (tartaric acid)'],
+        ingredients: ['grapes', { code: 'sulphur-dioxide' }, 'E220 (sulphites)', 'Preservative: sulphites', { code: 'tartaric-acid' }, { text: { de: 'Eichenholzchips', en: 'Oak chips, "toasted"' } }, 'Acidity regulator (tartaric acid)'],
         nutrition: { energyKj: 318, energyKcal: 76, fatG: 0, saturatedFatG: 0, carbohydratesG: 2.6, sugarsG: 0.6, proteinG: 0.1, saltG: 0.01, alcoholG: 9.5 },
         allergens: { containsSulphites: true, containsEgg: false, containsFish: false, containsMilk: false },
         origin: { country: 'DE', region: 'Mosel', designation: 'Mosel PDO' },
@@ -79,6 +79,8 @@ const PRODUCTS: { product: Record<string, unknown>; passports: Record<string, un
     passports: [
       {
         colour: 'rose',
+        // A product of category wine is a wine whatever its productType: its declaration is whole (docs/labelling.md#which-products-are-wine).
+        nutrition: WINE_DECLARATION,
         producers: [
           { name: 'Estate One', role: 'producer', country: 'IT' },
           { name: 'Estate Two', role: 'producer' },
@@ -95,7 +97,7 @@ const PRODUCTS: { product: Record<string, unknown>; passports: Record<string, un
       {
         productType: 'food',
         ingredients: ['Apple juice from concentrate'],
-        nutrition: { energyKj: 197.5, sugarsG: 10.25, fatG: 0 },
+        nutrition: { energyKj: 197.5, carbohydratesG: 11, sugarsG: 10.25, fatG: 0 },
         allergens: { containsMilk: false },
       },
     ],
@@ -218,7 +220,7 @@ describe('CSV export → import round trip', () => {
     expect(exported).toContain(`,foo,food,bar,'plain,`);
     expect(exported).toContain(`foo|'=already,`);
     expect(exported).toContain(`"'-5",'tis,`);
-    expect(exported).toContain('grapes|code:sulphur-dioxide|E220|Preservative: sulphites|code:tartaric-acid|{""text"":{""de"":""Eichenholzchips"",""en"":""Oak chips, \\""toasted\\""""}}|Acidity regulator (tartaric acid)');
+    expect(exported).toContain('grapes|code:sulphur-dioxide|E220 (sulphites)|Preservative: sulphites|code:tartaric-acid|{""text"":{""de"":""Eichenholzchips"",""en"":""Oak chips, \\""toasted\\""""}}|Acidity regulator (tartaric acid)');
   });
 
   it('imports the export into a fresh organization, whose export is byte-identical', { timeout: 120_000 }, async () => {
