@@ -1024,7 +1024,10 @@ function checkResponse(request: Sent, response: Received): void {
   for (const [name, value] of Object.entries({ param, suggestion, documentationUrl })) {
     if (value !== undefined && typeof value !== 'string') fail(`error.${name} is not a string`);
   }
-  const extra = Object.keys(error!).filter((k) => !['type', 'code', 'message', 'param', 'suggestion', 'documentationUrl'].includes(k));
+  // params: every field a refusal names when it names several (a battery passport's missing elements; lib/api/schemas.ts errorSchema).
+  const { params } = error!;
+  if (params !== undefined && !(Array.isArray(params) && params.length > 0 && params.every((p) => typeof p === 'string'))) fail('error.params is not a list of field names');
+  const extra = Object.keys(error!).filter((k) => !['type', 'code', 'message', 'param', 'params', 'suggestion', 'documentationUrl'].includes(k));
   if (extra.length) fail(`error has fields the error object does not name: ${extra.join(', ')}`);
 }
 
