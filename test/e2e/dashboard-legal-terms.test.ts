@@ -34,7 +34,7 @@ describe('the dashboard’s Legal terms page', () => {
     // Act: French, unconfirmed only (the default)
     await page.goto(`${baseUrl()}/dashboard/#/legal-terms`);
     await page.getByRole('heading', { name: 'Legal terms', level: 1 }).waitFor();
-    await page.getByLabel('Language').selectOption('fr');
+    await page.getByLabel('Language', { exact: true }).selectOption('fr');
     // Assess: fr "sugars" is unconfirmed, with its platform wording and source
     const row = page.getByTestId('term-fr-sugars');
     await expect.poll(() => row.innerText(), POLL).toContain('dont sucres');

@@ -31,7 +31,7 @@ describe('the Legal terms page: a compliance officer signs off a language (docs/
     const page = await signedInPage(browser, officer);
     await page.goto(`${baseUrl()}/dashboard/#/legal-terms`);
     await page.getByRole('heading', { name: 'Legal terms', level: 1 }).waitFor();
-    await page.getByLabel('Language').selectOption('it');
+    await page.getByLabel('Language', { exact: true }).selectOption('it');
     const card = page.getByTestId('sign-off');
     await expect.poll(() => card.innerText(), POLL).toContain('not signed off');
     // The terms a sign-off signs, each with its evidence level and source
