@@ -91,15 +91,20 @@ const MODE_WORDS: Readonly<Record<ItemImportMode, { label: string; hint: string 
 /** The upload (with "Validate only"), shared by this page and a product's items (docs/dashboard.md#batches-and-items). */
 export function UploadForm(props: { onStarted: (id: string) => void; onReport: (job: ImportJob) => void; target?: UploadTarget }) {
   const input = useRef<HTMLInputElement>(null);
-  const [file, setFile] = useState<File>();
+  const [chosen, setFile] = useState<File>();
   const [dryRun, setDryRun] = useState(false);
   const [mode, setMode] = useState<ItemImportMode>('merge');
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
-  const contentType = file ? contentTypeOf(file.name) : undefined;
-
   const submit = async (event: Event) => {
     event.preventDefault();
+    // The form's own values: a submit right after a choice may run before the state of that choice is rendered.
+    const form = event.currentTarget instanceof HTMLFormElement ? event.currentTarget : undefined;
+    const file = input.current?.files?.[0] ?? chosen;
+    const validateOnly = (form?.elements.namedItem('dryRun') as HTMLInputElement | null)?.checked ?? dryRun;
+    const checkedMode = (form?.querySelector('input[name="mode"]:checked') as HTMLInputElement | null)?.value as ItemImportMode | undefined;
+    const howApplied = checkedMode ?? mode;
+    const contentType = file ? contentTypeOf(file.name) : undefined;
     if (!file) {
       setError(new Error('Choose a CSV, XLSX or NDJSON file to upload.'));
       input.current?.focus();
@@ -115,7 +120,7 @@ export function UploadForm(props: { onStarted: (id: string) => void; onReport: (
     try {
       const answer = await api<UploadAnswer>('POST', '/v1/imports', {
         upload: { body: file, contentType },
-        query: { ...props.target?.query, mode: props.target?.modes ? mode : undefined, dryRun: dryRun ? 'true' : undefined, fileName: file.name.slice(0, 200) || undefined },
+        query: { ...props.target?.query, mode: props.target?.modes ? howApplied : undefined, dryRun: validateOnly ? 'true' : undefined, fileName: file.name.slice(0, 200) || undefined },
       });
       if (isReport(answer)) props.onReport(answer);
       else props.onStarted(answer.id);
